@@ -1,0 +1,99 @@
+/**
+ * The dashboard's own HTTP API, as the browser (and any script) sees it. It mirrors the upstream's
+ * result page (seed §2.1) and adds `_meta`. Browser-safe: types only.
+ */
+import type { Cdr } from '../cdr/schema';
+import type { Zone } from '../time/zones';
+import type { SortOrder } from '../query/transactions-query';
+
+export type { Cdr };
+
+export interface Link {
+  href: string;
+}
+
+export type WindowName = 'minute' | 'hour' | 'day';
+
+export interface QuotaWindow {
+  name: WindowName;
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When the oldest call in the window leaves it (ISO), or null when the window is empty. */
+  freesAt: string | null;
+}
+
+/** What the signed-in account has left against the upstream's limits. */
+export interface QuotaSnapshot {
+  windows: QuotaWindow[];
+  /** Upstream calls of this account being made right now (0 or 1). */
+  inFlight: number;
+  /** Requests of this account waiting for their turn. */
+  queued: { interactive: number; background: number };
+  /** When the next interactive call can go (ISO); now or in the past means "now". */
+  nextCallAt: string;
+  /** Set when the upstream itself answered 429 and asked us to wait. */
+  blockedUntil: string | null;
+  /** Calls per hour kept for people: background work (exports) never takes them. */
+  reserve: number;
+  /** The window that is full right now, if any. */
+  limitedBy: WindowName | 'in-flight' | 'upstream' | null;
+}
+
+export interface TransactionsMeta {
+  /** Where the records came from: the cache (no call spent) or a call made for this request. */
+  source: 'cache' | 'upstream';
+  /** Upstream calls this request spent (0 or 1). */
+  upstreamCalls: number;
+  /** When the upstream page behind this answer was fetched (ISO). */
+  fetchedAt: string;
+  ageSeconds: number;
+  /** The range ended long enough ago (72 h) that its records no longer change. */
+  settled: boolean;
+  /** Until when the cached page is served without asking the upstream again (ISO). */
+  freshUntil: string;
+  tz: Zone;
+  sortOrder: SortOrder;
+  /** Pages at this page size for total_found. */
+  totalPages: number;
+  /** Pages that can actually be reached (the upstream stops at page 1000). */
+  reachablePages: number;
+  /** True when total_found is more than can be reached: narrow the range or filters. */
+  truncated: boolean;
+  quota: QuotaSnapshot;
+}
+
+export interface TransactionsPage {
+  page_size: number;
+  page: number;
+  _links: { self: Link; first: Link; last: Link; next?: Link; prev?: Link };
+  _embedded: { total_found: number; cdrs: Cdr[] };
+  _meta: TransactionsMeta;
+}
+
+export interface TransactionDetail extends Record<string, unknown> {
+  trx_id: string;
+}
+
+/** What a search would cost before it is made (GET /api/plan). */
+export interface SearchPlan {
+  /** Upstream calls the search will spend: 0 when it is served from the cache. */
+  calls: number;
+  cachedAgeSeconds: number | null;
+  quota: QuotaSnapshot;
+}
+
+/** RFC 9457 problem details, as every error of the dashboard's API is answered. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  /** Per-parameter messages for 400. */
+  errors?: Record<string, string>;
+  /** For 429/503: seconds until a retry can succeed (also in the Retry-After header). */
+  retryAfterSeconds?: number;
+  /** For 429: which limit is full and when the next call can go. */
+  limitedBy?: QuotaSnapshot['limitedBy'];
+  nextCallAt?: string;
+}

@@ -1,0 +1,65 @@
+/**
+ * Time zones and the upstream's timestamp formats. Instants travel as UTC `Date`s; a zone is only
+ * applied when a wall-clock value is read from or written for a person (or for the upstream's
+ * `date-from`/`date-to`, which the upstream reads in its `tz`).
+ */
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+
+export const ZONES = ['UTC', 'JST'] as const;
+export type Zone = (typeof ZONES)[number];
+
+export const IANA_ZONE: Record<Zone, string> = { UTC: 'UTC', JST: 'Asia/Tokyo' };
+
+/** The seed's parameter format: `YYYY-MM-DD HH:MM:SS`. */
+export const WALL_CLOCK_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * Reads a wall-clock time (`YYYY-MM-DD HH:MM:SS`, or the `T`/no-seconds form a datetime-local input
+ * gives) in `zone`. Returns null for anything that is not a real calendar time (2026-02-30 included).
+ */
+export function parseWallClock(value: string, zone: Zone): Date | null {
+  const m = WALL_CLOCK_PATTERN.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s = '00'] = m;
+  const parts = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)];
+  const [year, month, day, hour, minute, second] = parts as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  // Reject 2026-02-30 and friends: the calendar day must survive a round trip.
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  return fromZonedTime(`${y}-${mo}-${d}T${h}:${mi}:${s}`, IANA_ZONE[zone]);
+}
+
+/** Writes an instant as `YYYY-MM-DD HH:MM:SS` in `zone` (the seed's parameter format). */
+export function formatWallClock(instant: Date, zone: Zone): string {
+  return formatInTimeZone(instant, IANA_ZONE[zone], 'yyyy-MM-dd HH:mm:ss');
+}
+
+const UPSTREAM_TIMESTAMP =
+  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * Reads a record's timestamp: `2024-01-05T12:34:56.789+0000` as in the sample, and the variants the
+ * docs mention (`+00:00`, `Z`, a space instead of `T`, no milliseconds). A timestamp without an
+ * offset is read as UTC. Returns null for "" (not applicable) or anything unreadable.
+ */
+export function parseUpstreamTimestamp(value: string): Date | null {
+  const m = UPSTREAM_TIMESTAMP.exec(value.trim());
+  if (!m) return null;
+  const [, date, time, frac = '0', offset = 'Z'] = m;
+  const ms = Math.round(Number(`0.${frac}`) * 1000);
+  const iso = `${date}T${time}.${String(ms).padStart(3, '0')}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')}`;
+  const parsed = new Date(iso);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
+}
+
+/** Writes an instant the way the sample does: `YYYY-MM-DDTHH:MM:SS.mmm+0900`. */
+export function formatUpstreamTimestamp(instant: Date, zone: Zone): string {
+  return formatInTimeZone(instant, IANA_ZONE[zone], "yyyy-MM-dd'T'HH:mm:ss.SSSxx");
+}
+
+/** Rewrites a record's timestamp into `zone`; "" and unreadable values pass through unchanged. */
+export function rezoneTimestamp(value: string, zone: Zone): string {
+  const instant = parseUpstreamTimestamp(value);
+  return instant ? formatUpstreamTimestamp(instant, zone) : value;
+}
