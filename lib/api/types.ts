@@ -60,7 +60,21 @@ export interface TransactionsMeta {
   reachablePages: number;
   /** True when total_found is more than can be reached: narrow the range or filters. */
   truncated: boolean;
+  /**
+   * Set when the upstream could not be asked (limits, outage) and an expired cached page was served
+   * instead; says why. The records are real but may be out of date.
+   */
+  stale?: string;
   quota: QuotaSnapshot;
+}
+
+/** `_meta` of a single transaction. */
+export interface TransactionMeta {
+  source: 'cache' | 'upstream';
+  upstreamCalls: number;
+  fetchedAt: string;
+  ageSeconds: number;
+  stale?: string;
 }
 
 export interface TransactionsPage {
@@ -71,9 +85,8 @@ export interface TransactionsPage {
   _meta: TransactionsMeta;
 }
 
-export interface TransactionDetail extends Record<string, unknown> {
-  trx_id: string;
-}
+/** GET /api/transactions/<trx_id>: the CDR itself, with `_meta` beside its fields. */
+export type TransactionDetail = Cdr & { _meta: TransactionMeta };
 
 /** What a search would cost before it is made (GET /api/plan). */
 export interface SearchPlan {

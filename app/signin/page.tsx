@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { currentAccount } from '@/lib/auth/session';
+import { SignInForm } from './sign-in-form';
+import styles from './signin.module.css';
+
+export const metadata: Metadata = { title: 'Sign in · SMS history' };
+export const dynamic = 'force-dynamic';
+
+type Props = { searchParams: Promise<{ callbackUrl?: string; error?: string }> };
+
+/** Only paths of this site: a callbackUrl elsewhere would make the sign-in page an open redirect. */
+function safeCallback(raw: string | undefined): string {
+  if (!raw) return '/transactions';
+  try {
+    const url = new URL(raw, 'http://local');
+    if (url.origin !== 'http://local' || url.pathname.startsWith('//')) return '/transactions';
+    return `${url.pathname}${url.search}` || '/transactions';
+  } catch {
+    return '/transactions';
+  }
+}
+
+export default async function SignInPage({ searchParams }: Props) {
+  const { callbackUrl, error } = await searchParams;
+  const target = safeCallback(callbackUrl);
+  if (await currentAccount()) redirect(target);
+  return (
+    <main className={styles.page}>
+      <section className={styles.card} aria-labelledby="signin-title">
+        <h1 id="signin-title" className={styles.title}>
+          SMS transaction history
+        </h1>
+        <p className={styles.lead}>Sign in with the API key and secret of your Report API account.</p>
+        <SignInForm callbackUrl={target} initialError={error && error !== 'CredentialsSignin' ? error : undefined} />
+        <p className={styles.note}>
+          Your secret is checked with the Report API and kept on this server only, sealed, to renew the 15-minute
+          access token while you work. It is deleted when you sign out.
+        </p>
+      </section>
+    </main>
+  );
+}

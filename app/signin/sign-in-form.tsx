@@ -1,0 +1,75 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { signIn } from 'next-auth/react';
+import { useState, type FormEvent } from 'react';
+import { signInProblems, type SignInInput } from '@/lib/auth/credentials';
+import styles from './signin.module.css';
+
+export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
+  const router = useRouter();
+  const [input, setInput] = useState<SignInInput>({ apiKey: '', apiSecret: '', enterpriseId: '' });
+  const [problems, setProblems] = useState<Partial<Record<keyof SignInInput, string>>>({});
+  const [error, setError] = useState<string | undefined>(initialError);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = signInProblems(input);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    setPending(true);
+    setError(undefined);
+    const result = await signIn('credentials', { ...input, redirect: false });
+    setPending(false);
+    if (!result || result.error) {
+      setError(result?.error && result.error !== 'CredentialsSignin' ? result.error : 'Sign-in failed. Check the API key and secret.');
+      // Keep the key, drop the secret: it was refused or must be typed again.
+      setInput((i) => ({ ...i, apiSecret: '' }));
+      return;
+    }
+    router.replace(callbackUrl);
+    router.refresh();
+  }
+
+  const field = (name: keyof SignInInput, label: string, type: string, autoComplete: string, hint?: string) => (
+    <div className={styles.field}>
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        value={input[name]}
+        aria-invalid={problems[name] ? true : undefined}
+        aria-describedby={problems[name] ? `${name}-problem` : hint ? `${name}-hint` : undefined}
+        onChange={(e) => setInput((i) => ({ ...i, [name]: e.target.value }))}
+      />
+      {problems[name] ? (
+        <p id={`${name}-problem`} className={styles.problem}>
+          {problems[name]}
+        </p>
+      ) : hint ? (
+        <p id={`${name}-hint`} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      {field('apiKey', 'API key', 'text', 'username')}
+      {field('apiSecret', 'API secret', 'password', 'current-password')}
+      {field('enterpriseId', 'Enterprise ID (optional)', 'text', 'organization', 'Only if your account works for several enterprises.')}
+      {error ? (
+        <p role="alert" className={styles.error}>
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className={styles.submit} disabled={pending}>
+        {pending ? 'Checking with the Report API…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,122 @@
+import 'server-only';
+/**
+ * next-auth (v4) configuration. A person signs in with the API key and secret of their Report API
+ * account; the server checks them at the upstream's token endpoint. The browser's session cookie
+ * (a JWT encrypted by next-auth) holds only a random session id, the API key and the enterprise id:
+ * the secret stays in the server-side vault (sealed) for token renewals, and the upstream token
+ * stays in server memory. Neither is ever in `/api/auth/session`, `useSession`, HTML or JS.
+ */
+import { randomUUID } from 'node:crypto';
+import type { NextAuthOptions, User } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { getConfig } from '../config';
+import { QuotaExceededError } from '../governor/governor';
+import { log } from '../log';
+import { getGateway } from '../server/upstream-gateway';
+import { getStore } from '../store';
+import { UpstreamError } from '../upstream';
+import { authSecret } from './auth-secret';
+import { signInProblems } from './credentials';
+import { seal } from './secret-box';
+
+declare module 'next-auth' {
+  interface User {
+    enterpriseId?: string | null;
+  }
+  interface Session {
+    apiKey: string;
+    enterpriseId: string | null;
+  }
+}
+
+declare module 'next-auth/jwt' {
+  interface JWT {
+    sid?: string;
+    apiKey?: string;
+    enterpriseId?: string | null;
+  }
+}
+
+/** Sign-in failures a person can act on; next-auth hands the message to the sign-in page. */
+function signInFailure(err: unknown): Error {
+  if (err instanceof UpstreamError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) {
+    return new Error('The Report API did not accept this API key and secret. Check both and try again.');
+  }
+  if (err instanceof QuotaExceededError) return new Error('The Report API is busy with another call. Try again in a few seconds.');
+  if (err instanceof UpstreamError) return new Error('The Report API cannot be reached right now. Try again in a minute.');
+  log.error('signin.unexpected', { error: err instanceof Error ? err.message : String(err) });
+  return new Error('Sign-in failed on our side. Try again; if it persists, tell the team.');
+}
+
+async function authorize(raw: Record<string, string> | undefined): Promise<User | null> {
+  const input = { apiKey: (raw?.apiKey ?? '').trim(), apiSecret: raw?.apiSecret ?? '', enterpriseId: (raw?.enterpriseId ?? '').trim() };
+  const problems = Object.values(signInProblems(input));
+  if (problems.length > 0) throw new Error(problems.join(' '));
+  try {
+    await getGateway().verifyCredentials(input.apiKey, input.apiSecret);
+  } catch (err) {
+    log.info('signin.refused', { account: input.apiKey, reason: err instanceof UpstreamError ? err.kind : 'error' });
+    throw signInFailure(err);
+  }
+  const now = Date.now();
+  const sid = randomUUID();
+  await getStore().vault.put({
+    sid,
+    apiKey: input.apiKey,
+    enterpriseId: input.enterpriseId || null,
+    sealedSecret: seal(input.apiSecret, authSecret()),
+    createdAt: now,
+    expiresAt: now + getConfig().SESSION_MAX_AGE_HOURS * 3600_000,
+  });
+  log.info('signin.ok', { account: input.apiKey });
+  return { id: sid, name: input.apiKey, enterpriseId: input.enterpriseId || null };
+}
+
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: authSecret(),
+    session: { strategy: 'jwt', maxAge: getConfig().SESSION_MAX_AGE_HOURS * 3600 },
+    pages: { signIn: '/signin', error: '/signin' },
+    providers: [
+      CredentialsProvider({
+        id: 'credentials',
+        name: 'Report API key',
+        credentials: {
+          apiKey: { label: 'API key', type: 'text' },
+          apiSecret: { label: 'API secret', type: 'password' },
+          enterpriseId: { label: 'Enterprise ID (optional)', type: 'text' },
+        },
+        authorize: (credentials) => authorize(credentials as Record<string, string> | undefined),
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) {
+          token.sid = user.id;
+          token.apiKey = user.name ?? undefined;
+          token.enterpriseId = user.enterpriseId ?? null;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        // Only what the page needs to show: never the session id, a secret or an upstream token.
+        return {
+          expires: session.expires,
+          user: { name: token.apiKey ?? null },
+          apiKey: token.apiKey ?? '',
+          enterpriseId: token.enterpriseId ?? null,
+        };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (!token?.sid) return;
+        const store = getStore();
+        const entry = await store.vault.get(token.sid, Date.now());
+        await store.vault.delete(token.sid);
+        if (entry && (await store.vault.countForApiKey(entry.apiKey, Date.now())) === 0) getGateway().forget(entry.apiKey);
+        log.info('signout', { account: token.apiKey });
+      },
+    },
+  };
+}

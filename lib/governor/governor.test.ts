@@ -1,0 +1,231 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase } from '../store/db';
+import { createSqliteLedger, type LedgerStore } from '../store/ledger';
+import { Governor, QuotaExceededError, type GovernorOptions } from './governor';
+import { HOUR, MINUTE } from './windows';
+
+const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
+
+function governor(overrides: Partial<GovernorOptions> = {}, ledger: LedgerStore = createSqliteLedger(openDatabase(':memory:'))) {
+  return new Governor({
+    ledger,
+    limits: { perMinute: 3, perHour: 10, perDay: 100 },
+    maxInFlight: 1,
+    backgroundReserve: 3,
+    maxWaitMs: 20_000,
+    ...overrides,
+  });
+}
+
+/** An upstream call that takes `ms` of (fake) time and notes how many ran at once. */
+function upstream(ms = 100) {
+  let running = 0;
+  const seen = { calls: 0, maxConcurrent: 0, order: [] as string[] };
+  const call = (label: string) => async () => {
+    running += 1;
+    seen.calls += 1;
+    seen.maxConcurrent = Math.max(seen.maxConcurrent, running);
+    seen.order.push(label);
+    await new Promise((r) => setTimeout(r, ms));
+    running -= 1;
+    return label;
+  };
+  return { seen, call };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(T0);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Governor', () => {
+  it('runs one call at a time across accounts', async () => {
+    const g = governor();
+    const u = upstream(500);
+    const all = Promise.all([
+      g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('a1')),
+      g.run({ account: 'b', priority: 'interactive', kind: 'query' }, u.call('b1')),
+      g.run({ account: 'c', priority: 'interactive', kind: 'query' }, u.call('c1')),
+    ]);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(await all).toEqual(['a1', 'b1', 'c1']);
+    expect(u.seen.maxConcurrent).toBe(1);
+  });
+
+  it('allows 3 calls a minute and answers the 4th with the minute window and its wait', async () => {
+    const g = governor();
+    const u = upstream(10);
+    for (let i = 0; i < 3; i++) {
+      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      await vi.advanceTimersByTimeAsync(1000);
+      await p;
+    }
+    const fourth = g.run({ account: 'a', priority: 'interactive', kind: 'query', maxWaitMs: 10_000 }, u.call('a3'));
+    await expect(fourth).rejects.toMatchObject({ name: 'QuotaExceededError', limitedBy: 'minute' });
+    const err = (await fourth.catch((e: unknown) => e)) as QuotaExceededError;
+    // The first call was sent at T0; it leaves the minute window at T0 + 60 s; now is T0 + 3 s.
+    expect(err.nextCallAt).toBe(T0 + MINUTE);
+    expect(err.retryAfterMs).toBe(MINUTE - 3000);
+    expect(u.seen.calls).toBe(3);
+    const snap = await g.snapshot('a');
+    expect(snap.windows.find((w) => w.name === 'minute')).toMatchObject({ used: 3, remaining: 0 });
+    expect(snap.limitedBy).toBe('minute');
+  });
+
+  it('lets a person wait for a window that frees within the wait bound', async () => {
+    const g = governor({ maxWaitMs: 30_000 });
+    const u = upstream(10);
+    for (let i = 0; i < 3; i++) {
+      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      await vi.advanceTimersByTimeAsync(10_000);
+      await p;
+    }
+    // Now T0+30 s; the first call leaves the minute window at T0+60 s: a 30 s wait, within the bound.
+    const fourth = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('a3'));
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(u.seen.calls).toBe(3);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await fourth).toBe('a3');
+  });
+
+  it('holds the hour window: the 11th call of an hour waits for the first to leave it', async () => {
+    const g = governor({ maxWaitMs: 0 });
+    const u = upstream(10);
+    for (let i = 0; i < 10; i++) {
+      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      await vi.advanceTimersByTimeAsync(1000);
+      await p;
+      vi.advanceTimersByTime(MINUTE); // keep clear of the minute window
+    }
+    const err = (await g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
+    expect(err).toBeInstanceOf(QuotaExceededError);
+    expect(err.limitedBy).toBe('hour');
+    expect(err.nextCallAt).toBe(T0 + HOUR);
+  });
+
+  it('holds the day window across many hours', async () => {
+    const g = governor({ limits: { perMinute: 3, perHour: 10, perDay: 12 }, maxWaitMs: 0 });
+    const u = upstream(10);
+    for (let i = 0; i < 12; i++) {
+      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      await vi.advanceTimersByTimeAsync(100);
+      await p;
+      vi.advanceTimersByTime(HOUR);
+    }
+    const err = (await g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
+    expect(err.limitedBy).toBe('day');
+    expect(err.nextCallAt).toBe(T0 + 24 * HOUR);
+  });
+
+  it('keeps the reserve of the hour for people: background work stops short of it', async () => {
+    const g = governor({ limits: { perMinute: 100, perHour: 10, perDay: 100 } });
+    const u = upstream(10);
+    const background = Array.from({ length: 10 }, (_, i) =>
+      g.run({ account: 'a', priority: 'background', kind: 'export' }, u.call(`bg${i}`)),
+    );
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(u.seen.calls).toBe(7); // 10 an hour less a reserve of 3
+    const person = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('person'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await person).toBe('person');
+    expect(u.seen.calls).toBe(8);
+    // The rest of the background work goes once the first calls leave the hour.
+    await vi.advanceTimersByTimeAsync(HOUR);
+    await Promise.all(background);
+    expect(u.seen.calls).toBe(11);
+  });
+
+  it('serves people before background work, and accounts fairly', async () => {
+    const g = governor({ limits: { perMinute: 100, perHour: 100, perDay: 100 } });
+    const u = upstream(100);
+    const done: Promise<string>[] = [];
+    // Account a bursts five requests, then b and c ask once each, then a background job.
+    for (let i = 0; i < 5; i++) done.push(g.run({ account: 'a', priority: 'interactive', kind: 'q' }, u.call(`a${i}`)));
+    done.push(g.run({ account: 'z', priority: 'background', kind: 'export' }, u.call('bg')));
+    done.push(g.run({ account: 'b', priority: 'interactive', kind: 'q' }, u.call('b0')));
+    done.push(g.run({ account: 'c', priority: 'interactive', kind: 'q' }, u.call('c0')));
+    await vi.advanceTimersByTimeAsync(2000);
+    await Promise.all(done);
+    // b and c do not wait behind a's burst; the background job goes last.
+    expect(u.seen.order.slice(0, 4)).toEqual(['a0', 'b0', 'c0', 'a1']);
+    expect(u.seen.order.at(-1)).toBe('bg');
+  });
+
+  it('shares one call between identical requests in flight', async () => {
+    const g = governor();
+    const u = upstream(300);
+    const req = { account: 'a', priority: 'interactive' as const, kind: 'query', shareKey: 'page-1' };
+    const all = Promise.all([g.run(req, u.call('x')), g.run(req, u.call('y')), g.run(req, u.call('z'))]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await all).toEqual(['x', 'x', 'x']);
+    expect(u.seen.calls).toBe(1);
+  });
+
+  it('counts failed calls', async () => {
+    const g = governor({ maxWaitMs: 0 });
+    for (let i = 0; i < 3; i++) {
+      await expect(
+        g.run({ account: 'a', priority: 'interactive', kind: 'query' }, async () => {
+          throw new Error('upstream 503');
+        }),
+      ).rejects.toThrow('upstream 503');
+    }
+    await expect(g.run({ account: 'a', priority: 'interactive', kind: 'query' }, async () => 'x')).rejects.toBeInstanceOf(
+      QuotaExceededError,
+    );
+  });
+
+  it('does not count token requests against the windows', async () => {
+    const g = governor({ maxWaitMs: 0 });
+    for (let i = 0; i < 5; i++) await g.run({ account: 'a', priority: 'interactive', kind: 'token', counted: false }, async () => 't');
+    const snap = await g.snapshot('a');
+    expect(snap.windows.every((w) => w.used === 0)).toBe(true);
+  });
+
+  it('honours an upstream 429 for that account only', async () => {
+    const g = governor({ maxWaitMs: 0 });
+    await g.blockUntil('a', T0 + 45_000);
+    const err = (await g.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    expect(err.limitedBy).toBe('upstream');
+    expect(err.retryAfterMs).toBe(45_000);
+    expect(await g.run({ account: 'b', priority: 'interactive', kind: 'q' }, async () => 'b')).toBe('b');
+  });
+
+  it('remembers the windows across a restart (durable ledger)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));
+    const file = path.join(dir, 'store.sqlite');
+    const first = governor({ maxWaitMs: 0 }, createSqliteLedger(openDatabase(file)));
+    for (let i = 0; i < 3; i++) await first.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => i);
+    await first.blockUntil('b', T0 + 30_000);
+
+    vi.advanceTimersByTime(10_000);
+    const restarted = governor({ maxWaitMs: 0 }, createSqliteLedger(openDatabase(file)));
+    const err = (await restarted.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    expect(err.limitedBy).toBe('minute');
+    expect(err.nextCallAt).toBe(T0 + MINUTE);
+    const blocked = (await restarted.run({ account: 'b', priority: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    expect(blocked.limitedBy).toBe('upstream');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives up on a queued request when its caller goes away', async () => {
+    const g = governor();
+    const u = upstream(1000);
+    const first = g.run({ account: 'a', priority: 'interactive', kind: 'q' }, u.call('a'));
+    const controller = new AbortController();
+    const second = g.run({ account: 'b', priority: 'interactive', kind: 'q', signal: controller.signal }, u.call('b'));
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort(new Error('client went away'));
+    await expect(second).rejects.toThrow('client went away');
+    await vi.advanceTimersByTimeAsync(2000);
+    await first;
+    expect(u.seen.order).toEqual(['a']);
+    expect((await g.snapshot('b')).windows[0]?.used).toBe(0);
+  });
+});

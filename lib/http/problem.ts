@@ -1,0 +1,116 @@
+import 'server-only';
+/**
+ * Every error of the dashboard's API is RFC 9457 problem details (application/problem+json), with
+ * `errors` per parameter for 400 and Retry-After for 429/503. The messages say what happened and
+ * what to do; they never carry a token, a secret or a record's content.
+ */
+import type { Problem } from '../api/types';
+import { QuotaExceededError } from '../governor/governor';
+import { log } from '../log';
+import { UpstreamError } from '../upstream';
+
+const TYPE_BASE = '/problems/';
+
+export class ProblemError extends Error {
+  constructor(
+    readonly problem: Problem,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(problem.detail ?? problem.title);
+    this.name = 'ProblemError';
+  }
+}
+
+export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+export function badRequest(errors: Record<string, string>): ProblemError {
+  const fields = Object.keys(errors);
+  return new ProblemError({
+    type: `${TYPE_BASE}invalid-query`,
+    title: 'The request has invalid parameters',
+    status: 400,
+    detail: `Fix ${fields.join(', ')} and try again. No upstream call was made.`,
+    errors,
+  });
+}
+
+export function unauthenticated(): ProblemError {
+  return new ProblemError({
+    type: `${TYPE_BASE}unauthenticated`,
+    title: 'Sign in first',
+    status: 401,
+    detail: 'This needs a signed-in session: sign in at /signin with your Report API key and secret.',
+  });
+}
+
+export function notFound(detail: string): ProblemError {
+  return new ProblemError({ type: `${TYPE_BASE}not-found`, title: 'Not found', status: 404, detail });
+}
+
+function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** Maps anything a handler throws to the problem a client should see. */
+export function toProblem(err: unknown): { problem: Problem; headers: Record<string, string> } {
+  if (err instanceof ProblemError) return { problem: err.problem, headers: err.headers };
+  if (err instanceof QuotaExceededError) {
+    const seconds = retryAfterSeconds(err.retryAfterMs);
+    return {
+      problem: {
+        type: `${TYPE_BASE}quota`,
+        title: 'Waiting for the upstream\u2019s next free call',
+        status: 429,
+        detail: err.message,
+        retryAfterSeconds: seconds,
+        limitedBy: err.limitedBy,
+        nextCallAt: new Date(err.nextCallAt).toISOString(),
+      },
+      headers: { 'Retry-After': String(seconds) },
+    };
+  }
+  if (err instanceof UpstreamError) return upstreamProblem(err);
+  log.error('handler.unexpected', { error: err instanceof Error ? err.message : String(err) });
+  return {
+    problem: { type: `${TYPE_BASE}internal`, title: 'Something went wrong on our side', status: 500, detail: 'The error was logged. Try again; if it persists, tell the team.' },
+    headers: {},
+  };
+}
+
+function upstreamProblem(err: UpstreamError): { problem: Problem; headers: Record<string, string> } {
+  const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
+  const wait = err.retryAfterMs !== undefined ? retryAfterSeconds(err.retryAfterMs) : undefined;
+  switch (err.kind) {
+    case 'bad_request':
+      return { problem: { type: `${TYPE_BASE}upstream-rejected`, title: 'The Report API rejected the query', status: 400, detail: `Change the query and try again.${said}` }, headers: {} };
+    case 'unauthorized':
+      return { problem: { type: `${TYPE_BASE}upstream-unauthorized`, title: 'The Report API no longer accepts your credentials', status: 401, detail: `Sign in again; if it keeps happening, check that the API key and secret are still valid.${said}` }, headers: {} };
+    case 'forbidden':
+      return { problem: { type: `${TYPE_BASE}upstream-forbidden`, title: 'Your account may not see this', status: 403, detail: `The Report API refused access (for example to another enterprise).${said}` }, headers: {} };
+    case 'not_found':
+      return { problem: { type: `${TYPE_BASE}not-found`, title: 'Not found', status: 404, detail: `The Report API has no such record for your account.${said}` }, headers: {} };
+    case 'rate_limited': {
+      const seconds = wait ?? 60;
+      return {
+        problem: { type: `${TYPE_BASE}quota`, title: 'The Report API asked us to slow down', status: 429, detail: `Your account's calls are held for ${seconds} s; the page retries by itself.`, retryAfterSeconds: seconds, limitedBy: 'upstream', nextCallAt: new Date(Date.now() + seconds * 1000).toISOString() },
+        headers: { 'Retry-After': String(seconds) },
+      };
+    }
+    case 'unavailable': {
+      const seconds = wait ?? 30;
+      return { problem: { type: `${TYPE_BASE}upstream-unavailable`, title: 'The Report API is unavailable', status: 503, detail: `It answered with an error (${err.status ?? 'no status'}). Try again in ${seconds} s.`, retryAfterSeconds: seconds }, headers: { 'Retry-After': String(seconds) } };
+    }
+    case 'timeout':
+      return { problem: { type: `${TYPE_BASE}upstream-timeout`, title: 'The Report API did not answer in time', status: 504, detail: 'Try again in a moment; a narrower range or more filters answer faster.', retryAfterSeconds: 30 }, headers: { 'Retry-After': '30' } };
+    case 'malformed':
+      return { problem: { type: `${TYPE_BASE}upstream-malformed`, title: 'The Report API sent an answer we could not read', status: 502, detail: 'Nothing was shown rather than a wrong page. Try again in a moment.', retryAfterSeconds: 30 }, headers: { 'Retry-After': '30' } };
+    case 'network':
+    default:
+      return { problem: { type: `${TYPE_BASE}upstream-unreachable`, title: 'The Report API cannot be reached', status: 502, detail: 'Check the connection to the upstream (UPSTREAM_BASE_URL) and try again.', retryAfterSeconds: 30 }, headers: { 'Retry-After': '30' } };
+  }
+}

@@ -1,0 +1,29 @@
+import 'server-only';
+/**
+ * `Accept: text/csv` on GET /api/transactions answers that page as CSV (the same records, zone and
+ * order as the JSON answer), so a script or the "rows on screen" download needs no other endpoint.
+ */
+import type { TransactionsPage } from '../api/types';
+import { parseColumns, recordsToCsv } from '../exports/csv';
+import { csvFileName } from '../exports/file-name';
+import { badRequest } from '../http/problem';
+import type { TransactionsQuery } from '../query/transactions-query';
+
+export function wantsCsv(req: Request): boolean {
+  return (req.headers.get('accept') ?? '').toLowerCase().includes('text/csv');
+}
+
+export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery, columnsParam: string | null): Response {
+  const parsed = parseColumns(columnsParam);
+  if ('error' in parsed) throw badRequest({ columns: parsed.error });
+  const body = recordsToCsv(page._embedded.cdrs as Record<string, unknown>[], parsed.columns);
+  const name = csvFileName(query, { page: query.page });
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${name}"`,
+      'X-Total-Found': String(page._embedded.total_found),
+      'X-Upstream-Calls': String(page._meta.upstreamCalls),
+    },
+  });
+}

@@ -1,0 +1,121 @@
+import 'server-only';
+/**
+ * The one door to the upstream. It owns the client, the token keeper and the governor; nothing else
+ * imports lib/upstream's client. Every call — query, detail, token — goes through the governor;
+ * tokens are renewed before they expire, a 401 gets one renewal and one retry, and an upstream 429
+ * blocks the account for as long as the upstream asked.
+ */
+import type { Cdr, ResultPage } from '../cdr/schema';
+import { getConfig } from '../config';
+import { Governor, type Priority } from '../governor/governor';
+import { log } from '../log';
+import { getStore } from '../store';
+import { createTokenKeeper, createUpstreamClient, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamQuery, type UpstreamToken } from '../upstream';
+import { normaliseUpstreamQuery } from '../upstream/query';
+
+/** Who is calling: the upstream account (API key) and how to get its secret for a renewal. */
+export interface UpstreamAccount {
+  apiKey: string;
+  enterpriseId: string | null;
+  credentials: () => Promise<{ apiKey: string; secret: string }>;
+}
+
+/** Without Retry-After, a 429 is read as "this minute is used up". */
+const DEFAULT_429_WAIT_MS = 60_000;
+
+export class UpstreamGateway {
+  constructor(
+    readonly client: UpstreamClient,
+    readonly governor: Governor,
+    private readonly tokens: TokenKeeper,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Checks a key and secret at the token endpoint (sign-in). Not counted by the query windows. */
+  verifyCredentials(apiKey: string, secret: string): Promise<UpstreamToken> {
+    return this.governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () =>
+      this.client.getToken(apiKey, secret),
+    );
+  }
+
+  query(account: UpstreamAccount, q: UpstreamQuery, priority: Priority, signal?: AbortSignal): Promise<ResultPage> {
+    return this.call(account, priority, 'query', `query:${normaliseUpstreamQuery(q)}`, signal, (token) =>
+      this.client.queryTransactions(token, q),
+    );
+  }
+
+  detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<Cdr> {
+    const opts = { tz: 'UTC' as const, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
+    return this.call(account, 'interactive', 'detail', `detail:${trxId}`, signal, (token) =>
+      this.client.getTransaction(token, trxId, opts),
+    );
+  }
+
+  /** At sign-out of the last session of an API key. */
+  forget(apiKey: string): void {
+    this.tokens.forget(apiKey);
+  }
+
+  private async call<T>(
+    account: UpstreamAccount,
+    priority: Priority,
+    kind: string,
+    shareKey: string,
+    signal: AbortSignal | undefined,
+    send: (token: string) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
+      const token = await this.tokens.get(account.apiKey, account.credentials, signal);
+      try {
+        return await this.governor.run({ account: account.apiKey, priority, kind, shareKey, signal }, () => send(token.token));
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        if (err.kind === 'rate_limited') {
+          const wait = err.retryAfterMs ?? DEFAULT_429_WAIT_MS;
+          log.warn('upstream.rate_limited', { account: account.apiKey, kind, waitMs: wait });
+          await this.governor.blockUntil(account.apiKey, this.now() + wait);
+        } else if (err.kind === 'unauthorized' && attempt === 1) {
+          // The token died early (revoked, clock skew): renew once and try again. The failed call
+          // counted; a second 401 means the credentials themselves are refused.
+          log.info('upstream.token_refused', { account: account.apiKey, kind });
+          this.tokens.invalidate(account.apiKey, token.token);
+          continue;
+        } else {
+          log.warn('upstream.call_failed', { account: account.apiKey, kind, error: err.kind, status: err.status });
+        }
+        throw err;
+      }
+    }
+  }
+}
+
+const globalForGateway = globalThis as unknown as { __smsDashboardGateway?: UpstreamGateway };
+
+/** The process-wide gateway, built on first use from the configuration. */
+export function getGateway(): UpstreamGateway {
+  if (!globalForGateway.__smsDashboardGateway) {
+    const config = getConfig();
+    const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+    const governor = new Governor({
+      ledger: getStore().ledger,
+      limits: {
+        perMinute: config.UPSTREAM_LIMIT_PER_MINUTE,
+        perHour: config.UPSTREAM_LIMIT_PER_HOUR,
+        perDay: config.UPSTREAM_LIMIT_PER_DAY,
+      },
+      maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
+      backgroundReserve: config.UPSTREAM_BACKGROUND_RESERVE,
+      maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,
+    });
+    // Token renewals take the in-flight slot like any call (the upstream's "one at a time" may
+    // count them), but not the query API's windows.
+    const governedTokens = {
+      getToken: (apiKey: string, secret: string) =>
+        governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () => client.getToken(apiKey, secret)),
+    };
+    const tokens = createTokenKeeper({ client: governedTokens, renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS });
+    globalForGateway.__smsDashboardGateway = new UpstreamGateway(client, governor, tokens);
+  }
+  return globalForGateway.__smsDashboardGateway;
+}
