@@ -51,18 +51,22 @@ export const resultPageSchema = z
     page: z.coerce.number().int(),
     _links: z
       .object({
-        self: linkSchema.optional(),
-        next: linkSchema.optional(),
-        first: linkSchema.optional(),
-        last: linkSchema.optional(),
+        // `null` for a link that does not apply (e.g. next on the last page) is common in HAL APIs.
+        self: linkSchema.nullish(),
+        next: linkSchema.nullish(),
+        first: linkSchema.nullish(),
+        last: linkSchema.nullish(),
       })
       .loose()
-      .optional()
-      .default({}),
+      .nullish()
+      .transform((links) => links ?? {}),
     _embedded: z
       .object({
         total_found: z.coerce.number().int().nonnegative(),
-        cdrs: z.array(cdrSchema).default([]),
+        cdrs: z
+          .array(cdrSchema)
+          .nullish()
+          .transform((cdrs) => cdrs ?? []),
       })
       .loose(),
   })

@@ -1,0 +1,170 @@
+/**
+ * Real processes for benchmarks and process-level tests: the simulator (`tsx simulator/cli.ts`) and
+ * the dashboard's production build (`next start`), each on its own loopback port and data folder.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Proc {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Resident set size of the process in bytes (Linux /proc), sampled now. */
+  rss(): number;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 120_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`${what} not ready after ${timeoutMs} ms:\n${seen.slice(-2000)}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (pattern.test(seen)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => (seen += c.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited (${code}) before it was ready:\n${seen.slice(-2000)}`));
+    });
+  });
+}
+
+function rssOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  // `next start` and `npx` wrap the real server: sum the process tree.
+  let total = 0;
+  const visit = (p: number) => {
+    try {
+      const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
+      const m = /VmRSS:\s+(\d+) kB/.exec(status);
+      if (m) total += Number(m[1]) * 1024;
+      const children = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim();
+      for (const c of children.split(/\s+/).filter(Boolean)) visit(Number(c));
+    } catch {
+      /* the process ended */
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+function procOf(child: ChildProcess, port: number, host: string): Proc {
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    child,
+    rss: () => rssOf(child.pid),
+    stop: (signal: NodeJS.Signals = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        // Kill the whole group: npx → node → next-server.
+        try {
+          process.kill(-(child.pid as number), signal);
+        } catch {
+          child.kill(signal);
+        }
+      }),
+  };
+}
+
+export async function startSimulatorProcess(args: string[] = []): Promise<Proc> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'simulator/cli.ts', '--port', String(port), '--quiet', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  await waitFor(child, /listening on/, 'The simulator');
+  return procOf(child, port, '127.0.0.1');
+}
+
+/** Builds the dashboard into `distDir` unless a build is already there. */
+export function ensureBuild(distDir: string): void {
+  if (fs.existsSync(path.join(ROOT, distDir, 'BUILD_ID')) && process.env.BENCH_REBUILD !== '1') return;
+  console.error(`building the dashboard into ${distDir} …`);
+  const r = spawnSync('npx', ['next', 'build'], { cwd: ROOT, env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: 'production' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error('next build failed');
+}
+
+export async function startDashboard(opts: { upstreamUrl: string; distDir?: string; dataDir?: string; env?: Record<string, string> }): Promise<Proc & { dataDir: string }> {
+  const distDir = opts.distDir ?? '.next-bench';
+  ensureBuild(distDir);
+  const port = await freePort();
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-bench-'));
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_DIST_DIR: distDir,
+      UPSTREAM_BASE_URL: opts.upstreamUrl,
+      DATA_DIR: dataDir,
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      NEXTAUTH_SECRET: 'bench-secret-0123456789abcdef0123456789',
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  await waitFor(child, /Ready|started server|Local:/i, 'The dashboard');
+  return { ...procOf(child, port, '127.0.0.1'), dataDir };
+}
+
+/** Signs in through next-auth's own flow, as a browser does; returns the Cookie header to send. */
+export async function signIn(baseUrl: string, apiKey: string, apiSecret: string): Promise<string> {
+  const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [name, ...rest] = (pair ?? '').split('=');
+      if (name) jar.set(name.trim(), rest.join('='));
+    }
+  };
+  keep(csrfRes);
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, apiKey, apiSecret, json: 'true' }),
+  });
+  keep(res);
+  if (![...jar.keys()].some((k) => k.endsWith('next-auth.session-token'))) throw new Error(`sign-in as ${apiKey} failed (${res.status})`);
+  return cookie();
+}
+
+export interface SimCounts {
+  requests: number;
+  tokenRequests: number;
+  maxInFlight: number;
+  rateLimited: number;
+}
+
+export async function simStats(simUrl: string): Promise<{ total: SimCounts; accounts: Record<string, SimCounts> }> {
+  return (await (await fetch(`${simUrl}/__admin/stats`)).json()) as never;
+}

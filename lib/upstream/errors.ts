@@ -1,0 +1,84 @@
+import 'server-only';
+/**
+ * One error type for everything that can go wrong talking to the upstream, classified by what the
+ * caller should do about it (retry, re-authenticate, fix the query, give up) rather than by where it
+ * happened. Messages never carry a token, a secret, an Authorization header or a response body.
+ */
+
+export type UpstreamErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'malformed'
+  | 'network';
+
+export interface UpstreamErrorDetails {
+  status?: number;
+  retryAfterMs?: number;
+  upstreamMessage?: string;
+  cause?: unknown;
+}
+
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  readonly kind: UpstreamErrorKind;
+  // `declare`: with ES2022 class fields a plain declaration would create the property as undefined.
+  /** The upstream's HTTP status, when it answered at all. */
+  declare readonly status?: number;
+  /** From Retry-After, when the upstream sent one (429 and 5xx). */
+  declare readonly retryAfterMs?: number;
+  /** A short, credential-scrubbed excerpt of what the upstream said was wrong. */
+  declare readonly upstreamMessage?: string;
+
+  constructor(kind: UpstreamErrorKind, message: string, details: UpstreamErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    // Assigned only when known, so `'status' in err` and logs stay honest.
+    const self = this as { -readonly [K in 'status' | 'retryAfterMs' | 'upstreamMessage']?: UpstreamError[K] };
+    if (details.status !== undefined) self.status = details.status;
+    if (details.retryAfterMs !== undefined) self.retryAfterMs = details.retryAfterMs;
+    if (details.upstreamMessage !== undefined) self.upstreamMessage = details.upstreamMessage;
+  }
+}
+
+export function isUpstreamError(err: unknown): err is UpstreamError {
+  return err instanceof UpstreamError;
+}
+
+const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['timeout', 'network', 'unavailable', 'rate_limited']);
+
+/** Whether the same request may succeed later unchanged (after `retryAfterMs`, when given). */
+export function isRetryable(err: unknown): boolean {
+  return err instanceof UpstreamError && RETRYABLE.has(err.kind);
+}
+
+/**
+ * The documented statuses (notes.md) map one to one. Undocumented ones fall into their class:
+ * another 4xx is the request's fault, another 5xx the upstream's. 408 is the upstream giving up on
+ * a slow request, i.e. a timeout. Anything else (a 3xx we refused to follow, a 1xx) is not an
+ * answer we understand.
+ */
+export function kindForStatus(status: number): UpstreamErrorKind {
+  switch (status) {
+    case 400:
+    case 405:
+      return 'bad_request';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 408:
+      return 'timeout';
+    case 429:
+      return 'rate_limited';
+  }
+  if (status >= 500 && status <= 599) return 'unavailable';
+  if (status >= 400 && status <= 499) return 'bad_request';
+  return 'malformed';
+}

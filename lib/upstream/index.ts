@@ -1,0 +1,12 @@
+import 'server-only';
+export { UpstreamError, isRetryable, isUpstreamError, kindForStatus, type UpstreamErrorKind } from './errors';
+export { normaliseUpstreamQuery, toUpstreamSearch, type UpstreamQuery } from './query';
+export {
+  createUpstreamClient,
+  DEFAULT_TIMEOUT_MS,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+  type UpstreamToken,
+} from './client';
+export { createTokenKeeper, DEFAULT_RENEW_BEFORE_MS, type TokenKeeper, type TokenKeeperOptions } from './token-keeper';
+export { parseRetryAfter } from './retry-after';
