@@ -15,6 +15,14 @@ export const configSchema = z.object({
   UPSTREAM_LIMIT_PER_MINUTE: int(3, 1),
   UPSTREAM_LIMIT_PER_HOUR: int(10, 1),
   UPSTREAM_LIMIT_PER_DAY: int(100, 1),
+  /**
+   * The same windows for the whole deployment: the upstream counts calls per user *or IP*, and
+   * every account's calls leave from this server's IP. Raise them only if your upstream counts per
+   * account alone.
+   */
+  UPSTREAM_IP_LIMIT_PER_MINUTE: int(3, 1),
+  UPSTREAM_IP_LIMIT_PER_HOUR: int(10, 1),
+  UPSTREAM_IP_LIMIT_PER_DAY: int(100, 1),
   /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
   UPSTREAM_PAGE_SIZE: int(100, 1),
   /** Calls per hour that background work (exports) leaves for people. */

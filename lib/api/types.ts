@@ -38,6 +38,11 @@ export interface QuotaSnapshot {
   reserve: number;
   /** The window that is full right now, if any. */
   limitedBy: WindowName | 'in-flight' | 'upstream' | null;
+  /**
+   * Whose window it is: this account's, or the deployment's (the upstream also counts calls per
+   * client IP, and every account's calls leave from the dashboard's one IP).
+   */
+  limitScope: 'account' | 'deployment' | null;
 }
 
 export interface TransactionsMeta {
@@ -108,5 +113,6 @@ export interface Problem {
   retryAfterSeconds?: number;
   /** For 429: which limit is full and when the next call can go. */
   limitedBy?: QuotaSnapshot['limitedBy'];
+  limitScope?: QuotaSnapshot['limitScope'];
   nextCallAt?: string;
 }

@@ -229,3 +229,32 @@ describe('Governor', () => {
     expect((await g.snapshot('b')).windows[0]?.used).toBe(0);
   });
 });
+
+describe('Governor deployment windows (the upstream counts per IP too)', () => {
+  it('holds 3 a minute across all accounts, fairly', async () => {
+    const g = governor({ deploymentLimits: { perMinute: 3, perHour: 10, perDay: 100 }, maxWaitMs: 0 });
+    const u = upstream(10);
+    for (const account of ['a', 'b', 'c']) {
+      const p = g.run({ account, priority: 'interactive', kind: 'q' }, u.call(account));
+      await vi.advanceTimersByTimeAsync(100);
+      await p;
+    }
+    // Account d has made no call, yet the deployment's minute is full.
+    const err = (await g.run({ account: 'd', priority: 'interactive', kind: 'q' }, u.call('d')).catch((e: unknown) => e)) as QuotaExceededError;
+    expect(err).toBeInstanceOf(QuotaExceededError);
+    expect(err).toMatchObject({ limitedBy: 'minute', scope: 'deployment' });
+    expect(err.message).toMatch(/shared by everyone/);
+    const snap = await g.snapshot('d');
+    expect(snap.windows.find((w) => w.name === 'minute')).toMatchObject({ used: 0, remaining: 0 });
+    expect(snap.limitScope).toBe('deployment');
+  });
+
+  it('counts the deployment from the durable ledger after a restart', async () => {
+    const ledger = createSqliteLedger(openDatabase(':memory:'));
+    const first = governor({ deploymentLimits: { perMinute: 2, perHour: 10, perDay: 100 }, maxWaitMs: 0 }, ledger);
+    await first.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => 1);
+    await first.run({ account: 'b', priority: 'interactive', kind: 'q' }, async () => 2);
+    const restarted = governor({ deploymentLimits: { perMinute: 2, perHour: 10, perDay: 100 }, maxWaitMs: 0 }, ledger);
+    await expect(restarted.run({ account: 'c', priority: 'interactive', kind: 'q' }, async () => 3)).rejects.toMatchObject({ scope: 'deployment' });
+  });
+});

@@ -1,4 +1,5 @@
 import 'server-only';
+import { brandCheck } from '../errors/brand';
 /**
  * The governor: the only way to the upstream. It holds the upstream's limits (seed §8) for every
  * call this deployment makes:
@@ -6,6 +7,8 @@ import 'server-only';
  *    time" per user *or IP*, and all our calls leave from one IP) and one per account;
  *  - per account, sliding windows of a minute, an hour and a day over a durable ledger; a call is
  *    written to the ledger before it is sent, and counts whatever its outcome;
+ *  - the same windows for the deployment as a whole (`deploymentLimits`), because the upstream may
+ *    count them per client IP too, and every account's calls leave from our one IP;
  *  - an account the upstream answered 429 waits as long as it was told to.
  * Waiting requests form a queue: people before background work, and within a priority the account
  * served least recently first, so one user's burst cannot starve another. Background work leaves
@@ -31,6 +34,8 @@ export interface GovernorLimits {
 export interface GovernorOptions {
   ledger: LedgerStore;
   limits: GovernorLimits;
+  /** Windows for all accounts together (the upstream's per-IP count); absent: none. */
+  deploymentLimits?: GovernorLimits;
   maxInFlight: number;
   /** Calls of each hour and day that background work leaves to people. */
   backgroundReserve: number;
@@ -54,27 +59,45 @@ export interface CallRequest {
 }
 
 export type LimitedBy = QuotaSnapshot['limitedBy'];
+export type LimitScope = NonNullable<QuotaSnapshot['limitScope']>;
+
+const QUOTAEXCEEDEDERROR_BRAND = brandCheck('QuotaExceededError');
 
 export class QuotaExceededError extends Error {
+  /** Recognised across bundled copies of this module (lib/errors/brand.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return QUOTAEXCEEDEDERROR_BRAND.hasInstance(value);
+  }
+  readonly [QUOTAEXCEEDEDERROR_BRAND.brand] = true;
+
   constructor(
     readonly limitedBy: Exclude<LimitedBy, null>,
     readonly nextCallAt: number,
     readonly retryAfterMs: number,
+    readonly scope: LimitScope = 'account',
   ) {
-    super(describeLimit(limitedBy, retryAfterMs));
+    super(describeLimit(limitedBy, retryAfterMs, scope));
     this.name = 'QuotaExceededError';
   }
 }
 
-function describeLimit(limitedBy: Exclude<LimitedBy, null>, retryAfterMs: number): string {
+function describeLimit(limitedBy: Exclude<LimitedBy, null>, retryAfterMs: number, scope: LimitScope): string {
   const seconds = Math.ceil(retryAfterMs / 1000);
   const what =
     limitedBy === 'in-flight'
       ? 'another upstream call is still running'
       : limitedBy === 'upstream'
         ? 'the upstream asked us to wait'
-        : `this account's calls for this ${limitedBy} are used up`;
+        : scope === 'deployment'
+          ? `the calls this dashboard may make for this ${limitedBy} (shared by everyone signed in) are used up`
+          : `this account's calls for this ${limitedBy} are used up`;
   return `No upstream call is possible now: ${what}; the next call can go in ${seconds} s.`;
+}
+
+interface Next {
+  at: number;
+  limitedBy: LimitedBy;
+  scope: LimitScope;
 }
 
 interface Waiter {
@@ -99,6 +122,11 @@ export class Governor {
   private readonly now: () => number;
   private readonly windows: WindowLimit[];
   private readonly backgroundWindows: WindowLimit[];
+  private readonly deploymentWindows: WindowLimit[];
+  private readonly deploymentBackgroundWindows: WindowLimit[];
+  /** Send times of every account's counted calls: the deployment's windows. */
+  private deploymentCalls: number[] | undefined;
+  private deploymentLoading: Promise<void> | undefined;
   private readonly accounts = new Map<string, AccountState>();
   private readonly loading = new Map<string, Promise<AccountState>>();
   private readonly shared = new Map<string, Promise<unknown>>();
@@ -110,10 +138,12 @@ export class Governor {
 
   constructor(private readonly opts: GovernorOptions) {
     this.now = opts.now ?? Date.now;
+    const withReserve = (ws: WindowLimit[]) =>
+      ws.map((w) => (w.name === 'minute' ? w : { ...w, limit: Math.max(0, w.limit - opts.backgroundReserve) }));
     this.windows = windowLimits(opts.limits);
-    this.backgroundWindows = this.windows.map((w) =>
-      w.name === 'minute' ? w : { ...w, limit: Math.max(0, w.limit - opts.backgroundReserve) },
-    );
+    this.backgroundWindows = withReserve(this.windows);
+    this.deploymentWindows = opts.deploymentLimits ? windowLimits(opts.deploymentLimits) : [];
+    this.deploymentBackgroundWindows = withReserve(this.deploymentWindows);
   }
 
   /** Runs `fn` (one upstream call) when the limits allow it. */
@@ -160,15 +190,22 @@ export class Governor {
   async snapshot(account: string): Promise<QuotaSnapshot> {
     const state = await this.account(account);
     const now = this.now();
+    const deploymentCalls = this.deploymentCalls ?? [];
     const windows = this.windows.map((w) => {
       const u = usage(state.calls, now, w);
-      return {
-        name: w.name,
-        limit: w.limit,
-        used: u.used,
-        remaining: Math.max(0, w.limit - u.used),
-        freesAt: u.oldestLeavesAt === null ? null : new Date(u.oldestLeavesAt).toISOString(),
-      };
+      let remaining = Math.max(0, w.limit - u.used);
+      let freesAt = u.oldestLeavesAt;
+      const dw = this.deploymentWindows.find((d) => d.name === w.name);
+      if (dw) {
+        // What this account can really spend is also bounded by what the deployment has left.
+        const d = usage(deploymentCalls, now, dw);
+        const deploymentRemaining = Math.max(0, dw.limit - d.used);
+        if (deploymentRemaining < remaining) {
+          remaining = deploymentRemaining;
+          freesAt = d.oldestLeavesAt;
+        }
+      }
+      return { name: w.name, limit: w.limit, used: u.used, remaining, freesAt: freesAt === null ? null : new Date(freesAt).toISOString() };
     });
     const next = this.nextCallFor(state, 'interactive', now);
     const queued = { interactive: 0, background: 0 };
@@ -181,6 +218,7 @@ export class Governor {
       blockedUntil: state.blockedUntil > now ? new Date(state.blockedUntil).toISOString() : null,
       reserve: this.opts.backgroundReserve,
       limitedBy: next.limitedBy,
+      limitScope: next.limitedBy === null ? null : next.scope,
     };
   }
 
@@ -190,6 +228,12 @@ export class Governor {
   }
 
   private async account(account: string): Promise<AccountState> {
+    if (!this.deploymentCalls && this.deploymentWindows.length > 0) {
+      this.deploymentLoading ??= this.opts.ledger.allCallsSince(this.now() - DAY).then((calls) => {
+        this.deploymentCalls = calls;
+      });
+      await this.deploymentLoading;
+    }
     const known = this.accounts.get(account);
     if (known) return known;
     let loading = this.loading.get(account);
@@ -211,23 +255,25 @@ export class Governor {
   }
 
   /** When this account could next make a call of this priority, ignoring the queue. */
-  private nextCallFor(state: AccountState, priority: Priority, now: number, counted = true): { at: number; limitedBy: LimitedBy } {
-    let at = now;
-    let limitedBy: LimitedBy = null;
+  private nextCallFor(state: AccountState, priority: Priority, now: number, counted = true): Next {
+    let next: Next = { at: now, limitedBy: null, scope: 'account' };
+    const consider = (at: number, limitedBy: LimitedBy, scope: LimitScope) => {
+      if (at > next.at) next = { at, limitedBy, scope };
+    };
     if (counted) {
-      const windows = priority === 'interactive' ? this.windows : this.backgroundWindows;
-      const w = earliestCall(state.calls, now, windows);
-      if (w.at > at) {
-        at = w.at;
-        limitedBy = w.limitedBy;
+      const background = priority === 'background';
+      const w = earliestCall(state.calls, now, background ? this.backgroundWindows : this.windows);
+      consider(w.at, w.limitedBy, 'account');
+      if (this.deploymentCalls && this.deploymentWindows.length > 0) {
+        const d = earliestCall(this.deploymentCalls, now, background ? this.deploymentBackgroundWindows : this.deploymentWindows);
+        consider(d.at, d.limitedBy, 'deployment');
       }
     }
-    if (state.blockedUntil > at) {
-      at = state.blockedUntil;
-      limitedBy = 'upstream';
+    consider(state.blockedUntil, 'upstream', 'account');
+    if (next.at <= now && (state.inFlight > 0 || this.inFlight >= this.opts.maxInFlight)) {
+      next = { at: now, limitedBy: 'in-flight', scope: state.inFlight > 0 ? 'account' : 'deployment' };
     }
-    if (at <= now && (state.inFlight > 0 || this.inFlight >= this.opts.maxInFlight)) limitedBy = 'in-flight';
-    return { at, limitedBy };
+    return next;
   }
 
   private waitForTurn(req: CallRequest, state: AccountState): Promise<void> {
@@ -237,7 +283,7 @@ export class Governor {
     const next = this.nextCallFor(state, req.priority, now, counted);
     // Known to be too long already: say so now rather than holding the person for nothing.
     if (next.at - now > maxWait) {
-      return Promise.reject(new QuotaExceededError(next.limitedBy ?? 'in-flight', next.at, next.at - now));
+      return Promise.reject(new QuotaExceededError(next.limitedBy ?? 'in-flight', next.at, next.at - now, next.scope));
     }
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
@@ -284,7 +330,10 @@ export class Governor {
       state.inFlight += 1;
       this.inFlight += 1;
       state.lastServedSeq = ++this.seq;
-      if (next.counted) state.calls.push(now);
+      if (next.counted) {
+        state.calls.push(now);
+        this.deploymentCalls?.push(now);
+      }
       this.trimCalls(state, now);
       next.start();
     }
@@ -317,7 +366,7 @@ export class Governor {
       const state = this.accounts.get(w.account) as AccountState;
       const next = this.nextCallFor(state, w.priority, now, w.counted);
       const at = Math.max(next.at, now + 1000);
-      w.fail(new QuotaExceededError(next.limitedBy ?? 'in-flight', at, at - now));
+      w.fail(new QuotaExceededError(next.limitedBy ?? 'in-flight', at, at - now, next.scope));
     }
   }
 
@@ -346,9 +395,11 @@ export class Governor {
 
   private trimCalls(state: AccountState, now: number): void {
     const cutoff = now - DAY;
-    let drop = 0;
-    while (drop < state.calls.length && (state.calls[drop] as number) <= cutoff) drop += 1;
-    if (drop > 0) state.calls.splice(0, drop);
+    for (const calls of [state.calls, this.deploymentCalls ?? []]) {
+      let drop = 0;
+      while (drop < calls.length && (calls[drop] as number) <= cutoff) drop += 1;
+      if (drop > 0) calls.splice(0, drop);
+    }
   }
 }
 

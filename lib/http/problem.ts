@@ -1,4 +1,5 @@
 import 'server-only';
+import { brandCheck } from '../errors/brand';
 /**
  * Every error of the dashboard's API is RFC 9457 problem details (application/problem+json), with
  * `errors` per parameter for 400 and Retry-After for 429/503. The messages say what happened and
@@ -11,7 +12,15 @@ import { UpstreamError } from '../upstream';
 
 const TYPE_BASE = '/problems/';
 
+const PROBLEMERROR_BRAND = brandCheck('ProblemError');
+
 export class ProblemError extends Error {
+  /** Recognised across bundled copies of this module (lib/errors/brand.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return PROBLEMERROR_BRAND.hasInstance(value);
+  }
+  readonly [PROBLEMERROR_BRAND.brand] = true;
+
   constructor(
     readonly problem: Problem,
     readonly headers: Record<string, string> = {},
@@ -69,6 +78,7 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
         detail: err.message,
         retryAfterSeconds: seconds,
         limitedBy: err.limitedBy,
+        limitScope: err.scope,
         nextCallAt: new Date(err.nextCallAt).toISOString(),
       },
       headers: { 'Retry-After': String(seconds) },

@@ -19,8 +19,11 @@ function query(params: Record<string, string>): TransactionsQuery {
 }
 
 /** A settled range (ended more than 72 h ago) and a recent one, in UTC wall-clock form. */
+// One clock reading for the whole file: two ranges built a second apart would be different queries.
+const NOW = Date.now();
+
 function range(fromHoursAgo: number, toHoursAgo: number, tz: 'UTC' | 'JST' = 'UTC') {
-  const now = Date.now();
+  const now = NOW;
   return {
     'date-from': formatWallClock(new Date(now - fromHoursAgo * HOUR), tz),
     'date-to': formatWallClock(new Date(now - toHoursAgo * HOUR), tz),
@@ -29,7 +32,10 @@ function range(fromHoursAgo: number, toHoursAgo: number, tz: 'UTC' | 'JST' = 'UT
 }
 
 beforeAll(async () => {
-  h = await startHarness({ env: { UPSTREAM_LIMIT_PER_MINUTE: '1000', UPSTREAM_LIMIT_PER_HOUR: '1000', UPSTREAM_LIMIT_PER_DAY: '1000' } });
+  const generous = { PER_MINUTE: '1000', PER_HOUR: '1000', PER_DAY: '1000' };
+  h = await startHarness({
+    env: Object.fromEntries(Object.entries(generous).flatMap(([k, v]) => [[`UPSTREAM_LIMIT_${k}`, v], [`UPSTREAM_IP_LIMIT_${k}`, v]])),
+  });
 });
 afterAll(async () => {
   await h.close();

@@ -104,6 +104,11 @@ export function getGateway(): UpstreamGateway {
         perHour: config.UPSTREAM_LIMIT_PER_HOUR,
         perDay: config.UPSTREAM_LIMIT_PER_DAY,
       },
+      deploymentLimits: {
+        perMinute: config.UPSTREAM_IP_LIMIT_PER_MINUTE,
+        perHour: config.UPSTREAM_IP_LIMIT_PER_HOUR,
+        perDay: config.UPSTREAM_IP_LIMIT_PER_DAY,
+      },
       maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
       backgroundReserve: config.UPSTREAM_BACKGROUND_RESERVE,
       maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,

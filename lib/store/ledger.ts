@@ -13,6 +13,8 @@ export interface LedgerStore {
   finishCall(id: number, outcome: string): Promise<void>;
   /** Send times of the account's calls at or after `since`, oldest first. */
   callsSince(account: string, since: number): Promise<number[]>;
+  /** Send times of every account's calls at or after `since`, oldest first (the deployment's). */
+  allCallsSince(since: number): Promise<number[]>;
   /** The upstream answered 429: do not call for this account before `until`. */
   setBlockedUntil(account: string, until: number): Promise<void>;
   getBlockedUntil(account: string): Promise<number | null>;
@@ -30,6 +32,7 @@ export function createSqliteLedger(db: Db): LedgerStore {
       outcome TEXT
     );
     CREATE INDEX IF NOT EXISTS upstream_calls_account_at ON upstream_calls (account, at);
+    CREATE INDEX IF NOT EXISTS upstream_calls_at ON upstream_calls (at);
     CREATE TABLE IF NOT EXISTS upstream_blocks (
       account TEXT PRIMARY KEY,
       until INTEGER NOT NULL
@@ -38,6 +41,7 @@ export function createSqliteLedger(db: Db): LedgerStore {
   const insert = db.prepare('INSERT INTO upstream_calls (account, at, kind) VALUES (?, ?, ?)');
   const finish = db.prepare('UPDATE upstream_calls SET outcome = ? WHERE id = ?');
   const since = db.prepare('SELECT at FROM upstream_calls WHERE account = ? AND at >= ? ORDER BY at').pluck();
+  const allSince = db.prepare('SELECT at FROM upstream_calls WHERE at >= ? ORDER BY at').pluck();
   const setBlock = db.prepare(
     'INSERT INTO upstream_blocks (account, until) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET until = max(until, excluded.until)',
   );
@@ -54,6 +58,9 @@ export function createSqliteLedger(db: Db): LedgerStore {
     },
     async callsSince(account, from) {
       return since.all(account, from) as number[];
+    },
+    async allCallsSince(from) {
+      return allSince.all(from) as number[];
     },
     async setBlockedUntil(account, until) {
       setBlock.run(account, until);

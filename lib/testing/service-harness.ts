@@ -40,6 +40,7 @@ export async function startHarness(
   const governor = new Governor({
     ledger: store.ledger,
     limits: { perMinute: config.UPSTREAM_LIMIT_PER_MINUTE, perHour: config.UPSTREAM_LIMIT_PER_HOUR, perDay: config.UPSTREAM_LIMIT_PER_DAY },
+    deploymentLimits: { perMinute: config.UPSTREAM_IP_LIMIT_PER_MINUTE, perHour: config.UPSTREAM_IP_LIMIT_PER_HOUR, perDay: config.UPSTREAM_IP_LIMIT_PER_DAY },
     maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
     backgroundReserve: config.UPSTREAM_BACKGROUND_RESERVE,
     maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,

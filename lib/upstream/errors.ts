@@ -1,4 +1,5 @@
 import 'server-only';
+import { brandCheck } from '../errors/brand';
 /**
  * One error type for everything that can go wrong talking to the upstream, classified by what the
  * caller should do about it (retry, re-authenticate, fix the query, give up) rather than by where it
@@ -23,7 +24,15 @@ export interface UpstreamErrorDetails {
   cause?: unknown;
 }
 
+const UPSTREAMERROR_BRAND = brandCheck('UpstreamError');
+
 export class UpstreamError extends Error {
+  /** Recognised across bundled copies of this module (lib/errors/brand.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return UPSTREAMERROR_BRAND.hasInstance(value);
+  }
+  readonly [UPSTREAMERROR_BRAND.brand] = true;
+
   override readonly name = 'UpstreamError';
   readonly kind: UpstreamErrorKind;
   // `declare`: with ES2022 class fields a plain declaration would create the property as undefined.
