@@ -1,0 +1,50 @@
+/**
+ * The README's configuration table must name every environment variable the dashboard reads, so a
+ * person deploying it never meets an undocumented knob.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configSchema, getConfig } from './config';
+
+const root = path.resolve(__dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : sourceFiles(rel);
+    return /\.(ts|tsx|mjs)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [rel] : [];
+  });
+}
+
+function documented(): Set<string> {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Decisions'));
+  return new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1] as string));
+}
+
+describe('configuration', () => {
+  it('documents every variable of the schema and every process.env read in the app', () => {
+    const readHere = new Set<string>(Object.keys(configSchema.shape));
+    const files = [...sourceFiles('app'), ...sourceFiles('lib'), ...sourceFiles('components'), 'next.config.mjs', 'scripts/demo.ts'];
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(root, file), 'utf8');
+      for (const m of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) readHere.add(m[1] as string);
+    }
+    // Set by Node/Next themselves, not by a person deploying the dashboard.
+    for (const builtIn of ['NODE_ENV', 'NEXT_RUNTIME']) readHere.delete(builtIn);
+    const missing = [...readHere].filter((name) => !documented().has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it('names the variable and the problem when a value is wrong', () => {
+    expect(() => getConfig({ UPSTREAM_LIMIT_PER_MINUTE: 'three' } as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_LIMIT_PER_MINUTE/);
+    expect(() => getConfig({ UPSTREAM_BASE_URL: 'not a url' } as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_BASE_URL/);
+  });
+
+  it('serves the demo with no variable set', () => {
+    const c = getConfig({} as NodeJS.ProcessEnv);
+    expect(c.UPSTREAM_BASE_URL).toBe('http://127.0.0.1:4010');
+    expect([c.UPSTREAM_LIMIT_PER_MINUTE, c.UPSTREAM_LIMIT_PER_HOUR, c.UPSTREAM_LIMIT_PER_DAY, c.UPSTREAM_MAX_IN_FLIGHT]).toEqual([3, 10, 100, 1]);
+  });
+});
