@@ -31,11 +31,16 @@ export class UpstreamGateway {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Checks a key and secret at the token endpoint (sign-in). Not counted by the query windows. */
-  verifyCredentials(apiKey: string, secret: string): Promise<UpstreamToken> {
-    return this.governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () =>
+  /**
+   * Checks a key and secret at the token endpoint (sign-in). Not counted by the query windows. The
+   * token it gets is kept for the account's first queries.
+   */
+  async verifyCredentials(apiKey: string, secret: string): Promise<UpstreamToken> {
+    const token = await this.governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () =>
       this.client.getToken(apiKey, secret),
     );
+    this.tokens.prime(apiKey, token);
+    return token;
   }
 
   query(account: UpstreamAccount, q: UpstreamQuery, priority: Priority, signal?: AbortSignal): Promise<ResultPage> {

@@ -158,3 +158,16 @@ describe('token keeper', () => {
     expect(credentials).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('prime', () => {
+  it('serves a token obtained at sign-in without asking for another', async () => {
+    let issued = 0;
+    const keeper = createTokenKeeper({
+      client: { getToken: async () => ({ token: `t${++issued}`, validUntil: new Date(Date.now() + 900_000), accountId: 'demo' }) },
+    });
+    keeper.prime('demo', { token: 'from-sign-in', validUntil: new Date(Date.now() + 900_000), accountId: 'demo' });
+    const token = await keeper.get('demo', async () => ({ apiKey: 'demo', secret: 's' }));
+    expect(token.token).toBe('from-sign-in');
+    expect(issued).toBe(0);
+  });
+});

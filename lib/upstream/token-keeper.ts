@@ -20,6 +20,12 @@ export interface TokenKeeper {
   invalidate(accountKey: string, staleToken?: string): void;
   /** At sign-out: drop the token; a renewal still in flight is not stored. */
   forget(accountKey: string): void;
+  /**
+   * Keeps a token obtained elsewhere (sign-in checks the secret at the token endpoint anyway), so
+   * the first query does not ask for a second one. Only for a token just issued for these
+   * credentials.
+   */
+  prime(accountKey: string, token: UpstreamToken): void;
 }
 
 export interface TokenKeeperOptions {
@@ -109,6 +115,13 @@ export function createTokenKeeper(opts: TokenKeeperOptions): TokenKeeper {
 
     forget(accountKey) {
       entries.delete(accountKey);
+    },
+
+    prime(accountKey, token) {
+      const entry = entries.get(accountKey) ?? {};
+      if (entry.renewing) return; // a renewal under way will store its own token
+      entry.current = { token, renewAt: renewAtFor(token, now()) };
+      entries.set(accountKey, entry);
     },
   };
 }
