@@ -181,6 +181,25 @@ describe('spending upstream calls', () => {
   });
 });
 
+describe('token life', () => {
+  it('renews a short-lived token before it expires, without a refused call', async () => {
+    const shortLived = await startHarness({ sim: { tokenTtlSeconds: 3 }, env: { UPSTREAM_TOKEN_RENEW_BEFORE_MS: '1000' } });
+    try {
+      const demo = shortLived.account('demo');
+      const q = (status: string) => query({ ...range(9 * 24, 8 * 24), 'page-size': '10', status });
+      await shortLived.service.page(demo, q('DELIVRD'));
+      await new Promise((r) => setTimeout(r, 2500));
+      await shortLived.service.page(demo, q('EXPIRED'));
+      const stats = shortLived.sim.stats().accounts.demo;
+      expect(stats?.tokenRequests).toBe(2);
+      expect(stats?.errors ?? 0).toBe(0);
+      expect(stats?.requests).toBe(2);
+    } finally {
+      await shortLived.close();
+    }
+  });
+});
+
 describe('upstream faults', () => {
   it('renews an expired token and retries once', async () => {
     const demo = h.account('demo');
