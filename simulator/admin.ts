@@ -1,0 +1,58 @@
+/**
+ * /__admin/*: the test harness's levers (stats, reset, faults). Not part of the upstream; answers
+ * only to loopback clients, so a simulator bound to a public address cannot be steered from outside.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorBody, isLoopback, readBody, sendJson } from './http';
+import { parseFaultSpec, type FaultSpec } from './faults';
+import type { SimStats } from './stats';
+
+export const ADMIN_PREFIX = '/__admin/';
+
+export interface AdminContext {
+  stats(): SimStats;
+  resetStats(): void;
+  setFaults(f: FaultSpec): void;
+  clearFaults(): void;
+  currentFaults(): unknown;
+}
+
+export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<number> {
+  const reply = (status: number, body: unknown, headers?: Record<string, string>) => {
+    sendJson(res, status, body, headers);
+    return status;
+  };
+  if (!isLoopback(req.socket.remoteAddress)) return reply(403, errorBody(403, 'the admin endpoints answer to loopback clients only'));
+  const method = req.method ?? 'GET';
+  const allow = (methods: string) => reply(405, errorBody(405, `${method} is not allowed here; use ${methods}`), { Allow: methods });
+
+  switch (path) {
+    case `${ADMIN_PREFIX}stats`:
+      if (method !== 'GET') return allow('GET');
+      return reply(200, ctx.stats());
+    case `${ADMIN_PREFIX}reset`:
+      if (method !== 'POST') return allow('POST');
+      ctx.resetStats();
+      return reply(200, { ok: true });
+    case `${ADMIN_PREFIX}faults`: {
+      if (method === 'GET') return reply(200, { faults: ctx.currentFaults() });
+      if (method === 'DELETE') {
+        ctx.clearFaults();
+        return reply(200, { ok: true });
+      }
+      if (method !== 'POST') return allow('GET, POST, DELETE');
+      let input: unknown;
+      try {
+        input = JSON.parse(await readBody(req));
+      } catch {
+        return reply(400, errorBody(400, 'the body must be a JSON fault spec'));
+      }
+      const parsed = parseFaultSpec(input);
+      if (!parsed.ok) return reply(400, errorBody(400, parsed.message));
+      ctx.setFaults(parsed.spec);
+      return reply(200, { ok: true, faults: ctx.currentFaults() });
+    }
+    default:
+      return reply(404, errorBody(404, `no admin endpoint ${path}`));
+  }
+}
