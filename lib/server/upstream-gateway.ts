@@ -86,6 +86,9 @@ export class UpstreamGateway {
           log.info('upstream.token_refused', { account: account.apiKey, kind });
           this.tokens.invalidate(account.apiKey, token.token);
           continue;
+        } else if (err.kind === 'not_found') {
+          // An unknown trx_id is an answer, not a fault.
+          log.info('upstream.not_found', { account: account.apiKey, kind });
         } else {
           log.warn('upstream.call_failed', { account: account.apiKey, kind, error: err.kind, status: err.status });
         }

@@ -1,0 +1,137 @@
+/**
+ * The dashboard's own HTTP API, driven as a script would drive it: next-auth's sign-in flow, the
+ * session check in every handler, validation before anything is spent, links that keep the whole
+ * query, account isolation, and sign-out that revokes the session on the server.
+ */
+import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { APP_URL } from './env';
+import { upstreamCalls } from './helpers';
+
+// Its own login, so that counting its upstream calls is not disturbed by specs running beside it.
+const ACCOUNT = 'minato-audit';
+const SECRET = 'minato-audit-secret';
+
+function utc(msAgo: number): string {
+  return new Date(Date.now() - msAgo).toISOString().slice(0, 19).replace('T', ' ');
+}
+const DAY = 86_400_000;
+
+async function signedIn(apiKey = ACCOUNT, secret = SECRET): Promise<APIRequestContext> {
+  const ctx = await playwrightRequest.newContext({ baseURL: APP_URL });
+  const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, apiKey, apiSecret: secret, json: 'true' }, maxRedirects: 0 });
+  expect(res.status(), `sign-in as ${apiKey}: ${await res.text()}`).toBeLessThan(400);
+  return ctx;
+}
+
+test.describe('the dashboard API', () => {
+  test('answers 401 problem+json on every route without a session', async () => {
+    const anonymous = await playwrightRequest.newContext({ baseURL: APP_URL });
+    const range = `date-from=${encodeURIComponent(utc(2 * DAY))}&date-to=${encodeURIComponent(utc(DAY))}`;
+    for (const path of [`/api/transactions?${range}`, '/api/transactions/0123456789abcdef0123456789abcdef', '/api/quota', `/api/plan?${range}`, '/api/exports']) {
+      const res = await anonymous.get(path);
+      expect(res.status(), path).toBe(401);
+      expect(res.headers()['content-type'], path).toContain('application/problem+json');
+      expect(((await res.json()) as { title: string }).title, path).toBe('Sign in first');
+    }
+  });
+
+  test('refuses a wrong secret with a clear message and no session', async () => {
+    const ctx = await playwrightRequest.newContext({ baseURL: APP_URL });
+    const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
+    const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, apiKey: ACCOUNT, apiSecret: 'wrong', json: 'true' }, maxRedirects: 0 });
+    const location = decodeURIComponent(res.headers().location ?? (await res.text()));
+    expect(location).toContain('did not accept this API key and secret');
+    expect((await ctx.get('/api/quota')).status()).toBe(401);
+  });
+
+  test('keeps the secret and the upstream token out of everything the browser can read', async () => {
+    const ctx = await signedIn();
+    const session = (await (await ctx.get('/api/auth/session')).json()) as Record<string, unknown>;
+    expect(Object.keys(session).sort()).toEqual(['apiKey', 'enterpriseId', 'expires', 'user']);
+    expect(session.apiKey).toBe(ACCOUNT);
+    const everything = [
+      JSON.stringify(session),
+      JSON.stringify(await ctx.storageState()),
+      await (await ctx.get('/transactions')).text(),
+      await (await ctx.get('/api/quota')).text(),
+    ].join('\n');
+    expect(everything).not.toContain(SECRET);
+    // The simulator's tokens are JWTs: none may appear outside next-auth's own encrypted cookie.
+    const cookieValues = (await ctx.storageState()).cookies.map((c) => c.value);
+    const jwtLike = everything.match(/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/g) ?? [];
+    expect(jwtLike.filter((t) => !cookieValues.some((v) => v.includes(t)))).toEqual([]);
+  });
+
+  test('names every bad parameter, and spends no upstream call on it', async () => {
+    const ctx = await signedIn();
+    const before = await upstreamCalls(ACCOUNT);
+    const bad = new URLSearchParams({
+      'date-from': '2026-02-30 00:00:00',
+      'date-to': 'yesterday',
+      page: '0',
+      'page-size': '7',
+      tz: 'PST',
+      'sort-order': 'up',
+      da: 'abc',
+      status: 'DONE',
+      network: '12',
+    });
+    const res = await ctx.get(`/api/transactions?${bad}`);
+    expect(res.status()).toBe(400);
+    const problem = (await res.json()) as { errors: Record<string, string>; detail: string };
+    expect(Object.keys(problem.errors).sort()).toEqual(['da', 'date-from', 'date-to', 'network', 'page', 'page-size', 'sort-order', 'status', 'tz']);
+    expect(problem.detail).toContain('No upstream call was made');
+
+    const tooLong = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(40 * DAY), 'date-to': utc(DAY) })}`);
+    expect(tooLong.status()).toBe(400);
+    expect(((await tooLong.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('31 days');
+    const backwards = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(DAY), 'date-to': utc(2 * DAY) })}`);
+    expect(((await backwards.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('later than date-from');
+    const badId = await ctx.get('/api/transactions/not-a-transaction');
+    expect(badId.status()).toBe(400);
+
+    expect(await upstreamCalls(ACCOUNT)).toBe(before);
+  });
+
+  test('follows links that keep filters, date-to, sort and zone', async () => {
+    const ctx = await signedIn();
+    const query = new URLSearchParams({ 'date-from': utc(6 * DAY), 'date-to': utc(4 * DAY), status: 'DELIVRD', 'sort-order': 'asc', tz: 'JST', 'page-size': '10' });
+    // The range was given in UTC wall clocks but read as JST: fine, it is just a range.
+    const first = (await (await ctx.get(`/api/transactions?${query}`)).json()) as {
+      _links: Record<string, { href: string }>;
+      _embedded: { cdrs: { delivery_status: string; date_received: string }[] };
+    };
+    const next = (await (await ctx.get(first._links.next?.href as string)).json()) as typeof first;
+    const nextParams = new URLSearchParams(first._links.next?.href.split('?')[1]);
+    for (const [k, v] of query) if (k !== 'page') expect(nextParams.get(k), k).toBe(v);
+    expect(nextParams.get('page')).toBe('2');
+    expect(next._embedded.cdrs.every((c) => c.delivery_status === 'DELIVRD')).toBe(true);
+    expect(next._embedded.cdrs[0]?.date_received).toMatch(/\+0900$/);
+    const times = [...first._embedded.cdrs, ...next._embedded.cdrs].map((c) => c.date_received);
+    expect([...times].sort()).toEqual(times);
+  });
+
+  test("never hands one account another account's transaction", async () => {
+    const minato = await signedIn();
+    const page = (await (await minato.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), 'page-size': '10' })}`)).json()) as {
+      _embedded: { cdrs: { trx_id: string }[] };
+    };
+    const theirs = page._embedded.cdrs[0]?.trx_id as string;
+    expect((await minato.get(`/api/transactions/${theirs}`)).status()).toBe(200);
+    const fuji = await signedIn('fuji', 'fuji-secret');
+    const res = await fuji.get(`/api/transactions/${theirs}`);
+    expect(res.status()).toBe(404);
+    expect(await res.text()).not.toContain('ent-minato');
+  });
+
+  test('sign-out ends the session on the server: a copied cookie stops working', async () => {
+    const ctx = await signedIn();
+    const copied = (await ctx.storageState()).cookies;
+    const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
+    await ctx.post('/api/auth/signout', { form: { csrfToken, json: 'true' } });
+    const thief = await playwrightRequest.newContext({ baseURL: APP_URL, storageState: { cookies: copied, origins: [] } });
+    const res = await thief.get('/api/quota');
+    expect(res.status()).toBe(401);
+  });
+});
