@@ -9,6 +9,7 @@ import { openDatabase, type Db } from './db';
 import { createSqliteLedger, type LedgerStore } from './ledger';
 import { createSqlitePageCache, type PageCacheStore } from './page-cache';
 import { createSqliteVault, type VaultStore } from './vault';
+import { scheduleMaintenance } from './maintenance';
 
 export interface Store {
   db: Db;
@@ -26,7 +27,10 @@ export function createStore(file: string): Store {
 
 /** The process-wide store (kept on globalThis so dev-mode module reloads share one connection). */
 export function getStore(): Store {
-  globalForStore.__smsDashboardStore ??= createStore(path.join(getConfig().dataDir, 'dashboard.sqlite'));
+  if (!globalForStore.__smsDashboardStore) {
+    globalForStore.__smsDashboardStore = createStore(path.join(getConfig().dataDir, 'dashboard.sqlite'));
+    scheduleMaintenance(globalForStore.__smsDashboardStore);
+  }
   return globalForStore.__smsDashboardStore;
 }
 

@@ -1,0 +1,27 @@
+import 'server-only';
+/**
+ * Keeps the SQLite file from growing without bound: calls older than every window, cache entries
+ * long expired (kept a week past expiry so they can still stand in when the upstream cannot be
+ * asked), and sessions that ended. Runs at start and then hourly, off the request path.
+ */
+import { log } from '../log';
+import type { LedgerStore } from './ledger';
+import type { PageCacheStore } from './page-cache';
+import type { VaultStore } from './vault';
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+/** Expired pages stay this long as stand-ins for an upstream that cannot be asked. */
+export const STALE_GRACE_MS = 7 * DAY;
+
+export async function pruneStore(stores: { ledger: LedgerStore; cache: PageCacheStore; vault: VaultStore }, now = Date.now()): Promise<void> {
+  await stores.ledger.prune(now - 2 * DAY);
+  await stores.cache.prune(now - STALE_GRACE_MS);
+  await stores.vault.prune(now);
+}
+
+export function scheduleMaintenance(stores: Parameters<typeof pruneStore>[0]): void {
+  const run = () => pruneStore(stores).catch((err: unknown) => log.warn('store.prune_failed', { error: err instanceof Error ? err.message : String(err) }));
+  void run();
+  setInterval(run, HOUR).unref();
+}
