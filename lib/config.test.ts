@@ -38,12 +38,12 @@ describe('configuration', () => {
   });
 
   it('names the variable and the problem when a value is wrong', () => {
-    expect(() => getConfig({ UPSTREAM_LIMIT_PER_MINUTE: 'three' } as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_LIMIT_PER_MINUTE/);
-    expect(() => getConfig({ UPSTREAM_BASE_URL: 'not a url' } as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_BASE_URL/);
+    expect(() => getConfig({ UPSTREAM_LIMIT_PER_MINUTE: 'three' } as unknown as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_LIMIT_PER_MINUTE/);
+    expect(() => getConfig({ UPSTREAM_BASE_URL: 'not a url' } as unknown as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_BASE_URL/);
   });
 
   it('serves the demo with no variable set', () => {
-    const c = getConfig({} as NodeJS.ProcessEnv);
+    const c = getConfig({} as unknown as NodeJS.ProcessEnv);
     expect(c.UPSTREAM_BASE_URL).toBe('http://127.0.0.1:4010');
     expect([c.UPSTREAM_LIMIT_PER_MINUTE, c.UPSTREAM_LIMIT_PER_HOUR, c.UPSTREAM_LIMIT_PER_DAY, c.UPSTREAM_MAX_IN_FLIGHT]).toEqual([3, 10, 100, 1]);
   });

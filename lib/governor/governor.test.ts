@@ -258,3 +258,23 @@ describe('Governor deployment windows (the upstream counts per IP too)', () => {
     await expect(restarted.run({ account: 'c', priority: 'interactive', kind: 'q' }, async () => 3)).rejects.toMatchObject({ scope: 'deployment' });
   });
 });
+
+describe('Governor and the caller\u2019s signal', () => {
+  it('stops listening to a long-lived signal once the call has started', async () => {
+    const g = governor({ limits: { perMinute: 100, perHour: 100, perDay: 100 } });
+    const controller = new AbortController();
+    let listeners = 0;
+    const add = controller.signal.addEventListener.bind(controller.signal);
+    const remove = controller.signal.removeEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners += 1;
+      return add(...args);
+    }) as typeof add;
+    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      listeners -= 1;
+      return remove(...args);
+    }) as typeof remove;
+    for (let i = 0; i < 5; i++) await g.run({ account: 'a', priority: 'background', kind: 'export', signal: controller.signal }, async () => i);
+    expect(listeners).toBe(0);
+  });
+});

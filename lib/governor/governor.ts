@@ -109,6 +109,8 @@ interface Waiter {
   deadline: number;
   start: () => void;
   fail: (err: Error) => void;
+  /** Detaches from the caller's signal once the wait is over (long-lived signals must not pile up listeners). */
+  detach?: () => void;
 }
 
 interface AccountState {
@@ -296,15 +298,14 @@ export class Governor {
         start: resolve,
         fail: reject,
       };
-      if (req.signal) {
-        if (req.signal.aborted) return reject(req.signal.reason ?? new Error('aborted'));
-        req.signal.addEventListener(
-          'abort',
-          () => {
-            if (this.removeWaiter(waiter)) reject(req.signal?.reason ?? new Error('aborted'));
-          },
-          { once: true },
-        );
+      const signal = req.signal;
+      if (signal) {
+        if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
+        const onAbort = () => {
+          if (this.removeWaiter(waiter)) reject(signal.reason ?? new Error('aborted'));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.detach = () => signal.removeEventListener('abort', onAbort);
       }
       this.waiters.push(waiter);
       this.pump();
@@ -335,6 +336,7 @@ export class Governor {
         this.deploymentCalls?.push(now);
       }
       this.trimCalls(state, now);
+      next.detach?.();
       next.start();
     }
     // Only what could not start now has waited too long.
@@ -363,6 +365,7 @@ export class Governor {
     if (expired.length === 0) return;
     this.waiters = this.waiters.filter((w) => w.deadline > now);
     for (const w of expired) {
+      w.detach?.();
       const state = this.accounts.get(w.account) as AccountState;
       const next = this.nextCallFor(state, w.priority, now, w.counted);
       const at = Math.max(next.at, now + 1000);

@@ -1,0 +1,27 @@
+/**
+ * GET /api/exports/<id>/file: the finished CSV, streamed from disk (memory does not grow with the
+ * file), named for what is in it. 409 while the job is not done; 404 for another account's job.
+ */
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { exportFile } from '@/lib/exports/export-service';
+import { withAccount } from '@/lib/http/route';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = withAccount<Context>(async (_req, account, context) => {
+  const { id } = await context.params;
+  const file = await exportFile(account, id);
+  const body = Readable.toWeb(fs.createReadStream(file.path)) as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Length': String(file.bytes),
+      // The name is ASCII by construction (lib/exports/file-name.ts); filename* for strict clients.
+      'Content-Disposition': `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+    },
+  });
+});

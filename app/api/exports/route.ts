@@ -1,0 +1,27 @@
+/**
+ * POST /api/exports: the query's parameters (the upstream's names) plus `columns` → 201 with the job
+ * and its Location; with `"dryRun": true` → 200 with what it would cost, nothing created.
+ * GET /api/exports: the account's jobs, newest first.
+ */
+import type { NextRequest } from 'next/server';
+import { exportHref } from '@/lib/exports/present-job';
+import { createExport, listExports } from '@/lib/exports/export-service';
+import { badRequest } from '@/lib/http/problem';
+import { json, withAccount } from '@/lib/http/route';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = withAccount(async (_req, account) => json({ jobs: await listExports(account) }));
+
+export const POST = withAccount(async (req: NextRequest, account) => {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    throw badRequest({ body: 'The body must be JSON, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.' });
+  }
+  const result = await createExport(account, body);
+  if (result.kind === 'estimate') return json(result.estimate);
+  return json(result.job, { status: 201, headers: { Location: exportHref(result.job.id) } });
+});

@@ -1,0 +1,119 @@
+/**
+ * Everything about one CDR, grouped as FIELD_GROUPS says, with the facts a support person would
+ * otherwise work out by hand: the status and the DLR error explained, the delivery latency, each
+ * timestamp in both zones, the decrypted text of an encrypted message. Used by the drawer and by
+ * the standalone /transactions/<trx_id> page; it takes only a record and the schema.
+ */
+import { CDR_FIELDS, FIELD_GROUPS, type FieldDef, type FieldGroup } from '@/lib/cdr/fields';
+import type { FilterParam } from '@/lib/query/filters';
+import { ZONES, type Zone } from '@/lib/time/zones';
+import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/ui/cdr-view';
+import { EMPTY, formatDuration, formatTimestamp } from '@/lib/ui/format';
+import { StatusBadge } from './StatusBadge';
+import { FieldValue } from './FieldValue';
+import type { ReactNode } from 'react';
+import styles from './CdrDetail.module.css';
+
+export interface CdrDetailProps {
+  record: RecordLike;
+  zone: Zone;
+  /** Offered on fields that have a filter (CDR_FIELDS `filter`); absent where filtering makes no sense. */
+  onFilter?: (param: FilterParam, value: string, field: FieldDef) => void;
+  /** Heading level of the section titles, so the component fits a drawer and a page alike. */
+  headingLevel?: 2 | 3;
+}
+
+const FIELDS_BY_GROUP = new Map<FieldGroup, readonly FieldDef[]>(
+  FIELD_GROUPS.map(({ group }) => [group, CDR_FIELDS.filter((f) => f.group === group)]),
+);
+
+function TimestampBoth({ value, zone }: { value: string; zone: Zone }) {
+  if (value.trim() === '') return <span className={styles.faint}>{EMPTY}</span>;
+  const other = ZONES.find((z) => z !== zone)!;
+  return (
+    <span className={styles.stack}>
+      <span className={styles.nowrap}>
+        {formatTimestamp(value, zone, true)} <span className={styles.zone}>{zone}</span>
+      </span>
+      <span className={`${styles.nowrap} ${styles.faint}`}>
+        {formatTimestamp(value, other, true)} <span className={styles.zone}>{other}</span>
+      </span>
+    </span>
+  );
+}
+
+function FieldRow({ field, record, zone, onFilter }: { field: FieldDef; record: RecordLike; zone: Zone; onFilter: CdrDetailProps['onFilter'] }) {
+  const value = fieldText(record, field.key);
+  let shown: ReactNode;
+  let note: string | null = null;
+  if (field.kind === 'timestamp') shown = <TimestampBoth value={value} zone={zone} />;
+  else shown = <FieldValue field={field} record={record} zone={zone} />;
+  if (field.kind === 'status' && value !== '') note = statusSentence(value);
+  if (field.key === 'dlr_error_code') note = dlrErrorSentence(value);
+  if (field.key === 'message_body' && value !== '' && fieldText(record, 'msg_encrypted') === 'true') note = 'Encrypted text; the decrypted message is below.';
+
+  const filter = 'filter' in field ? field.filter : undefined;
+  return (
+    <div className={styles.row} data-field={field.key}>
+      <dt className={styles.label} title={field.description}>
+        {field.label}
+      </dt>
+      <dd className={styles.value}>
+        <span className={styles.valueLine}>
+          {shown}
+          {filter && onFilter && value.trim() !== '' ? (
+            <button
+              type="button"
+              className={`button button-small button-ghost ${styles.filter}`}
+              onClick={() => onFilter(filter, value, field)}
+              aria-label={`Filter by ${field.label}: ${value}`}
+            >
+              Filter by this
+            </button>
+          ) : null}
+        </span>
+        {note ? <span className={styles.note}>{note}</span> : null}
+      </dd>
+    </div>
+  );
+}
+
+export function CdrDetail({ record, zone, onFilter, headingLevel = 3 }: CdrDetailProps) {
+  const Heading = `h${headingLevel}` as 'h2' | 'h3';
+  const status = fieldText(record, 'delivery_status');
+  const latency = deliveryLatencyMs(record);
+  const encrypted = fieldText(record, 'msg_encrypted') === 'true';
+  const decrypted = fieldText(record, 'unencrypted_message_body');
+
+  return (
+    <div className={styles.detail}>
+      <div className={styles.summary}>
+        <StatusBadge value={status} />
+        <span className={styles.summaryText}>{status ? statusSentence(status) : 'No delivery status reported.'}</span>
+        <span className={styles.latency} data-testid="latency">
+          Delivery latency (submitted → delivered): <strong>{latency === null ? 'not delivered' : formatDuration(latency)}</strong>
+        </span>
+      </div>
+
+      {encrypted && decrypted.trim() !== '' ? (
+        <figure className={styles.message}>
+          <figcaption>Decrypted message</figcaption>
+          <blockquote>{decrypted}</blockquote>
+        </figure>
+      ) : null}
+
+      {FIELD_GROUPS.map(({ group, label }) => (
+        <section key={group} className={styles.section} aria-labelledby={`cdr-group-${group}`}>
+          <Heading id={`cdr-group-${group}`} className={styles.heading}>
+            {label}
+          </Heading>
+          <dl className={styles.list}>
+            {(FIELDS_BY_GROUP.get(group) ?? []).map((field) => (
+              <FieldRow key={field.key} field={field} record={record} zone={zone} onFilter={onFilter} />
+            ))}
+          </dl>
+        </section>
+      ))}
+    </div>
+  );
+}

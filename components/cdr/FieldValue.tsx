@@ -1,0 +1,53 @@
+/**
+ * One field of a CDR rendered by its kind (lib/cdr/fields.ts): the table's cells and the drawer's
+ * rows both come through here, so a timestamp or a price reads the same everywhere.
+ */
+import type { FieldDef } from '@/lib/cdr/fields';
+import type { Zone } from '@/lib/time/zones';
+import { fieldText, type RecordLike } from '@/lib/ui/cdr-view';
+import { displayText, EMPTY, formatPrice, formatTimestamp } from '@/lib/ui/format';
+import { CopyButton } from '../common/CopyButton';
+import { StatusBadge } from './StatusBadge';
+import styles from './FieldValue.module.css';
+
+/** Kinds whose values people copy into tickets and searches. */
+const COPYABLE = new Set<FieldDef['kind']>(['id', 'phone']);
+
+/**
+ * `inTable`: the copy buttons are mouse conveniences that keyboard users skip (one tab stop per row
+ * is enough; the drawer, opened with Enter, has the same buttons in the tab order).
+ */
+export function FieldValue({ field, record, zone, inTable = false }: { field: FieldDef; record: RecordLike; zone: Zone; inTable?: boolean }) {
+  const value = fieldText(record, field.key);
+  if (value.trim() === '' && field.kind !== 'status') {
+    return (
+      <span className={styles.empty} title="Not provided">
+        {EMPTY}
+      </span>
+    );
+  }
+  switch (field.kind) {
+    case 'timestamp':
+      return <span className={styles.nowrap}>{formatTimestamp(value, zone)}</span>;
+    case 'status':
+      return <StatusBadge value={value} />;
+    case 'price':
+      return <span className={styles.number}>{formatPrice(value, fieldText(record, 'price_currency'))}</span>;
+    case 'integer':
+      return <span className={styles.number}>{value}</span>;
+    case 'boolean':
+      return <span>{value === 'true' ? 'Yes' : value === 'false' ? 'No' : value}</span>;
+    case 'body':
+      return <span className={styles.body}>{value}</span>;
+    case 'id':
+    case 'phone':
+      return (
+        <span className={styles.copyable}>
+          <span className={`mono ${styles.nowrap}`}>{value}</span>
+          {COPYABLE.has(field.kind) ? <CopyButton value={value} label={field.label} tabbable={!inTable} /> : null}
+        </span>
+      );
+    default:
+      return <span>{displayText(value)}</span>;
+  }
+}

@@ -1,0 +1,13 @@
+'use client';
+import { formatCountdown } from '@/lib/ui/format';
+import { useCountdown } from './useCountdown';
+
+/** A live `0:41`. `onDone` fires once at zero. */
+export function Countdown({ until, onDone }: { until: number; onDone?: () => void }) {
+  const left = useCountdown(until, onDone) ?? 0;
+  return (
+    <span className="mono" role="timer" data-testid="countdown">
+      {formatCountdown(left)}
+    </span>
+  );
+}

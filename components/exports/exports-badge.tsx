@@ -1,0 +1,25 @@
+'use client';
+/**
+ * The header's sign that exports are under way: how many of the account's exports are queued,
+ * running or waiting, linking to /exports. Shows nothing when none is. Polls (free: no upstream
+ * call) only while one is active.
+ */
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { isActiveExportState } from '@/lib/exports/types';
+import { exportsQueryOptions } from './exports-api';
+import styles from './exports-badge.module.css';
+
+export function ExportsBadge() {
+  const { data } = useQuery(exportsQueryOptions());
+  const active = data?.jobs.filter((j) => isActiveExportState(j.state)) ?? [];
+  if (active.length === 0) return null;
+  const waiting = active.every((j) => j.state === 'waiting');
+  const label = `${active.length} ${active.length === 1 ? 'export' : 'exports'} ${waiting ? 'waiting' : 'in progress'}`;
+  return (
+    <Link href="/exports" className={styles.badge} data-state={waiting ? 'waiting' : 'running'} aria-label={label} title={label} data-testid="exports-badge">
+      <span className={styles.dot} aria-hidden="true" />
+      {active.length}
+    </Link>
+  );
+}

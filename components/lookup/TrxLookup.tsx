@@ -1,0 +1,58 @@
+'use client';
+/**
+ * The header's lookup box: a trx_id opens /transactions/<trx_id>. What is wrong with the input is
+ * said before anything is asked of the server, so a typo never spends an upstream call.
+ */
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useId, useState } from 'react';
+import { trxIdProblem } from '@/lib/cdr/trx-id';
+import { zoneOf } from '@/lib/ui/url-state';
+import styles from './TrxLookup.module.css';
+
+export function TrxLookup() {
+  const router = useRouter();
+  const searchParams = useSearchParams();
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const found = trxIdProblem(value);
+    setProblem(found);
+    if (found) return;
+    const zone = zoneOf({ tz: searchParams.get('tz') });
+    router.push(`/transactions/${value.trim()}?tz=${zone}`);
+  }
+
+  return (
+    <form role="search" aria-label="Look up a transaction" className={styles.form} onSubmit={submit} noValidate>
+      <label htmlFor={`${id}-trx`} className="visually-hidden">
+        Transaction ID
+      </label>
+      <input
+        id={`${id}-trx`}
+        className={`control ${styles.input}`}
+        placeholder="Look up a transaction ID (32 hex characters)"
+        value={value}
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        onChange={(e) => {
+          setValue(e.target.value);
+          // Once a problem is on screen, keep it current as the person corrects the input.
+          if (problem) setProblem(trxIdProblem(e.target.value));
+        }}
+      />
+      <button type="submit" className="button">
+        Open
+      </button>
+      {problem ? (
+        <p id={`${id}-problem`} className={styles.problem} role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </form>
+  );
+}

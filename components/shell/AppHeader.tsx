@@ -1,0 +1,45 @@
+/**
+ * The header: product name, navigation, the trx_id lookup, the quota meter and the account.
+ */
+import Link from 'next/link';
+import { ExportsBadge } from '../exports/exports-badge';
+import { QuotaMeter } from '../quota/QuotaMeter';
+import { TrxLookup } from '../lookup/TrxLookup';
+import { NavLink } from './NavLink';
+import { SignOutButton } from './SignOutButton';
+import type { ShellAccount } from './AppShell';
+import styles from './AppHeader.module.css';
+
+export function AppHeader({ account }: { account: ShellAccount }) {
+  return (
+    <header className={styles.header}>
+      <Link href="/transactions" className={styles.brand}>
+        <span className={styles.mark} aria-hidden="true" />
+        SMS history
+      </Link>
+      <nav aria-label="Main" className={styles.nav}>
+        <NavLink href="/transactions">Transactions</NavLink>
+        {/* Exports area (components/exports): the page link and the badge of exports under way. */}
+        <NavLink href="/exports">Exports</NavLink>
+        <ExportsBadge />
+      </nav>
+      <div className={styles.lookup}>
+        <TrxLookup />
+      </div>
+      <div className={styles.end}>
+        <QuotaMeter />
+        <div className={styles.account}>
+          <span className={styles.accountName} title="Signed-in API key">
+            {account.apiKey}
+          </span>
+          {account.enterpriseId ? (
+            <span className={styles.enterprise} title="Enterprise">
+              {account.enterpriseId}
+            </span>
+          ) : null}
+        </div>
+        <SignOutButton />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,21 @@
+'use client';
+import { useState } from 'react';
+
+export function SignOutButton() {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button button-small"
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true);
+        // next-auth's client is loaded on the click, not with every page: it is ~10 kB gzip.
+        const { signOut } = await import('next-auth/react');
+        await signOut({ callbackUrl: '/signin' });
+      }}
+    >
+      {busy ? 'Signing out…' : 'Sign out'}
+    </button>
+  );
+}

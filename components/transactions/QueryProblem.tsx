@@ -1,0 +1,133 @@
+'use client';
+/**
+ * What went wrong with a request and what to do about it. A 429 is waited out with a live
+ * countdown and retried automatically; an upstream fault offers a retry; a lost session, sign-in.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import type { QuotaSnapshot } from '@/lib/api/types';
+import { ApiError, NO_ANSWER, retryAt } from '@/lib/ui/api-client';
+import { quotaQueryOptions } from '@/lib/ui/queries';
+import { WINDOW_WORDS } from '@/lib/ui/quota';
+import { Countdown } from '../common/Countdown';
+import type { ReactNode } from 'react';
+import styles from './ResultStates.module.css';
+
+/** Why a call has to wait, with the window's size when the quota says it. */
+function limitSentence(limitedBy: NonNullable<QuotaSnapshot['limitedBy']>, quota: QuotaSnapshot | undefined): string {
+  if (limitedBy === 'in-flight') return 'Another call is in progress; the upstream takes one at a time.';
+  if (limitedBy === 'upstream') return 'The upstream asked us to wait before calling again.';
+  const limit = quota?.windows.find((w) => w.name === limitedBy)?.limit;
+  const allowance = limit ? ` (the upstream allows ${limit} a${limitedBy === 'hour' ? 'n' : ''} ${limitedBy})` : '';
+  return `No upstream call is left ${WINDOW_WORDS[limitedBy]}${allowance}.`;
+}
+
+export interface QueryProblemProps {
+  error: Error;
+  /** Asks again (the automatic retry after a 429, or the Retry button). */
+  onRetry: () => void;
+  /** "search" or "transaction": said in the messages. */
+  subject: string;
+}
+
+export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const { data: quota } = useQuery(quotaQueryOptions());
+  // The time to wait is fixed when the error arrives, not recomputed on every render.
+  const [waitUntil] = useState(() => (error instanceof ApiError && error.status === 429 ? retryAt(error, Date.now()) : null));
+
+  if (!(error instanceof ApiError)) {
+    return (
+      <Problem tone="danger" title="Something went wrong" detail={error.message}>
+        <button type="button" className="button" onClick={onRetry}>
+          Retry
+        </button>
+      </Problem>
+    );
+  }
+  const { problem } = error;
+
+  if (problem.status === 429) {
+    return (
+      <Problem
+        tone="warning"
+        testId="quota-wait-problem"
+        title={
+          <>
+            Waiting for the upstream’s next free call{waitUntil !== null ? ': ' : ''}
+            {waitUntil !== null ? <Countdown until={waitUntil} onDone={onRetry} /> : null}
+          </>
+        }
+        detail={`${problem.limitedBy ? limitSentence(problem.limitedBy, quota) : (problem.detail ?? '')}${
+          problem.limitScope === 'deployment' ? ' This limit is shared by every account of this dashboard (the upstream counts calls per IP).' : ''
+        } Your ${subject} runs again by itself then; no need to press anything.`}
+      />
+    );
+  }
+
+  if (problem.status === 401) {
+    const back = `${pathname}${searchParams.size ? `?${searchParams.toString()}` : ''}`;
+    return (
+      <Problem tone="warning" title="Your session has ended" detail="Sign in again to continue; you will come back to this view.">
+        <a className="button button-primary" href={`/signin?callbackUrl=${encodeURIComponent(back)}`}>
+          Sign in again
+        </a>
+      </Problem>
+    );
+  }
+
+  if (problem.status === 400) {
+    return (
+      <Problem tone="danger" title={problem.title} detail={problem.detail}>
+        {problem.errors ? (
+          <ul className={styles.errors}>
+            {Object.entries(problem.errors).map(([param, message]) => (
+              <li key={param}>
+                <code>{param}</code>: {message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Problem>
+    );
+  }
+
+  if (problem.status === 404) {
+    return <Problem tone="neutral" title={`No such ${subject}`} detail={problem.detail} />;
+  }
+
+  const upstreamFault = problem.status >= 502 && problem.status <= 504;
+  const title = problem.status === NO_ANSWER ? problem.title : upstreamFault ? `The upstream did not answer: ${problem.title}` : problem.title;
+  return (
+    <Problem tone="danger" title={title} detail={problem.detail ?? 'Try again in a moment.'}>
+      <button type="button" className="button" onClick={onRetry} data-testid="retry">
+        Retry
+      </button>
+      {problem.retryAfterSeconds ? <span className={styles.hint}>The upstream suggests waiting {problem.retryAfterSeconds} s.</span> : null}
+    </Problem>
+  );
+}
+
+function Problem({
+  tone,
+  title,
+  detail,
+  children,
+  testId,
+}: {
+  tone: 'danger' | 'warning' | 'neutral';
+  title: ReactNode;
+  detail?: string;
+  children?: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <div className={styles.problem} data-tone={tone} role={tone === 'neutral' ? 'status' : 'alert'} data-testid={testId ?? 'query-problem'}>
+      <h3 className={styles.problemTitle}>{title}</h3>
+      {detail ? <p className={styles.detail}>{detail}</p> : null}
+      {children ? <div className={styles.problemActions}>{children}</div> : null}
+    </div>
+  );
+}

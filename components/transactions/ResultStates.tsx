@@ -1,0 +1,70 @@
+'use client';
+/**
+ * The results area when there are no rows to show: nothing searched yet, a link that cannot be
+ * searched, or a search that found nothing (with what to widen).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { FILTERS, filterLabel, type FilterParam } from '@/lib/query/filters';
+import type { FieldErrors } from '@/lib/query/transactions-query';
+import { quotaQueryOptions } from '@/lib/ui/queries';
+import styles from './ResultStates.module.css';
+
+export function IdleState() {
+  const { data: quota } = useQuery(quotaQueryOptions());
+  const limits = quota?.windows.map((w) => `${w.limit} a${w.name === 'hour' ? 'n' : ''} ${w.name}`).join(', ');
+  return (
+    <div className={styles.state} data-testid="idle-state">
+      <h3 className={styles.stateTitle}>Nothing searched yet</h3>
+      <p className={styles.detail}>
+        Pick a range and any filters, then press <strong>Search</strong>. A search the dashboard has not cached uses one of the
+        upstream’s calls{limits ? ` (${limits})` : ''}, so nothing is fetched until you ask; the line beside the button says what
+        it will cost.
+      </p>
+    </div>
+  );
+}
+
+export function InvalidLinkState({ errors }: { errors: FieldErrors }) {
+  return (
+    <div className={styles.problem} data-tone="danger" role="alert" data-testid="invalid-link">
+      <h3 className={styles.problemTitle}>This link’s search cannot be run</h3>
+      <ul className={styles.errors}>
+        {Object.entries(errors).map(([param, message]) => (
+          <li key={param}>{message}</li>
+        ))}
+      </ul>
+      <p className={styles.detail}>The form above holds the link’s values: correct them and press Search. No upstream call was made.</p>
+    </div>
+  );
+}
+
+export interface EmptyStateProps {
+  rangeText: string;
+  filters: Partial<Record<FilterParam, string>>;
+  onWiden: () => void;
+  onDropFilter: (param: FilterParam) => void;
+}
+
+export function EmptyState({ rangeText, filters, onWiden, onDropFilter }: EmptyStateProps) {
+  const active = FILTERS.filter((f) => filters[f.param]);
+  return (
+    <div className={styles.state} data-testid="empty-state">
+      <h3 className={styles.stateTitle}>No messages match</h3>
+      <p className={styles.detail}>
+        Nothing was sent {rangeText}
+        {active.length > 0 ? ' with these filters' : ''}. Try a wider range
+        {active.length > 0 ? ' or fewer filters' : ''}; each change goes into the form, and Search says what it costs first.
+      </p>
+      <div className={styles.suggestions}>
+        <button type="button" className="button button-small" onClick={onWiden}>
+          Widen to the last 7 days
+        </button>
+        {active.map((f) => (
+          <button key={f.param} type="button" className="button button-small" onClick={() => onDropFilter(f.param)}>
+            Drop {filterLabel(f)}: {filters[f.param]}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}

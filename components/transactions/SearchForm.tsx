@@ -1,0 +1,76 @@
+'use client';
+/**
+ * The search form. It edits a draft; nothing is fetched until Search is pressed (only the price of
+ * the draft is asked, which costs no upstream call). Every value is judged by the server's own
+ * parser before the request is made.
+ */
+import { useMemo, useRef, useState, type RefObject } from 'react';
+import type { FilterParam } from '@/lib/query/filters';
+import { transactionsQueryToParams, type TransactionsQuery } from '@/lib/query/transactions-query';
+import type { RangeProblems } from '@/lib/ui/range';
+import { activeFilters, checkDraft, emptyFilters, type SearchDraft, type SearchSettings } from '@/lib/ui/search-draft';
+import { DateRangePicker } from './DateRangePicker';
+import { FilterFields } from './FilterFields';
+import { SearchCost } from './SearchCost';
+import styles from './SearchForm.module.css';
+
+export interface SearchFormProps {
+  draft: SearchDraft;
+  settings: SearchSettings;
+  enterpriseId?: string;
+  onDraftChange: (draft: SearchDraft) => void;
+  onSearch: (query: TransactionsQuery) => void;
+  searchButtonRef: RefObject<HTMLButtonElement | null>;
+  busy: boolean;
+}
+
+export function SearchForm({ draft, settings, enterpriseId, onDraftChange, onSearch, searchButtonRef, busy }: SearchFormProps) {
+  const checked = useMemo(() => checkDraft(draft, settings), [draft, settings]);
+  const errors = checked.ok ? {} : checked.errors;
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The range is judged live (the 31-day limit must show as it is broken); filters once left.
+  const rangeProblems: RangeProblems = { 'date-from': errors['date-from'], 'date-to': errors['date-to'] };
+  const filterProblems = Object.fromEntries(
+    Object.entries(errors).filter(([param]) => submitted || touched.has(param)),
+  ) as Partial<Record<FilterParam, string>>;
+  const planParams = checked.ok ? transactionsQueryToParams(checked.query).toString() : null;
+  const filtersOn = activeFilters(draft).length;
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!checked.ok) {
+      setSubmitted(true);
+      // After the problems render, take the person to the first one.
+      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    onSearch(checked.query);
+  }
+
+  return (
+    <form ref={formRef} className={`panel ${styles.form}`} onSubmit={submit} noValidate aria-label="Search transactions">
+      <DateRangePicker range={draft.range} zone={settings.tz} problems={rangeProblems} onChange={(range) => onDraftChange({ ...draft, range })} />
+      <FilterFields
+        values={draft.filters}
+        problems={filterProblems}
+        enterpriseId={enterpriseId}
+        onChange={(param, value) => onDraftChange({ ...draft, filters: { ...draft.filters, [param]: value } })}
+        onBlur={(param) => setTouched((t) => (t.has(param) ? t : new Set(t).add(param)))}
+      />
+      <div className={styles.actions}>
+        <button ref={searchButtonRef} type="submit" className="button button-primary" data-testid="search-button">
+          {busy ? 'Searching…' : 'Search'}
+        </button>
+        {filtersOn > 0 ? (
+          <button type="button" className="button button-ghost" onClick={() => onDraftChange({ ...draft, filters: emptyFilters() })}>
+            Clear {filtersOn === 1 ? 'filter' : `${filtersOn} filters`}
+          </button>
+        ) : null}
+        <SearchCost params={planParams} />
+      </div>
+    </form>
+  );
+}

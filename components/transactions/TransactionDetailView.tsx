@@ -1,0 +1,88 @@
+'use client';
+/**
+ * /transactions/<trx_id>: the drawer's content as a page, to paste into a ticket. A record the
+ * dashboard has seen costs no call (the server answers it from its cache).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useQueryStates } from 'nuqs';
+import Link from 'next/link';
+import { QUERY_DEFAULTS } from '@/lib/query/transactions-query';
+import { formatWallClock, parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
+import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
+import { fieldText } from '@/lib/ui/cdr-view';
+import { transactionQueryOptions } from '@/lib/ui/queries';
+import { pageHref, zoneOf } from '@/lib/ui/url-state';
+import { CdrDetail } from '../cdr/CdrDetail';
+import { CopyButton } from '../common/CopyButton';
+import { ZoneToggle } from '../common/ZoneToggle';
+import { QueryProblem } from './QueryProblem';
+import { SourceTag } from './ResultSummary';
+import styles from './TransactionDetailView.module.css';
+
+const HOUR = 3600_000;
+
+/** The hour either side of the record's receipt, as a search with the record open. */
+function searchAroundHref(received: string, trxId: string, zone: Zone): string | null {
+  const at = parseUpstreamTimestamp(received);
+  if (!at) return null;
+  const range = { from: new Date(at.getTime() - HOUR), to: new Date(at.getTime() + HOUR) };
+  return pageHref(
+    {
+      dateFrom: formatWallClock(range.from, zone),
+      dateTo: formatWallClock(range.to, zone),
+      page: 1,
+      pageSize: QUERY_DEFAULTS.pageSize,
+      tz: zone,
+      sortOrder: QUERY_DEFAULTS.sortOrder,
+      filters: {},
+    },
+    trxId,
+  );
+}
+
+export function TransactionDetailView({ trxId }: { trxId: string }) {
+  const [url, setUrl] = useQueryStates({ tz: pageUrlParsers.tz });
+  const zone = zoneOf(url);
+  const record = useQuery(transactionQueryOptions(trxId, zone));
+  const around = record.data ? searchAroundHref(fieldText(record.data, 'date_received'), trxId, zone) : null;
+
+  return (
+    <article className={styles.page} aria-labelledby="trx-title">
+      <nav aria-label="Breadcrumb" className={styles.crumbs}>
+        <Link href="/transactions">Transactions</Link> <span aria-hidden="true">/</span> <span>Transaction</span>
+      </nav>
+      <header className={styles.header}>
+        <div>
+          <h1 id="trx-title" className={styles.title}>
+            Transaction <code data-testid="page-trx-id">{trxId}</code>
+          </h1>
+          <div className={styles.meta}>
+            <CopyButton value={trxId} label="transaction ID" text="Copy ID" />
+            <CopyButton value={() => window.location.href} label="link to this page" text="Copy link" />
+            {record.data?._meta ? <SourceTag meta={record.data._meta} /> : null}
+            {record.data?._meta?.stale ? <span className={styles.stale}>Cached copy: {record.data._meta.stale}</span> : null}
+          </div>
+        </div>
+        <div className={styles.tools}>
+          {around ? (
+            <Link className="button button-small" href={around} title="Opens a search of the two hours around this message (uses a call unless cached).">
+              Search the hour around it
+            </Link>
+          ) : null}
+          <ZoneToggle zone={zone} onChange={(tz) => void setUrl({ tz })} />
+        </div>
+      </header>
+      <div className={`panel ${styles.body}`}>
+        {record.data ? (
+          <CdrDetail record={record.data as unknown as Record<string, unknown>} zone={zone} headingLevel={2} />
+        ) : record.isError ? (
+          <QueryProblem key={record.errorUpdatedAt} error={record.error} onRetry={() => void record.refetch()} subject="transaction" />
+        ) : (
+          <p role="status" className={styles.loading}>
+            Loading the transaction…
+          </p>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,261 @@
+'use client';
+/**
+ * The transactions page. The URL is the state (the API's parameter names plus `row`); the form
+ * edits a draft, and only Search — or a change of page, sort, page size or zone — commits it to
+ * the URL, which is what fetches. Without a range in the URL nothing is fetched: a search costs an
+ * upstream call, so the page waits to be asked.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryStates } from 'nuqs';
+import { useMemo, useRef, useState } from 'react';
+import type { FieldDef } from '@/lib/cdr/fields';
+import { FILTERS, filterLabel, type FilterParam } from '@/lib/query/filters';
+import { transactionsQueryToParams, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/transactions-query';
+import type { Zone } from '@/lib/time/zones';
+import { visibleInOrder } from '@/lib/ui/column-prefs';
+import { formatCount, formatInstant } from '@/lib/ui/format';
+import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
+import { presetRange } from '@/lib/ui/presets';
+import { transactionsQueryOptions } from '@/lib/ui/queries';
+import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
+import type { SearchDraft } from '@/lib/ui/search-draft';
+import { ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
+import { ZoneToggle } from '../common/ZoneToggle';
+import { DownloadCsvButton } from '../exports/download-csv-button';
+import { ColumnChooser } from './ColumnChooser';
+import { DetailDrawer } from './DetailDrawer';
+import { PageSizeSelect, Pagination } from './Pagination';
+import { QueryProblem } from './QueryProblem';
+import { EmptyState, IdleState, InvalidLinkState } from './ResultStates';
+import { LoadingNotice, RecordCount, SourceTag } from './ResultSummary';
+import { ResultsSkeleton, ResultsTable } from './ResultsTable';
+import { SearchForm } from './SearchForm';
+import { TableViewProvider } from './TableViewContext';
+import { TruncatedNote } from './TruncatedNote';
+import { useColumnPrefs } from './useColumnPrefs';
+import { useSearchDraft } from './useSearchDraft';
+import { useTransactionsTable } from './useTransactionsTable';
+import styles from './TransactionsView.module.css';
+
+export interface TransactionsViewProps {
+  /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
+  defaultRange: WallRange;
+  enterpriseId?: string;
+}
+
+const NO_ROWS: never[] = [];
+
+export function TransactionsView({ defaultRange, enterpriseId }: TransactionsViewProps) {
+  const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
+  const settings = useMemo(() => settingsOf(url), [url]);
+  const zone = settings.tz;
+  const search = useMemo(() => searchStateOf(url), [url]);
+  const queryClient = useQueryClient();
+  const searchButton = useRef<HTMLButtonElement>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const [draft, setDraft] = useSearchDraft(url, search, zone, defaultRange);
+
+  const results = useQuery({ ...transactionsQueryOptions(search.kind === 'ready' ? search.key : ''), enabled: search.kind === 'ready' });
+  const page = search.kind === 'ready' ? results.data : undefined;
+  const [prefs, setPrefs] = useColumnPrefs();
+  const commit = (values: PageUrlValues, history: 'push' | 'replace' = 'push') => void setUrl(values, { history });
+  const table = useTransactionsTable({
+    rows: page?._embedded.cdrs ?? NO_ROWS,
+    zone,
+    sortOrder: settings.sortOrder,
+    prefs,
+    onUpstreamSort: (order: SortOrder) => commit({ 'sort-order': order, page: '1', [ROW_PARAM]: null }),
+  });
+  const shownRows = table.getRowModel().rows.map((r) => r.original);
+  const openRow = url[ROW_PARAM] ?? null;
+
+  function runSearch(query: TransactionsQuery) {
+    setNotice(null);
+    const key = transactionsQueryToParams(query).toString();
+    // The same search again: ask the server once more (it answers from its cache while fresh).
+    if (search.kind === 'ready' && key === search.key) void queryClient.refetchQueries({ queryKey: transactionsQueryOptions(key).queryKey });
+    else commit(urlValuesOf(query));
+  }
+
+  function changePageSize(size: PageSize) {
+    commit({ 'page-size': String(size), page: '1', [ROW_PARAM]: null });
+  }
+
+  function changeZone(next: Zone) {
+    // Same instants, new wall clocks: the server serves the same cached records, no upstream call.
+    const values: PageUrlValues = { tz: next };
+    for (const name of ['date-from', 'date-to'] as const) {
+      const v = url[name];
+      if (v) values[name] = rezoneWallClock(v, zone, next);
+    }
+    commit(values);
+  }
+
+  function closeRow() {
+    const id = openRow;
+    commit({ [ROW_PARAM]: null });
+    requestAnimationFrame(() => {
+      const row = id ? document.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(id)}"]`) : null;
+      (row ?? searchButton.current)?.focus();
+    });
+  }
+
+  function fillForm(next: SearchDraft, message: string) {
+    setDraft(next);
+    setNotice(message);
+    requestAnimationFrame(() => searchButton.current?.focus());
+  }
+
+  function filterBy(param: FilterParam, value: string, field: FieldDef) {
+    closeRow();
+    fillForm({ ...draft, filters: { ...draft.filters, [param]: value } }, `Filter added: ${field.label} is ${value}. Press Search to apply it.`);
+  }
+
+  const view = {
+    query: search.kind === 'ready' ? search.query : null,
+    rows: shownRows,
+    columns: visibleInOrder(prefs),
+    zone,
+    total: page?._embedded.total_found ?? null,
+  };
+
+  const clientSort = table.getState().sorting[0];
+  const clientSortLabel = clientSort ? table.getColumn(clientSort.id)?.columnDef.meta?.field.label : undefined;
+  const query = search.kind === 'ready' ? search.query : null;
+
+  return (
+    <TableViewProvider value={view}>
+      <div className={styles.page}>
+        <div className={styles.titleRow}>
+          <h1 className={styles.title}>Transactions</h1>
+          <div className={styles.zone}>
+            <span className={styles.zoneLabel} id="zone-label">
+              Times in
+            </span>
+            <ZoneToggle zone={zone} onChange={changeZone} />
+          </div>
+        </div>
+
+        <SearchForm
+          draft={draft}
+          settings={settings}
+          enterpriseId={enterpriseId}
+          onDraftChange={setDraft}
+          onSearch={runSearch}
+          searchButtonRef={searchButton}
+          busy={results.isFetching}
+        />
+        {notice ? (
+          <p className={styles.notice} role="status">
+            {notice}
+          </p>
+        ) : null}
+
+        <section className={`panel ${styles.results}`} aria-labelledby="results-heading">
+          <div className={styles.toolbar}>
+            <h2 id="results-heading" className={styles.resultsTitle}>
+              Results
+            </h2>
+            {page ? (
+              <>
+                <RecordCount total={page._embedded.total_found} />
+                <SourceTag meta={page._meta} />
+              </>
+            ) : null}
+            {search.kind === 'ready' && results.isFetching ? (
+              <LoadingNotice text={results.isPlaceholderData ? `Loading page ${search.query.page}…` : 'Searching…'} />
+            ) : null}
+            <div className={styles.toolbarEnd}>
+              <ColumnChooser prefs={prefs} onChange={setPrefs} />
+            </div>
+          </div>
+
+          {page?._meta.stale ? (
+            <p className={styles.banner} data-tone="warning" role="status">
+              Showing a cached copy: {page._meta.stale} The records may be out of date.
+            </p>
+          ) : null}
+          {page?._meta.truncated && query ? (
+            <TruncatedNote
+              total={page._embedded.total_found}
+              reachable={page._meta.reachablePages}
+              query={query}
+              onNarrow={(range) => fillForm({ ...draft, range }, 'Range narrowed in the form. Press Search to run it.')}
+              onPageSize={changePageSize}
+            />
+          ) : null}
+          {clientSort && page ? (
+            <p className={styles.banner} data-tone="info" data-testid="client-sort-note">
+              Sorted by {clientSortLabel} ({clientSort.desc ? 'descending' : 'ascending'}) among the {page._embedded.cdrs.length} rows of this page
+              only — the upstream orders all results by received time.{' '}
+              <button type="button" className="button button-small" onClick={() => table.resetSorting()}>
+                Back to received-time order
+              </button>
+            </p>
+          ) : null}
+
+          {search.kind === 'idle' ? <IdleState /> : null}
+          {search.kind === 'invalid' ? <InvalidLinkState errors={search.errors} /> : null}
+          {search.kind === 'ready' && results.isError && !results.isFetching ? (
+            <QueryProblem key={results.errorUpdatedAt} error={results.error} onRetry={() => void results.refetch()} subject="search" />
+          ) : null}
+          {search.kind === 'ready' && !page && results.isFetching ? <ResultsSkeleton table={table} /> : null}
+          {page && query && page._embedded.total_found === 0 ? (
+            <EmptyState
+              rangeText={`between ${formatInstant(query.from, zone)} and ${formatInstant(query.to, zone)} ${zone}`}
+              filters={query.filters}
+              onWiden={() => fillForm({ ...draft, range: presetRange('last-7-days', new Date(), zone) }, 'Range widened to the last 7 days. Press Search to run it.')}
+              onDropFilter={(param) =>
+                fillForm(
+                  { ...draft, filters: { ...draft.filters, [param]: '' } },
+                  `${filterLabel(FILTERS.find((f) => f.param === param)!)} filter removed. Press Search to run it.`,
+                )
+              }
+            />
+          ) : null}
+          {page && page._embedded.total_found > 0 ? (
+            <>
+              <ResultsTable
+                table={table}
+                caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, received ${settings.sortOrder === 'desc' ? 'newest' : 'oldest'} first`}
+                openRowId={openRow}
+                onOpenRow={(id) => commit({ [ROW_PARAM]: id })}
+                stale={results.isPlaceholderData}
+              />
+              <div className={styles.footer}>
+                <Pagination
+                  links={page._links}
+                  page={page.page}
+                  pageCount={page._meta.reachablePages}
+                  total={page._embedded.total_found}
+                  onNavigate={(q) => commit(urlValuesOf(q))}
+                />
+                <div className={styles.footerEnd}>
+                  {/* Exports (components/exports): reads the view from useTableView(). */}
+                  <DownloadCsvButton />
+                  <PageSizeSelect
+                    value={settings.pageSize}
+                    onChange={changePageSize}
+                  />
+                </div>
+              </div>
+            </>
+          ) : null}
+        </section>
+
+        {openRow ? (
+          <DetailDrawer
+            key="drawer"
+            trxId={openRow}
+            rows={shownRows}
+            zone={zone}
+            onClose={closeRow}
+            onMove={(id) => commit({ [ROW_PARAM]: id }, 'replace')}
+            onFilter={filterBy}
+          />
+        ) : null}
+      </div>
+    </TableViewProvider>
+  );
+}

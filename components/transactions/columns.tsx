@@ -1,0 +1,57 @@
+'use client';
+/**
+ * The table's columns, one per field of CDR_FIELDS: header, cell renderer and client-side sort
+ * all follow the field's kind. Nothing here names a field except the one the upstream sorts by.
+ */
+import type { ColumnDef, RowData, SortingFn } from '@tanstack/react-table';
+import { CDR_FIELDS, type CdrFieldKey, type FieldDef } from '@/lib/cdr/fields';
+import type { Cdr } from '@/lib/cdr/schema';
+import type { SortOrder } from '@/lib/query/transactions-query';
+import type { Zone } from '@/lib/time/zones';
+import { parseUpstreamTimestamp } from '@/lib/time/zones';
+import { fieldText } from '@/lib/ui/cdr-view';
+import { FieldValue } from '../cdr/FieldValue';
+
+/** The upstream sorts by received time only (its `sort-order`); any other order is ours, per page. */
+export const UPSTREAM_SORTED_FIELD: CdrFieldKey = 'date_received';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData extends RowData, TValue> {
+    field: FieldDef;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface TableMeta<TData extends RowData> {
+    zone: Zone;
+    sortOrder: SortOrder;
+    /** Re-asks the upstream in the other order (a new search). */
+    onUpstreamSort: (order: SortOrder) => void;
+  }
+}
+
+function numeric(value: string): number {
+  const n = Number(value);
+  return value.trim() === '' || !Number.isFinite(n) ? Number.NEGATIVE_INFINITY : n;
+}
+
+function instant(value: string): number {
+  return parseUpstreamTimestamp(value)?.getTime() ?? Number.NEGATIVE_INFINITY;
+}
+
+function sortingFnFor(field: FieldDef): SortingFn<Cdr> {
+  const read = (row: { original: Cdr }) => fieldText(row.original, field.key);
+  if (field.kind === 'timestamp') return (a, b) => instant(read(a)) - instant(read(b));
+  if (field.kind === 'integer' || field.kind === 'price') return (a, b) => numeric(read(a)) - numeric(read(b));
+  return (a, b) => read(a).localeCompare(read(b), 'en', { numeric: true });
+}
+
+export const CDR_COLUMNS: ColumnDef<Cdr>[] = CDR_FIELDS.map((field) => ({
+  id: field.key,
+  accessorFn: (row: Cdr) => fieldText(row, field.key),
+  header: field.label,
+  cell: ({ row, table }) => <FieldValue field={field} record={row.original} zone={table.options.meta!.zone} inTable />,
+  enableSorting: field.key !== UPSTREAM_SORTED_FIELD,
+  sortingFn: sortingFnFor(field),
+  sortDescFirst: false,
+  meta: { field },
+}));

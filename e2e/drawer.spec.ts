@@ -1,0 +1,72 @@
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, pastWindow, resultRows, rowIds, screenshot, searchUrl, seriousA11yViolations, signIn, upstreamCalls } from './helpers';
+
+const ACCOUNT = ACCOUNTS.drawer;
+
+test('the detail drawer: open, move with the keyboard, copy, close, link to it', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
+  await signIn(page, ACCOUNT, baseURL!);
+  const window = pastWindow(3, 8, 8);
+  // A pasted link with a query searches on load.
+  await page.goto(searchUrl(window));
+  await expect(resultRows(page).first()).toBeVisible();
+  expect(await seriousA11yViolations(page), 'main page').toEqual([]);
+  const ids = await rowIds(page);
+
+  await resultRows(page).nth(1).click();
+  const drawer = page.getByTestId('detail-drawer');
+  await expect(drawer).toBeVisible();
+  await expect(page.getByTestId('drawer-trx-id')).toHaveText(ids[1]!);
+  await expect(page).toHaveURL(new RegExp(`row=${ids[1]}`));
+  for (const group of ['Message', 'Submission', 'Network', 'Delivery', 'Price']) {
+    await expect(drawer.getByRole('heading', { name: group })).toBeVisible();
+  }
+  await expect(drawer.getByTestId('latency')).toContainText('Delivery latency');
+
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('drawer-trx-id')).toHaveText(ids[2]!);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByTestId('drawer-trx-id')).toHaveText(ids[0]!);
+  await expect(page).toHaveURL(new RegExp(`row=${ids[0]}`));
+
+  await drawer.getByRole('button', { name: 'Copy transaction ID' }).first().click();
+  await expect(drawer.getByText('Copied').first()).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ids[0]);
+  expect(await seriousA11yViolations(page, '[data-testid="detail-drawer"]'), 'drawer').toEqual([]);
+  await screenshot(page, '04-drawer');
+
+  // Esc closes and hands the focus back to the row.
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  await expect(page.locator(`tr[data-row-id="${ids[0]}"]`)).toBeFocused();
+  expect(new URL(page.url()).searchParams.has('row')).toBe(false);
+
+  // Keyboard only: move down the rows and open one with Enter.
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator(`tr[data-row-id="${ids[1]}"]`)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('drawer-trx-id')).toHaveText(ids[1]!);
+  await page.keyboard.press('Escape');
+
+  // A link with an open row, pasted into a new page.
+  const calls = await upstreamCalls(ACCOUNT);
+  const second = await context.newPage();
+  await second.goto(searchUrl(window, { row: ids[4]! }));
+  await expect(second.getByTestId('drawer-trx-id')).toHaveText(ids[4]!);
+  // …and one whose row is not on the page it shows: fetched by its id (seen before, so free).
+  await second.goto(searchUrl(window, { page: '2', row: ids[0]! }));
+  await expect(second.getByTestId('drawer-trx-id')).toHaveText(ids[0]!);
+  await expect(second.getByTestId('detail-drawer')).toContainText('fetched by its ID');
+  await expect(second.getByTestId('detail-drawer').getByRole('heading', { name: 'Delivery' })).toBeVisible();
+  expect(await upstreamCalls(ACCOUNT)).toBe(calls);
+  await second.close();
+
+  // "Filter by this value" puts the value in the form, to be searched when the person says so.
+  await resultRows(page).first().click();
+  const from = (await page.locator('[data-testid="detail-drawer"] [data-field="from_address"] dd span span').first().innerText()).trim();
+  await page.getByRole('button', { name: `Filter by From: ${from}` }).click();
+  await expect(page.getByTestId('detail-drawer')).toHaveCount(0);
+  await expect(page.locator('#filter-oa')).toHaveValue(from);
+  await expect(page.getByTestId('search-button')).toBeFocused();
+});

@@ -1,0 +1,20 @@
+/**
+ * Where the end-to-end suite's servers listen. Two dashboards share one production build and one
+ * simulator: a roomy one (large limits, so most specs are not slowed by the upstream's budget) and
+ * a strict one with the real 3/10/100 limits, where the quota spec runs out of calls for real.
+ */
+export const SIM_PORT = Number(process.env.E2E_SIM_PORT ?? 4110);
+export const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+export const STRICT_PORT = Number(process.env.E2E_STRICT_PORT ?? 3101);
+
+export const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
+export const APP_URL = `http://localhost:${APP_PORT}`;
+export const STRICT_URL = `http://localhost:${STRICT_PORT}`;
+
+export const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-e2e';
+export const DATA_ROOT = process.env.E2E_DATA_ROOT ?? `/tmp/sms-dashboard-e2e-${process.pid}`;
+
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+};

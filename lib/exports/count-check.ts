@@ -1,0 +1,42 @@
+/**
+ * The file's count checked against what the upstream said: the sum of total_found over the windows
+ * read, less the records counted by two windows (they share a boundary instant), must equal the
+ * rows written. Any difference is reported in the job, never hidden: a record that moved, a page the
+ * upstream shortened, records beyond its 1000-page reach.
+ */
+import type { ExportCountCheck } from './types';
+
+export interface WindowCount {
+  totalFound: number;
+  /** Rows the upstream sent for this window (before de-duplication). */
+  received: number;
+  /** Wall-clock label for messages, e.g. "2026-11-01 00:00:00 – 2026-11-08 00:00:00". */
+  label: string;
+}
+
+export interface CountInput {
+  windows: readonly WindowCount[];
+  written: number;
+  duplicates: number;
+  /** Of `duplicates`, records seen in two different windows (the shared boundary). */
+  overlapDuplicates: number;
+}
+
+export function checkCount(input: CountInput): { check: ExportCountCheck; warnings: string[] } {
+  const expected = input.windows.reduce((sum, w) => sum + w.totalFound, 0);
+  const difference = input.written - (expected - input.overlapDuplicates);
+  const warnings: string[] = [];
+  for (const w of input.windows) {
+    if (w.received !== w.totalFound) {
+      warnings.push(`Window ${w.label}: the upstream reported ${w.totalFound.toLocaleString('en-US')} records and sent ${w.received.toLocaleString('en-US')}.`);
+    }
+  }
+  if (difference !== 0) {
+    const what = difference < 0 ? `${(-difference).toLocaleString('en-US')} fewer` : `${difference.toLocaleString('en-US')} more`;
+    const overlap = input.overlapDuplicates > 0 ? ` (${input.overlapDuplicates.toLocaleString('en-US')} of them counted in two windows)` : '';
+    warnings.push(
+      `The file has ${input.written.toLocaleString('en-US')} records, ${what} than the ${expected.toLocaleString('en-US')} the upstream reported${overlap}.`,
+    );
+  }
+  return { check: { expected, written: input.written, duplicates: input.duplicates, difference, ok: difference === 0 }, warnings };
+}

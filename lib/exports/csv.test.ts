@@ -1,0 +1,162 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { CdrFieldKey } from '../cdr/fields';
+import { recordsToCsvText } from './csv-browser';
+import { ALL_COLUMNS, createCsvStream, neutraliseCell, parseColumns, recordsToCsv, toRow } from './csv';
+
+const BOM = '\uFEFF';
+const cols: CdrFieldKey[] = ['trx_id', 'ref', 'from_address'];
+
+function csvOf(values: string[]): string {
+  return recordsToCsv(values.map((v, i) => ({ trx_id: `t${i}`, ref: v, from_address: 'x' })), cols);
+}
+
+/** The body lines after the BOM and header, split on CRLF only (a bare LF stays inside a cell). */
+function cellsOfFirstRow(csv: string): string {
+  const body = csv.slice(BOM.length).split('\r\n');
+  return body[1] ?? '';
+}
+
+async function streamed(records: Record<string, unknown>[], columns: CdrFieldKey[]): Promise<string> {
+  const stream = createCsvStream(columns);
+  const chunks: Buffer[] = [];
+  Readable.from(records.map((r) => toRow(r, columns))).pipe(stream);
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('the CSV writer', () => {
+  it('starts with a UTF-8 BOM and a header row of field names, and ends records with CRLF', () => {
+    const csv = csvOf(['plain']);
+    expect(csv.startsWith(BOM)).toBe(true);
+    expect(csv).toBe(`${BOM}trx_id,ref,from_address\r\nt0,plain,x\r\n`);
+  });
+
+  it('quotes commas, doubles quotes and keeps newlines inside quoted cells (RFC 4180)', () => {
+    expect(cellsOfFirstRow(csvOf(['a,b']))).toBe('t0,"a,b",x');
+    expect(cellsOfFirstRow(csvOf(['say "hi"']))).toBe('t0,"say ""hi""",x');
+    const multi = csvOf(['line1\nline2']);
+    expect(multi).toContain('t0,"line1\nline2",x\r\n');
+    expect(csvOf(['a\r\nb'])).toContain('t0,"a\r\nb",x\r\n');
+  });
+
+  it('writes Japanese and emoji as UTF-8, untouched', () => {
+    const csv = csvOf(['お知らせ：配達完了 📦✅']);
+    expect(cellsOfFirstRow(csv)).toBe('t0,お知らせ：配達完了 📦✅,x');
+    expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  });
+
+  it('writes empty strings, null and undefined as empty cells', () => {
+    const csv = recordsToCsv([{ trx_id: 'a', ref: '', from_address: null }, { trx_id: 'b' }], cols);
+    expect(csv).toBe(`${BOM}trx_id,ref,from_address\r\na,,\r\nb,,\r\n`);
+  });
+
+  it.each([
+    ['=1+2', `"'=1+2"`],
+    ['+81 90 1234', `"'+81 90 1234"`],
+    ['-5', `"'-5"`],
+    ['@SUM(A1)', `"'@SUM(A1)"`],
+    ['\tcmd', `"'\tcmd"`],
+    ['\rcmd', `"'\rcmd"`],
+    ['\ncmd', `"'\ncmd"`],
+    ['=HYPERLINK("http://x","y")', `"'=HYPERLINK(""http://x"",""y"")"`],
+    ['\uFF1D1+2', `"'\uFF1D1+2"`],
+  ])('neutralises a cell starting with a formula character: %j', (value, expected) => {
+    expect(cellsOfFirstRow(csvOf([value]))).toBe(`t0,${expected},x`);
+  });
+
+  it('leaves a formula character that is not first alone', () => {
+    expect(cellsOfFirstRow(csvOf(['a=b', '1-2']))).toBe('t0,a=b,x');
+    expect(neutraliseCell('a-b')).toBe('a-b');
+  });
+
+  it('writes numbers as numbers (a negative count is not a formula)', () => {
+    const csv = recordsToCsv([{ trx_id: 'a', how_many_message_parts: 3 }, { trx_id: 'b', how_many_message_parts: -1 }], ['trx_id', 'how_many_message_parts']);
+    expect(csv).toBe(`${BOM}trx_id,how_many_message_parts\r\na,3\r\nb,-1\r\n`);
+  });
+
+  it('streams the same bytes as the whole-document writer, with one BOM', async () => {
+    const records = ['plain', 'a,b', '=x', 'お知らせ\n2行目', '', '📦'].map((ref, i) => ({ trx_id: `t${i}`, ref, from_address: '-x' }));
+    const whole = recordsToCsv(records, cols);
+    expect(await streamed(records, cols)).toBe(whole);
+    expect((await streamed(records, cols)).split(BOM).length).toBe(2);
+  });
+
+  it('writes the same bytes in the browser build (rows on screen) as on the server', () => {
+    const records = ['plain', 'a,b', 'say "hi"', '=x', '\nx', 'お知らせ 📦', ''].map((ref, i) => ({ trx_id: `t${i}`, ref, from_address: '@a', how_many_message_parts: i }));
+    const columns: CdrFieldKey[] = ['trx_id', 'ref', 'from_address', 'how_many_message_parts'];
+    expect(recordsToCsvText(records, columns)).toBe(recordsToCsv(records, columns));
+  });
+
+  it('keeps only the chosen columns, in the chosen order', () => {
+    const csv = recordsToCsv([{ trx_id: 'a', ref: 'r', from_address: 'f', extra: 'no' }], ['from_address', 'trx_id']);
+    expect(csv).toBe(`${BOM}from_address,trx_id\r\nf,a\r\n`);
+  });
+});
+
+describe('parseColumns', () => {
+  it('defaults to every field', () => {
+    expect(parseColumns(null)).toEqual({ columns: [...ALL_COLUMNS] });
+    expect(parseColumns(' ')).toEqual({ columns: [...ALL_COLUMNS] });
+  });
+  it('keeps the order given, once each', () => {
+    expect(parseColumns('to_address, trx_id,to_address')).toEqual({ columns: ['to_address', 'trx_id'] });
+  });
+  it('names unknown columns', () => {
+    expect(parseColumns('trx_id,nope,zip')).toEqual({ error: expect.stringContaining('nope, zip') });
+  });
+});
+
+/** A strict RFC 4180 reader (CRLF between records; quotes doubled inside quoted fields). */
+function readCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 2;
+      } else if (ch === '"') {
+        quoted = false;
+        i += 1;
+      } else {
+        cell += ch;
+        i += 1;
+      }
+    } else if (ch === '"' && cell === '') {
+      quoted = true;
+      i += 1;
+    } else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+      i += 1;
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 2;
+    } else if (ch === '\r' || ch === '\n' || ch === '"') {
+      throw new Error(`unquoted ${JSON.stringify(ch)} at ${i}`);
+    } else {
+      cell += ch;
+      i += 1;
+    }
+  }
+  if (cell !== '' || row.length > 0) throw new Error('the last record has no CRLF');
+  return rows;
+}
+
+describe('a round trip through a strict RFC 4180 reader', () => {
+  it('gives back every awkward value (formula starters with their apostrophe)', () => {
+    const awkward = ['', 'plain', 'a,b', 'say "hi"', 'x\ny', 'x\r\ny', 'x\ry', '\u65e5\u672c\u8a9e\u3001\u300c\u5f15\u7528\u300d', '\ud83d\udce6\ud83d\udc4d\ud83c\udffd', '=1+2', '+81', '-', '@x', '\tx', '\rx', '\nx', ' lead', 'trail ', ',', '"', '""'];
+    const csv = recordsToCsv(awkward.map((ref, i) => ({ trx_id: `t${i}`, ref, from_address: 'x' })), cols);
+    const [header, ...rows] = readCsv(csv.slice(BOM.length));
+    expect(header).toEqual(cols);
+    expect(rows.map((r) => r[1])).toEqual(awkward.map((v) => (/^[=+\-@\t\r\n]/.test(v) ? `'${v}` : v)));
+  });
+});

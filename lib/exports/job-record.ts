@@ -1,0 +1,126 @@
+/**
+ * Building a job from a request, and reading what is left of it. Pure: no store, no clock.
+ */
+import type { CdrFieldKey } from '../cdr/fields';
+import type { TransactionsQuery } from '../query/transactions-query';
+import { upstreamBase, upstreamQueryKey, type UpstreamBase } from '../server/upstream-plan';
+import type { ExportJobRecord, StoredWindow } from '../store/exports';
+import { formatWallClock, type Zone } from '../time/zones';
+import type { FrozenQuery } from './export-request';
+import { csvFileName } from './file-name';
+import { inSortOrder, splitRange, type TimeRange } from './windows';
+
+export interface NewJobInput {
+  id: string;
+  account: { apiKey: string; sid: string; enterpriseId: string | null };
+  frozen: FrozenQuery;
+  columns: CdrFieldKey[];
+  pageSize: number;
+  now: number;
+}
+
+export function newWindow(job: Pick<ExportJobRecord, 'nextWindowId'>, range: TimeRange): StoredWindow {
+  const id = job.nextWindowId;
+  job.nextWindowId += 1;
+  return { id, from: range.from, to: range.to, state: 'pending', totalFound: null, pagesDone: 0, pagesTotal: null, received: 0 };
+}
+
+export function createJobRecord(input: NewJobInput): ExportJobRecord {
+  const q = input.frozen.query;
+  const job: ExportJobRecord = {
+    id: input.id,
+    account: input.account.apiKey,
+    sid: input.account.sid,
+    enterpriseId: input.account.enterpriseId,
+    state: 'queued',
+    createdAt: input.now,
+    updatedAt: input.now,
+    finishedAt: null,
+    expiresAt: null,
+    query: {
+      from: q.from.getTime(),
+      to: q.to.getTime(),
+      requestedTo: input.frozen.requestedTo?.getTime() ?? null,
+      tz: q.tz,
+      sortOrder: q.sortOrder,
+      filters: q.filters,
+    },
+    columns: input.columns,
+    fileName: csvFileName(q),
+    pageSize: input.pageSize,
+    windows: [],
+    nextWindowId: 1,
+    waitingUntil: null,
+    message: null,
+    warnings: [],
+    callsSpent: 0,
+    pagesCached: 0,
+    recordsFetched: 0,
+    duplicates: 0,
+    overlapDuplicates: 0,
+    failures: 0,
+    signInNeededSince: null,
+    countCheck: null,
+    fileBytes: null,
+  };
+  const ranges = inSortOrder(splitRange(job.query.from, job.query.to), q.sortOrder);
+  job.windows = ranges.map((r) => newWindow(job, r));
+  if (ranges.length > 1) {
+    job.warnings.push(
+      `The range is longer than the upstream's 31 days: it is read as ${ranges.length} consecutive windows and joined into one file.`,
+    );
+  }
+  if (input.frozen.requestedTo) {
+    job.warnings.push(`The range ended in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it was created.`);
+  }
+  return job;
+}
+
+/** The dashboard's query for one window (what the page cache is keyed by). */
+export function windowQuery(job: Pick<ExportJobRecord, 'query'>, w: TimeRange): TransactionsQuery {
+  const from = new Date(w.from);
+  const to = new Date(w.to);
+  return {
+    dateFrom: formatWallClock(from, job.query.tz),
+    dateTo: formatWallClock(to, job.query.tz),
+    from,
+    to,
+    page: 1,
+    pageSize: 100,
+    tz: job.query.tz,
+    sortOrder: job.query.sortOrder,
+    filters: job.query.filters,
+  };
+}
+
+/** The upstream query of a window without page and sort, and its page-cache key. */
+export function windowBase(job: Pick<ExportJobRecord, 'query' | 'enterpriseId' | 'pageSize'>, w: TimeRange): { base: UpstreamBase; key: string } {
+  const base = upstreamBase(windowQuery(job, w), job.enterpriseId, job.pageSize);
+  return { base, key: upstreamQueryKey(base) };
+}
+
+export function windowLabel(w: TimeRange, tz: Zone): string {
+  return `${formatWallClock(new Date(w.from), tz)} \u2013 ${formatWallClock(new Date(w.to), tz)} ${tz}`;
+}
+
+/** Windows that count towards the file (split ones were replaced by narrower ones). */
+export function leafWindows(job: Pick<ExportJobRecord, 'windows'>): StoredWindow[] {
+  return job.windows.filter((w) => w.state !== 'split');
+}
+
+/**
+ * Upstream calls the job still needs, at most: pages not read of the windows whose size is known,
+ * one per window not yet opened (the first page tells the rest). Cached pages may make it less.
+ */
+export function remainingCalls(job: Pick<ExportJobRecord, 'windows'>): { calls: number; windowsUnknown: number } {
+  let calls = 0;
+  let windowsUnknown = 0;
+  for (const w of leafWindows(job)) {
+    if (w.state === 'done') continue;
+    if (w.pagesTotal === null) {
+      calls += 1;
+      windowsUnknown += 1;
+    } else calls += Math.max(0, w.pagesTotal - w.pagesDone);
+  }
+  return { calls, windowsUnknown };
+}

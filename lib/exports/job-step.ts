@@ -1,0 +1,268 @@
+import 'server-only';
+/**
+ * One step of an export job: read the next page — from the dashboard's page cache when it holds it
+ * fresh, else with one background call through the governor — and write it to the store before
+ * anything else happens. The runner repeats steps until the job is done or has to wait.
+ *
+ * Why a step and not a loop over pages: every step starts from the stored job, so a restart, a
+ * cancel or a crash between two steps loses nothing and repeats nothing.
+ */
+import type { Cdr, ResultPage } from '../cdr/schema';
+import type { Config } from '../config';
+import { QuotaExceededError, type Priority } from '../governor/governor';
+import type { Logger } from '../log';
+import { MAX_PAGE } from '../query/transactions-query';
+import { reachableRecords } from '../server/upstream-plan';
+import type { UpstreamAccount } from '../server/upstream-gateway';
+import type { ExportJobRecord, ExportStore, StoredRow, StoredWindow } from '../store/exports';
+import type { LedgerStore } from '../store/ledger';
+import type { PageCacheStore } from '../store/page-cache';
+import type { VaultEntry } from '../store/vault';
+import { formatWallClock } from '../time/zones';
+import { UpstreamError, isRetryable, type UpstreamQuery } from '../upstream';
+import { finishJob } from './finish-job';
+import { newWindow, windowBase, windowLabel } from './job-record';
+import { accountTracks, type LimitsConfig } from './account-schedule';
+import { nextBackgroundCallAt } from './schedule';
+import { inSortOrder, pagesFor, splitForDepth } from './windows';
+
+export interface StepDeps {
+  store: ExportStore;
+  cache: PageCacheStore;
+  ledger: LedgerStore;
+  gateway: { query(account: UpstreamAccount, q: UpstreamQuery, priority: Priority, signal?: AbortSignal): Promise<ResultPage> };
+  config: LimitsConfig & Pick<Config, 'CACHE_SETTLED_AFTER_HOURS' | 'CACHE_SETTLED_TTL_HOURS' | 'CACHE_RECENT_TTL_SECONDS' | 'EXPORT_RETENTION_DAYS'>;
+  /** Where finished files go (`${DATA_DIR}/exports`). */
+  exportsDir: string;
+  /** Opens a vault entry's sealed secret; null when it cannot be opened. */
+  secretOf(entry: VaultEntry): string | null;
+  now(): number;
+  log: Logger;
+}
+
+/** What the runner does next with the job. */
+export type StepOutcome = { next: 'continue' } | { next: 'wait'; until: number | null } | { next: 'stop' };
+
+/** Retryable failures in a row before the job gives up (each one may have cost a call). */
+export const MAX_FAILURES = 6;
+const BACKOFF_BASE_MS = 30_000;
+const BACKOFF_MAX_MS = 15 * 60_000;
+/** A wait shorter than this is left to the governor's own queue. */
+const SHORT_WAIT_MS = 1_000;
+
+export const SIGN_IN_MESSAGE = 'Sign in again to continue: no signed-in session of this API key is left to renew the upstream token with.';
+
+class SignInNeededError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SignInNeededError';
+  }
+}
+
+function backoffMs(failures: number): number {
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
+}
+
+function at(ms: number, job: ExportJobRecord): string {
+  return `${formatWallClock(new Date(ms), job.query.tz)} ${job.query.tz}`;
+}
+
+function save(deps: StepDeps, job: ExportJobRecord, changes: Partial<ExportJobRecord>): void {
+  Object.assign(job, changes, { updatedAt: deps.now() });
+  deps.store.saveJob(job);
+}
+
+function wait(deps: StepDeps, job: ExportJobRecord, until: number | null, message: string): StepOutcome {
+  save(deps, job, { state: 'waiting', waitingUntil: until, message });
+  return { next: 'wait', until };
+}
+
+function fail(deps: StepDeps, job: ExportJobRecord, message: string): StepOutcome {
+  const now = deps.now();
+  save(deps, job, {
+    state: 'failed',
+    message,
+    waitingUntil: null,
+    finishedAt: now,
+    expiresAt: now + deps.config.EXPORT_RETENTION_DAYS * 86_400_000,
+  });
+  deps.store.deleteRows(job.id);
+  deps.log.warn('export.failed', { job: job.id, account: job.account, reason: message });
+  return { next: 'stop' };
+}
+
+/** The account to call the upstream as, renewing its token with a live session's secret. */
+function accountFor(deps: StepDeps, job: ExportJobRecord): UpstreamAccount | null {
+  const entry = deps.store.liveSession(job.account, job.sid, deps.now(), job.signInNeededSince);
+  if (!entry) return null;
+  return {
+    apiKey: job.account,
+    enterpriseId: job.enterpriseId,
+    credentials: async () => {
+      const secret = deps.secretOf(entry);
+      if (secret === null) throw new SignInNeededError('The stored secret cannot be opened (the server secret changed?); sign in again to continue.');
+      return { apiKey: job.account, secret };
+    },
+  };
+}
+
+/** Only the job's columns are kept (and trx_id, for de-duplication). */
+function storedRow(cdr: Cdr, job: ExportJobRecord): StoredRow {
+  const record = cdr as Record<string, unknown>;
+  const picked: Record<string, unknown> = {};
+  for (const key of job.columns) picked[key] = record[key];
+  return { trxId: cdr.trx_id.toLowerCase(), body: JSON.stringify(picked) };
+}
+
+/** Puts a fetched page into the dashboard's cache too, with the lifetime the dashboard gives it. */
+async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage): Promise<void> {
+  const now = deps.now();
+  const c = deps.config;
+  // The same rule as lib/server/transactions-service.ts: a range that ended long ago no longer changes.
+  const settled = w.to <= now - c.CACHE_SETTLED_AFTER_HOURS * 3600_000;
+  const expiresAt = now + (settled ? c.CACHE_SETTLED_TTL_HOURS * 3600_000 : c.CACHE_RECENT_TTL_SECONDS * 1000);
+  await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt: now, expiresAt });
+  await deps.cache.putRecords(job.account, body._embedded.cdrs, now, expiresAt);
+}
+
+/** Learns a window's size from its first page; splits it when it is deeper than the upstream reaches. */
+function learnTotal(job: ExportJobRecord, w: StoredWindow, total: number): void {
+  const reach = reachableRecords(job.pageSize);
+  if (w.totalFound === null) {
+    w.totalFound = total;
+    w.pagesTotal = pagesFor(total, job.pageSize, MAX_PAGE);
+    if (total <= reach) return;
+    const parts = splitForDepth(w, total, reach);
+    if (parts && parts.length > 1) {
+      w.state = 'split';
+      const children = inSortOrder(parts, job.query.sortOrder).map((r) => newWindow(job, r));
+      job.windows.splice(job.windows.indexOf(w) + 1, 0, ...children);
+      job.warnings.push(
+        `Window ${windowLabel(w, job.query.tz)} holds ${total.toLocaleString('en-US')} records, more than the upstream's ${MAX_PAGE} pages of ${job.pageSize}: it is read as ${children.length} narrower windows.`,
+      );
+    } else {
+      job.warnings.push(
+        `Window ${windowLabel(w, job.query.tz)} holds ${total.toLocaleString('en-US')} records in too short a span to split: only the first ${reach.toLocaleString('en-US')} can be read.`,
+      );
+    }
+  } else if (total !== w.totalFound) {
+    job.warnings.push(
+      `Window ${windowLabel(w, job.query.tz)}: the upstream's count changed from ${w.totalFound.toLocaleString('en-US')} to ${total.toLocaleString('en-US')} while the export ran.`,
+    );
+    w.totalFound = total;
+    w.pagesTotal = pagesFor(total, job.pageSize, MAX_PAGE);
+  }
+}
+
+/** Writes a page and the job's progress in one transaction. */
+function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, body: ResultPage, source: 'cache' | 'upstream'): void {
+  const w = job.windows.find((x) => x.id === windowId) as StoredWindow;
+  const cdrs = body._embedded.cdrs;
+  learnTotal(job, w, body._embedded.total_found);
+  const rows = cdrs.map((c) => storedRow(c, job));
+  deps.store.commitPage(job, w.id, rows, (r) => {
+    job.recordsFetched += r.inserted;
+    if (source === 'upstream') job.callsSpent += 1;
+    else job.pagesCached += 1;
+    // A split window's first page only seeds the file; its narrower windows are counted instead.
+    if (w.state !== 'split') {
+      w.received += cdrs.length;
+      w.pagesDone = page;
+      job.duplicates += r.sameWindow + r.otherWindow;
+      job.overlapDuplicates += r.otherWindow;
+      const ended = w.pagesDone >= (w.pagesTotal ?? 0);
+      if (!ended && cdrs.length === 0) {
+        job.warnings.push(`Window ${windowLabel(w, job.query.tz)}: the upstream sent an empty page ${page} of ${w.pagesTotal}; the window ends there.`);
+      }
+      if (ended || cdrs.length === 0) w.state = 'done';
+    }
+    Object.assign(job, { state: 'running', failures: 0, waitingUntil: null, message: null, updatedAt: deps.now() });
+  });
+}
+
+function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): StepOutcome {
+  const now = deps.now();
+  if (err instanceof SignInNeededError) {
+    // This session's secret is of no use: only a session signed in from now on can help.
+    job.signInNeededSince = now;
+    return wait(deps, job, null, err.message);
+  }
+  if (err instanceof QuotaExceededError) {
+    return wait(deps, job, err.nextCallAt, `Waiting for quota: ${err.message}`);
+  }
+  if (err instanceof UpstreamError) {
+    // The call was sent (and counts against the windows) even though it failed.
+    job.callsSpent += 1;
+    if (err.kind === 'unauthorized') {
+      job.signInNeededSince = now;
+      return wait(deps, job, null, 'The Report API refused the stored credentials: sign in again to continue.');
+    }
+    if (isRetryable(err) || err.kind === 'malformed') {
+      const failures = job.failures + 1;
+      if (failures > MAX_FAILURES) {
+        return fail(deps, job, `The Report API failed ${failures} times in a row (${err.kind.replace('_', ' ')}); the export stopped. Start it again later: pages already read are not read again.`);
+      }
+      const until = now + Math.max(backoffMs(failures), err.retryAfterMs ?? 0);
+      job.failures = failures;
+      deps.log.info('export.retry', { job: job.id, account: job.account, error: err.kind, failures });
+      return wait(deps, job, until, `The Report API failed (${err.kind.replace('_', ' ')}); trying again at ${at(until, job)} (attempt ${failures + 1} of ${MAX_FAILURES + 1}).`);
+    }
+    const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
+    return fail(deps, job, `The Report API refused the query (${err.status ?? err.kind}); the export cannot continue.${said}`);
+  }
+  deps.log.error('export.unexpected', { job: job.id, account: job.account, error: err instanceof Error ? err.message : String(err) });
+  return fail(deps, job, 'An unexpected error stopped the export; it was logged. Start the export again.');
+}
+
+/** Runs one step of job `jobId`. `signal` aborts a call in flight (cancel, shutdown). */
+export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSignal): Promise<StepOutcome> {
+  const job = deps.store.getJob(jobId);
+  if (!job || (job.state !== 'queued' && job.state !== 'running' && job.state !== 'waiting')) return { next: 'stop' };
+  const w = job.windows.find((x) => x.state === 'pending');
+  if (!w) {
+    await finishJob(deps, job);
+    return { next: 'stop' };
+  }
+  const now = deps.now();
+  const page = w.pagesDone + 1;
+  const { base, key } = windowBase(job, w);
+  const sortOrder = job.query.sortOrder;
+
+  // "Minus pages already cached": the dashboard's cache, when it holds this very page fresh.
+  const cached = await deps.cache.getPage(job.account, key, sortOrder, page);
+  if (cached && cached.expiresAt > now && (w.totalFound === null || cached.totalFound === w.totalFound)) {
+    commit(deps, job, w.id, page, cached.body, 'cache');
+    return { next: 'continue' };
+  }
+
+  const account = accountFor(deps, job);
+  if (!account) return wait(deps, job, null, SIGN_IN_MESSAGE);
+  const { tracks, blockedUntil } = await accountTracks(deps, job.account);
+  const nextAt = nextBackgroundCallAt(tracks, now, blockedUntil);
+  if (!Number.isFinite(nextAt)) {
+    return wait(deps, job, now + 3600_000, `Waiting: the ${deps.config.UPSTREAM_BACKGROUND_RESERVE} calls kept for interactive use take every call of a window, so background work never gets one. Lower UPSTREAM_BACKGROUND_RESERVE.`);
+  }
+  if (nextAt - now > SHORT_WAIT_MS) {
+    return wait(deps, job, nextAt, `Waiting for quota until ${at(nextAt, job)}: the background calls for now (of this account or of the whole dashboard) are used up.`);
+  }
+  if (job.state !== 'running') save(deps, job, { state: 'running', waitingUntil: null, message: null });
+
+  let body: ResultPage;
+  try {
+    body = await deps.gateway.query(account, { ...base, page, sortOrder }, 'background', signal);
+  } catch (err) {
+    if (signal?.aborted) return { next: 'stop' };
+    const current = deps.store.getJob(jobId);
+    if (!current || current.state === 'cancelled') return { next: 'stop' };
+    return handleError(deps, current, err);
+  }
+  // Cancelled while the call was in flight: the call is spent, the page is not wanted.
+  const current = deps.store.getJob(jobId);
+  if (!current || current.state === 'cancelled' || signal?.aborted) return { next: 'stop' };
+  await shareWithDashboard(deps, current, w, key, page, body).catch((err: unknown) =>
+    deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
+  );
+  commit(deps, current, w.id, page, body, 'upstream');
+  return { next: 'continue' };
+}
+

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_RANGE_MS } from '../query/transactions-query';
+import { inSortOrder, pagesFor, splitForDepth, splitRange } from './windows';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+describe('splitRange', () => {
+  it('keeps a range within 31 days whole', () => {
+    expect(splitRange(T0, T0 + 31 * DAY)).toEqual([{ from: T0, to: T0 + 31 * DAY }]);
+  });
+
+  it('cuts a longer range into consecutive 31-day windows that share their boundaries', () => {
+    const w = splitRange(T0, T0 + 90 * DAY);
+    expect(w).toEqual([
+      { from: T0, to: T0 + 31 * DAY },
+      { from: T0 + 31 * DAY, to: T0 + 62 * DAY },
+      { from: T0 + 62 * DAY, to: T0 + 90 * DAY },
+    ]);
+    for (const x of w) expect(x.to - x.from).toBeLessThanOrEqual(MAX_RANGE_MS);
+  });
+
+  it('covers the whole range with no gap, for any length', () => {
+    for (const days of [1, 31, 32, 62, 63, 200, 366]) {
+      const w = splitRange(T0, T0 + days * DAY + 1000);
+      expect(w[0]!.from).toBe(T0);
+      expect(w.at(-1)!.to).toBe(T0 + days * DAY + 1000);
+      for (let i = 1; i < w.length; i++) expect(w[i]!.from).toBe(w[i - 1]!.to);
+    }
+  });
+
+  it('gives nothing for an empty range', () => {
+    expect(splitRange(T0, T0)).toEqual([]);
+  });
+});
+
+describe('splitForDepth', () => {
+  const reach = 100_000;
+
+  it('leaves a window the upstream can page through alone', () => {
+    expect(splitForDepth({ from: T0, to: T0 + DAY }, reach, reach)).toEqual([{ from: T0, to: T0 + DAY }]);
+  });
+
+  it('cuts a deeper window into equal whole-second spans sized for 80% of the reach', () => {
+    const parts = splitForDepth({ from: T0, to: T0 + 30 * DAY }, 250_000, reach)!;
+    expect(parts).toHaveLength(4);
+    expect(parts[0]!.from).toBe(T0);
+    expect(parts.at(-1)!.to).toBe(T0 + 30 * DAY);
+    for (const p of parts) expect(p.from % 1000).toBe(0);
+  });
+
+  it('always cuts in at least two', () => {
+    expect(splitForDepth({ from: T0, to: T0 + DAY }, reach + 1, reach)).toHaveLength(2);
+  });
+
+  it('cannot cut a window shorter than two seconds', () => {
+    expect(splitForDepth({ from: T0, to: T0 + 1000 }, reach * 3, reach)).toBeNull();
+  });
+});
+
+describe('inSortOrder', () => {
+  const a = { from: T0, to: T0 + DAY };
+  const b = { from: T0 + DAY, to: T0 + 2 * DAY };
+  it('reads the oldest window first for asc and the newest first for desc', () => {
+    expect(inSortOrder([b, a], 'asc')).toEqual([a, b]);
+    expect(inSortOrder([a, b], 'desc')).toEqual([b, a]);
+  });
+});
+
+describe('pagesFor', () => {
+  it('counts pages, never past the upstream last page', () => {
+    expect(pagesFor(0, 100, 1000)).toBe(0);
+    expect(pagesFor(1, 100, 1000)).toBe(1);
+    expect(pagesFor(250, 100, 1000)).toBe(3);
+    expect(pagesFor(150_000, 100, 1000)).toBe(1000);
+  });
+});

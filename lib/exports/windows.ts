@@ -1,0 +1,55 @@
+/**
+ * Splitting an export into ranges the upstream can serve: at most 31 days each (seed §8) and at most
+ * 1000 pages each (a window deeper than that is split again once its total_found is known).
+ *
+ * Consecutive windows share their boundary instant ([a, b], [b, c]): the upstream reads date-to to
+ * the second while records carry milliseconds, and whether it includes the end is undocumented. A
+ * shared boundary can only make a record appear twice — de-duplicated by trx_id — where a gap of a
+ * second could lose every record received in it.
+ */
+import { MAX_RANGE_MS } from '../query/transactions-query';
+import type { SortOrder } from '../query/transactions-query';
+
+const SECOND = 1000;
+
+/** A range of instants (ms), both ends whole seconds, inclusive. */
+export interface TimeRange {
+  from: number;
+  to: number;
+}
+
+/** Consecutive ranges of at most `maxMs` covering [from, to], in time order. */
+export function splitRange(from: number, to: number, maxMs: number = MAX_RANGE_MS): TimeRange[] {
+  if (to <= from) return [];
+  const step = Math.max(SECOND, Math.floor(maxMs / SECOND) * SECOND);
+  const out: TimeRange[] = [];
+  for (let start = from; start < to; start += step) out.push({ from: start, to: Math.min(start + step, to) });
+  return out;
+}
+
+/** Share of the upstream's reach a split aims at, so a window a little denser than average still fits. */
+const TARGET_SHARE = 0.8;
+
+/**
+ * A window holding more records than the upstream can page through, cut into equal spans sized
+ * for the density seen. Null when it cannot be cut (shorter than two seconds).
+ */
+export function splitForDepth(range: TimeRange, totalFound: number, reachableRecords: number): TimeRange[] | null {
+  if (totalFound <= reachableRecords) return [range];
+  const span = range.to - range.from;
+  if (span < 2 * SECOND) return null;
+  const parts = Math.max(2, Math.ceil(totalFound / (reachableRecords * TARGET_SHARE)));
+  const step = Math.max(SECOND, Math.ceil(span / parts / SECOND) * SECOND);
+  return splitRange(range.from, range.to, step);
+}
+
+/** The order the windows are read in, so the file comes out in the query's sort order. */
+export function inSortOrder<T extends TimeRange>(ranges: readonly T[], sort: SortOrder): T[] {
+  const byTime = [...ranges].sort((a, b) => a.from - b.from);
+  return sort === 'desc' ? byTime.reverse() : byTime;
+}
+
+/** Upstream pages needed for `total` records, never more than the upstream serves. */
+export function pagesFor(total: number, pageSize: number, maxPage: number): number {
+  return Math.min(maxPage, Math.ceil(total / pageSize));
+}

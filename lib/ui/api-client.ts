@@ -1,0 +1,80 @@
+/**
+ * The browser's one way to read the dashboard's API: JSON in, `application/problem+json` errors
+ * turned into ApiError so every error state can say what happened and what to do.
+ */
+import type { Problem } from '@/lib/api/types';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly problem: Problem;
+
+  constructor(problem: Problem) {
+    super(problem.detail ?? problem.title);
+    this.name = 'ApiError';
+    this.status = problem.status;
+    this.problem = problem;
+  }
+
+  /** Seconds to wait before retrying (429/503), from the body or the Retry-After header. */
+  get retryAfterSeconds(): number | undefined {
+    return this.problem.retryAfterSeconds;
+  }
+}
+
+/** Status 0 stands for "the request never got an answer" (network down, server gone). */
+export const NO_ANSWER = 0;
+
+function retryAfterHeader(value: string | null, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
+}
+
+/** Reads a failed response as a Problem, whatever its body (problem JSON, other JSON, text, HTML). */
+export async function problemOf(response: Response, nowMs = Date.now()): Promise<Problem> {
+  let body: unknown = undefined;
+  const text = await response.text().catch(() => '');
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const fromBody = body && typeof body === 'object' ? (body as Partial<Problem>) : {};
+  const retryAfter = fromBody.retryAfterSeconds ?? retryAfterHeader(response.headers.get('Retry-After'), nowMs);
+  return {
+    type: typeof fromBody.type === 'string' ? fromBody.type : 'about:blank',
+    title: typeof fromBody.title === 'string' ? fromBody.title : response.statusText || `HTTP ${response.status}`,
+    status: response.status,
+    ...(typeof fromBody.detail === 'string' ? { detail: fromBody.detail } : {}),
+    ...(fromBody.errors && typeof fromBody.errors === 'object' ? { errors: fromBody.errors } : {}),
+    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+    ...(fromBody.limitedBy !== undefined ? { limitedBy: fromBody.limitedBy } : {}),
+    ...(typeof fromBody.nextCallAt === 'string' ? { nextCallAt: fromBody.nextCallAt } : {}),
+  };
+}
+
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError({
+      type: 'about:blank',
+      title: 'No answer from the dashboard',
+      status: NO_ANSWER,
+      detail: 'The dashboard server could not be reached. Check the connection, then retry.',
+    });
+  }
+  if (!response.ok) throw new ApiError(await problemOf(response));
+  return (await response.json()) as T;
+}
+
+/** When a 429 (or 503) says the next attempt can succeed, as an epoch ms. */
+export function retryAt(error: ApiError, nowMs: number): number | null {
+  const next = error.problem.nextCallAt ? Date.parse(error.problem.nextCallAt) : NaN;
+  if (!Number.isNaN(next)) return Math.max(next, nowMs);
+  const seconds = error.retryAfterSeconds;
+  return seconds === undefined ? null : nowMs + seconds * 1000;
+}

@@ -1,0 +1,113 @@
+/**
+ * How values read on screen. Pure functions (no React, no clock) so the table, the drawer and the
+ * detail page agree, and tests can pin every format.
+ */
+import { formatInTimeZone } from 'date-fns-tz';
+import { IANA_ZONE, parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
+
+/** What an empty string ("does not apply / not provided", seed §2.2) looks like. */
+export const EMPTY = '—';
+
+export function displayText(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return EMPTY;
+  const text = String(value);
+  return text.trim() === '' ? EMPTY : text;
+}
+
+/** `2026-11-20 09:15:02` (or with `.123` when `withMs`), in `zone`. */
+export function formatInstant(instant: Date, zone: Zone, withMs = false): string {
+  return formatInTimeZone(instant, IANA_ZONE[zone], withMs ? 'yyyy-MM-dd HH:mm:ss.SSS' : 'yyyy-MM-dd HH:mm:ss');
+}
+
+/**
+ * A record's timestamp as a person reads it in `zone`. The server already answers in the requested
+ * zone, but we re-read the offset rather than trust it, so a cached answer in another zone still
+ * shows right. Unreadable values are shown as they came.
+ */
+export function formatTimestamp(value: string, zone: Zone, withMs = false): string {
+  if (value.trim() === '') return EMPTY;
+  const instant = parseUpstreamTimestamp(value);
+  return instant ? formatInstant(instant, zone, withMs) : value;
+}
+
+const currencyDigits = new Map<string, number>();
+
+function minorDigits(currency: string): number | undefined {
+  if (!currencyDigits.has(currency)) {
+    try {
+      const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+      currencyDigits.set(currency, digits ?? 2);
+    } catch {
+      return undefined; // not an ISO 4217 code
+    }
+  }
+  return currencyDigits.get(currency);
+}
+
+/**
+ * `JPY 0.015`, `USD 0.0075`: the upstream's 8-digit decimal with trailing zeros dropped but never
+ * fewer digits than the currency's own (so `USD 0.10`, `JPY 3`). The ISO code rather than a symbol,
+ * because "¥" is both yen and yuan.
+ */
+export function formatPrice(price: string, currency: string): string {
+  if (price.trim() === '') return EMPTY;
+  const n = Number(price);
+  if (!Number.isFinite(n)) return currency ? `${price} ${currency}` : price;
+  const fraction = price.includes('.') ? price.split('.')[1]!.replace(/0+$/, '').length : 0;
+  const digits = currency ? minorDigits(currency.toUpperCase()) : undefined;
+  if (digits === undefined) {
+    const plain = n.toLocaleString('en-US', { minimumFractionDigits: fraction, maximumFractionDigits: fraction });
+    return currency ? `${plain} ${currency}` : plain;
+  }
+  const shown = Math.max(digits, Math.min(fraction, 8));
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    currencyDisplay: 'code',
+    minimumFractionDigits: shown,
+    maximumFractionDigits: shown,
+  })
+    .format(n)
+    .replace(/\u00a0/g, ' ');
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `4.2 s`, `3 min 12 s`, `2 h 5 min`, `1 d 3 h`: a latency or a span, to the precision that matters. */
+export function formatDuration(ms: number): string {
+  const sign = ms < 0 ? '−' : '';
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
+  if (abs < 60_000) {
+    const s = abs / 1000;
+    return `${sign}${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  }
+  const totalSeconds = Math.round(abs / 1000);
+  const d = Math.floor(totalSeconds / 86_400);
+  const h = Math.floor((totalSeconds % 86_400) / 3600);
+  const m = Math.floor((totalSeconds % 3600) / 60);
+  const s = totalSeconds % 60;
+  if (d > 0) return `${sign}${d} d${h ? ` ${h} h` : ''}`;
+  if (h > 0) return `${sign}${h} h${m ? ` ${m} min` : ''}`;
+  return `${sign}${m} min${s ? ` ${s} s` : ''}`;
+}
+
+/** A countdown as a clock reads: `0:41`, `12:05`, `3:02:09`. */
+export function formatCountdown(seconds: number): string {
+  const total = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** How old cached data is: `just now`, `42 s old`, `3 min old`, `2 h old`. */
+export function formatAge(seconds: number): string {
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${Math.round(seconds)} s old`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min old`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h old`;
+  return `${Math.floor(seconds / 86_400)} d old`;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { QuotaSnapshot, SearchPlan } from '@/lib/api/types';
+import { planVerdict, quotaWaitUntil, tightestWindow } from './quota';
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+function quota(remaining: [number, number, number], nextCallAt = '2026-11-20T11:59:00Z'): QuotaSnapshot {
+  const [m, h, d] = remaining;
+  return {
+    windows: [
+      { name: 'minute', limit: 3, used: 3 - m, remaining: m, freesAt: null },
+      { name: 'hour', limit: 10, used: 10 - h, remaining: h, freesAt: null },
+      { name: 'day', limit: 100, used: 100 - d, remaining: d, freesAt: null },
+    ],
+    inFlight: 0,
+    queued: { interactive: 0, background: 0 },
+    nextCallAt,
+    blockedUntil: null,
+    reserve: 2,
+    limitedBy: null,
+    limitScope: null,
+  };
+}
+
+const plan = (calls: number, q: QuotaSnapshot, cachedAgeSeconds: number | null = null): SearchPlan => ({ calls, cachedAgeSeconds, quota: q });
+
+describe('quota in words', () => {
+  it('names the window with the fewest calls left, the longer one on a tie', () => {
+    expect(tightestWindow(quota([3, 7, 93]))?.name).toBe('minute');
+    expect(tightestWindow(quota([2, 2, 50]))?.name).toBe('hour');
+  });
+
+  it('knows when the next call can go: the later of nextCallAt and blockedUntil', () => {
+    expect(quotaWaitUntil(quota([0, 7, 93], '2026-11-20T12:00:41Z'))).toBe(NOW + 41_000);
+    expect(quotaWaitUntil({ ...quota([3, 7, 93]), blockedUntil: '2026-11-20T12:05:00Z' })).toBe(NOW + 300_000);
+  });
+
+  it('says what a search will cost before it is made', () => {
+    expect(planVerdict(plan(1, quota([3, 7, 93])), 0)).toEqual({ kind: 'spends', text: 'Uses 1 of 3 calls left this minute.' });
+    expect(planVerdict(plan(1, quota([3, 2, 93])), 0)).toEqual({ kind: 'spends', text: 'Uses 1 of 2 calls left this hour.' });
+    expect(planVerdict(plan(0, quota([0, 0, 93]), 125), 30)).toEqual({ kind: 'cached', text: 'From cache, 2 min old: no upstream call.' });
+    expect(planVerdict(plan(1, quota([0, 6, 93], '2026-11-20T12:00:41Z')), 41)).toEqual({
+      kind: 'waits',
+      text: 'Uses 1 upstream call; no call left this minute. Next free call in',
+    });
+  });
+});

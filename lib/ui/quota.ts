@@ -1,0 +1,49 @@
+/**
+ * Reading a QuotaSnapshot / SearchPlan for people: which limit binds, how long until the next
+ * free call, and the one sentence said before a search ("uses 1 of 7 calls left this hour").
+ */
+import type { QuotaSnapshot, QuotaWindow, SearchPlan, WindowName } from '@/lib/api/types';
+import { formatAge } from './format';
+
+export const WINDOW_WORDS: Record<WindowName, string> = { minute: 'this minute', hour: 'this hour', day: 'today' };
+
+const WINDOW_RANK: Record<WindowName, number> = { minute: 0, hour: 1, day: 2 };
+
+/**
+ * The window with the fewest calls left; on a tie the longer one, because it refills more slowly
+ * and is the one worth knowing about.
+ */
+export function tightestWindow(quota: QuotaSnapshot): QuotaWindow | undefined {
+  return [...quota.windows].sort((a, b) => a.remaining - b.remaining || WINDOW_RANK[b.name] - WINDOW_RANK[a.name])[0];
+}
+
+/** The later of nextCallAt and blockedUntil as an epoch ms (may be in the past: then a call can go). */
+export function quotaWaitUntil(quota: QuotaSnapshot): number | null {
+  const times = [quota.nextCallAt, quota.blockedUntil].map((t) => (t ? Date.parse(t) : NaN)).filter((t) => !Number.isNaN(t));
+  return times.length > 0 ? Math.max(...times) : null;
+}
+
+export type PlanVerdict =
+  | { kind: 'cached'; text: string }
+  | { kind: 'spends'; text: string }
+  /** A call is needed and none is free yet: the text is completed by a live countdown. */
+  | { kind: 'waits'; text: string };
+
+/**
+ * What pressing Search will cost, in one sentence. `waitSeconds`: how long until the next call can
+ * go (the caller's live countdown to quotaWaitUntil), 0 when it can go now.
+ */
+export function planVerdict(plan: SearchPlan, waitSeconds: number): PlanVerdict {
+  if (plan.calls === 0) {
+    const age = plan.cachedAgeSeconds === null ? '' : `, ${formatAge(plan.cachedAgeSeconds)}`;
+    return { kind: 'cached', text: `From cache${age}: no upstream call.` };
+  }
+  const calls = plan.calls === 1 ? '1 upstream call' : `${plan.calls} upstream calls`;
+  const tight = tightestWindow(plan.quota);
+  if (waitSeconds > 0) {
+    const why = tight && tight.remaining === 0 ? `no call left ${WINDOW_WORDS[tight.name]}` : 'the upstream is busy';
+    return { kind: 'waits', text: `Uses ${calls}; ${why}. Next free call in` };
+  }
+  if (!tight) return { kind: 'spends', text: `Uses ${calls}.` };
+  return { kind: 'spends', text: `Uses ${plan.calls} of ${tight.remaining} calls left ${WINDOW_WORDS[tight.name]}.` };
+}

@@ -1,0 +1,75 @@
+/**
+ * End-to-end suite: real Chromium against the dashboard's production build and the bundled
+ * simulator. `npm run e2e` builds (into .next-e2e, beside any dev server's .next), starts the
+ * simulator and two dashboards (see e2e/env.ts), and runs e2e/*.spec.ts.
+ */
+import { defineConfig } from '@playwright/test';
+import { APP_PORT, APP_URL, CHROMIUM, DATA_ROOT, DIST_DIR, SIM_PORT, SIM_URL, STRICT_PORT, STRICT_URL } from './e2e/env';
+
+const CI = Boolean(process.env.CI);
+
+const dashboardEnv = (port: number, name: string, limits: [number, number, number], extra: Record<string, string> = {}) => ({
+  NODE_ENV: 'production',
+  NEXT_DIST_DIR: DIST_DIR,
+  DATA_DIR: `${DATA_ROOT}/${name}`,
+  UPSTREAM_BASE_URL: SIM_URL,
+  NEXTAUTH_URL: `http://localhost:${port}`,
+  NEXTAUTH_SECRET: 'e2e-only-secret-0123456789abcdef0123456789abcdef',
+  UPSTREAM_LIMIT_PER_MINUTE: String(limits[0]),
+  UPSTREAM_LIMIT_PER_HOUR: String(limits[1]),
+  UPSTREAM_LIMIT_PER_DAY: String(limits[2]),
+  // The upstream also counts per client IP, i.e. per deployment: the same budget here.
+  UPSTREAM_IP_LIMIT_PER_MINUTE: String(limits[0]),
+  UPSTREAM_IP_LIMIT_PER_HOUR: String(limits[1]),
+  UPSTREAM_IP_LIMIT_PER_DAY: String(limits[2]),
+  LOG_LEVEL: 'warn',
+  NEXT_TELEMETRY_DISABLED: '1',
+  ...extra,
+});
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  globalTeardown: './e2e/global-teardown.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: CI ? 1 : 0,
+  forbidOnly: CI,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL: APP_URL,
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'Europe/Berlin', // neither UTC nor JST: the page must never lean on the browser's zone
+    launchOptions: CHROMIUM,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+  webServer: [
+    {
+      // The upstream stand-in. Its own limits are off: the dashboards' governors are under test.
+      command: `npx tsx simulator/cli.ts --port ${SIM_PORT} --no-limits --quiet`,
+      url: `${SIM_URL}/__admin/stats`,
+      reuseExistingServer: !CI,
+      timeout: 60_000,
+    },
+    {
+      command: `npx next build && npx next start -p ${APP_PORT}`,
+      url: `${APP_URL}/signin`,
+      env: dashboardEnv(APP_PORT, 'roomy', [1000, 10_000, 100_000]),
+      reuseExistingServer: !CI,
+      timeout: 400_000,
+    },
+    {
+      // Starts after the build above (web servers start in order): same build, real limits, and a
+      // short queue wait so a person's request is answered 429 quickly once the minute is spent.
+      command: `npx next start -p ${STRICT_PORT}`,
+      url: `${STRICT_URL}/signin`,
+      env: dashboardEnv(STRICT_PORT, 'strict', [3, 10, 100], { UPSTREAM_QUEUE_WAIT_MS: '1000' }),
+      reuseExistingServer: !CI,
+      timeout: 60_000,
+    },
+  ],
+});
