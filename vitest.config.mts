@@ -1,17 +1,20 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
   resolve: {
     alias: {
-      '@': path.resolve(__dirname),
+      '@': root,
       // `server-only` throws outside a React Server Components bundle; in tests it is a no-op.
-      'server-only': path.resolve(__dirname, 'lib/testing/server-only-stub.ts'),
+      'server-only': path.join(root, 'lib/testing/server-only-stub.ts'),
     },
   },
   test: {
     include: ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['node_modules/**', 'e2e/**', '.next/**', 'data/**'],
+    exclude: ['node_modules/**', 'e2e/**', '.next/**', '.next-*/**', 'data/**'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
