@@ -12,10 +12,9 @@
  *   npm run bench:export      (NEXT_DIST_DIR=.next-exports; the build is redone when sources are newer)
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { startSimulator, type Limits, type RunningSimulator } from '../simulator/server';
 import { formatWallClock } from '../lib/time/zones';
-import { ROOT, signIn, startDashboard, type Proc } from './lib/processes';
+import { signIn, startDashboard, type Proc } from './lib/processes';
 
 const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-exports';
 const PAGE_SIZE = 100;
@@ -34,22 +33,6 @@ const limitsEnv = (l: { perMinute: number; perHour: number; perDay: number }, re
 
 // ---------------------------------------------------------------------------------------------
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** A build older than the sources would measure yesterday's code: have startDashboard rebuild. */
-function rebuildIfStale(): void {
-  const buildId = path.join(ROOT, DIST_DIR, 'BUILD_ID');
-  const newest = Math.max(...['app', 'components', 'lib'].map((d) => newestSource(path.join(ROOT, d))), fs.statSync(path.join(ROOT, 'instrumentation.ts')).mtimeMs);
-  if (!fs.existsSync(buildId) || newest > fs.statSync(buildId).mtimeMs) process.env.BENCH_REBUILD = '1';
-}
 
 /** Peak and current resident memory of one process (Linux /proc). */
 function memoryOf(pid: number): { rss: number; hwm: number } {
@@ -219,7 +202,6 @@ async function callsAgainstIdeal(c: CallsCase): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  rebuildIfStale();
   await throughput();
   console.log('\n2. Calls per record against the ideal (simulator limits on; the dashboard configured to the same limits, 3 calls an hour kept for people)');
   await callsAgainstIdeal({

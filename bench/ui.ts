@@ -27,22 +27,6 @@ const LIMITS = { ...BIG, UPSTREAM_IP_LIMIT_PER_MINUTE: BIG.UPSTREAM_LIMIT_PER_MI
 // ---------------------------------------------------------------------------------------------
 // First-load JavaScript from the build manifests
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** A build older than the sources would measure yesterday's page: rebuild it. */
-function rebuildIfStale(): void {
-  const buildId = path.join(ROOT, DIST_DIR, 'BUILD_ID');
-  const stale = !fs.existsSync(buildId) || ['app', 'components', 'lib'].some((d) => newestSource(path.join(ROOT, d)) > fs.statSync(buildId).mtimeMs);
-  if (stale) process.env.BENCH_REBUILD = '1';
-}
 
 interface ClientManifest {
   entryJSFiles?: Record<string, string[]>;
@@ -142,7 +126,6 @@ async function browserScriptBytes(context: BrowserContext, baseUrl: string): Pro
 }
 
 async function main() {
-  rebuildIfStale();
   const sim = await startSimulatorProcess(['--no-limits', ...(SIM_LATENCY ? ['--latency', SIM_LATENCY] : [])]);
   const dashboard = await startDashboard({ upstreamUrl: sim.url, distDir: DIST_DIR, env: LIMITS });
   let browser: Browser | undefined;

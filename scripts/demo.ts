@@ -3,11 +3,11 @@
  * front of it, both on loopback. Builds the dashboard when there is no build yet or a source file
  * is newer than it; `--dev` runs `next dev` instead. Ctrl-C stops both.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { CREDENTIALS } from '../simulator/accounts';
+import { ensureBuild } from './lib/build';
 
 const root = path.resolve(__dirname, '..');
 const dev = process.argv.includes('--dev');
@@ -21,24 +21,6 @@ function portFree(p: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(p, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name === 'data') continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (/\.(tsx?|css|mjs|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function needsBuild(): boolean {
-  const buildId = path.join(root, distDir, 'BUILD_ID');
-  if (!fs.existsSync(buildId)) return true;
-  const built = fs.statSync(buildId).mtimeMs;
-  return ['app', 'components', 'lib'].some((d) => newestMtime(path.join(root, d)) > built) || fs.statSync(path.join(root, 'package.json')).mtimeMs > built;
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promise<void> {
@@ -75,10 +57,12 @@ async function main() {
     NEXT_TELEMETRY_DISABLED: '1',
   };
 
-  if (!dev && needsBuild()) {
-    console.log('Building the dashboard (once; about a minute)…');
-    const build = spawnSync('npx', ['next', 'build'], { cwd: root, env: { ...env, NODE_ENV: 'production' }, stdio: 'inherit' });
-    if (build.status !== 0) process.exit(build.status ?? 1);
+  if (!dev) {
+    try {
+      ensureBuild(root, distDir, env, console.log);
+    } catch {
+      process.exit(1);
+    }
   }
 
   const children: ChildProcess[] = [];

@@ -2,13 +2,26 @@
  * Real processes for benchmarks and process-level tests: the simulator (`tsx simulator/cli.ts`) and
  * the dashboard's production build (`next start`), each on its own loopback port and data folder.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureBuild } from '../../scripts/lib/build';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Every process started here, so that none outlives the script, even when it fails. */
+const started = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of started) {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+});
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -70,6 +83,8 @@ function rssOf(pid: number | undefined): number {
 }
 
 function procOf(child: ChildProcess, port: number, host: string): Proc {
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   return {
     url: `http://${host}:${port}`,
     port,
@@ -78,13 +93,21 @@ function procOf(child: ChildProcess, port: number, host: string): Proc {
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        // Kill the whole group: npx → node → next-server.
-        try {
-          process.kill(-(child.pid as number), signal);
-        } catch {
-          child.kill(signal);
-        }
+        const kill = (sig: NodeJS.Signals) => {
+          // Kill the whole group: npx → node → next-server (the child was started detached).
+          try {
+            process.kill(-(child.pid as number), sig);
+          } catch {
+            child.kill(sig);
+          }
+        };
+        // A process that does not stop politely within 5 s is stopped for good.
+        const hard = setTimeout(() => kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(hard);
+          resolve();
+        });
+        kill(signal);
       }),
   };
 }
@@ -100,17 +123,9 @@ export async function startSimulatorProcess(args: string[] = []): Promise<Proc> 
   return procOf(child, port, '127.0.0.1');
 }
 
-/** Builds the dashboard into `distDir` unless a build is already there. */
-export function ensureBuild(distDir: string): void {
-  if (fs.existsSync(path.join(ROOT, distDir, 'BUILD_ID')) && process.env.BENCH_REBUILD !== '1') return;
-  console.error(`building the dashboard into ${distDir} …`);
-  const r = spawnSync('npx', ['next', 'build'], { cwd: ROOT, env: { ...process.env, NEXT_DIST_DIR: distDir, NODE_ENV: 'production' }, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (r.status !== 0) throw new Error('next build failed');
-}
-
 export async function startDashboard(opts: { upstreamUrl: string; distDir?: string; dataDir?: string; env?: Record<string, string> }): Promise<Proc & { dataDir: string }> {
   const distDir = opts.distDir ?? '.next-bench';
-  ensureBuild(distDir);
+  ensureBuild(ROOT, distDir);
   const port = await freePort();
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-bench-'));
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
