@@ -16,6 +16,9 @@ export default defineConfig({
     include: ['**/*.test.ts', '**/*.test.tsx'],
     exclude: ['node_modules/**', 'e2e/**', '.next/**', '.next-*/**', 'data/**'],
     environment: 'node',
+    // The servers under test log at warn on purpose (upstream faults); keep the report readable.
+    // Tests of the logger itself give it their own level and sink.
+    env: { LOG_LEVEL: 'error' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
