@@ -61,7 +61,16 @@ export function getConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
-/** Tests change the environment between cases. */
-export function resetConfigForTests(): void {
-  cached = undefined;
+export interface WindowLimits {
+  perMinute: number;
+  perHour: number;
+  perDay: number;
+}
+
+/** The upstream's windows as configured: per account, and for the whole deployment (per IP). */
+export function upstreamLimits(c: Pick<Config, `UPSTREAM_${'' | 'IP_'}LIMIT_PER_${'MINUTE' | 'HOUR' | 'DAY'}`>): { account: WindowLimits; deployment: WindowLimits } {
+  return {
+    account: { perMinute: c.UPSTREAM_LIMIT_PER_MINUTE, perHour: c.UPSTREAM_LIMIT_PER_HOUR, perDay: c.UPSTREAM_LIMIT_PER_DAY },
+    deployment: { perMinute: c.UPSTREAM_IP_LIMIT_PER_MINUTE, perHour: c.UPSTREAM_IP_LIMIT_PER_HOUR, perDay: c.UPSTREAM_IP_LIMIT_PER_DAY },
+  };
 }

@@ -8,7 +8,3 @@ export const KNOWN_NETWORKS = [
   { code: '44020', name: 'SoftBank' },
   { code: '44011', name: 'Rakuten Mobile' },
 ] as const;
-
-export function networkName(code: string): string | undefined {
-  return KNOWN_NETWORKS.find((n) => n.code === code)?.name;
-}

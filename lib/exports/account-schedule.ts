@@ -4,7 +4,7 @@ import 'server-only';
  * account's and the whole deployment's), any hold the upstream asked for, the limits and the
  * interactive reserve from the configuration.
  */
-import type { Config } from '../config';
+import { upstreamLimits, type Config } from '../config';
 import type { ExportJobRecord } from '../store/exports';
 import type { LedgerStore } from '../store/ledger';
 import { remainingCalls } from './job-record';
@@ -41,12 +41,12 @@ export async function accountTracks(deps: ScheduleDeps, apiKey: string): Promise
     deps.ledger.allCallsSince(since),
     deps.ledger.getBlockedUntil(apiKey),
   ]);
-  const c = deps.config;
+  const limits = upstreamLimits(deps.config);
   const tracks = backgroundTracks({
     accountCalls,
-    limits: { perMinute: c.UPSTREAM_LIMIT_PER_MINUTE, perHour: c.UPSTREAM_LIMIT_PER_HOUR, perDay: c.UPSTREAM_LIMIT_PER_DAY },
-    deployment: { calls: allCalls, limits: { perMinute: c.UPSTREAM_IP_LIMIT_PER_MINUTE, perHour: c.UPSTREAM_IP_LIMIT_PER_HOUR, perDay: c.UPSTREAM_IP_LIMIT_PER_DAY } },
-    reserve: c.UPSTREAM_BACKGROUND_RESERVE,
+    limits: limits.account,
+    deployment: { calls: allCalls, limits: limits.deployment },
+    reserve: deps.config.UPSTREAM_BACKGROUND_RESERVE,
   });
   return { tracks, blockedUntil };
 }

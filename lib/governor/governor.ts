@@ -224,11 +224,6 @@ export class Governor {
     };
   }
 
-  /** Requests waiting for their turn, by priority (for tests and the status page). */
-  queueLength(): number {
-    return this.waiters.length;
-  }
-
   private async account(account: string): Promise<AccountState> {
     if (!this.deploymentCalls && this.deploymentWindows.length > 0) {
       this.deploymentLoading ??= this.opts.ledger.allCallsSince(this.now() - DAY).then((calls) => {

@@ -6,10 +6,11 @@ import 'server-only';
  * blocks the account for as long as the upstream asked.
  */
 import type { Cdr, ResultPage } from '../cdr/schema';
-import { getConfig } from '../config';
+import { getConfig, upstreamLimits, type Config } from '../config';
 import { Governor, type Priority } from '../governor/governor';
 import { log } from '../log';
 import { getStore } from '../store';
+import type { LedgerStore } from '../store/ledger';
 import { createTokenKeeper, createUpstreamClient, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamQuery, type UpstreamToken } from '../upstream';
 import { normaliseUpstreamQuery } from '../upstream/query';
 
@@ -98,37 +99,35 @@ export class UpstreamGateway {
   }
 }
 
+/**
+ * Builds the gateway from the configuration: the client, the governor over `ledger`, and the token
+ * keeper whose renewals go through the governor too — they take the in-flight slot like any call
+ * (the upstream's "one at a time" may count them), but not the query API's windows.
+ */
+export function createGateway(config: Config, ledger: LedgerStore, now: () => number = Date.now): UpstreamGateway {
+  const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const limits = upstreamLimits(config);
+  const governor = new Governor({
+    ledger,
+    limits: limits.account,
+    deploymentLimits: limits.deployment,
+    maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
+    backgroundReserve: config.UPSTREAM_BACKGROUND_RESERVE,
+    maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,
+    now,
+  });
+  const governedTokens = {
+    getToken: (apiKey: string, secret: string) =>
+      governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () => client.getToken(apiKey, secret)),
+  };
+  const tokens = createTokenKeeper({ client: governedTokens, renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS, now });
+  return new UpstreamGateway(client, governor, tokens, now);
+}
+
 const globalForGateway = globalThis as unknown as { __smsDashboardGateway?: UpstreamGateway };
 
 /** The process-wide gateway, built on first use from the configuration. */
 export function getGateway(): UpstreamGateway {
-  if (!globalForGateway.__smsDashboardGateway) {
-    const config = getConfig();
-    const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-    const governor = new Governor({
-      ledger: getStore().ledger,
-      limits: {
-        perMinute: config.UPSTREAM_LIMIT_PER_MINUTE,
-        perHour: config.UPSTREAM_LIMIT_PER_HOUR,
-        perDay: config.UPSTREAM_LIMIT_PER_DAY,
-      },
-      deploymentLimits: {
-        perMinute: config.UPSTREAM_IP_LIMIT_PER_MINUTE,
-        perHour: config.UPSTREAM_IP_LIMIT_PER_HOUR,
-        perDay: config.UPSTREAM_IP_LIMIT_PER_DAY,
-      },
-      maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
-      backgroundReserve: config.UPSTREAM_BACKGROUND_RESERVE,
-      maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,
-    });
-    // Token renewals take the in-flight slot like any call (the upstream's "one at a time" may
-    // count them), but not the query API's windows.
-    const governedTokens = {
-      getToken: (apiKey: string, secret: string) =>
-        governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () => client.getToken(apiKey, secret)),
-    };
-    const tokens = createTokenKeeper({ client: governedTokens, renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS });
-    globalForGateway.__smsDashboardGateway = new UpstreamGateway(client, governor, tokens);
-  }
+  globalForGateway.__smsDashboardGateway ??= createGateway(getConfig(), getStore().ledger);
   return globalForGateway.__smsDashboardGateway;
 }

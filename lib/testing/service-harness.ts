@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configSchema, type Config } from '../config';
-import { Governor } from '../governor/governor';
+import type { Governor } from '../governor/governor';
 import { TransactionsService } from '../server/transactions-service';
-import { UpstreamGateway, type UpstreamAccount } from '../server/upstream-gateway';
+import { createGateway, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
 import { createStore, type Store } from '../store';
-import { createTokenKeeper, createUpstreamClient } from '../upstream';
 import { CREDENTIALS } from '../../simulator/accounts';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/server';
 
@@ -36,24 +35,8 @@ export async function startHarness(
   const config = { ...configSchema.parse({ UPSTREAM_BASE_URL: sim.url, DATA_DIR: dataDir, ...opts.env }), dataDir };
   const store = createStore(path.join(dataDir, 'dashboard.sqlite'));
   const now = opts.now ?? Date.now;
-  const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  const governor = new Governor({
-    ledger: store.ledger,
-    limits: { perMinute: config.UPSTREAM_LIMIT_PER_MINUTE, perHour: config.UPSTREAM_LIMIT_PER_HOUR, perDay: config.UPSTREAM_LIMIT_PER_DAY },
-    deploymentLimits: { perMinute: config.UPSTREAM_IP_LIMIT_PER_MINUTE, perHour: config.UPSTREAM_IP_LIMIT_PER_HOUR, perDay: config.UPSTREAM_IP_LIMIT_PER_DAY },
-    maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
-    backgroundReserve: config.UPSTREAM_BACKGROUND_RESERVE,
-    maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,
-    now,
-  });
-  const tokens = createTokenKeeper({
-    client: {
-      getToken: (k, s) => governor.run({ account: k, priority: 'interactive', kind: 'token', counted: false }, () => client.getToken(k, s)),
-    },
-    renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS,
-    now,
-  });
-  const gateway = new UpstreamGateway(client, governor, tokens, now);
+  const gateway = createGateway(config, store.ledger, now);
+  const governor = gateway.governor;
   const service = new TransactionsService(gateway, store.cache, config, now);
   return {
     sim,

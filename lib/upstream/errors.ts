@@ -54,10 +54,6 @@ export class UpstreamError extends Error {
   }
 }
 
-export function isUpstreamError(err: unknown): err is UpstreamError {
-  return err instanceof UpstreamError;
-}
-
 const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['timeout', 'network', 'unavailable', 'rate_limited']);
 
 /** Whether the same request may succeed later unchanged (after `retryAfterMs`, when given). */

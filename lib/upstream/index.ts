@@ -1,5 +1,5 @@
 import 'server-only';
-export { UpstreamError, isRetryable, isUpstreamError, kindForStatus, type UpstreamErrorKind } from './errors';
+export { UpstreamError, isRetryable, kindForStatus, type UpstreamErrorKind } from './errors';
 export { normaliseUpstreamQuery, toUpstreamSearch, type UpstreamQuery } from './query';
 export {
   createUpstreamClient,
