@@ -7,10 +7,10 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
   try {
-    const { startExportRunner } = await import('./lib/exports/runner');
-    startExportRunner();
+    const { getServices } = await import('./lib/root/services');
+    getServices();
   } catch (err) {
-    // The dashboard still serves; the runner starts on the first use of /api/exports instead.
+    // The dashboard still serves; the services start on the first request instead.
     console.error('The export runner did not start:', err instanceof Error ? err.message : err);
   }
 }

@@ -9,7 +9,7 @@ export default defineConfig({
     alias: {
       '@': root,
       // `server-only` throws outside a React Server Components bundle; in tests it is a no-op.
-      'server-only': path.join(root, 'lib/testing/server-only-stub.ts'),
+      'server-only': path.join(root, 'tests/support/server-only-stub.ts'),
     },
   },
   test: {

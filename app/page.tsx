@@ -1,6 +1,7 @@
 import { redirect } from 'next/navigation';
+import { PAGE_PATHS } from '@/lib/ui/paths';
 
 /** The dashboard is the transactions page; the home URL leads there (and to sign-in when needed). */
 export default function Home(): never {
-  redirect('/transactions');
+  redirect(PAGE_PATHS.transactions);
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { currentAccount } from '@/lib/auth/session';
+import { currentAccount } from '@/lib/root/page-session';
 import { SignInForm } from './sign-in-form';
 import styles from './signin.module.css';
 

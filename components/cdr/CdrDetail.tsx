@@ -4,8 +4,8 @@
  * timestamp in both zones, the decrypted text of an encrypted message. Used by the drawer and by
  * the standalone /transactions/<trx_id> page; it takes only a record and the schema.
  */
-import { CDR_FIELDS, FIELD_GROUPS, type FieldDef, type FieldGroup } from '@/lib/cdr/fields';
-import type { FilterParam } from '@/lib/query/filters';
+import { CDR_FIELDS, FIELD_GROUPS, type CdrFieldKey, type FieldDef, type FieldGroup } from '@/lib/cdr/fields';
+import { exactFilterFor, type FilterParam } from '@/lib/query/filters';
 import { ZONES, type Zone } from '@/lib/time/zones';
 import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/ui/cdr-view';
 import { EMPTY, formatDuration, formatTimestamp } from '@/lib/ui/format';
@@ -52,7 +52,7 @@ function FieldRow({ field, record, zone, onFilter }: { field: FieldDef; record: 
   if (field.key === 'dlr_error_code') note = dlrErrorSentence(value);
   if (field.key === 'message_body' && value !== '' && fieldText(record, 'msg_encrypted') === 'true') note = 'Encrypted text; the decrypted message is below.';
 
-  const filter = 'filter' in field ? field.filter : undefined;
+  const filter = exactFilterFor(field.key as CdrFieldKey)?.param;
   return (
     <div className={styles.row} data-field={field.key}>
       <dt className={styles.label} title={field.description}>

@@ -4,21 +4,23 @@
  *  - the rows on screen: written here from the rows already shown — no request, no upstream call;
  *  - every record of the search: first what it will cost (records, upstream calls, time from the
  *    account's windows), then, on confirmation, an export job. One that fits in the calls free right
- *    now downloads as soon as it is done; a larger one runs in the background, listed on /exports.
+ *    now is watched here (TanStack Query polls it) and downloads as soon as it is done; a larger one
+ *    runs in the background, listed on /exports.
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
+import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportQuery } from '@/lib/api/exports';
 import { CDR_FIELDS, type CdrFieldKey } from '@/lib/cdr/fields';
-import { csvFileName } from '@/lib/exports/file-name';
+import { csvFileName } from '@/lib/csv/file-name';
 import { progressText, stateText } from '@/lib/exports/job-words';
-import { isActiveExportState, type ExportEstimate, type ExportJob } from '@/lib/exports/types';
-import { FILTERS } from '@/lib/query/filters';
-import type { TransactionsQuery } from '@/lib/query/transactions-query';
-import { ApiError } from '@/lib/ui/api-client';
+import { queryBody } from '@/lib/query/query';
+import { errorText } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
+import { PAGE_PATHS } from '@/lib/ui/paths';
+import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/ui/queries';
+import { saveFile } from '@/lib/ui/save-file';
 import { useTableView } from '../transactions/TableViewContext';
-import { createExport, estimateExport, readExport, saveFile, type ExportBody } from './exports-api';
 import styles from './download-csv-button.module.css';
 
 type Scope = 'page' | 'all';
@@ -28,40 +30,11 @@ type ColumnChoice = 'visible' | 'all';
 const STRAIGHT_AWAY_MS = 30_000;
 const POLL_MS = 700;
 
-type Phase =
-  | { kind: 'choose' }
-  | { kind: 'estimating' }
-  | { kind: 'estimated'; estimate: ExportEstimate }
-  | { kind: 'starting' }
-  | { kind: 'preparing'; job: ExportJob }
-  | { kind: 'started'; job: ExportJob }
-  | { kind: 'downloaded'; text: string }
-  | { kind: 'error'; message: string };
-
-function bodyOf(query: TransactionsQuery, columns: readonly CdrFieldKey[]): ExportBody {
-  const body: ExportBody = {
-    'date-from': query.dateFrom,
-    'date-to': query.dateTo,
-    tz: query.tz,
-    'sort-order': query.sortOrder,
-    columns: [...columns],
-  };
-  for (const def of FILTERS) {
-    const v = query.filters[def.param];
-    if (v) body[def.param] = v;
-  }
-  return body;
+/** A job this dialog started; one that fits in the calls free right now is watched here. */
+interface Started {
+  job: ExportJob;
+  fitsNow: boolean;
 }
-
-function messageOf(err: unknown): string {
-  if (err instanceof ApiError) {
-    const fields = err.problem.errors ? ` ${Object.values(err.problem.errors).join(' ')}` : '';
-    return `${err.problem.title}. ${err.problem.detail ?? ''}${fields}`.trim();
-  }
-  return 'Something went wrong; try again.';
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function DownloadCsvButton() {
   const view = useTableView();
@@ -69,27 +42,54 @@ export function DownloadCsvButton() {
   const dialog = useRef<HTMLDialogElement>(null);
   const [scope, setScope] = useState<Scope>('page');
   const [columnChoice, setColumnChoice] = useState<ColumnChoice>('visible');
-  const [phase, setPhase] = useState<Phase>({ kind: 'choose' });
-  const alive = useRef(true);
+  const [pageDownloaded, setPageDownloaded] = useState<string | null>(null);
+  const [started, setStarted] = useState<Started | null>(null);
+  const [timedOut, setTimedOut] = useState(false);
+  const saved = useRef<string | null>(null);
   const ids = { title: useId(), status: useId() };
+  const estimate = useMutation(estimateExportMutation());
+  const create = useMutation(createExportMutation(client));
+  const watching = started?.fitsNow === true && !timedOut;
+  const watched = useQuery({ ...exportQueryOptions(started?.job.id ?? '', POLL_MS), enabled: watching });
+  const job = watched.data ?? started?.job ?? null;
+  const done = started?.fitsNow && job?.state === 'done' && job._links.file ? job : null;
 
+  // Past the wait, a small export that is not done yet is handed to the exports page.
   useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
+    if (!started?.fitsNow) return;
+    const timer = setTimeout(() => setTimedOut(true), STRAIGHT_AWAY_MS);
+    return () => clearTimeout(timer);
+  }, [started]);
+
+  // The watched export is done: the browser downloads its file, once.
+  useEffect(() => {
+    if (done?._links.file && saved.current !== done.id) {
+      saved.current = done.id;
+      saveFile({ href: done._links.file.href });
+    }
+  }, [done]);
 
   const query = view.query;
   if (!query || view.total === null || view.total === 0) return null;
-  const columns: CdrFieldKey[] = columnChoice === 'visible' ? [...view.columns] : CDR_FIELDS.map((f) => f.key);
+  const visible = [...view.columns];
+  const allColumns = CDR_FIELDS.map((f) => f.key);
+  const columns: CdrFieldKey[] = columnChoice === 'visible' ? visible : allColumns;
   const total = view.total;
+  const bodyOf = (cols: CdrFieldKey[]) => ({ ...(queryBody(query) as ExportQuery), columns: cols });
+
+  function reset() {
+    estimate.reset();
+    create.reset();
+    setStarted(null);
+    setTimedOut(false);
+    setPageDownloaded(null);
+  }
 
   function open() {
+    reset();
     dialog.current?.showModal();
     // The quota moves on between two openings: an estimate is always asked afresh.
-    if (scope === 'all') void estimate();
-    else setPhase({ kind: 'choose' });
+    if (scope === 'all') estimate.mutate(bodyOf(columns));
   }
 
   function close() {
@@ -99,91 +99,57 @@ export function DownloadCsvButton() {
   async function downloadPage() {
     if (!query) return;
     // Lazily: the CSV library's browser build is only needed on this click.
-    const { recordsToCsvText } = await import('@/lib/exports/csv-browser');
+    const { recordsToCsvText } = await import('@/lib/csv/csv-browser');
     const text = recordsToCsvText(view.rows as unknown as Record<string, unknown>[], columns);
     saveFile({ text, fileName: csvFileName(query, { page: query.page }) });
-    setPhase({ kind: 'downloaded', text: `Downloaded the ${formatCount(view.rows.length)} rows on screen. No upstream call was made.` });
+    setPageDownloaded(`Downloaded the ${formatCount(view.rows.length)} rows on screen. No upstream call was made.`);
   }
 
-  async function estimate(nextColumns: CdrFieldKey[] = columns) {
-    if (!query) return;
-    setPhase({ kind: 'estimating' });
-    try {
-      const e = await estimateExport(bodyOf(query, nextColumns));
-      if (alive.current) setPhase({ kind: 'estimated', estimate: e });
-    } catch (err) {
-      if (alive.current) setPhase({ kind: 'error', message: messageOf(err) });
-    }
-  }
-
-  async function start(fitsNow: boolean) {
-    if (!query) return;
-    setPhase({ kind: 'starting' });
-    let job: ExportJob;
-    try {
-      job = await createExport(client, bodyOf(query, columns));
-    } catch (err) {
-      if (alive.current) setPhase({ kind: 'error', message: messageOf(err) });
-      return;
-    }
-    if (!fitsNow) {
-      setPhase({ kind: 'started', job });
-      return;
-    }
-    // Small enough to be done in seconds: wait for it here, then hand the file over.
-    setPhase({ kind: 'preparing', job });
-    const until = Date.now() + STRAIGHT_AWAY_MS;
-    while (alive.current && Date.now() < until) {
-      await sleep(POLL_MS);
-      try {
-        job = await readExport(job.id);
-      } catch (err) {
-        setPhase({ kind: 'error', message: messageOf(err) });
-        return;
-      }
-      if (!alive.current) return;
-      if (job.state === 'done' && job._links.file) {
-        saveFile({ href: job._links.file.href });
-        setPhase({ kind: 'downloaded', text: `Downloaded all ${formatCount(job.progress.recordsFetched)} records (${formatCount(job.progress.callsSpent)} upstream calls).` });
-        return;
-      }
-      if (!isActiveExportState(job.state)) {
-        setPhase({ kind: 'error', message: job.message ?? `The export ${job.state}.` });
-        return;
-      }
-      setPhase({ kind: 'preparing', job });
-    }
-    if (alive.current) setPhase({ kind: 'started', job });
+  function start(fitsNow: boolean) {
+    create.mutate(bodyOf(columns), {
+      onSuccess: (created) => setStarted({ job: created, fitsNow }),
+    });
   }
 
   function chooseScope(next: Scope) {
     setScope(next);
-    if (next === 'all') void estimate();
-    else setPhase({ kind: 'choose' });
+    reset();
+    if (next === 'all') estimate.mutate(bodyOf(columns));
   }
 
   function chooseColumns(next: ColumnChoice) {
     setColumnChoice(next);
     // The estimate does not depend on the columns, but the file name and request do: ask again.
-    if (scope === 'all') void estimate(next === 'visible' ? [...view.columns] : CDR_FIELDS.map((f) => f.key));
+    if (scope === 'all') {
+      reset();
+      estimate.mutate(bodyOf(next === 'visible' ? visible : allColumns));
+    }
   }
 
-  const busy = phase.kind === 'estimating' || phase.kind === 'starting' || phase.kind === 'preparing';
-  const estimated = phase.kind === 'estimated' ? phase.estimate : null;
+  const ended = job !== null && !isActiveExportState(job.state);
+  const preparing = watching && !ended;
+  const inBackground = started !== null && !preparing && !done && !(ended && job?.state !== 'done');
+  const downloaded = done
+    ? `Downloaded all ${formatCount(done.progress.recordsFetched)} records (${formatCount(done.progress.callsSpent)} upstream calls).`
+    : pageDownloaded;
+  const busy = estimate.isPending || create.isPending || preparing;
+  const estimated: ExportEstimate | undefined = scope === 'all' && !create.isPending && !started ? estimate.data : undefined;
+  const failure = estimate.error ?? create.error ?? (preparing ? watched.error : null);
+  const gaveUp = ended && job && job.state !== 'done' ? (job.message ?? `The export ${job.state}.`) : null;
 
   return (
     <>
       <button type="button" className="button button-small" onClick={open} data-testid="download-csv" aria-haspopup="dialog">
         Download CSV
       </button>
-      <dialog ref={dialog} className={styles.dialog} aria-labelledby={ids.title} data-testid="download-dialog" onClose={() => setPhase({ kind: 'choose' })}>
+      <dialog ref={dialog} className={styles.dialog} aria-labelledby={ids.title} data-testid="download-dialog" onClose={reset}>
         <form
           method="dialog"
           className={styles.form}
           onSubmit={(e) => {
             e.preventDefault();
             if (scope === 'page') void downloadPage();
-            else if (estimated) void start(estimated.schedule.fitsNow);
+            else if (estimated) start(estimated.schedule.fitsNow);
           }}
         >
           <h2 id={ids.title} className={styles.title}>
@@ -219,34 +185,34 @@ export function DownloadCsvButton() {
           </fieldset>
 
           <div id={ids.status} className={styles.status} aria-live="polite" data-testid="download-status">
-            {scope === 'all' && phase.kind === 'estimating' ? <p>Working out what it costs…</p> : null}
+            {scope === 'all' && estimate.isPending ? <p>Working out what it costs…</p> : null}
             {estimated ? <EstimateView estimate={estimated} /> : null}
-            {phase.kind === 'starting' ? <p>Starting the export…</p> : null}
-            {phase.kind === 'preparing' ? (
+            {create.isPending ? <p>Starting the export…</p> : null}
+            {preparing && job ? (
               <p>
-                Preparing the file: {progressText(phase.job)} ({stateText(phase.job).toLowerCase()}).
+                Preparing the file: {progressText(job)} ({stateText(job).toLowerCase()}).
               </p>
             ) : null}
-            {phase.kind === 'started' ? (
+            {inBackground && job ? (
               <p data-testid="export-started">
-                The export runs in the background ({stateText(phase.job).toLowerCase()}). Follow it and download the file on the{' '}
-                <Link href="/exports" onClick={close}>
+                The export runs in the background ({stateText(job).toLowerCase()}). Follow it and download the file on the{' '}
+                <Link href={PAGE_PATHS.exports} onClick={close}>
                   Exports page
                 </Link>
                 .
               </p>
             ) : null}
-            {phase.kind === 'downloaded' ? <p data-testid="download-done">{phase.text}</p> : null}
-            {phase.kind === 'error' ? (
+            {downloaded ? <p data-testid="download-done">{downloaded}</p> : null}
+            {failure || gaveUp ? (
               <p className={styles.error} role="alert">
-                {phase.message}
+                {gaveUp ?? errorText(failure)}
               </p>
             ) : null}
           </div>
 
           <div className={styles.actions}>
             <button type="button" className="button" onClick={close}>
-              {phase.kind === 'downloaded' || phase.kind === 'started' ? 'Close' : 'Cancel'}
+              {downloaded || started ? 'Close' : 'Cancel'}
             </button>
             {scope === 'page' ? (
               <button type="submit" className="button button-primary" data-testid="download-confirm">

@@ -5,14 +5,15 @@
  * should be done, and what can be done with it (cancel, download, delete). A change of state is
  * announced to screen readers; the numbers that tick are not, so the page stays quiet.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from '@/lib/exports/job-words';
-import { isActiveExportState, type ExportJob } from '@/lib/exports/types';
+import { isActiveExportState, type ExportJob } from '@/lib/api/exports';
 import { ApiError } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
-import { cancelExport, exportsQueryOptions, PAGE_POLL_MS } from './exports-api';
+import { PAGE_PATHS, signInHref } from '@/lib/ui/paths';
+import { cancelExportMutation, exportsQueryOptions, PAGE_POLL_MS } from '@/lib/ui/queries';
 import styles from './exports-list.module.css';
 
 function useNow(everyMs: number): number {
@@ -49,7 +50,7 @@ export function ExportsList() {
       <p className={styles.intro}>
         Exports read every record of a search through the account&rsquo;s quota, in the background, leaving the calls kept for interactive use. They
         survive restarts; finished files are kept for a limited time. Start one with <em>Download CSV</em> under the{' '}
-        <Link href="/transactions">transactions</Link> table.
+        <Link href={PAGE_PATHS.transactions}>transactions</Link> table.
       </p>
       <p className="visually-hidden" aria-live="polite" data-testid="exports-announcement">
         {announcement}
@@ -76,24 +77,15 @@ export function ExportsList() {
 
 function ExportCard({ job, now }: { job: ExportJob; now: number }) {
   const client = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const cancelling = useMutation(cancelExportMutation(client));
+  const busy = cancelling.isPending;
+  const problem = cancelling.error ? (cancelling.error instanceof ApiError ? (cancelling.error.problem.detail ?? cancelling.error.problem.title) : 'That did not work; try again.') : null;
   const percent = progressPercent(job);
   const eta = etaText(job, now);
   const active = isActiveExportState(job.state);
   const titleId = `export-${job.id}`;
 
-  async function cancel() {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await cancelExport(client, job.id);
-    } catch (err) {
-      setProblem(err instanceof ApiError ? (err.problem.detail ?? err.problem.title) : 'That did not work; try again.');
-    } finally {
-      setBusy(false);
-    }
-  }
+  const cancel = () => cancelling.mutate(job.id);
 
   return (
     <article className={`panel ${styles.card}`} aria-labelledby={titleId} data-testid="export-card" data-state={job.state} data-id={job.id}>
@@ -167,7 +159,7 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
           {job.state === 'waiting' && job.waitingUntil === null ? (
             <>
               {' '}
-              <Link href={`/signin?callbackUrl=${encodeURIComponent('/exports')}`}>Sign in</Link>
+              <Link href={signInHref(PAGE_PATHS.exports)}>Sign in</Link>
             </>
           ) : null}
         </p>
@@ -197,11 +189,11 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
           </a>
         ) : null}
         {active ? (
-          <button type="button" className="button button-small" onClick={() => void cancel()} disabled={busy} data-testid="export-cancel">
+          <button type="button" className="button button-small" onClick={cancel} disabled={busy} data-testid="export-cancel">
             Cancel export
           </button>
         ) : (
-          <button type="button" className="button button-small button-ghost" onClick={() => void cancel()} disabled={busy} data-testid="export-delete">
+          <button type="button" className="button button-small button-ghost" onClick={cancel} disabled={busy} data-testid="export-delete">
             Delete
           </button>
         )}

@@ -6,6 +6,7 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import { trxIdProblem } from '@/lib/cdr/trx-id';
+import { PAGE_PATHS } from '@/lib/ui/paths';
 import { zoneOf } from '@/lib/ui/url-state';
 import styles from './TrxLookup.module.css';
 
@@ -22,7 +23,7 @@ export function TrxLookup() {
     setProblem(found);
     if (found) return;
     const zone = zoneOf({ tz: searchParams.get('tz') });
-    router.push(`/transactions/${value.trim()}?tz=${zone}`);
+    router.push(PAGE_PATHS.transaction(value.trim(), zone));
   }
 
   return (

@@ -7,20 +7,21 @@ import { QuotaMeter } from '../quota/QuotaMeter';
 import { TrxLookup } from '../lookup/TrxLookup';
 import { NavLink } from './NavLink';
 import { SignOutButton } from './SignOutButton';
-import type { ShellAccount } from './AppShell';
+import { PAGE_PATHS } from '@/lib/ui/paths';
+import type { ShellAccount } from './account';
 import styles from './AppHeader.module.css';
 
 export function AppHeader({ account }: { account: ShellAccount }) {
   return (
     <header className={styles.header}>
-      <Link href="/transactions" className={styles.brand}>
+      <Link href={PAGE_PATHS.transactions} className={styles.brand}>
         <span className={styles.mark} aria-hidden="true" />
         SMS history
       </Link>
       <nav aria-label="Main" className={styles.nav}>
-        <NavLink href="/transactions">Transactions</NavLink>
+        <NavLink href={PAGE_PATHS.transactions}>Transactions</NavLink>
         {/* Exports area (components/exports): the page link and the badge of exports under way. */}
-        <NavLink href="/exports">Exports</NavLink>
+        <NavLink href={PAGE_PATHS.exports}>Exports</NavLink>
         <ExportsBadge />
       </nav>
       <div className={styles.lookup}>

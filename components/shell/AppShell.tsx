@@ -1,15 +1,10 @@
 /**
- * The frame of every signed-in page: skip link, header, main. Pages of other areas (exports) wrap
- * themselves in it too, so the header — quota, lookup, account — is the same everywhere.
+ * The frame of every signed-in page, drawn once by the signed-in layout: skip link, header, main.
  */
 import type { ReactNode } from 'react';
+import type { ShellAccount } from './account';
 import { AppHeader } from './AppHeader';
 import styles from './AppShell.module.css';
-
-export interface ShellAccount {
-  apiKey: string;
-  enterpriseId?: string;
-}
 
 export function AppShell({ account, children }: { account: ShellAccount; children: ReactNode }) {
   return (

@@ -1,5 +1,6 @@
 'use client';
 import { useState } from 'react';
+import { PAGE_PATHS } from '@/lib/ui/paths';
 
 export function SignOutButton() {
   const [busy, setBusy] = useState(false);
@@ -12,7 +13,7 @@ export function SignOutButton() {
         setBusy(true);
         // next-auth's client is loaded on the click, not with every page: it is ~10 kB gzip.
         const { signOut } = await import('next-auth/react');
-        await signOut({ callbackUrl: '/signin' });
+        await signOut({ callbackUrl: PAGE_PATHS.signIn });
       }}
     >
       {busy ? 'Signing out…' : 'Sign out'}

@@ -5,10 +5,10 @@
  */
 import { flexRender, type Header } from '@tanstack/react-table';
 import type { Cdr } from '@/lib/cdr/schema';
-import { UPSTREAM_SORTED_FIELD } from './columns';
+import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
 import styles from './ResultsTable.module.css';
 
-const ARROWS = { asc: '↑', desc: '↓' } as const;
+const ARROWS: Record<SortOrder, string> = { asc: '↑', desc: '↓' };
 
 export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
   const { column } = header;
@@ -19,7 +19,7 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
   const zoneSuffix = field.kind === 'timestamp' ? ` (${meta.zone})` : '';
   const clientSorted = table.getState().sorting.length > 0;
 
-  if (column.id === UPSTREAM_SORTED_FIELD) {
+  if (column.id === UPSTREAM_SORT) {
     const order = meta.sortOrder;
     const next = order === 'desc' ? 'asc' : 'desc';
     return (

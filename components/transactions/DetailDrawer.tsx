@@ -6,6 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { PAGE_PATHS } from '@/lib/ui/paths';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { FieldDef } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
@@ -103,7 +104,7 @@ export function DetailDrawer({ trxId, rows, zone, onClose, onMove, onFilter }: D
           </div>
         </header>
         <div className={styles.subheader}>
-          <Link href={`/transactions/${trxId}?tz=${zone}`} className={styles.pageLink}>
+          <Link href={PAGE_PATHS.transaction(trxId, zone)} className={styles.pageLink}>
             Open as a page
           </Link>
           {onPage === null && fetched.data?._meta ? <SourceTag meta={fetched.data._meta} /> : null}

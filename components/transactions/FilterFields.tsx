@@ -1,40 +1,42 @@
 'use client';
 /**
- * One input per filter of the seed (plus enterprise), derived from FILTERS: labels from CDR_FIELDS,
- * status and network offering their known values, every value judged as the server judges it.
+ * One input per filter, rendered from the filter definitions (lib/query/filters.ts, derived from
+ * the field list): label, input kind, choices, placeholder and the hint of what a valid value looks
+ * like all come from there, and every value is judged by the server's own parser.
  */
-import { KNOWN_NETWORKS } from '@/lib/cdr/networks';
-import { DELIVERY_STATUSES } from '@/lib/cdr/status';
-import { FILTERS, filterLabel, type FilterDef, type FilterParam } from '@/lib/query/filters';
+import type { FilterDef, FilterParam } from '@/lib/query/filters';
 import styles from './SearchForm.module.css';
 
-const PLACEHOLDERS: Partial<Record<FilterParam, string>> = { da: '819012345678', network: '44010', status: '' };
-
 export interface FilterFieldsProps {
+  legend: string;
+  filters: readonly FilterDef[];
   values: Record<FilterParam, string>;
   /** Problems to show now (already limited to fields the person has left or submitted). */
   problems: Partial<Record<FilterParam, string>>;
-  enterpriseId?: string;
+  /** Values that apply when the field is left empty (e.g. the account's own enterprise). */
+  implied?: Partial<Record<FilterParam, string>>;
   onChange: (param: FilterParam, value: string) => void;
   onBlur: (param: FilterParam) => void;
+  /** Said under the legend (e.g. which part of the range these filters can search). */
+  note?: string;
 }
 
-function inputId(def: FilterDef) {
-  return `filter-${def.param}`;
-}
+const INPUT_MODE = { text: undefined, numeric: 'numeric', decimal: 'decimal', select: undefined } as const;
 
-export function FilterFields({ values, problems, enterpriseId, onChange, onBlur }: FilterFieldsProps) {
+export function FilterFields({ legend, filters, values, problems, implied = {}, onChange, onBlur, note }: FilterFieldsProps) {
   return (
     <fieldset className={styles.filters}>
-      <legend className={styles.legend}>Filters</legend>
+      <legend className={styles.legend}>{legend}</legend>
+      {note ? <p className={styles.filterNote}>{note}</p> : null}
       <div className={styles.filterGrid}>
-        {FILTERS.map((def) => {
-          const id = inputId(def);
+        {filters.map((def) => {
+          const id = `filter-${def.param}`;
           const problem = problems[def.param];
+          const listId = def.input !== 'select' && def.choices ? `${id}-choices` : undefined;
           const common = {
             id,
             name: def.param,
-            value: values[def.param],
+            value: values[def.param] ?? '',
             'aria-invalid': problem ? true : undefined,
             'aria-describedby': problem ? `${id}-problem` : undefined,
             onBlur: () => onBlur(def.param),
@@ -42,15 +44,14 @@ export function FilterFields({ values, problems, enterpriseId, onChange, onBlur 
           return (
             <div key={def.param} className={styles.field} data-filter={def.param}>
               <label htmlFor={id} className={styles.label}>
-                {filterLabel(def)}
+                {def.label}
               </label>
-              {def.param === 'status' ? (
+              {def.input === 'select' ? (
                 <select {...common} className="control" onChange={(e) => onChange(def.param, e.target.value)}>
-                  <option value="">Any status</option>
-                  {DELIVERY_STATUSES.map((s) => (
-                    <option key={s.value} value={s.value}>
-                      {s.value} · {s.label}
-                      {s.final ? '' : ' (in transit)'}
+                  <option value="">{def.placeholder ?? 'Any'}</option>
+                  {def.choices?.map((c) => (
+                    <option key={c.value} value={c.value}>
+                      {c.label}
                     </option>
                   ))}
                 </select>
@@ -59,17 +60,24 @@ export function FilterFields({ values, problems, enterpriseId, onChange, onBlur 
                   {...common}
                   className="control"
                   type="text"
-                  inputMode={def.param === 'da' || def.param === 'network' ? 'numeric' : undefined}
+                  inputMode={INPUT_MODE[def.input]}
                   spellCheck={false}
                   autoComplete="off"
-                  list={def.param === 'network' ? 'known-networks' : undefined}
-                  placeholder={
-                    def.param === 'enterprise-id' && enterpriseId ? `${enterpriseId} (yours)` : (PLACEHOLDERS[def.param] ?? 'Any')
-                  }
+                  list={listId}
+                  placeholder={implied[def.param] ? `${implied[def.param]} (yours)` : (def.placeholder ?? 'Any')}
                   title={`Expected: ${def.hint}`}
                   onChange={(e) => onChange(def.param, e.target.value)}
                 />
               )}
+              {listId ? (
+                <datalist id={listId}>
+                  {def.choices?.map((c) => (
+                    <option key={c.value} value={c.value}>
+                      {c.label}
+                    </option>
+                  ))}
+                </datalist>
+              ) : null}
               {problem ? (
                 <span id={`${id}-problem`} className={styles.fieldProblem}>
                   {problem}
@@ -79,13 +87,6 @@ export function FilterFields({ values, problems, enterpriseId, onChange, onBlur 
           );
         })}
       </div>
-      <datalist id="known-networks">
-        {KNOWN_NETWORKS.map((n) => (
-          <option key={n.code} value={n.code}>
-            {n.name}
-          </option>
-        ))}
-      </datalist>
     </fieldset>
   );
 }

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { PAGE_PATHS } from '@/lib/ui/paths';
 import styles from './TransactionDetailView.module.css';
 
 /** /transactions/<not a trx_id>: said plainly, and no request is made for it. */
@@ -10,7 +11,7 @@ export function InvalidTrxId({ value, problem }: { value: string; problem: strin
         <code>{value}</code>: {problem}
       </p>
       <p>
-        <Link href="/transactions">Back to transactions</Link>
+        <Link href={PAGE_PATHS.transactions}>Back to transactions</Link>
       </p>
     </div>
   );

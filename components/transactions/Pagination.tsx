@@ -4,7 +4,7 @@
  * query). They are real links — open in a new tab, copy — and a plain click moves in place.
  */
 import type { TransactionsPage } from '@/lib/api/types';
-import { PAGE_SIZES, type PageSize, type TransactionsQuery } from '@/lib/query/transactions-query';
+import { PAGE_SIZES, type PageSize, type TransactionsQuery } from '@/lib/query/query';
 import { formatCount } from '@/lib/ui/format';
 import { pageHref, queryOfApiHref } from '@/lib/ui/url-state';
 import styles from './Pagination.module.css';

@@ -4,8 +4,8 @@
  * searched, or a search that found nothing (with what to widen).
  */
 import { useQuery } from '@tanstack/react-query';
-import { FILTERS, filterLabel, type FilterParam } from '@/lib/query/filters';
-import type { FieldErrors } from '@/lib/query/transactions-query';
+import { FILTERS, type FilterParam } from '@/lib/query/filters';
+import type { FieldErrors } from '@/lib/query/query';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import styles from './ResultStates.module.css';
 
@@ -61,7 +61,7 @@ export function EmptyState({ rangeText, filters, onWiden, onDropFilter }: EmptyS
         </button>
         {active.map((f) => (
           <button key={f.param} type="button" className="button button-small" onClick={() => onDropFilter(f.param)}>
-            Drop {filterLabel(f)}: {filters[f.param]}
+            Drop {f.label}: {filters[f.param]}
           </button>
         ))}
       </div>

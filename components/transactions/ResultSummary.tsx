@@ -11,7 +11,7 @@ import { quotaWaitUntil } from '@/lib/ui/quota';
 import { useCountdown } from '../common/useCountdown';
 import styles from './TransactionsView.module.css';
 
-export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'upstreamCalls'> }) {
+export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'> }) {
   if (meta.source === 'cache') {
     return (
       <span className={styles.source} data-source="cache" data-testid="result-source" title="Served by the dashboard’s cache: no upstream call was spent.">
@@ -21,7 +21,7 @@ export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'a
   }
   return (
     <span className={styles.source} data-source="upstream" data-testid="result-source" title="Fetched from the upstream for this view.">
-      From the upstream · {meta.upstreamCalls === 1 ? '1 call' : `${meta.upstreamCalls} calls`} used
+      From the upstream · {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used
     </span>
   );
 }

@@ -5,10 +5,11 @@
  * parser before the request is made.
  */
 import { useMemo, useRef, useState, type RefObject } from 'react';
-import type { FilterParam } from '@/lib/query/filters';
-import { transactionsQueryToParams, type TransactionsQuery } from '@/lib/query/transactions-query';
+import { UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { queryKey, type TransactionsQuery } from '@/lib/query/query';
 import type { RangeProblems } from '@/lib/ui/range';
-import { activeFilters, checkDraft, emptyFilters, type SearchDraft, type SearchSettings } from '@/lib/ui/search-draft';
+import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/ui/search-draft';
+import type { SearchSettings } from '@/lib/ui/url-state';
 import { DateRangePicker } from './DateRangePicker';
 import { FilterFields } from './FilterFields';
 import { SearchCost } from './SearchCost';
@@ -36,7 +37,7 @@ export function SearchForm({ draft, settings, enterpriseId, onDraftChange, onSea
   const filterProblems = Object.fromEntries(
     Object.entries(errors).filter(([param]) => submitted || touched.has(param)),
   ) as Partial<Record<FilterParam, string>>;
-  const planParams = checked.ok ? transactionsQueryToParams(checked.query).toString() : null;
+  const planParams = checked.ok ? queryKey(checked.query) : null;
   const filtersOn = activeFilters(draft).length;
 
   function submit(event: React.FormEvent) {
@@ -54,9 +55,11 @@ export function SearchForm({ draft, settings, enterpriseId, onDraftChange, onSea
     <form ref={formRef} className={`panel ${styles.form}`} onSubmit={submit} noValidate aria-label="Search transactions">
       <DateRangePicker range={draft.range} zone={settings.tz} problems={rangeProblems} onChange={(range) => onDraftChange({ ...draft, range })} />
       <FilterFields
+        legend="Filters"
+        filters={UPSTREAM_FILTERS}
         values={draft.filters}
         problems={filterProblems}
-        enterpriseId={enterpriseId}
+        implied={enterpriseId ? { 'enterprise-id': enterpriseId } : {}}
         onChange={(param, value) => onDraftChange({ ...draft, filters: { ...draft.filters, [param]: value } })}
         onBlur={(param) => setTouched((t) => (t.has(param) ? t : new Set(t).add(param)))}
       />

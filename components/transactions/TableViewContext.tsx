@@ -7,7 +7,7 @@
 import { createContext, useContext } from 'react';
 import type { CdrFieldKey } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
-import type { TransactionsQuery } from '@/lib/query/transactions-query';
+import type { TransactionsQuery } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
 
 export interface TableView {

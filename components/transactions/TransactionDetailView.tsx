@@ -6,9 +6,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
 import Link from 'next/link';
-import { QUERY_DEFAULTS } from '@/lib/query/transactions-query';
-import { formatWallClock, parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
-import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
+import { parseAsString } from 'nuqs';
+import { QUERY_DEFAULTS } from '@/lib/query/query';
+import { parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
+import { PAGE_PATHS } from '@/lib/ui/paths';
 import { fieldText } from '@/lib/ui/cdr-view';
 import { transactionQueryOptions } from '@/lib/ui/queries';
 import { pageHref, zoneOf } from '@/lib/ui/url-state';
@@ -25,23 +26,13 @@ const HOUR = 3600_000;
 function searchAroundHref(received: string, trxId: string, zone: Zone): string | null {
   const at = parseUpstreamTimestamp(received);
   if (!at) return null;
-  const range = { from: new Date(at.getTime() - HOUR), to: new Date(at.getTime() + HOUR) };
-  return pageHref(
-    {
-      dateFrom: formatWallClock(range.from, zone),
-      dateTo: formatWallClock(range.to, zone),
-      page: 1,
-      pageSize: QUERY_DEFAULTS.pageSize,
-      tz: zone,
-      sortOrder: QUERY_DEFAULTS.sortOrder,
-      filters: {},
-    },
-    trxId,
-  );
+  // Whole seconds: the query's range is read to the second.
+  const second = Math.floor(at.getTime() / 1000) * 1000;
+  return pageHref({ ...QUERY_DEFAULTS, from: new Date(second - HOUR), to: new Date(second + HOUR), tz: zone, filters: {} }, trxId);
 }
 
 export function TransactionDetailView({ trxId }: { trxId: string }) {
-  const [url, setUrl] = useQueryStates({ tz: pageUrlParsers.tz });
+  const [url, setUrl] = useQueryStates({ tz: parseAsString });
   const zone = zoneOf(url);
   const record = useQuery(transactionQueryOptions(trxId, zone));
   const around = record.data ? searchAroundHref(fieldText(record.data, 'date_received'), trxId, zone) : null;
@@ -49,7 +40,7 @@ export function TransactionDetailView({ trxId }: { trxId: string }) {
   return (
     <article className={styles.page} aria-labelledby="trx-title">
       <nav aria-label="Breadcrumb" className={styles.crumbs}>
-        <Link href="/transactions">Transactions</Link> <span aria-hidden="true">/</span> <span>Transaction</span>
+        <Link href={PAGE_PATHS.transactions}>Transactions</Link> <span aria-hidden="true">/</span> <span>Transaction</span>
       </nav>
       <header className={styles.header}>
         <div>

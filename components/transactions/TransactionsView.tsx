@@ -9,8 +9,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
 import { useMemo, useRef, useState } from 'react';
 import type { FieldDef } from '@/lib/cdr/fields';
-import { FILTERS, filterLabel, type FilterParam } from '@/lib/query/filters';
-import { transactionsQueryToParams, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/transactions-query';
+import { filterDef, type FilterParam } from '@/lib/query/filters';
+import { queryKey, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
 import { visibleInOrder } from '@/lib/ui/column-prefs';
 import { formatCount, formatInstant } from '@/lib/ui/format';
@@ -21,6 +21,7 @@ import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
 import type { SearchDraft } from '@/lib/ui/search-draft';
 import { ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
 import { ZoneToggle } from '../common/ZoneToggle';
+import { useAccount } from '../shell/AccountContext';
 import { DownloadCsvButton } from '../exports/download-csv-button';
 import { ColumnChooser } from './ColumnChooser';
 import { DetailDrawer } from './DetailDrawer';
@@ -40,12 +41,12 @@ import styles from './TransactionsView.module.css';
 export interface TransactionsViewProps {
   /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
   defaultRange: WallRange;
-  enterpriseId?: string;
 }
 
 const NO_ROWS: never[] = [];
 
-export function TransactionsView({ defaultRange, enterpriseId }: TransactionsViewProps) {
+export function TransactionsView({ defaultRange }: TransactionsViewProps) {
+  const { enterpriseId } = useAccount();
   const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
   const settings = useMemo(() => settingsOf(url), [url]);
   const zone = settings.tz;
@@ -72,7 +73,7 @@ export function TransactionsView({ defaultRange, enterpriseId }: TransactionsVie
 
   function runSearch(query: TransactionsQuery) {
     setNotice(null);
-    const key = transactionsQueryToParams(query).toString();
+    const key = queryKey(query);
     // The same search again: ask the server once more (it answers from its cache while fresh).
     if (search.kind === 'ready' && key === search.key) void queryClient.refetchQueries({ queryKey: transactionsQueryOptions(key).queryKey });
     else commit(urlValuesOf(query));
@@ -209,7 +210,7 @@ export function TransactionsView({ defaultRange, enterpriseId }: TransactionsVie
               onDropFilter={(param) =>
                 fillForm(
                   { ...draft, filters: { ...draft.filters, [param]: '' } },
-                  `${filterLabel(FILTERS.find((f) => f.param === param)!)} filter removed. Press Search to run it.`,
+                  `${filterDef(param).label} filter removed. Press Search to run it.`,
                 )
               }
             />

@@ -3,7 +3,7 @@
  * Said when a search matches more records than its pages can reach (the dashboard's pages stop at
  * 1000, as the upstream's do): how far they reach, and the ways to reach the rest.
  */
-import { PAGE_SIZES, type PageSize, type TransactionsQuery } from '@/lib/query/transactions-query';
+import { PAGE_SIZES, wallClocks, type PageSize, type TransactionsQuery } from '@/lib/query/query';
 import { formatCount } from '@/lib/ui/format';
 import { splitRange, type WallRange } from '@/lib/ui/range';
 import styles from './TransactionsView.module.css';
@@ -21,7 +21,7 @@ export function TruncatedNote({
   onNarrow: (range: WallRange) => void;
   onPageSize: (size: PageSize) => void;
 }) {
-  const halves = splitRange({ dateFrom: query.dateFrom, dateTo: query.dateTo }, query.tz);
+  const halves = splitRange(wallClocks(query), query.tz);
   const largest = PAGE_SIZES[PAGE_SIZES.length - 1]!;
   return (
     <div className={styles.banner} data-tone="warning" role="status" data-testid="truncated-note">

@@ -4,16 +4,13 @@
  * all follow the field's kind. Nothing here names a field except the one the upstream sorts by.
  */
 import type { ColumnDef, RowData, SortingFn } from '@tanstack/react-table';
-import { CDR_FIELDS, type CdrFieldKey, type FieldDef } from '@/lib/cdr/fields';
+import { CDR_FIELDS, type FieldDef } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
-import type { SortOrder } from '@/lib/query/transactions-query';
+import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
 import { parseUpstreamTimestamp } from '@/lib/time/zones';
 import { fieldText } from '@/lib/ui/cdr-view';
 import { FieldValue } from '../cdr/FieldValue';
-
-/** The upstream sorts by received time only (its `sort-order`); any other order is ours, per page. */
-export const UPSTREAM_SORTED_FIELD: CdrFieldKey = 'date_received';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -50,7 +47,7 @@ export const CDR_COLUMNS: ColumnDef<Cdr>[] = CDR_FIELDS.map((field) => ({
   accessorFn: (row: Cdr) => fieldText(row, field.key),
   header: field.label,
   cell: ({ row, table }) => <FieldValue field={field} record={row.original} zone={table.options.meta!.zone} inTable />,
-  enableSorting: field.key !== UPSTREAM_SORTED_FIELD,
+  enableSorting: field.key !== UPSTREAM_SORT,
   sortingFn: sortingFnFor(field),
   sortDescFirst: false,
   meta: { field },

@@ -6,7 +6,7 @@
 import { getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import type { Cdr } from '@/lib/cdr/schema';
-import type { SortOrder } from '@/lib/query/transactions-query';
+import type { SortOrder } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
 import type { ColumnPrefs } from '@/lib/ui/column-prefs';
 import { CDR_COLUMNS } from './columns';

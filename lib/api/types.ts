@@ -4,7 +4,7 @@
  */
 import type { Cdr } from '../cdr/schema';
 import type { Zone } from '../time/zones';
-import type { SortOrder } from '../query/transactions-query';
+import type { SortOrder } from '../query/query';
 
 export type { Cdr };
 
@@ -48,8 +48,8 @@ export interface QuotaSnapshot {
 export interface TransactionsMeta {
   /** Where the records came from: the cache (no call spent) or a call made for this request. */
   source: 'cache' | 'upstream';
-  /** Upstream calls this request spent (0 or 1). */
-  upstreamCalls: number;
+  /** Upstream calls this request spent. */
+  calls: number;
   /** When the upstream page behind this answer was fetched (ISO). */
   fetchedAt: string;
   ageSeconds: number;
@@ -76,7 +76,7 @@ export interface TransactionsMeta {
 /** `_meta` of a single transaction. */
 export interface TransactionMeta {
   source: 'cache' | 'upstream';
-  upstreamCalls: number;
+  calls: number;
   fetchedAt: string;
   ageSeconds: number;
   stale?: string;

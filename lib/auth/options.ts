@@ -9,14 +9,15 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { NextAuthOptions, User } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { getConfig } from '../config';
+import type { Config } from '../config';
 import { QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
-import { getGateway } from '../server/upstream-gateway';
-import { getStore } from '../store';
+import type { UpstreamGateway } from '../server/upstream-gateway';
+import type { VaultStore } from '../store/vault';
 import { UpstreamError } from '../upstream';
 import { authSecret } from './auth-secret';
 import { signInProblems } from './credentials';
+import { PAGE_PATHS } from '../ui/paths';
 import { seal } from './secret-box';
 
 declare module 'next-auth' {
@@ -48,35 +49,42 @@ function signInFailure(err: unknown): Error {
   return new Error('Sign-in failed on our side. Try again; if it persists, tell the team.');
 }
 
-async function authorize(raw: Record<string, string> | undefined): Promise<User | null> {
+/** What sign-in needs of the server: the gateway to check credentials, the vault, the session length. */
+export interface AuthDeps {
+  gateway: Pick<UpstreamGateway, 'verifyCredentials' | 'forget'>;
+  store: { vault: VaultStore };
+  config: Pick<Config, 'SESSION_MAX_AGE_HOURS'>;
+}
+
+async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined): Promise<User | null> {
   const input = { apiKey: (raw?.apiKey ?? '').trim(), apiSecret: raw?.apiSecret ?? '', enterpriseId: (raw?.enterpriseId ?? '').trim() };
   const problems = Object.values(signInProblems(input));
   if (problems.length > 0) throw new Error(problems.join(' '));
   try {
-    await getGateway().verifyCredentials(input.apiKey, input.apiSecret);
+    await deps.gateway.verifyCredentials(input.apiKey, input.apiSecret);
   } catch (err) {
     log.info('signin.refused', { account: input.apiKey, reason: err instanceof UpstreamError ? err.kind : 'error' });
     throw signInFailure(err);
   }
   const now = Date.now();
   const sid = randomUUID();
-  await getStore().vault.put({
+  await deps.store.vault.put({
     sid,
     apiKey: input.apiKey,
     enterpriseId: input.enterpriseId || null,
     sealedSecret: seal(input.apiSecret, authSecret()),
     createdAt: now,
-    expiresAt: now + getConfig().SESSION_MAX_AGE_HOURS * 3600_000,
+    expiresAt: now + deps.config.SESSION_MAX_AGE_HOURS * 3600_000,
   });
   log.info('signin.ok', { account: input.apiKey });
   return { id: sid, name: input.apiKey, enterpriseId: input.enterpriseId || null };
 }
 
-export function authOptions(): NextAuthOptions {
+export function authOptions(deps: AuthDeps): NextAuthOptions {
   return {
     secret: authSecret(),
-    session: { strategy: 'jwt', maxAge: getConfig().SESSION_MAX_AGE_HOURS * 3600 },
-    pages: { signIn: '/signin', error: '/signin' },
+    session: { strategy: 'jwt', maxAge: deps.config.SESSION_MAX_AGE_HOURS * 3600 },
+    pages: { signIn: PAGE_PATHS.signIn, error: PAGE_PATHS.signIn },
     providers: [
       CredentialsProvider({
         id: 'credentials',
@@ -86,7 +94,7 @@ export function authOptions(): NextAuthOptions {
           apiSecret: { label: 'API secret', type: 'password' },
           enterpriseId: { label: 'Enterprise ID (optional)', type: 'text' },
         },
-        authorize: (credentials) => authorize(credentials as Record<string, string> | undefined),
+        authorize: (credentials) => authorize(deps, credentials as Record<string, string> | undefined),
       }),
     ],
     callbacks: {
@@ -111,10 +119,10 @@ export function authOptions(): NextAuthOptions {
     events: {
       async signOut({ token }) {
         if (!token?.sid) return;
-        const store = getStore();
+        const { store, gateway } = deps;
         const entry = await store.vault.get(token.sid, Date.now());
         await store.vault.delete(token.sid);
-        if (entry && (await store.vault.countForApiKey(entry.apiKey, Date.now())) === 0) getGateway().forget(entry.apiKey);
+        if (entry && (await store.vault.countForApiKey(entry.apiKey, Date.now())) === 0) gateway.forget(entry.apiKey);
         log.info('signout', { account: token.apiKey });
       },
     },

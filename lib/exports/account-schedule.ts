@@ -9,7 +9,7 @@ import type { ExportJobRecord } from '../store/exports';
 import type { LedgerStore } from '../store/ledger';
 import { remainingCalls } from './job-record';
 import { backgroundRate, backgroundTracks, planCalls, type Track } from './schedule';
-import type { ExportSchedule } from './types';
+import type { ExportSchedule } from '../api/exports';
 
 /** How long one call is assumed to hold the account's single in-flight slot. */
 export const ASSUMED_CALL_MS = 1_500;

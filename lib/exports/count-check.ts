@@ -4,7 +4,7 @@
  * rows written. Any difference is reported in the job, never hidden: a record that moved, a page the
  * upstream shortened, records beyond its 1000-page reach.
  */
-import type { ExportCountCheck } from './types';
+import type { ExportCountCheck } from '../api/exports';
 
 export interface WindowCount {
   totalFound: number;

@@ -2,7 +2,7 @@
  * The sentences a person reads about an export's cost and time. Browser-safe and pure: the server
  * writes them into the estimate, and tests pin them.
  */
-import type { ExportSchedule } from './types';
+import type { ExportSchedule } from '../api/exports';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

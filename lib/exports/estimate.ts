@@ -6,15 +6,15 @@ import 'server-only';
  * put them there); a window the cache knows nothing of is counted as one call and said to be unknown.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import { MAX_PAGE } from '../query/transactions-query';
-import { reachableRecords } from '../server/upstream-plan';
+import { MAX_PAGE, queryBody } from '../query/query';
+import { reachableRecords } from '../server/upstream-pages';
 import type { PageCacheStore } from '../store/page-cache';
 import { formatWallClock } from '../time/zones';
 import { accountSchedule, type ScheduleDeps } from './account-schedule';
 import { describeSchedule } from './describe';
 import type { FrozenQuery } from './export-request';
 import { windowBase } from './job-record';
-import type { ExportEstimate, ExportQuery } from './types';
+import type { ExportEstimate, ExportQuery } from '../api/exports';
 import { inSortOrder, splitForDepth, splitRange, type TimeRange } from './windows';
 
 export interface EstimateDeps extends ScheduleDeps {
@@ -37,8 +37,7 @@ interface WindowSize {
 }
 
 export function exportQueryOf(frozen: FrozenQuery): ExportQuery {
-  const q = frozen.query;
-  return { 'date-from': q.dateFrom, 'date-to': q.dateTo, tz: q.tz, 'sort-order': q.sortOrder, filters: q.filters };
+  return queryBody(frozen.query) as ExportQuery;
 }
 
 export async function estimateExport(deps: EstimateDeps, input: EstimateInput): Promise<ExportEstimate> {
@@ -53,7 +52,7 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
   const ranges = inSortOrder(splitRange(q.from.getTime(), q.to.getTime()), q.sortOrder);
   const warnings: string[] = [];
   if (ranges.length > 1) warnings.push(`The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`);
-  if (input.frozen.requestedTo) warnings.push(`The range ends in the future: the export reads up to ${q.dateTo} ${q.tz}, when it is created.`);
+  if (input.frozen.requestedTo) warnings.push(`The range ends in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it is created.`);
 
   const size = async (r: TimeRange): Promise<WindowSize> => {
     const known = await deps.cache.anyPage(input.account.apiKey, windowBase(jobLike, r).key, now);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_COLUMNS } from './csv-format';
+import { ALL_COLUMNS } from '../csv/csv-format';
+import { wallClocks } from '../query/query';
 import { freezeRange, parseExportRequest } from './export-request';
 
 const base = { 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-01-08 00:00:00' };
@@ -28,7 +29,7 @@ describe('parseExportRequest', () => {
   it('lifts the upstream 31-day limit up to 366 days', () => {
     const r = parseExportRequest({ 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-04-01 00:00:00' });
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.request.query.dateTo).toBe('2026-04-01 00:00:00');
+    if (r.ok) expect(r.request.query.to.toISOString()).toBe('2026-04-01T00:00:00.000Z');
     const tooLong = parseExportRequest({ 'date-from': '2025-01-01 00:00:00', 'date-to': '2026-01-03 00:00:00' });
     expect(tooLong).toEqual({ ok: false, errors: { 'date-to': expect.stringContaining('366 days') } });
   });
@@ -50,6 +51,11 @@ describe('parseExportRequest', () => {
     expect(parseExportRequest({})).toMatchObject({ ok: false, errors: { 'date-from': expect.any(String), 'date-to': expect.any(String) } });
     expect(parseExportRequest([1])).toMatchObject({ ok: false, errors: { body: expect.any(String) } });
     expect(parseExportRequest({ ...base, columns: [] })).toMatchObject({ ok: false, errors: { columns: expect.any(String) } });
+  });
+
+  it('takes "all" for every column, the first thing a script writer tries', () => {
+    const r = parseExportRequest({ ...base, columns: 'all' });
+    expect(r.ok && r.request.columns).toEqual([...ALL_COLUMNS]);
   });
 
   it('ignores page and page-size: an export reads every page', () => {
@@ -76,7 +82,7 @@ describe('freezeRange', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.frozen.query.to.toISOString()).toBe('2026-01-05T03:04:05.000Z');
-    expect(r.frozen.query.dateTo).toBe('2026-01-05 12:04:05');
+    expect(wallClocks(r.frozen.query).dateTo).toBe('2026-01-05 12:04:05');
     expect(r.frozen.requestedTo?.toISOString()).toBe('2026-01-09T15:00:00.000Z');
   });
 

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { TIMESTAMP_FIELDS, type CdrFieldKey } from '../cdr/fields';
 import type { ExportJobRecord, ExportStore } from '../store/exports';
 import { rezoneTimestamp, type Zone } from '../time/zones';
-import { createCsvStream, toRow } from './csv';
+import { createCsvStream, toRow } from '../csv/csv';
 
 const BATCH = 1000;
 

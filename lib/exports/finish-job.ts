@@ -4,13 +4,23 @@ import 'server-only';
  * upstream reported, and mark the job done with its retention. The stored records go only after
  * the job says done, so a crash in between simply writes the file again.
  */
-import type { ExportJobRecord } from '../store/exports';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import type { ExportJobRecord, ExportStore } from '../store/exports';
 import { checkCount } from './count-check';
 import { deleteExportFile, writeExportFile } from './file-writer';
-import { leafWindows, windowLabel } from './job-record';
-import type { StepDeps } from './job-step';
+import { leafWindows, retentionEnd, windowLabel } from './job-record';
 
-export async function finishJob(deps: Pick<StepDeps, 'store' | 'exportsDir' | 'now' | 'config' | 'log'>, job: ExportJobRecord): Promise<void> {
+export interface FinishDeps {
+  store: ExportStore;
+  /** Where finished files go (`${DATA_DIR}/exports`). */
+  exportsDir: string;
+  config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
+  now(): number;
+  log: Logger;
+}
+
+export async function finishJob(deps: FinishDeps, job: ExportJobRecord): Promise<void> {
   const file = await writeExportFile(deps.store, job, deps.exportsDir);
   const current = deps.store.getJob(job.id);
   if (!current || current.state === 'cancelled') {
@@ -31,7 +41,7 @@ export async function finishJob(deps: Pick<StepDeps, 'store' | 'exportsDir' | 'n
     state: 'done',
     finishedAt: now,
     updatedAt: now,
-    expiresAt: now + deps.config.EXPORT_RETENTION_DAYS * 86_400_000,
+    expiresAt: retentionEnd(now, deps.config),
     waitingUntil: null,
     message: null,
     countCheck: check,

@@ -2,12 +2,12 @@
  * Building a job from a request, and reading what is left of it. Pure: no store, no clock.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import type { TransactionsQuery } from '../query/transactions-query';
-import { upstreamBase, upstreamQueryKey, type UpstreamBase } from '../server/upstream-plan';
+import { UPSTREAM_SORT } from '../query/query';
+import { upstreamBase, type UpstreamBase } from '../query/wire';
 import type { ExportJobRecord, StoredWindow } from '../store/exports';
 import { formatWallClock, type Zone } from '../time/zones';
 import type { FrozenQuery } from './export-request';
-import { csvFileName } from './file-name';
+import { csvFileName } from '../csv/file-name';
 import { inSortOrder, splitRange, type TimeRange } from './windows';
 
 export interface NewJobInput {
@@ -17,6 +17,11 @@ export interface NewJobInput {
   columns: CdrFieldKey[];
   pageSize: number;
   now: number;
+}
+
+/** When a finished (done, failed or cancelled) job and its file are deleted: the one retention rule. */
+export function retentionEnd(finishedAt: number, config: { EXPORT_RETENTION_DAYS: number }): number {
+  return finishedAt + config.EXPORT_RETENTION_DAYS * 86_400_000;
 }
 
 export function newWindow(job: Pick<ExportJobRecord, 'nextWindowId'>, range: TimeRange): StoredWindow {
@@ -43,6 +48,7 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
       requestedTo: input.frozen.requestedTo?.getTime() ?? null,
       tz: q.tz,
       sortOrder: q.sortOrder,
+      ...(q.sort !== UPSTREAM_SORT ? { sort: q.sort } : {}),
       filters: q.filters,
     },
     columns: input.columns,
@@ -76,27 +82,9 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
   return job;
 }
 
-/** The dashboard's query for one window (what the page cache is keyed by). */
-export function windowQuery(job: Pick<ExportJobRecord, 'query'>, w: TimeRange): TransactionsQuery {
-  const from = new Date(w.from);
-  const to = new Date(w.to);
-  return {
-    dateFrom: formatWallClock(from, job.query.tz),
-    dateTo: formatWallClock(to, job.query.tz),
-    from,
-    to,
-    page: 1,
-    pageSize: 100,
-    tz: job.query.tz,
-    sortOrder: job.query.sortOrder,
-    filters: job.query.filters,
-  };
-}
-
-/** The upstream query of a window without page and sort, and its page-cache key. */
-export function windowBase(job: Pick<ExportJobRecord, 'query' | 'enterpriseId' | 'pageSize'>, w: TimeRange): { base: UpstreamBase; key: string } {
-  const base = upstreamBase(windowQuery(job, w), job.enterpriseId, job.pageSize);
-  return { base, key: upstreamQueryKey(base) };
+/** The upstream query of a window, without page and sort (its key is what the page cache is keyed by). */
+export function windowBase(job: Pick<ExportJobRecord, 'query' | 'enterpriseId' | 'pageSize'>, w: TimeRange): UpstreamBase {
+  return upstreamBase({ from: new Date(w.from), to: new Date(w.to), filters: job.query.filters }, { enterpriseId: job.enterpriseId, pageSize: job.pageSize });
 }
 
 export function windowLabel(w: TimeRange, tz: Zone): string {

@@ -10,34 +10,31 @@ import 'server-only';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Config } from '../config';
 import { QuotaExceededError, type Priority } from '../governor/governor';
-import type { Logger } from '../log';
-import { MAX_PAGE } from '../query/transactions-query';
-import { reachableRecords } from '../server/upstream-plan';
+import { MAX_PAGE } from '../query/query';
+import type { UpstreamRequest } from '../query/wire';
+import type { CachePolicy } from '../server/cache-policy';
+import { reachableRecords } from '../server/upstream-pages';
 import type { UpstreamAccount } from '../server/upstream-gateway';
-import type { ExportJobRecord, ExportStore, StoredRow, StoredWindow } from '../store/exports';
+import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/exports';
 import type { LedgerStore } from '../store/ledger';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry } from '../store/vault';
 import { formatWallClock } from '../time/zones';
-import { UpstreamError, isRetryable, type UpstreamQuery } from '../upstream';
-import { finishJob } from './finish-job';
-import { newWindow, windowBase, windowLabel } from './job-record';
+import { UpstreamError, isRetryable } from '../upstream';
+import { finishJob, type FinishDeps } from './finish-job';
+import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
 import { accountTracks, type LimitsConfig } from './account-schedule';
 import { nextBackgroundCallAt } from './schedule';
 import { inSortOrder, pagesFor, splitForDepth } from './windows';
 
-export interface StepDeps {
-  store: ExportStore;
+export interface StepDeps extends FinishDeps {
   cache: PageCacheStore;
   ledger: LedgerStore;
-  gateway: { query(account: UpstreamAccount, q: UpstreamQuery, priority: Priority, signal?: AbortSignal): Promise<ResultPage> };
-  config: LimitsConfig & Pick<Config, 'CACHE_SETTLED_AFTER_HOURS' | 'CACHE_SETTLED_TTL_HOURS' | 'CACHE_RECENT_TTL_SECONDS' | 'EXPORT_RETENTION_DAYS'>;
-  /** Where finished files go (`${DATA_DIR}/exports`). */
-  exportsDir: string;
+  gateway: { query(account: UpstreamAccount, req: UpstreamRequest, priority: Priority, signal?: AbortSignal): Promise<ResultPage> };
+  config: LimitsConfig & Pick<Config, 'EXPORT_RETENTION_DAYS'>;
+  policy: CachePolicy;
   /** Opens a vault entry's sealed secret; null when it cannot be opened. */
   secretOf(entry: VaultEntry): string | null;
-  now(): number;
-  log: Logger;
 }
 
 /** What the runner does next with the job. */
@@ -84,7 +81,7 @@ function fail(deps: StepDeps, job: ExportJobRecord, message: string): StepOutcom
     message,
     waitingUntil: null,
     finishedAt: now,
-    expiresAt: now + deps.config.EXPORT_RETENTION_DAYS * 86_400_000,
+    expiresAt: retentionEnd(now, deps.config),
   });
   deps.store.deleteRows(job.id);
   deps.log.warn('export.failed', { job: job.id, account: job.account, reason: message });
@@ -117,10 +114,7 @@ function storedRow(cdr: Cdr, job: ExportJobRecord): StoredRow {
 /** Puts a fetched page into the dashboard's cache too, with the lifetime the dashboard gives it. */
 async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage): Promise<void> {
   const now = deps.now();
-  const c = deps.config;
-  // The same rule as lib/server/transactions-service.ts: a range that ended long ago no longer changes.
-  const settled = w.to <= now - c.CACHE_SETTLED_AFTER_HOURS * 3600_000;
-  const expiresAt = now + (settled ? c.CACHE_SETTLED_TTL_HOURS * 3600_000 : c.CACHE_RECENT_TTL_SECONDS * 1000);
+  const expiresAt = deps.policy.expiresAt(w.to, now);
   await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt: now, expiresAt });
   await deps.cache.putRecords(job.account, body._embedded.cdrs, now, expiresAt);
 }
@@ -225,7 +219,8 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
   }
   const now = deps.now();
   const page = w.pagesDone + 1;
-  const { base, key } = windowBase(job, w);
+  const base = windowBase(job, w);
+  const key = base.key;
   const sortOrder = job.query.sortOrder;
 
   // "Minus pages already cached": the dashboard's cache, when it holds this very page fresh.
@@ -249,7 +244,7 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
 
   let body: ResultPage;
   try {
-    body = await deps.gateway.query(account, { ...base, page, sortOrder }, 'background', signal);
+    body = await deps.gateway.query(account, { base, page, sortOrder }, 'background', signal);
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
     const current = deps.store.getJob(jobId);

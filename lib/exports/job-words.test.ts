@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from './job-words';
-import type { ExportJob } from './types';
+import type { ExportJob } from '../api/exports';
 
 const NOW = Date.parse('2026-11-20T03:00:00Z');
 
@@ -12,7 +12,7 @@ function job(over: Partial<ExportJob> = {}): ExportJob {
     updatedAt: '',
     finishedAt: null,
     expiresAt: null,
-    query: { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-08 00:00:00', tz: 'JST', 'sort-order': 'desc', filters: { status: 'DELIVRD' } },
+    query: { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-08 00:00:00', tz: 'JST', 'sort-order': 'desc', status: 'DELIVRD' },
     requestedDateTo: null,
     columns: ['trx_id'],
     fileName: 'f.csv',
@@ -51,7 +51,7 @@ describe('job words', () => {
   });
 
   it('describes the query and the file size', () => {
-    expect(queryText(job())).toBe('2026-11-01 00:00 \u2013 2026-11-08 00:00 JST \u00b7 status DELIVRD \u00b7 newest first');
+    expect(queryText(job())).toBe('2026-11-01 00:00 \u2013 2026-11-08 00:00 JST \u00b7 Status DELIVRD \u00b7 newest first');
     expect(sizeText(512)).toBe('512 B');
     expect(sizeText(12_900_000)).toBe('12.3 MB');
   });

@@ -5,7 +5,7 @@
 import { FILTERS } from '../query/filters';
 import { formatWallClock, type Zone } from '../time/zones';
 import { describeSpan } from './describe';
-import type { ExportJob } from './types';
+import type { ExportJob } from '../api/exports';
 
 function clock(iso: string, tz: Zone): string {
   return `${formatWallClock(new Date(iso), tz).slice(0, 16)} ${tz}`;
@@ -62,8 +62,8 @@ export function queryText(job: ExportJob): string {
   const q = job.query;
   const parts = [`${q['date-from'].slice(0, 16)} \u2013 ${q['date-to'].slice(0, 16)} ${q.tz}`];
   for (const def of FILTERS) {
-    const v = q.filters[def.param];
-    if (v) parts.push(`${def.param} ${v}`);
+    const v = q[def.param];
+    if (v) parts.push(`${def.label} ${v}`);
   }
   parts.push(q['sort-order'] === 'desc' ? 'newest first' : 'oldest first');
   return parts.join(' \u00b7 ');

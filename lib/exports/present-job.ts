@@ -3,9 +3,10 @@
  * windows, ISO instants for the job's own times, links to itself and (when done) to its file.
  */
 import type { ExportJobRecord } from '../store/exports';
+import { queryBody, UPSTREAM_SORT } from '../query/query';
 import { formatWallClock } from '../time/zones';
 import { leafWindows } from './job-record';
-import type { ExportJob, ExportSchedule } from './types';
+import type { ExportJob, ExportSchedule } from '../api/exports';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -26,7 +27,7 @@ export function presentJob(job: ExportJobRecord, schedule: ExportSchedule | null
     updatedAt: new Date(job.updatedAt).toISOString(),
     finishedAt: iso(job.finishedAt),
     expiresAt: iso(job.expiresAt),
-    query: { 'date-from': wall(job.query.from), 'date-to': wall(job.query.to), tz, 'sort-order': job.query.sortOrder, filters: job.query.filters },
+    query: queryBody({ from: new Date(job.query.from), to: new Date(job.query.to), tz, sortOrder: job.query.sortOrder, sort: job.query.sort ?? UPSTREAM_SORT, filters: job.query.filters }) as ExportJob['query'],
     requestedDateTo: job.query.requestedTo === null ? null : wall(job.query.requestedTo),
     columns: job.columns,
     fileName: job.fileName,

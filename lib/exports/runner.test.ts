@@ -14,6 +14,7 @@ import type { CdrFieldKey } from '../cdr/fields';
 import type { Config } from '../config';
 import { Governor } from '../governor/governor';
 import { createLogger } from '../log';
+import { cachePolicy } from '../server/cache-policy';
 import { UpstreamGateway } from '../server/upstream-gateway';
 import { openDatabase, type Db } from '../store/db';
 import { createSqliteExportStore, type ExportJobRecord, type ExportStore } from '../store/exports';
@@ -87,6 +88,7 @@ function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; db?: Db; ex
     ledger,
     gateway,
     config,
+    policy: cachePolicy(config),
     exportsDir: opts.exportsDir ?? path.join(tmp, Math.random().toString(36).slice(2)),
     // The vault's sealed secret is the plain one here: sealing is lib/auth's business.
     secretOf: (entry) => entry.sealedSecret,
@@ -201,9 +203,9 @@ describe('the export runner', () => {
     await signIn(w, 'demo');
     const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
     // The dashboard showed page 1 of this search a moment ago (same upstream query, same key).
-    const { base, key } = windowBase(job, job.windows[0]!);
-    const page1 = await w.deps.gateway.query({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { ...base, page: 1, sortOrder: 'desc' }, 'interactive');
-    await w.cache.putPage('demo', { queryKey: key, sortOrder: 'desc', page: 1, totalFound: page1._embedded.total_found, body: page1, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    const base = windowBase(job, job.windows[0]!);
+    const page1 = await w.deps.gateway.query({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { base, page: 1, sortOrder: 'desc' }, 'interactive');
+    await w.cache.putPage('demo', { queryKey: base.key, sortOrder: 'desc', page: 1, totalFound: page1._embedded.total_found, body: page1, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
     expect(await drive(w, job.id)).toBe('stop');
     const done = w.store.getJob(job.id)!;
     expect(done.pagesCached).toBe(1);

@@ -8,15 +8,8 @@ import 'server-only';
  *  - finished files past their retention are deleted.
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
-import path from 'node:path';
-import { authSecret } from '../auth/auth-secret';
-import { unseal } from '../auth/secret-box';
-import { getConfig } from '../config';
-import { log } from '../log';
-import { getGateway } from '../server/upstream-gateway';
-import { getStore } from '../store';
-import { getExportStore } from '../store/exports';
 import { deleteExportFile } from './file-writer';
+import { retentionEnd } from './job-record';
 import { MAX_FAILURES, runJobStep, type StepDeps } from './job-step';
 
 const HEARTBEAT_MS = 30_000;
@@ -154,7 +147,7 @@ export class ExportRunner {
     job.failures += 1;
     job.updatedAt = now;
     if (job.failures > MAX_FAILURES) {
-      Object.assign(job, { state: 'failed', finishedAt: now, expiresAt: now + this.deps.config.EXPORT_RETENTION_DAYS * 86_400_000, waitingUntil: null, message: 'The export failed on the server; it was logged. Start it again.' });
+      Object.assign(job, { state: 'failed', finishedAt: now, expiresAt: retentionEnd(now, this.deps.config), waitingUntil: null, message: 'The export failed on the server; it was logged. Start it again.' });
       this.deps.store.saveJob(job);
       this.deps.store.deleteRows(job.id);
       return;
@@ -184,39 +177,4 @@ export class ExportRunner {
       this.deps.log.info('export.expired', { job: id });
     }
   }
-}
-
-/** Where the server keeps finished export files. */
-export function exportsDir(): string {
-  return path.join(getConfig().dataDir, 'exports');
-}
-
-/** What the server's runner works with: the process-wide store, gateway and configuration. */
-export function serverStepDeps(): StepDeps {
-  const config = getConfig();
-  const store = getStore();
-  return {
-    store: getExportStore(),
-    cache: store.cache,
-    ledger: store.ledger,
-    gateway: getGateway(),
-    config,
-    exportsDir: exportsDir(),
-    secretOf: (entry) => unseal(entry.sealedSecret, authSecret()),
-    now: Date.now,
-    log,
-  };
-}
-
-const globalForRunner = globalThis as unknown as { __smsDashboardExportRunner?: ExportRunner };
-
-/** The process-wide runner (on globalThis: instrumentation and route bundles share one). */
-export function getExportRunner(): ExportRunner {
-  globalForRunner.__smsDashboardExportRunner ??= new ExportRunner(serverStepDeps());
-  return globalForRunner.__smsDashboardExportRunner;
-}
-
-/** Called once at server start (instrumentation.ts). */
-export function startExportRunner(): void {
-  getExportRunner().start();
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HOUR, MINUTE } from '../governor/windows';
 import { describeSchedule, describeSpan } from './describe';
 import { backgroundRate, backgroundTracks, backgroundWindows, nextBackgroundCallAt, planCalls, type PlanInput } from './schedule';
-import type { ExportSchedule } from './types';
+import type { ExportSchedule } from '../api/exports';
 
 const NOW = Date.UTC(2026, 10, 20, 9, 0, 0);
 const limits = { perMinute: 3, perHour: 10, perDay: 100 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RANGE_MS } from '../query/transactions-query';
+import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from '../query/query';
 import { inSortOrder, pagesFor, splitForDepth, splitRange } from './windows';
 
 const DAY = 86_400_000;

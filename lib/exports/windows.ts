@@ -7,8 +7,7 @@
  * shared boundary can only make a record appear twice — de-duplicated by trx_id — where a gap of a
  * second could lose every record received in it.
  */
-import { MAX_RANGE_MS } from '../query/transactions-query';
-import type { SortOrder } from '../query/transactions-query';
+import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS, type SortOrder } from '../query/query';
 
 const SECOND = 1000;
 

@@ -124,3 +124,11 @@ function upstreamProblem(err: UpstreamError): { problem: Problem; headers: Recor
       return { problem: { type: `${TYPE_BASE}upstream-unreachable`, title: 'The Report API cannot be reached', status: 502, detail: 'Check the connection to the upstream (UPSTREAM_BASE_URL) and try again.', retryAfterSeconds: 30 }, headers: { 'Retry-After': '30' } };
   }
 }
+
+/** A JSON answer. */
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  return new Response(JSON.stringify(body), {
+    ...init,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...(init.headers ?? {}) },
+  });
+}

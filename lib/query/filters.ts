@@ -1,42 +1,102 @@
 /**
- * The filters of the seed (§4.1) with the validation the server applies and the browser repeats.
- * Labels and the field each filter narrows come from CDR_FIELDS.
+ * Every filter of the dashboard's query, derived from the field list (lib/cdr/fields.ts) plus the
+ * two that belong to no single field: `q` (free text) and `latency-min`. Labels, patterns, hints
+ * and input kinds live on the definitions, so the server's validation, the filter form and the
+ * simulator all read the same rules.
  */
-import { FIELD_BY_KEY } from '../cdr/fields';
-import { DELIVERY_STATUS_VALUES } from '../cdr/status';
+import { CDR_FIELDS, type CdrFieldDef, type CdrFieldKey, type FilterSpec } from '../cdr/fields';
 
-export interface FilterDef {
-  readonly param: 'api-key' | 'network' | 'client-reference' | 'da' | 'oa' | 'status' | 'enterprise-id';
-  /** The CDR field the filter narrows. */
-  readonly field: string;
-  readonly maxLength: number;
-  readonly pattern: RegExp;
-  /** What a valid value looks like, said to the person who typed an invalid one. */
-  readonly hint: string;
-  readonly options?: readonly string[];
+type SpecOf<F> = F extends { readonly filters: readonly (infer S)[] } ? S : never;
+type FieldFilterParam = SpecOf<CdrFieldDef> extends infer S ? (S extends { readonly param: infer P extends string } ? P : never) : never;
+
+/** The seed's own filters (§4.1): what the upstream can apply. */
+export type UpstreamFilterParam = SpecOf<CdrFieldDef> extends infer S
+  ? S extends { readonly source: 'upstream'; readonly param: infer P extends string }
+    ? P
+    : never
+  : never;
+
+export const FREE_TEXT_PARAM = 'q';
+export const LATENCY_PARAM = 'latency-min';
+
+export type FilterParam = FieldFilterParam | typeof FREE_TEXT_PARAM | typeof LATENCY_PARAM;
+
+export interface FilterDef extends FilterSpec {
+  readonly param: FilterParam;
+  /** The field the filter narrows; null for `q` (several fields) and `latency-min` (derived). */
+  readonly field: CdrFieldKey | null;
+  /** What the form calls it. */
+  readonly label: string;
 }
 
-export const FILTERS: readonly FilterDef[] = [
-  { param: 'api-key', field: 'api_key', maxLength: 64, pattern: /^[A-Za-z0-9._-]+$/, hint: 'letters, digits, ".", "_" or "-", up to 64' },
-  { param: 'network', field: 'network_code', maxLength: 6, pattern: /^\d{5,6}$/, hint: 'a network code of 5 or 6 digits (MCC+MNC), e.g. 44010' },
-  { param: 'client-reference', field: 'ref', maxLength: 100, pattern: /^[^\p{Cc}]+$/u, hint: 'up to 100 characters, no control characters' },
-  { param: 'da', field: 'to_address', maxLength: 16, pattern: /^\+?\d{6,15}$/, hint: 'a phone number of 6 to 15 digits in international form, e.g. 819012345678' },
-  { param: 'oa', field: 'from_address', maxLength: 20, pattern: /^[\p{L}\p{N} ._+-]+$/u, hint: 'a sender ID of up to 20 letters, digits, spaces or ".", "_", "+", "-"' },
-  { param: 'status', field: 'delivery_status', maxLength: 7, pattern: new RegExp(`^(${DELIVERY_STATUS_VALUES.join('|')})$`), hint: `one of ${DELIVERY_STATUS_VALUES.join(', ')}`, options: DELIVERY_STATUS_VALUES },
-  { param: 'enterprise-id', field: 'enterprise_id', maxLength: 64, pattern: /^[A-Za-z0-9._-]+$/, hint: 'letters, digits, ".", "_" or "-", up to 64' },
+const FIELD_FILTERS: FilterDef[] = CDR_FIELDS.flatMap((f) =>
+  ('filters' in f ? (f.filters as readonly FilterSpec[]) : []).map((spec) => ({ ...spec, param: spec.param as FilterParam, field: f.key, label: spec.label ?? f.label })),
+);
+
+const DERIVED_FILTERS: FilterDef[] = [
+  {
+    param: FREE_TEXT_PARAM,
+    field: null,
+    label: 'Text',
+    source: 'local',
+    match: 'suffix', // not used: `q` is matched as a substring of several fields (lib/history)
+    maxLength: 100,
+    pattern: /^[^\p{Cc}]{2,}$/u,
+    hint: 'at least 2 characters of a message, reference, sender, number or transaction ID',
+    input: 'text',
+    placeholder: 'Any text, e.g. 配達 or 5678',
+  },
+  {
+    param: LATENCY_PARAM,
+    field: null,
+    label: 'Delivered after (s)',
+    source: 'local',
+    match: 'min',
+    maxLength: 7,
+    pattern: /^\d{1,7}$/,
+    hint: 'a whole number of seconds from submission to delivery, e.g. 30',
+    input: 'numeric',
+    placeholder: 'Any',
+  },
 ];
 
-export type FilterParam = FilterDef['param'];
+/** In the order the form and the canonical URL show them: the upstream's first, then the local ones. */
+export const FILTERS: readonly FilterDef[] = [
+  ...FIELD_FILTERS.filter((f) => f.source === 'upstream'),
+  ...DERIVED_FILTERS.filter((f) => f.param === FREE_TEXT_PARAM),
+  ...FIELD_FILTERS.filter((f) => f.source === 'local'),
+  ...DERIVED_FILTERS.filter((f) => f.param !== FREE_TEXT_PARAM),
+];
+
+export const UPSTREAM_FILTERS: readonly FilterDef[] = FILTERS.filter((f) => f.source === 'upstream');
+export const LOCAL_FILTERS: readonly FilterDef[] = FILTERS.filter((f) => f.source === 'local');
+
 export type Filters = Partial<Record<FilterParam, string>>;
 
-export function filterLabel(def: FilterDef): string {
-  return FIELD_BY_KEY.get(def.field)?.label ?? def.param;
+const BY_PARAM = new Map<string, FilterDef>(FILTERS.map((f) => [f.param, f]));
+
+export function filterDef(param: FilterParam): FilterDef {
+  return BY_PARAM.get(param) as FilterDef;
+}
+
+export function isFilterParam(name: string): name is FilterParam {
+  return BY_PARAM.has(name);
 }
 
 /** Says what is wrong with a filter value, or null when it is fine ("" means "no filter"). */
 export function filterProblem(def: FilterDef, value: string): string | null {
   if (value === '') return null;
-  if (value.length > def.maxLength) return `${filterLabel(def)} is too long: at most ${def.maxLength} characters.`;
-  if (!def.pattern.test(value)) return `${filterLabel(def)} must be ${def.hint}.`;
+  if (value.length > def.maxLength) return `${def.label} is too long: at most ${def.maxLength} characters.`;
+  if (!def.pattern.test(value)) return `${def.label} must be ${def.hint}.`;
   return null;
+}
+
+/** The filter that keeps the records whose `field` equals a value (for "filter by this"), if any. */
+export function exactFilterFor(field: CdrFieldKey, sources: readonly FilterDef['source'][] = ['upstream']): FilterDef | undefined {
+  return FILTERS.find((f) => f.field === field && f.match === 'exact' && sources.includes(f.source));
+}
+
+/** The filters only the local history can apply (a query with any of them spends no upstream call). */
+export function localFiltersIn(filters: Filters): FilterParam[] {
+  return LOCAL_FILTERS.map((f) => f.param).filter((p) => filters[p] !== undefined && filters[p] !== '');
 }

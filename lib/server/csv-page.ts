@@ -4,10 +4,10 @@ import 'server-only';
  * order as the JSON answer), so a script or the "rows on screen" download needs no other endpoint.
  */
 import type { TransactionsPage } from '../api/types';
-import { parseColumns, recordsToCsv } from '../exports/csv';
-import { csvFileName } from '../exports/file-name';
+import { parseColumns, recordsToCsv } from '../csv/csv';
+import { csvFileName } from '../csv/file-name';
 import { badRequest } from '../http/problem';
-import type { TransactionsQuery } from '../query/transactions-query';
+import type { TransactionsQuery } from '../query/query';
 
 export function wantsCsv(req: Request): boolean {
   return (req.headers.get('accept') ?? '').toLowerCase().includes('text/csv');
@@ -23,7 +23,7 @@ export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${name}"`,
       'X-Total-Found': String(page._embedded.total_found),
-      'X-Upstream-Calls': String(page._meta.upstreamCalls),
+      'X-Upstream-Calls': String(page._meta.calls),
     },
   });
 }

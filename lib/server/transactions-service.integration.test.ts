@@ -3,9 +3,9 @@
  * clicks cost in upstream calls, counted by the simulator itself.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseTransactionsQuery, type TransactionsQuery } from '../query/transactions-query';
+import { parseQuery, type TransactionsQuery } from '../query/query';
 import { formatWallClock } from '../time/zones';
-import { startHarness, type Harness } from '../testing/service-harness';
+import { startHarness, type Harness } from '../../tests/support/service-harness';
 import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
 
@@ -13,7 +13,7 @@ const HOUR = 3600_000;
 let h: Harness;
 
 function query(params: Record<string, string>): TransactionsQuery {
-  const parsed = parseTransactionsQuery(new URLSearchParams(params));
+  const parsed = parseQuery(new URLSearchParams(params));
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   return parsed.query;
 }
@@ -50,21 +50,21 @@ describe('spending upstream calls', () => {
     const base = { ...range(9 * 24, 5 * 24), 'page-size': '25', 'sort-order': 'desc' };
     const before = h.upstreamCalls('demo');
 
-    const first = await h.service.page(demo, query({ ...base, page: '1' }));
-    expect(first._meta).toMatchObject({ source: 'upstream', upstreamCalls: 1, settled: true });
+    const first = await h.transactions.page(demo, query({ ...base, page: '1' }));
+    expect(first._meta).toMatchObject({ source: 'upstream', calls: 1, settled: true });
     expect(first._embedded.cdrs).toHaveLength(25);
     expect(first._embedded.total_found).toBeGreaterThan(400);
 
     for (const page of ['2', '3', '4']) {
-      const p = await h.service.page(demo, query({ ...base, page }));
+      const p = await h.transactions.page(demo, query({ ...base, page }));
       expect(p._meta.source).toBe('cache');
     }
-    const size100 = await h.service.page(demo, query({ ...base, page: '1', 'page-size': '100' }));
+    const size100 = await h.transactions.page(demo, query({ ...base, page: '1', 'page-size': '100' }));
     expect(size100._embedded.cdrs.slice(0, 25)).toEqual(first._embedded.cdrs);
 
     // The same instants read in JST: the same records, timestamps written with +0900.
     const jstRange = range(9 * 24, 5 * 24, 'JST');
-    const jst = await h.service.page(demo, query({ ...base, ...jstRange, page: '1' }));
+    const jst = await h.transactions.page(demo, query({ ...base, ...jstRange, page: '1' }));
     expect(jst._meta.source).toBe('cache');
     expect(jst._embedded.cdrs.map((c) => c.trx_id)).toEqual(first._embedded.cdrs.map((c) => c.trx_id));
     expect(jst._embedded.cdrs[0]?.date_received).toMatch(/\+0900$/);
@@ -72,19 +72,19 @@ describe('spending upstream calls', () => {
 
     expect(h.upstreamCalls('demo') - before).toBe(1);
     // Page 5 of 25 is the second upstream page: one more call.
-    await h.service.page(demo, query({ ...base, page: '5' }));
+    await h.transactions.page(demo, query({ ...base, page: '5' }));
     expect(h.upstreamCalls('demo') - before).toBe(2);
   });
 
   it('answers the other sort order of a settled range from cached pages', async () => {
     const fuji = h.account('fuji');
     const base = { ...range(8 * 24, 8 * 24 - 3), 'page-size': '100', status: 'DELIVRD' };
-    const asc1 = await h.service.page(fuji, query({ ...base, 'sort-order': 'asc', page: '1' }));
+    const asc1 = await h.transactions.page(fuji, query({ ...base, 'sort-order': 'asc', page: '1' }));
     const total = asc1._embedded.total_found;
     expect(total).toBeGreaterThan(0);
     expect(total).toBeLessThanOrEqual(100);
     const before = h.upstreamCalls('fuji');
-    const desc = await h.service.page(fuji, query({ ...base, 'sort-order': 'desc', page: '1' }));
+    const desc = await h.transactions.page(fuji, query({ ...base, 'sort-order': 'desc', page: '1' }));
     expect(desc._meta.source).toBe('cache');
     expect(desc._embedded.cdrs.map((c) => c.trx_id)).toEqual(asc1._embedded.cdrs.map((c) => c.trx_id).reverse());
     expect(h.upstreamCalls('fuji')).toBe(before);
@@ -93,19 +93,19 @@ describe('spending upstream calls', () => {
   it('does not mirror the sort order of a recent range (its records still change)', async () => {
     const demo = h.account('demo');
     const base = { ...range(6, 0), 'page-size': '100', status: 'DELIVRD' };
-    const asc = await h.service.page(demo, query({ ...base, 'sort-order': 'asc' }));
+    const asc = await h.transactions.page(demo, query({ ...base, 'sort-order': 'asc' }));
     expect(asc._embedded.total_found).toBeGreaterThan(0);
-    const desc = await h.service.page(demo, query({ ...base, 'sort-order': 'desc' }));
+    const desc = await h.transactions.page(demo, query({ ...base, 'sort-order': 'desc' }));
     expect(desc._meta).toMatchObject({ source: 'upstream', settled: false });
   });
 
   it('costs nothing for a page past the known end', async () => {
     const demo = h.account('demo');
     const base = { ...range(9 * 24, 8 * 24), 'page-size': '10', 'client-reference': 'no-such-reference' };
-    const first = await h.service.page(demo, query({ ...base, page: '1' }));
+    const first = await h.transactions.page(demo, query({ ...base, page: '1' }));
     expect(first._embedded.total_found).toBe(0);
     const before = h.upstreamCalls('demo');
-    const far = await h.service.page(demo, query({ ...base, page: '40' }));
+    const far = await h.transactions.page(demo, query({ ...base, page: '40' }));
     expect(far._embedded.cdrs).toEqual([]);
     expect(h.upstreamCalls('demo')).toBe(before);
   });
@@ -113,7 +113,7 @@ describe('spending upstream calls', () => {
   it('writes links into the dashboard API that keep filters, date-to, sort and zone', async () => {
     const demo = h.account('demo');
     const q = { ...range(9 * 24, 6 * 24, 'JST'), 'page-size': '10', 'sort-order': 'asc', status: 'DELIVRD', network: '44010' };
-    const p = await h.service.page(demo, query({ ...q, page: '2' }));
+    const p = await h.transactions.page(demo, query({ ...q, page: '2' }));
     for (const name of ['self', 'first', 'last', 'next', 'prev'] as const) {
       const href = p._links[name]?.href ?? '';
       expect(href.startsWith('/api/transactions?')).toBe(true);
@@ -132,9 +132,9 @@ describe('spending upstream calls', () => {
 
   it('never serves one account the pages of another', async () => {
     const q = query({ ...range(9 * 24, 8 * 24), 'page-size': '25' });
-    const demoPage = await h.service.page(h.account('demo'), q);
+    const demoPage = await h.transactions.page(h.account('demo'), q);
     const before = h.upstreamCalls('minato');
-    const minatoPage = await h.service.page(h.account('minato'), q);
+    const minatoPage = await h.transactions.page(h.account('minato'), q);
     expect(minatoPage._meta.source).toBe('upstream');
     expect(h.upstreamCalls('minato')).toBe(before + 1);
     const demoIds = new Set(demoPage._embedded.cdrs.map((c) => c.trx_id));
@@ -142,15 +142,15 @@ describe('spending upstream calls', () => {
     expect(new Set(minatoPage._embedded.cdrs.map((c) => c.enterprise_id))).toEqual(new Set(['ent-minato']));
     // A transaction demo has seen is not handed to minato from the cache either.
     const seen = demoPage._embedded.cdrs[0]?.trx_id as string;
-    await expect(h.service.record(h.account('minato'), seen, 'UTC')).rejects.toMatchObject({ problem: { status: 404 } });
+    await expect(h.transactions.record(h.account('minato'), seen, 'UTC')).rejects.toMatchObject({ problem: { status: 404 } });
   });
 
   it('looks up a seen trx_id for free, an unseen one for one call, and remembers a miss', async () => {
     const demo = h.account('demo');
-    const p = await h.service.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10' }));
+    const p = await h.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10' }));
     const seen = p._embedded.cdrs[3]?.trx_id as string;
     let before = h.upstreamCalls('demo');
-    const fromCache = await h.service.record(demo, seen, 'JST');
+    const fromCache = await h.transactions.record(demo, seen, 'JST');
     expect(fromCache.meta.source).toBe('cache');
     expect(fromCache.cdr.date_received).toMatch(/\+0900$/);
     expect(h.upstreamCalls('demo')).toBe(before);
@@ -159,15 +159,15 @@ describe('spending upstream calls', () => {
     const unseenIndex = h.sim.dataset.query({ from: Date.now() - 2 * 24 * HOUR, to: Date.now() - 24 * HOUR, enterpriseId: 'ent-sakura', limit: 1 });
     const unseen = h.sim.dataset.recordAt(unseenIndex.indices[0] as number).trx_id;
     expect(unseen).toMatch(/^[0-9a-f]{32}$/);
-    const fetched = await h.service.record(demo, unseen, 'UTC');
+    const fetched = await h.transactions.record(demo, unseen, 'UTC');
     expect(fetched.meta.source).toBe('upstream');
     expect(h.upstreamCalls('demo')).toBe(before + 1);
-    expect((await h.service.record(demo, unseen, 'UTC')).meta.source).toBe('cache');
+    expect((await h.transactions.record(demo, unseen, 'UTC')).meta.source).toBe('cache');
 
     before = h.upstreamCalls('demo');
     const missing = '0123456789abcdef0123456789abcdef';
-    await expect(h.service.record(demo, missing, 'UTC')).rejects.toBeInstanceOf(ProblemError);
-    await expect(h.service.record(demo, missing, 'UTC')).rejects.toBeInstanceOf(ProblemError);
+    await expect(h.transactions.record(demo, missing, 'UTC')).rejects.toBeInstanceOf(ProblemError);
+    await expect(h.transactions.record(demo, missing, 'UTC')).rejects.toBeInstanceOf(ProblemError);
     expect(h.upstreamCalls('demo')).toBe(before + 1);
   });
 
@@ -175,7 +175,7 @@ describe('spending upstream calls', () => {
     const demo = h.account('demo');
     const q = query({ ...range(7 * 24, 6 * 24), 'page-size': '50', oa: 'SakuraMart' });
     const before = h.upstreamCalls('demo');
-    const pages = await Promise.all([h.service.page(demo, q), h.service.page(demo, q), h.service.page(demo, q)]);
+    const pages = await Promise.all([h.transactions.page(demo, q), h.transactions.page(demo, q), h.transactions.page(demo, q)]);
     expect(new Set(pages.map((p) => p._embedded.total_found)).size).toBe(1);
     expect(h.upstreamCalls('demo')).toBe(before + 1);
   });
@@ -187,9 +187,9 @@ describe('token life', () => {
     try {
       const demo = shortLived.account('demo');
       const q = (status: string) => query({ ...range(9 * 24, 8 * 24), 'page-size': '10', status });
-      await shortLived.service.page(demo, q('DELIVRD'));
+      await shortLived.transactions.page(demo, q('DELIVRD'));
       await new Promise((r) => setTimeout(r, 2500));
-      await shortLived.service.page(demo, q('EXPIRED'));
+      await shortLived.transactions.page(demo, q('EXPIRED'));
       const stats = shortLived.sim.stats().accounts.demo;
       expect(stats?.tokenRequests).toBe(2);
       expect(stats?.errors ?? 0).toBe(0);
@@ -203,44 +203,50 @@ describe('token life', () => {
 describe('upstream faults', () => {
   it('renews an expired token and retries once', async () => {
     const demo = h.account('demo');
-    await h.service.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', da: '819000000000' }));
+    await h.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', da: '819000000000' }));
     const tokensBefore = h.sim.stats().accounts.demo?.tokenRequests ?? 0;
     h.sim.setFaults({ expireTokens: true, count: 0 });
     h.sim.clearFaults();
-    const p = await h.service.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', da: '819000000001' }));
+    const p = await h.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', da: '819000000001' }));
     expect(p._meta.source).toBe('upstream');
     expect(h.sim.stats().accounts.demo?.tokenRequests).toBe(tokensBefore + 1);
   });
 
   it('maps a 503 to a typed error and serves an expired cached page instead when it has one', async () => {
-    const demo = h.account('demo');
-    const q = query({ ...range(2, 0), 'page-size': '10', status: 'UNDELIV' });
-    h.sim.setFaults({ status: 503 });
-    await expect(h.service.page(demo, q)).rejects.toMatchObject({ kind: 'unavailable' });
-    h.sim.clearFaults();
-    await h.service.page(demo, q);
-    // Expire the cached page, then make the upstream fail again: the old page stands in.
-    h.store.db.prepare('UPDATE cache_pages SET expires_at = 0').run();
-    h.sim.setFaults({ malformed: true });
-    const stale = await h.service.page(demo, q);
-    expect(stale._meta.source).toBe('cache');
-    expect(stale._meta.stale).toMatch(/could not be asked/);
+    let skew = 0;
+    const later = await startHarness({ now: () => Date.now() + skew, env: { UPSTREAM_LIMIT_PER_MINUTE: '100' } });
+    try {
+      const demo = later.account('demo');
+      const q = query({ ...range(2, 0), 'page-size': '10', status: 'UNDELIV' });
+      later.sim.setFaults({ status: 503 });
+      await expect(later.transactions.page(demo, q)).rejects.toMatchObject({ kind: 'unavailable' });
+      later.sim.clearFaults();
+      await later.transactions.page(demo, q);
+      // Ten minutes on, the recent page has expired; the upstream fails again: the old page stands in.
+      skew = 10 * 60_000;
+      later.sim.setFaults({ malformed: true });
+      const stale = await later.transactions.page(demo, q);
+      expect(stale._meta.source).toBe('cache');
+      expect(stale._meta.stale).toMatch(/could not be asked/);
+    } finally {
+      await later.close();
+    }
   });
 
   it('holds the account after an upstream 429 and says when the next call can go', async () => {
     const limited = await startHarness({ sim: { limits: { maxInFlight: 1, perMinute: 1, perHour: 10, perDay: 100 } }, env: { UPSTREAM_QUEUE_WAIT_MS: '0' } });
     try {
       const demo = limited.account('demo');
-      await limited.service.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10' }));
+      await limited.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10' }));
       // The dashboard allows 3 a minute, this upstream only 1: the second call meets a real 429.
-      const second = limited.service.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', status: 'DELIVRD' }));
+      const second = limited.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', status: 'DELIVRD' }));
       await expect(second).rejects.toMatchObject({ kind: 'rate_limited' });
-      const snap = await limited.service.quota(demo);
+      const snap = await limited.transactions.quota(demo);
       expect(snap.limitedBy).toBe('upstream');
       expect(new Date(snap.blockedUntil ?? 0).getTime()).toBeGreaterThan(Date.now() + 30_000);
       // The next request is refused by the governor itself: no call reaches the upstream.
       const calls = limited.upstreamCalls('demo');
-      await expect(limited.service.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', status: 'EXPIRED' }))).rejects.toBeInstanceOf(QuotaExceededError);
+      await expect(limited.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', status: 'EXPIRED' }))).rejects.toBeInstanceOf(QuotaExceededError);
       expect(limited.upstreamCalls('demo')).toBe(calls);
     } finally {
       await limited.close();

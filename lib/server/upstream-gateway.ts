@@ -5,14 +5,14 @@ import 'server-only';
  * tokens are renewed before they expire, a 401 gets one renewal and one retry, and an upstream 429
  * blocks the account for as long as the upstream asked.
  */
+import type { QuotaSnapshot } from '../api/types';
 import type { Cdr, ResultPage } from '../cdr/schema';
-import { getConfig, upstreamLimits, type Config } from '../config';
+import { upstreamLimits, type Config } from '../config';
 import { Governor, type Priority } from '../governor/governor';
 import { log } from '../log';
-import { getStore } from '../store';
+import { requestKey, type UpstreamRequest } from '../query/wire';
 import type { LedgerStore } from '../store/ledger';
-import { createTokenKeeper, createUpstreamClient, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamQuery, type UpstreamToken } from '../upstream';
-import { normaliseUpstreamQuery } from '../upstream/query';
+import { createTokenKeeper, createUpstreamClient, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamToken } from '../upstream';
 
 /** Who is calling: the upstream account (API key) and how to get its secret for a renewal. */
 export interface UpstreamAccount {
@@ -26,8 +26,8 @@ const DEFAULT_429_WAIT_MS = 60_000;
 
 export class UpstreamGateway {
   constructor(
-    readonly client: UpstreamClient,
-    readonly governor: Governor,
+    private readonly client: UpstreamClient,
+    private readonly governor: Governor,
     private readonly tokens: TokenKeeper,
     private readonly now: () => number = Date.now,
   ) {}
@@ -44,15 +44,18 @@ export class UpstreamGateway {
     return token;
   }
 
-  query(account: UpstreamAccount, q: UpstreamQuery, priority: Priority, signal?: AbortSignal): Promise<ResultPage> {
-    return this.call(account, priority, 'query', `query:${normaliseUpstreamQuery(q)}`, signal, (token) =>
-      this.client.queryTransactions(token, q),
-    );
+  query(account: UpstreamAccount, req: UpstreamRequest, priority: Priority, signal?: AbortSignal): Promise<ResultPage> {
+    return this.call(account, priority, 'query', requestKey(req), signal, (token) => this.client.queryTransactions(token, req));
+  }
+
+  /** What the account has left (the quota meter, and `_meta.quota` of every answer). */
+  quota(apiKey: string): Promise<QuotaSnapshot> {
+    return this.governor.snapshot(apiKey);
   }
 
   detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<Cdr> {
     const opts = { tz: 'UTC' as const, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
-    return this.call(account, 'interactive', 'detail', `detail:${trxId}`, signal, (token) =>
+    return this.call(account, 'interactive', 'detail', `detail\u0000${trxId}`, signal, (token) =>
       this.client.getTransaction(token, trxId, opts),
     );
   }
@@ -122,12 +125,4 @@ export function createGateway(config: Config, ledger: LedgerStore, now: () => nu
   };
   const tokens = createTokenKeeper({ client: governedTokens, renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS, now });
   return new UpstreamGateway(client, governor, tokens, now);
-}
-
-const globalForGateway = globalThis as unknown as { __smsDashboardGateway?: UpstreamGateway };
-
-/** The process-wide gateway, built on first use from the configuration. */
-export function getGateway(): UpstreamGateway {
-  globalForGateway.__smsDashboardGateway ??= createGateway(getConfig(), getStore().ledger);
-  return globalForGateway.__smsDashboardGateway;
 }

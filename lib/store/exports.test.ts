@@ -18,7 +18,7 @@ function job(id: string, account = 'demo', createdAt = T0): ExportJobRecord {
     id,
     account: { apiKey: account, sid: `sid-${account}`, enterpriseId: null },
     frozen: {
-      query: { dateFrom: '2026-01-01 00:00:00', dateTo: '2026-01-02 00:00:00', from: new Date(T0), to: new Date(T0 + 86_400_000), tz: 'UTC', sortOrder: 'asc', filters: {} },
+      query: { from: new Date(T0), to: new Date(T0 + 86_400_000), tz: 'UTC', sortOrder: 'asc', sort: 'date_received', filters: {} },
       requestedTo: null,
     },
     columns: ['trx_id', 'ref'],

@@ -7,13 +7,12 @@ import 'server-only';
  * they arrived, so the file streams out in the query's order with each record once.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import type { ExportCountCheck, ExportState } from '../exports/types';
+import type { ExportCountCheck, ExportState } from '../api/exports';
 import type { Filters } from '../query/filters';
-import type { SortOrder } from '../query/transactions-query';
+import type { SortOrder } from '../query/query';
 import type { Zone } from '../time/zones';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
-import { getStore } from './index';
 import type { VaultEntry } from './vault';
 
 export interface StoredWindow {
@@ -38,6 +37,8 @@ export interface StoredExportQuery {
   requestedTo: number | null;
   tz: Zone;
   sortOrder: SortOrder;
+  /** The column the file is ordered by (absent: received time, the upstream's order). */
+  sort?: CdrFieldKey;
   filters: Filters;
 }
 
@@ -228,12 +229,4 @@ export function createSqliteExportStore(db: Db): ExportStore {
       return toEntry(q.bySid.get(sid, apiKey, now, after) as SessionRow | undefined) ?? toEntry(q.newest.get(apiKey, now, after) as SessionRow | undefined);
     },
   };
-}
-
-const globalForExports = globalThis as unknown as { __smsDashboardExports?: ExportStore };
-
-/** The process-wide export store, on the same SQLite file as the rest of the store. */
-export function getExportStore(): ExportStore {
-  globalForExports.__smsDashboardExports ??= createSqliteExportStore(getStore().db);
-  return globalForExports.__smsDashboardExports;
 }

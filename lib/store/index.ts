@@ -1,37 +1,39 @@
 import 'server-only';
 /**
- * The store the server uses: the SQLite file `dashboard.sqlite` in DATA_DIR. One instance per
- * process, created on first use (never at import time, so `next build` touches no data folder).
+ * The store: the SQLite file `dashboard.sqlite` in DATA_DIR, with its sub-stores (ledger, page
+ * cache, session vault, export jobs). Opened once per process by the composition root
+ * (lib/services.ts), never at import time, so `next build` touches no data folder.
  */
-import path from 'node:path';
-import { getConfig } from '../config';
 import { openDatabase, type Db } from './db';
+import { createSqliteExportStore, type ExportStore } from './exports';
 import { createSqliteLedger, type LedgerStore } from './ledger';
+import { withMemoryCache } from './memory-page-cache';
 import { createSqlitePageCache, type PageCacheStore } from './page-cache';
 import { createSqliteVault, type VaultStore } from './vault';
-import { scheduleMaintenance } from './maintenance';
 
 export interface Store {
   db: Db;
   ledger: LedgerStore;
   cache: PageCacheStore;
   vault: VaultStore;
+  exports: ExportStore;
+  close(): void;
 }
 
-const globalForStore = globalThis as unknown as { __smsDashboardStore?: Store };
+/** Decoded pages kept in memory in front of the page cache (about 150 KB each). */
+export const MEMORY_CACHE_PAGES = 400;
 
 export function createStore(file: string): Store {
   const db = openDatabase(file);
-  return { db, ledger: createSqliteLedger(db), cache: createSqlitePageCache(db), vault: createSqliteVault(db) };
+  const vault = createSqliteVault(db);
+  return {
+    db,
+    ledger: createSqliteLedger(db),
+    cache: withMemoryCache(createSqlitePageCache(db), MEMORY_CACHE_PAGES),
+    vault,
+    exports: createSqliteExportStore(db),
+    close: () => db.close(),
+  };
 }
 
-/** The process-wide store (kept on globalThis so dev-mode module reloads share one connection). */
-export function getStore(): Store {
-  if (!globalForStore.__smsDashboardStore) {
-    globalForStore.__smsDashboardStore = createStore(path.join(getConfig().dataDir, 'dashboard.sqlite'));
-    scheduleMaintenance(globalForStore.__smsDashboardStore);
-  }
-  return globalForStore.__smsDashboardStore;
-}
-
-export type { LedgerStore, PageCacheStore, VaultStore };
+export type { ExportStore, LedgerStore, PageCacheStore, VaultStore };

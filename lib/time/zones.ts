@@ -53,13 +53,37 @@ export function parseUpstreamTimestamp(value: string): Date | null {
   return Number.isNaN(parsed.getTime()) ? null : parsed;
 }
 
+/**
+ * Offsets of the zones in minutes. Asia/Tokyo has kept UTC+9 without daylight saving since 1951,
+ * so for every instant the upstream can hold JST is a fixed offset; the record-timestamp path below
+ * (run for every timestamp of every answer) uses it instead of a time-zone database lookup. The
+ * wall-clock functions above go through date-fns-tz; a test checks both agree.
+ */
+const OFFSET_MINUTES: Record<Zone, number> = { UTC: 0, JST: 9 * 60 };
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 /** Writes an instant the way the sample does: `YYYY-MM-DDTHH:MM:SS.mmm+0900`. */
 export function formatUpstreamTimestamp(instant: Date, zone: Zone): string {
-  return formatInTimeZone(instant, IANA_ZONE[zone], "yyyy-MM-dd'T'HH:mm:ss.SSSxx");
+  const offset = OFFSET_MINUTES[zone];
+  const d = new Date(instant.getTime() + offset * 60_000);
+  const ms = d.getUTCMilliseconds();
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return (
+    `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}` +
+    `.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}${sign}${pad2(Math.floor(abs / 60))}${pad2(abs % 60)}`
+  );
 }
+
+const SAMPLE_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}([+-]\d{4})$/;
+const OFFSET_TEXT: Record<Zone, string> = { UTC: '+0000', JST: '+0900' };
 
 /** Rewrites a record's timestamp into `zone`; "" and unreadable values pass through unchanged. */
 export function rezoneTimestamp(value: string, zone: Zone): string {
+  // Already in the sample's shape and this zone's offset (the usual case): nothing to do.
+  const m = SAMPLE_SHAPE.exec(value);
+  if (m && m[1] === OFFSET_TEXT[zone]) return value;
   const instant = parseUpstreamTimestamp(value);
   return instant ? formatUpstreamTimestamp(instant, zone) : value;
 }

@@ -54,12 +54,29 @@ export async function problemOf(response: Response, nowMs = Date.now()): Promise
   };
 }
 
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+export interface RequestOptions {
+  /** A JSON body (POST, PUT). */
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/**
+ * The one request of the browser to the dashboard's API: JSON in and out, cookies of this origin,
+ * a failure as ApiError with the server's problem details (status 0 when nothing answered). A 204
+ * answers null.
+ */
+export async function apiRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal });
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
+    });
   } catch (err) {
-    if (signal?.aborted) throw err;
+    if (opts.signal?.aborted) throw err;
     throw new ApiError({
       type: 'about:blank',
       title: 'No answer from the dashboard',
@@ -68,7 +85,20 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     });
   }
   if (!response.ok) throw new ApiError(await problemOf(response));
-  return (await response.json()) as T;
+  return (response.status === 204 ? null : await response.json()) as T;
+}
+
+export function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return apiRequest<T>('GET', path, { signal });
+}
+
+/** "Title. Detail. What is wrong with each field." — an error as one sentence for a person. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) {
+    const fields = err.problem.errors ? ` ${Object.values(err.problem.errors).join(' ')}` : '';
+    return `${err.problem.title}. ${err.problem.detail ?? ''}${fields}`.trim();
+  }
+  return 'Something went wrong; try again.';
 }
 
 /** When a 429 (or 503) says the next attempt can succeed, as an epoch ms. */

@@ -58,7 +58,7 @@ describe('range presets', () => {
       for (const zone of ZONES) {
         for (const preset of RANGE_PRESETS) {
           const draft = { range: presetRange(preset.id, new Date(day), zone), filters: emptyFilters() };
-          const result = checkDraft(draft, { tz: zone, sortOrder: 'desc', pageSize: 25 });
+          const result = checkDraft(draft, { tz: zone, sort: 'date_received', sortOrder: 'desc', pageSize: 25 });
           expect(result.ok ? {} : result.errors, `${preset.id} ${zone} ${day}`).toEqual({});
         }
       }

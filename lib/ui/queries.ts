@@ -1,14 +1,19 @@
 /**
- * One queryOptions factory per resource of the dashboard's API. The key of a search is its
- * canonical query string, so the same search asked twice (or from another component) is one entry.
+ * One queryOptions factory (and one mutation factory) per resource of the dashboard's API, every
+ * request through the one helper (api-client.ts). The key of a search is its canonical query
+ * string, so the same search asked twice (or from another component) is one entry.
  */
-import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportList, type ExportQuery } from '@/lib/api/exports';
 import type { QuotaSnapshot, SearchPlan, TransactionDetail, TransactionsPage } from '@/lib/api/types';
+import type { CdrFieldKey } from '@/lib/cdr/fields';
 import type { Zone } from '@/lib/time/zones';
-import { ApiError, getJson } from './api-client';
+import { apiRequest, ApiError, getJson } from './api-client';
+import { API_PATHS } from './paths';
 
 export const QUOTA_KEY = ['quota'] as const;
 const PLAN_KEY = ['plan'] as const;
+export const EXPORTS_KEY = ['exports'] as const;
 
 /** Every answer of the API that touches the upstream says what is left: keep the meter in step. */
 function afterUpstreamAnswer(client: QueryClient, quota: QuotaSnapshot | undefined): void {
@@ -22,7 +27,7 @@ export function transactionsQueryOptions(key: string) {
     queryKey: ['transactions', key] as const,
     queryFn: async ({ signal, client }) => {
       try {
-        const page = await getJson<TransactionsPage>(`/api/transactions?${key}`, signal);
+        const page = await getJson<TransactionsPage>(`${API_PATHS.transactions}?${key}`, signal);
         afterUpstreamAnswer(client, page._meta?.quota);
         // What a search costs has just changed (this one is cached now, a call was spent).
         void client.invalidateQueries({ queryKey: PLAN_KEY });
@@ -45,7 +50,7 @@ export function transactionQueryOptions(trxId: string, tz: Zone) {
     queryKey: ['transaction', trxId, tz] as const,
     queryFn: async ({ signal, client }) => {
       try {
-        return await getJson<TransactionDetail>(`/api/transactions/${encodeURIComponent(trxId)}?tz=${tz}`, signal);
+        return await getJson<TransactionDetail>(API_PATHS.transaction(trxId, tz), signal);
       } finally {
         void client.invalidateQueries({ queryKey: QUOTA_KEY });
       }
@@ -60,7 +65,7 @@ export const QUOTA_REFRESH_MS = 15_000;
 export function quotaQueryOptions() {
   return queryOptions({
     queryKey: QUOTA_KEY,
-    queryFn: ({ signal }) => getJson<QuotaSnapshot>('/api/quota', signal),
+    queryFn: ({ signal }) => getJson<QuotaSnapshot>(API_PATHS.quota, signal),
     refetchInterval: QUOTA_REFRESH_MS,
     refetchIntervalInBackground: false,
     staleTime: 5_000,
@@ -71,8 +76,56 @@ export function quotaQueryOptions() {
 export function planQueryOptions(params: string) {
   return queryOptions({
     queryKey: [...PLAN_KEY, params] as const,
-    queryFn: ({ signal }) => getJson<SearchPlan>(`/api/plan?${params}`, signal),
+    queryFn: ({ signal }) => getJson<SearchPlan>(`${API_PATHS.plan}?${params}`, signal),
     staleTime: 5_000,
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The badge looks every ~10 s while an export runs; the exports page, being watched, every ~3 s. */
+export const BADGE_POLL_MS = 10_000;
+export const PAGE_POLL_MS = 3_000;
+
+export function exportsQueryOptions(pollMs: number = BADGE_POLL_MS) {
+  return queryOptions({
+    queryKey: EXPORTS_KEY,
+    queryFn: ({ signal }) => getJson<ExportList>(API_PATHS.exports, signal),
+    // Polls only while something runs: the endpoint is free, but an idle tab should stay idle.
+    refetchInterval: (query) => (query.state.data?.jobs.some((j) => isActiveExportState(j.state)) ? pollMs : false),
+    refetchIntervalInBackground: false,
+    staleTime: 2_000,
+  });
+}
+
+/** One job, polled while it has work left (the CSV button waits on a small export this way). */
+export function exportQueryOptions(id: string, pollMs: number) {
+  return queryOptions({
+    queryKey: [...EXPORTS_KEY, id] as const,
+    queryFn: ({ signal }) => getJson<ExportJob>(API_PATHS.export(id), signal),
+    refetchInterval: (query) => (query.state.data && !isActiveExportState(query.state.data.state) ? false : pollMs),
+  });
+}
+
+/** The body of POST /api/exports: the query's parameters, and the columns. */
+export type ExportBody = ExportQuery & { columns: CdrFieldKey[] };
+
+export function estimateExportMutation() {
+  return mutationOptions({
+    mutationFn: (body: ExportBody) => apiRequest<ExportEstimate>('POST', API_PATHS.exports, { body: { ...body, dryRun: true } }),
+  });
+}
+
+export function createExportMutation(client: QueryClient) {
+  return mutationOptions({
+    mutationFn: (body: ExportBody) => apiRequest<ExportJob>('POST', API_PATHS.exports, { body }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: EXPORTS_KEY }),
+  });
+}
+
+/** Cancels a running export, or deletes a finished one. */
+export function cancelExportMutation(client: QueryClient) {
+  return mutationOptions({
+    mutationFn: (id: string) => apiRequest<ExportJob | null>('DELETE', API_PATHS.export(id)),
+    onSettled: () => void client.invalidateQueries({ queryKey: EXPORTS_KEY }),
   });
 }

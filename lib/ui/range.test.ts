@@ -5,7 +5,7 @@ import type { Zone } from '@/lib/time/zones';
 
 /** The range's problems as the server would state them. */
 function rangeProblems(range: WallRange, tz: Zone): Record<string, string> {
-  const result = checkDraft({ range, filters: emptyFilters() }, { tz, sortOrder: 'desc', pageSize: 25 });
+  const result = checkDraft({ range, filters: emptyFilters() }, { tz, sort: 'date_received', sortOrder: 'desc', pageSize: 25 });
   return result.ok ? {} : result.errors;
 }
 

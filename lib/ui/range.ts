@@ -4,7 +4,7 @@
  * to move a range between zones without moving its instants, and to measure it. What is wrong
  * with a range is said by the server's own parser (see search-draft.ts).
  */
-import { MAX_RANGE_MS } from '@/lib/query/transactions-query';
+import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from '@/lib/query/query';
 import { formatWallClock, parseWallClock, type Zone } from '@/lib/time/zones';
 import { formatDuration } from './format';
 

@@ -72,7 +72,7 @@ describe('pagination links', () => {
 
 describe('search settings from the URL', () => {
   it('reads zone, sort and size, with defaults for anything unreadable', () => {
-    expect(settingsOf({ tz: 'JST', 'sort-order': 'ASC', 'page-size': '100' })).toEqual({ tz: 'JST', sortOrder: 'asc', pageSize: 100 });
-    expect(settingsOf({ 'sort-order': 'sideways', 'page-size': '30' })).toEqual({ tz: 'UTC', sortOrder: 'desc', pageSize: 25 });
+    expect(settingsOf({ tz: 'JST', 'sort-order': 'ASC', 'page-size': '100' })).toEqual({ tz: 'JST', sort: 'date_received', sortOrder: 'asc', pageSize: 100 });
+    expect(settingsOf({ 'sort-order': 'sideways', 'page-size': '30' })).toEqual({ tz: 'UTC', sort: 'date_received', sortOrder: 'desc', pageSize: 25 });
   });
 });

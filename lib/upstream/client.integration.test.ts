@@ -8,7 +8,7 @@ import { startSimulator } from '../../simulator/server';
 import { formatWallClock } from '../time/zones';
 import { createUpstreamClient, type UpstreamClient } from './client';
 import { UpstreamError } from './errors';
-import type { UpstreamQuery } from './query';
+import { baseOf, type UpstreamRequest } from '../query/wire';
 import { createTokenKeeper } from './token-keeper';
 
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -23,14 +23,17 @@ let token: string;
 /** Every error seen, checked at the end for the tokens that were live when it happened. */
 const seen: { err: UpstreamError; secrets: string[] }[] = [];
 
-const lastDays = (days: number, extra: Partial<UpstreamQuery> = {}): UpstreamQuery => ({
-  dateFrom: formatWallClock(new Date(NOW - days * 24 * HOUR), 'UTC'),
-  dateTo: formatWallClock(new Date(NOW), 'UTC'),
+/** A query of the last `days` days, in the upstream's own parameter names. */
+const lastDays = (days: number, extra: Record<string, string> = {}, sortOrder: 'asc' | 'desc' = 'desc'): UpstreamRequest => ({
+  base: baseOf({
+    'date-from': formatWallClock(new Date(NOW - days * 24 * HOUR), 'UTC'),
+    'date-to': formatWallClock(new Date(NOW), 'UTC'),
+    'page-size': '25',
+    tz: 'UTC',
+    ...extra,
+  }),
   page: 1,
-  pageSize: 25,
-  tz: 'UTC',
-  sortOrder: 'desc',
-  ...extra,
+  sortOrder,
 });
 
 async function failure(p: Promise<unknown>, secrets: string[] = [token]): Promise<UpstreamError> {
@@ -68,7 +71,7 @@ describe('client ↔ simulator', () => {
   });
 
   it('a query page parses, with links and cdrs', async () => {
-    const page = await client.queryTransactions(token, lastDays(3, { enterpriseId: 'ent-sakura' }));
+    const page = await client.queryTransactions(token, lastDays(3, { 'enterprise-id': 'ent-sakura' }));
     expect(page.page).toBe(1);
     expect(page.page_size).toBe(25);
     expect(page._embedded.total_found).toBeGreaterThan(25);
@@ -90,7 +93,7 @@ describe('client ↔ simulator', () => {
   });
 
   it('sends filters the simulator understands (status, tz, asc)', async () => {
-    const page = await client.queryTransactions(token, lastDays(3, { status: 'DELIVRD', tz: 'JST', sortOrder: 'asc', pageSize: 10 }));
+    const page = await client.queryTransactions(token, lastDays(3, { status: 'DELIVRD', tz: 'JST', 'page-size': '10' }, 'asc'));
     expect(page._embedded.cdrs.length).toBeGreaterThan(0);
     for (const cdr of page._embedded.cdrs) {
       expect(cdr.delivery_status).toBe('DELIVRD');
@@ -100,12 +103,12 @@ describe('client ↔ simulator', () => {
 
   it('works with a base URL that ends in a slash', async () => {
     const slashed = createUpstreamClient({ baseUrl: `${sim.url}/` });
-    const page = await slashed.queryTransactions(token, lastDays(1, { pageSize: 10 }));
+    const page = await slashed.queryTransactions(token, lastDays(1, { 'page-size': '10' }));
     expect(page.page_size).toBe(10);
   });
 
   it('fetches a detail', async () => {
-    const page = await client.queryTransactions(token, lastDays(2, { pageSize: 10 }));
+    const page = await client.queryTransactions(token, lastDays(2, { 'page-size': '10' }));
     const first = page._embedded.cdrs[0]!;
     const detail = await client.getTransaction(token, first.trx_id);
     expect(detail.trx_id).toBe(first.trx_id);
@@ -130,7 +133,7 @@ describe('client ↔ simulator', () => {
   });
 
   it('another enterprise → forbidden', async () => {
-    const err = await failure(client.queryTransactions(token, lastDays(1, { enterpriseId: 'ent-fuji' })));
+    const err = await failure(client.queryTransactions(token, lastDays(1, { 'enterprise-id': 'ent-fuji' })));
     expect(err.kind).toBe('forbidden');
     expect(err.status).toBe(403);
   });
@@ -154,7 +157,7 @@ describe('client ↔ simulator', () => {
     keeper.invalidate('fuji', old.token);
     const fresh = await keeper.get('fuji', creds);
     expect(fresh.token).not.toBe(old.token);
-    const page = await client.queryTransactions(fresh.token, lastDays(1, { pageSize: 10 }));
+    const page = await client.queryTransactions(fresh.token, lastDays(1, { 'page-size': '10' }));
     expect(page._embedded.cdrs.every((c) => c.enterprise_id === 'ent-fuji')).toBe(true);
     token = (await client.getToken('demo', 'demo-secret')).token; // the shared one expired too
   });

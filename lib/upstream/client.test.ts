@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createUpstreamClient } from './client';
 import { isRetryable, UpstreamError, type UpstreamErrorKind } from './errors';
-import type { UpstreamQuery } from './query';
+import { baseOf, type UpstreamRequest } from '../query/wire';
 import { fakeFetch, json, SAMPLE_JWT, sampleCdr, samplePage, text, type Answer } from './test-fixtures';
 
 const BASE = 'https://api.example.test';
 const NOW = Date.UTC(2025, 9, 8, 12, 0, 0);
 const TOKEN = SAMPLE_JWT;
 
-const query: UpstreamQuery = {
-  enterpriseId: 'ent-sakura',
-  dateFrom: '2025-10-01 00:00:00',
-  dateTo: '2025-10-08 23:59:59',
+const query: UpstreamRequest = {
+  base: baseOf({ 'enterprise-id': 'ent-sakura', 'date-from': '2025-10-01 00:00:00', 'date-to': '2025-10-08 23:59:59', 'page-size': '25', tz: 'UTC' }),
   page: 1,
-  pageSize: 25,
-  tz: 'UTC',
   sortOrder: 'desc',
 };
 
@@ -203,7 +199,6 @@ describe('queryTransactions', () => {
     expect(bad.kind).toBe('unauthorized');
     expect(bad.message).not.toContain(TOKEN);
     expect((await failure(c.queryTransactions(TOKEN, { ...query, page: Number.NaN }))).kind).toBe('bad_request');
-    expect((await failure(c.queryTransactions(TOKEN, { ...query, pageSize: 0 }))).kind).toBe('bad_request');
     expect(calls).toHaveLength(0);
   });
 });

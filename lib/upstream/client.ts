@@ -8,7 +8,7 @@ import { Buffer } from 'node:buffer';
 import { detailSchema, resultPageSchema, type Cdr, type ResultPage } from '../cdr/schema';
 import { UpstreamError } from './errors';
 import { getJson, type HttpContext } from './http';
-import { toUpstreamSearch, type UpstreamQuery } from './query';
+import { wireSearch, type UpstreamRequest } from '../query/wire';
 import { DOCUMENTED_TOKEN_LIFETIME_MS, parseTokenValidUntil, tokenResponseSchema } from './token-response';
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -36,7 +36,7 @@ export interface UpstreamToken {
 
 export interface UpstreamClient {
   getToken(apiKey: string, secret: string, signal?: AbortSignal): Promise<UpstreamToken>;
-  queryTransactions(token: string, q: UpstreamQuery, signal?: AbortSignal): Promise<ResultPage>;
+  queryTransactions(token: string, req: UpstreamRequest, signal?: AbortSignal): Promise<ResultPage>;
   getTransaction(
     token: string,
     trxId: string,
@@ -113,11 +113,11 @@ export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClien
       return token;
     },
 
-    async queryTransactions(token, q, signal) {
+    async queryTransactions(token, req, signal) {
       requireToken(token);
       let search: string;
       try {
-        search = toUpstreamSearch(q);
+        search = wireSearch(req);
       } catch (err) {
         throw new UpstreamError('bad_request', `Query not sent: ${err instanceof Error ? err.message : String(err)}.`);
       }

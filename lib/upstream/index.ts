@@ -1,6 +1,5 @@
 import 'server-only';
 export { UpstreamError, isRetryable, kindForStatus, type UpstreamErrorKind } from './errors';
-export { normaliseUpstreamQuery, toUpstreamSearch, type UpstreamQuery } from './query';
 export {
   createUpstreamClient,
   DEFAULT_TIMEOUT_MS,

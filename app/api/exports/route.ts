@@ -4,24 +4,23 @@
  * GET /api/exports: the account's jobs, newest first.
  */
 import type { NextRequest } from 'next/server';
-import { exportHref } from '@/lib/exports/present-job';
-import { createExport, listExports } from '@/lib/exports/export-service';
-import { badRequest } from '@/lib/http/problem';
-import { json, withAccount } from '@/lib/http/route';
+import { badRequest, json } from '@/lib/http/problem';
+import { withAccount } from '@/lib/root/with-account';
+import { API_PATHS } from '@/lib/ui/paths';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (_req, account) => json({ jobs: await listExports(account) }));
+export const GET = withAccount(async (_req, account, { exports }) => json({ jobs: await exports.list(account) }));
 
-export const POST = withAccount(async (req: NextRequest, account) => {
+export const POST = withAccount(async (req: NextRequest, account, { exports }) => {
   let body: unknown;
   try {
     body = await req.json();
   } catch {
     throw badRequest({ body: 'The body must be JSON, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.' });
   }
-  const result = await createExport(account, body);
+  const result = await exports.create(account, body);
   if (result.kind === 'estimate') return json(result.estimate);
-  return json(result.job, { status: 201, headers: { Location: exportHref(result.job.id) } });
+  return json(result.job, { status: 201, headers: { Location: API_PATHS.export(result.job.id) } });
 });

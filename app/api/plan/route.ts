@@ -4,16 +4,15 @@
  * spends a call. Costs no upstream call itself.
  */
 import type { NextRequest } from 'next/server';
-import { badRequest } from '@/lib/http/problem';
-import { json, withAccount } from '@/lib/http/route';
-import { parseTransactionsQuery } from '@/lib/query/transactions-query';
-import { getTransactionsService } from '@/lib/server/services';
+import { badRequest, json } from '@/lib/http/problem';
+import { parseQuery } from '@/lib/query/query';
+import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (req: NextRequest, account) => {
-  const parsed = parseTransactionsQuery(req.nextUrl.searchParams);
+export const GET = withAccount(async (req: NextRequest, account, { transactions }) => {
+  const parsed = parseQuery(req.nextUrl.searchParams);
   if (!parsed.ok) throw badRequest(parsed.errors);
-  return json(await getTransactionsService().plan(account, parsed.query));
+  return json(await transactions.plan(account, parsed.query));
 });

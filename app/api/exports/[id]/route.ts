@@ -3,21 +3,21 @@
  * DELETE /api/exports/<id>: cancels a job with work left (200 with the cancelled job; its records
  * and file are deleted), or deletes a finished one (204). Another account's job is a 404.
  */
-import { cancelExport, getExport } from '@/lib/exports/export-service';
-import { json, withAccount } from '@/lib/http/route';
+import { json } from '@/lib/http/problem';
+import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withAccount<Context>(async (_req, account, context) => {
+export const GET = withAccount<Context>(async (_req, account, { exports }, context) => {
   const { id } = await context.params;
-  return json(await getExport(account, id));
+  return json(await exports.get(account, id));
 });
 
-export const DELETE = withAccount<Context>(async (_req, account, context) => {
+export const DELETE = withAccount<Context>(async (_req, account, { exports }, context) => {
   const { id } = await context.params;
-  const job = await cancelExport(account, id);
+  const job = await exports.cancel(account, id);
   return job ? json(job) : new Response(null, { status: 204 });
 });

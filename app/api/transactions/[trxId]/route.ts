@@ -4,24 +4,22 @@
  */
 import type { NextRequest } from 'next/server';
 import { trxIdProblem } from '@/lib/cdr/trx-id';
-import { badRequest } from '@/lib/http/problem';
-import { json, withAccount } from '@/lib/http/route';
-import { getTransactionsService } from '@/lib/server/services';
-import { ZONES, type Zone } from '@/lib/time/zones';
+import { badRequest, json } from '@/lib/http/problem';
+import { parseZone } from '@/lib/query/query';
+import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ trxId: string }> };
 
-export const GET = withAccount<Context>(async (req: NextRequest, account, context) => {
+export const GET = withAccount<Context>(async (req: NextRequest, account, { transactions }, context) => {
   const { trxId } = await context.params;
-  const problem = trxIdProblem(trxId);
-  const tzRaw = (req.nextUrl.searchParams.get('tz') ?? 'UTC').toUpperCase();
   const errors: Record<string, string> = {};
+  const problem = trxIdProblem(trxId);
   if (problem) errors.trx_id = problem;
-  if (!(ZONES as readonly string[]).includes(tzRaw)) errors.tz = `tz must be UTC or JST; got "${tzRaw}".`;
+  const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
   if (Object.keys(errors).length > 0) throw badRequest(errors);
-  const { cdr, meta } = await getTransactionsService().record(account, trxId.trim(), tzRaw as Zone, req.signal);
+  const { cdr, meta } = await transactions.record(account, trxId.trim(), tz, req.signal);
   return json({ ...cdr, _meta: meta });
 });

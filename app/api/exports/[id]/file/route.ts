@@ -4,17 +4,16 @@
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { exportFile } from '@/lib/exports/export-service';
-import { withAccount } from '@/lib/http/route';
+import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withAccount<Context>(async (_req, account, context) => {
+export const GET = withAccount<Context>(async (_req, account, { exports }, context) => {
   const { id } = await context.params;
-  const file = await exportFile(account, id);
+  const file = await exports.file(account, id);
   const body = Readable.toWeb(fs.createReadStream(file.path)) as ReadableStream<Uint8Array>;
   return new Response(body, {
     headers: {

@@ -3,9 +3,9 @@
  * /api/exports/<id>, GET /api/exports/<id>/file. Browser-safe: types only.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import type { SortOrder } from '../query/transactions-query';
+import type { SortOrder } from '../query/query';
 import type { Zone } from '../time/zones';
-import type { Filters } from '../query/filters';
+import type { FilterParam } from '../query/filters';
 
 export const EXPORT_STATES = ['queued', 'running', 'waiting', 'done', 'failed', 'cancelled'] as const;
 export type ExportState = (typeof EXPORT_STATES)[number];
@@ -17,15 +17,17 @@ export function isActiveExportState(state: ExportState): boolean {
   return (ACTIVE_EXPORT_STATES as readonly string[]).includes(state);
 }
 
-/** The query an export reads, with the upstream's parameter names, as the job froze it. */
-export interface ExportQuery {
+/**
+ * The query an export reads, as the job froze it: the same flat parameters as the dashboard's URL
+ * and POST body (lib/query/query.ts `queryBody`), so a script can send it back as it came.
+ */
+export type ExportQuery = {
   'date-from': string;
   /** The frozen end: a range that ended in the future ends when the job was created. */
   'date-to': string;
   tz: Zone;
   'sort-order': SortOrder;
-  filters: Filters;
-}
+} & Partial<Record<FilterParam | 'sort', string>>;
 
 /** One sub-range the upstream is asked for (31 days and 1000 pages at most each). */
 export interface ExportWindowProgress {

@@ -21,12 +21,15 @@ export function neutraliseCell(value: string): string | { value: string; quoted:
 
 export const ALL_COLUMNS: readonly CdrFieldKey[] = CDR_FIELDS.map((f) => f.key);
 
-/** Checks a comma-separated column list from a client; every name must be a CDR field. */
+/**
+ * Checks a comma-separated column list from a client; every name must be a CDR field. Empty, or
+ * `all` (what a script writer tries first), means every field.
+ */
 export function parseColumns(raw: string | null | undefined): { columns: CdrFieldKey[] } | { error: string } {
-  if (raw === null || raw === undefined || raw.trim() === '') return { columns: [...ALL_COLUMNS] };
+  if (raw === null || raw === undefined || raw.trim() === '' || raw.trim().toLowerCase() === 'all') return { columns: [...ALL_COLUMNS] };
   const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = names.filter((n) => !FIELD_BY_KEY.has(n));
-  if (unknown.length > 0) return { error: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use field names such as trx_id, date_received, to_address.` };
+  if (unknown.length > 0) return { error: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use field names such as trx_id, date_received, to_address, or "all".` };
   return { columns: [...new Set(names)] as CdrFieldKey[] };
 }
 

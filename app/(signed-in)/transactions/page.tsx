@@ -1,10 +1,8 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { requirePageSession } from '@/lib/auth/session';
-import { firstParam, pathWithQuery } from '@/lib/ui/page-path';
+import { firstParam } from '@/lib/ui/page-path';
 import { DEFAULT_PRESET, presetRange } from '@/lib/ui/presets';
 import { zoneOf } from '@/lib/ui/url-state';
-import { AppShell } from '@/components/shell/AppShell';
 import { TransactionsView } from '@/components/transactions/TransactionsView';
 
 export const metadata: Metadata = { title: 'Transactions' };
@@ -13,14 +11,11 @@ type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function TransactionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  const session = await requirePageSession(pathWithQuery('/transactions', params));
   // The form's range when the URL has none: the last 24 hours, in the URL's zone, as of this request.
   const defaultRange = presetRange(DEFAULT_PRESET, new Date(), zoneOf({ tz: firstParam(params.tz) }));
   return (
-    <AppShell account={session}>
-      <Suspense>
-        <TransactionsView defaultRange={defaultRange} enterpriseId={session.enterpriseId} />
-      </Suspense>
-    </AppShell>
+    <Suspense>
+      <TransactionsView defaultRange={defaultRange} />
+    </Suspense>
   );
 }

@@ -4,7 +4,7 @@
  * that are safe in every file system and in a Content-Disposition header.
  */
 import { FILTERS } from '../query/filters';
-import type { TransactionsQuery } from '../query/transactions-query';
+import { wallClocks, type QuerySelection } from '../query/query';
 
 function safe(part: string): string {
   return part.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
@@ -17,8 +17,9 @@ function stamp(wallClock: string): string {
   return `${date}T${h}${m}${s === '00' ? '' : s}`;
 }
 
-export function csvFileName(query: Pick<TransactionsQuery, 'dateFrom' | 'dateTo' | 'tz' | 'filters'>, opts: { page?: number } = {}): string {
-  const parts = ['sms', stamp(query.dateFrom), stamp(query.dateTo), query.tz];
+export function csvFileName(query: Pick<QuerySelection, 'from' | 'to' | 'tz' | 'filters'>, opts: { page?: number } = {}): string {
+  const { dateFrom, dateTo } = wallClocks(query);
+  const parts = ['sms', stamp(dateFrom), stamp(dateTo), query.tz];
   for (const def of FILTERS) {
     const v = query.filters[def.param];
     if (v) parts.push(`${def.param}-${safe(v)}`);

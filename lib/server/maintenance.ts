@@ -5,14 +5,11 @@ import 'server-only';
  * asked), and sessions that ended. Runs at start and then hourly, off the request path.
  */
 import { log } from '../log';
-import type { LedgerStore } from './ledger';
-import type { PageCacheStore } from './page-cache';
-import type { VaultStore } from './vault';
+import type { LedgerStore, PageCacheStore, VaultStore } from '../store';
+import { STALE_GRACE_MS } from './cache-policy';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
-/** Expired pages stay this long as stand-ins for an upstream that cannot be asked. */
-export const STALE_GRACE_MS = 7 * DAY;
 
 export async function pruneStore(stores: { ledger: LedgerStore; cache: PageCacheStore; vault: VaultStore }, now = Date.now()): Promise<void> {
   await stores.ledger.prune(now - 2 * DAY);
@@ -20,8 +17,11 @@ export async function pruneStore(stores: { ledger: LedgerStore; cache: PageCache
   await stores.vault.prune(now);
 }
 
-export function scheduleMaintenance(stores: Parameters<typeof pruneStore>[0]): void {
+/** Prunes now and then hourly; returns a function that stops it. */
+export function scheduleMaintenance(stores: Parameters<typeof pruneStore>[0]): () => void {
   const run = () => pruneStore(stores).catch((err: unknown) => log.warn('store.prune_failed', { error: err instanceof Error ? err.message : String(err) }));
   void run();
-  setInterval(run, HOUR).unref();
+  const timer = setInterval(run, HOUR);
+  timer.unref();
+  return () => clearInterval(timer);
 }

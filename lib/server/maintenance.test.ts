@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createStore } from './index';
-import { pruneStore, STALE_GRACE_MS } from './maintenance';
+import { createStore } from '../store';
+import { STALE_GRACE_MS } from './cache-policy';
+import { pruneStore } from './maintenance';
 
 describe('pruneStore', () => {
   it('drops old calls, long-expired pages and ended sessions, and keeps the rest', async () => {

@@ -1,9 +1,6 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { requirePageSession } from '@/lib/auth/session';
 import { trxIdProblem } from '@/lib/cdr/trx-id';
-import { pathWithQuery } from '@/lib/ui/page-path';
-import { AppShell } from '@/components/shell/AppShell';
 import { InvalidTrxId } from '@/components/transactions/InvalidTrxId';
 import { TransactionDetailView } from '@/components/transactions/TransactionDetailView';
 
@@ -17,7 +14,6 @@ function decoded(raw: string): string {
     return raw;
   }
 }
-type SearchParams = Record<string, string | string[] | undefined>;
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { trxId } = await params;
@@ -25,21 +21,15 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
 }
 
 /** One transaction as a page a support person can paste into a ticket. */
-export default async function TransactionPage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<SearchParams> }) {
-  const { trxId: raw } = await params;
-  const trxId = decoded(raw).trim();
-  const session = await requirePageSession(pathWithQuery(`/transactions/${raw}`, await searchParams));
+export default async function TransactionPage({ params }: { params: Promise<Params> }) {
+  const trxId = decoded((await params).trxId).trim();
   // A malformed id is refused here, before any request could spend a call on it.
   const problem = trxIdProblem(trxId);
-  return (
-    <AppShell account={session}>
-      {problem ? (
-        <InvalidTrxId value={trxId} problem={problem} />
-      ) : (
-        <Suspense>
-          <TransactionDetailView trxId={trxId} />
-        </Suspense>
-      )}
-    </AppShell>
+  return problem ? (
+    <InvalidTrxId value={trxId} problem={problem} />
+  ) : (
+    <Suspense>
+      <TransactionDetailView trxId={trxId} />
+    </Suspense>
   );
 }

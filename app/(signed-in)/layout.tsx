@@ -1,0 +1,23 @@
+import { headers } from 'next/headers';
+import type { ReactNode } from 'react';
+import { REQUEST_PATH_HEADER, safeRequestPath } from '@/lib/http/request-path';
+import { requirePageSession } from '@/lib/root/page-session';
+import { AccountProvider } from '@/components/shell/AccountContext';
+import { AppShell } from '@/components/shell/AppShell';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Every signed-in page: the session is checked here, once, and the shell (header, quota, lookup,
+ * account) drawn around the page. Without a session, sign-in, then back to the same view. The data
+ * of every page comes from the API, whose handlers check the session themselves on each request.
+ */
+export default async function SignedInLayout({ children }: { children: ReactNode }) {
+  const path = safeRequestPath((await headers()).get(REQUEST_PATH_HEADER));
+  const account = await requirePageSession(path ?? undefined);
+  return (
+    <AccountProvider account={account}>
+      <AppShell account={account}>{children}</AppShell>
+    </AccountProvider>
+  );
+}

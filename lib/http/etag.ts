@@ -1,0 +1,27 @@
+/**
+ * ETags of the dashboard's answers. The tag covers what a page holds — the records and the query
+ * they answer — not its `_meta` (age, quota), which changes on every request: a client that has
+ * the same records is told 304 and keeps its copy.
+ */
+import { createHash } from 'node:crypto';
+import type { TransactionsPage } from '../api/types';
+
+export function etagOf(page: TransactionsPage): string {
+  const hash = createHash('sha1');
+  hash.update(page._links.self.href);
+  hash.update('\u0000');
+  hash.update(String(page._embedded.total_found));
+  for (const cdr of page._embedded.cdrs) {
+    hash.update('\u0000');
+    hash.update(JSON.stringify(cdr));
+  }
+  return `W/"${hash.digest('base64url').slice(0, 27)}"`;
+}
+
+/** Whether the request's If-None-Match names this tag (weak comparison, RFC 9110 §13.1.2). */
+export function notModified(req: Request, etag: string): boolean {
+  const header = req.headers.get('if-none-match');
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}

@@ -1,0 +1,220 @@
+/**
+ * THE dashboard query: one value, parsed and validated here once, and written out from here in
+ * every form it travels in — the dashboard's URL and API query string (`queryParams`), a JSON body
+ * (the same names), and the upstream's wire form (lib/query/wire.ts). The parameter names are the
+ * upstream's (seed §4.1), so a page URL, an API URL and an upstream query read alike. Validation
+ * happens before anything is spent, and each broken rule is reported against its parameter.
+ */
+import { isFieldKey, type CdrFieldKey } from '../cdr/fields';
+import { formatWallClock, parseWallClock, ZONES, type Zone } from '../time/zones';
+import { FILTERS, filterProblem, localFiltersIn, type Filters } from './filters';
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+export const DAY_MS = 86_400_000;
+/** The upstream's longest range per query (seed §8); a search may span no more. */
+export const SEARCH_MAX_RANGE_DAYS = 31;
+/** An export is read as several upstream windows, so it may span a year. */
+export const EXPORT_MAX_RANGE_DAYS = 366;
+/** The longest range of one upstream query, in ms. */
+export const SEARCH_MAX_RANGE_MS = SEARCH_MAX_RANGE_DAYS * DAY_MS;
+/** The upstream's deepest page (seed §4.1), and the dashboard's. */
+export const MAX_PAGE = 1000;
+
+/** The upstream orders by received time; any other column needs the local history. */
+export const UPSTREAM_SORT: CdrFieldKey = 'date_received';
+
+/** Defaults where the seed is silent (documented in the README). */
+export const QUERY_DEFAULTS = { page: 1, pageSize: 25 as PageSize, tz: 'UTC' as Zone, sortOrder: 'desc' as SortOrder, sort: UPSTREAM_SORT };
+
+export interface TransactionsQuery {
+  /** The range as instants (whole seconds), inclusive at both ends. */
+  readonly from: Date;
+  readonly to: Date;
+  /** The zone times are read and shown in; the range's wall clocks are written in it. */
+  readonly tz: Zone;
+  readonly sortOrder: SortOrder;
+  /** The column the whole result is ordered by (ties: received time, then trx_id). */
+  readonly sort: CdrFieldKey;
+  readonly page: number;
+  readonly pageSize: PageSize;
+  readonly filters: Filters;
+}
+
+/** A query without paging: what an export reads, or the part of a search that selects records. */
+export type QuerySelection = Omit<TransactionsQuery, 'page' | 'pageSize'>;
+
+export type FieldErrors = Record<string, string>;
+export type ParseResult<Q = TransactionsQuery> = { ok: true; query: Q } | { ok: false; errors: FieldErrors };
+
+/** Where parameters come from: a URL's search params, or a JSON body's object. */
+export type QueryInput = { get(name: string): string | null } | Readonly<Record<string, unknown>>;
+
+export interface ParseOptions {
+  /** The longest range allowed (days): 31 for a search (the default), 366 for an export. */
+  maxRangeDays?: number;
+}
+
+export const RANGE_PARAMS = ['date-from', 'date-to'] as const;
+export const SETTING_PARAMS = ['tz', 'sort', 'sort-order', 'page-size', 'page'] as const;
+/** Every parameter of the query, in the canonical order `queryParams` writes them. */
+export const QUERY_PARAMS: readonly string[] = [...RANGE_PARAMS, ...FILTERS.map((f) => f.param), ...SETTING_PARAMS];
+
+function isParamSource(input: QueryInput): input is { get(name: string): string | null } {
+  return typeof (input as { get?: unknown }).get === 'function';
+}
+
+/** Reads one parameter as text; a JSON number is accepted as its digits, anything else is an error. */
+function reader(input: QueryInput, errors: FieldErrors): (name: string) => string | null {
+  if (isParamSource(input)) return (name) => input.get(name);
+  return (name) => {
+    const v = (input as Record<string, unknown>)[name];
+    if (v === undefined || v === null) return null;
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    errors[name] = `${name} must be a string.`;
+    return null;
+  };
+}
+
+function intParam(raw: string | null, name: string, min: number, max: number, errors: FieldErrors): number | undefined {
+  if (raw === null || raw.trim() === '') return undefined;
+  if (!/^\d+$/.test(raw.trim())) {
+    errors[name] = `${name} must be a whole number from ${min} to ${max}; got "${raw}".`;
+    return undefined;
+  }
+  const n = Number(raw);
+  if (n < min || n > max) {
+    errors[name] = `${name} must be from ${min} to ${max}; got ${n}.`;
+    return undefined;
+  }
+  return n;
+}
+
+function oneOf<T extends string>(raw: string | null, allowed: readonly T[], normalise: (s: string) => string, fallback: T, onError: () => void): T {
+  if (raw === null || raw.trim() === '') return fallback;
+  const v = normalise(raw.trim());
+  if ((allowed as readonly string[]).includes(v)) return v as T;
+  onError();
+  return fallback;
+}
+
+/** The one reading of `tz`: UTC or JST, any case; absent means UTC. A wrong value is put in `errors`. */
+export function parseZone(raw: string | null | undefined, errors: FieldErrors): Zone {
+  return oneOf(raw ?? null, ZONES, (s) => s.toUpperCase(), QUERY_DEFAULTS.tz, () => (errors.tz = `tz must be UTC or JST; got "${String(raw).slice(0, 20)}".`));
+}
+
+/** Parses and validates a query (URL params or a JSON body). Every broken rule is named by parameter. */
+export function parseQuery(input: QueryInput, options: ParseOptions = {}): ParseResult {
+  const errors: FieldErrors = {};
+  const get = reader(input, errors);
+  const maxRangeDays = options.maxRangeDays ?? SEARCH_MAX_RANGE_DAYS;
+
+  const tz = parseZone(get('tz'), errors);
+  const sortOrder = oneOf(get('sort-order'), SORT_ORDERS, (s) => s.toLowerCase(), QUERY_DEFAULTS.sortOrder, () => {
+    errors['sort-order'] = `sort-order must be asc or desc; got "${get('sort-order')}".`;
+  });
+  const sortRaw = get('sort')?.trim() ?? '';
+  let sort: CdrFieldKey = QUERY_DEFAULTS.sort;
+  if (sortRaw !== '') {
+    if (isFieldKey(sortRaw)) sort = sortRaw;
+    else errors.sort = `sort must be a field name such as date_received, price or to_address; got "${sortRaw.slice(0, 40)}".`;
+  }
+  const page = intParam(get('page'), 'page', 1, MAX_PAGE, errors) ?? QUERY_DEFAULTS.page;
+  const sizeRaw = intParam(get('page-size'), 'page-size', 1, 100, errors);
+  let pageSize: PageSize = QUERY_DEFAULTS.pageSize;
+  if (sizeRaw !== undefined) {
+    if ((PAGE_SIZES as readonly number[]).includes(sizeRaw)) pageSize = sizeRaw as PageSize;
+    else errors['page-size'] = `page-size must be one of ${PAGE_SIZES.join(', ')}; got ${sizeRaw}.`;
+  }
+
+  const at: Partial<Record<(typeof RANGE_PARAMS)[number], Date>> = {};
+  for (const name of RANGE_PARAMS) {
+    const raw = get(name);
+    if (raw === null || raw.trim() === '') {
+      errors[name] ??= `${name} is required, as YYYY-MM-DD HH:MM:SS.`;
+      continue;
+    }
+    // Read in the zone only once it is known to be valid, so the error is about the date.
+    const instant = errors.tz ? null : parseWallClock(raw, tz);
+    if (instant) at[name] = instant;
+    else if (!errors.tz) errors[name] = `${name} must be a real date and time as YYYY-MM-DD HH:MM:SS; got "${raw.slice(0, 40)}".`;
+  }
+  const from = at['date-from'];
+  const to = at['date-to'];
+  if (from && to) {
+    if (to.getTime() <= from.getTime()) errors['date-to'] = 'date-to must be later than date-from.';
+    else if (to.getTime() - from.getTime() > maxRangeDays * DAY_MS) {
+      errors['date-to'] =
+        maxRangeDays === SEARCH_MAX_RANGE_DAYS
+          ? `The range may span at most ${maxRangeDays} days; shorten it or split it into several searches.`
+          : `The range may span at most ${maxRangeDays} days; shorten it.`;
+    }
+  }
+
+  const filters: Filters = {};
+  for (const def of FILTERS) {
+    const raw = get(def.param);
+    if (raw === null) continue;
+    const value = raw.trim();
+    if (value === '') continue;
+    const problem = filterProblem(def, value);
+    if (problem) errors[def.param] = problem;
+    else filters[def.param] = value;
+  }
+  if (filters['price-min'] && filters['price-max'] && Number(filters['price-min']) > Number(filters['price-max'])) {
+    errors['price-max'] = 'Price up to must not be below Price from.';
+  }
+
+  if (Object.keys(errors).length > 0 || !from || !to) return { ok: false, errors };
+  return { ok: true, query: { from, to, tz, sortOrder, sort, page, pageSize, filters } };
+}
+
+/** The range's wall clocks in the query's zone (`YYYY-MM-DD HH:MM:SS`), as the URL writes them. */
+export function wallClocks(query: Pick<TransactionsQuery, 'from' | 'to' | 'tz'>): { dateFrom: string; dateTo: string } {
+  return { dateFrom: formatWallClock(query.from, query.tz), dateTo: formatWallClock(query.to, query.tz) };
+}
+
+/**
+ * The query as URL parameters, in one canonical order and with every part of it (range, zone,
+ * sort, filters): the dashboard's URL, the API's query string, its links and the browser's cache
+ * key are all this. Defaults are written too except `sort`, which appears only when it is not the
+ * upstream's order.
+ */
+export function queryParams(query: QuerySelection & Partial<Pick<TransactionsQuery, 'page' | 'pageSize'>>): URLSearchParams {
+  const { dateFrom, dateTo } = wallClocks(query);
+  const params = new URLSearchParams();
+  params.set('date-from', dateFrom);
+  params.set('date-to', dateTo);
+  for (const def of FILTERS) {
+    const v = query.filters[def.param];
+    if (v) params.set(def.param, v);
+  }
+  params.set('tz', query.tz);
+  if (query.sort !== UPSTREAM_SORT) params.set('sort', query.sort);
+  params.set('sort-order', query.sortOrder);
+  if (query.pageSize !== undefined) params.set('page-size', String(query.pageSize));
+  if (query.page !== undefined) params.set('page', String(query.page));
+  return params;
+}
+
+/** The canonical query string (the browser's cache key and the API request of a search). */
+export function queryKey(query: TransactionsQuery): string {
+  return queryParams(query).toString();
+}
+
+/** The query as a JSON body (e.g. of POST /api/exports): the same names as the URL. */
+export function queryBody(query: QuerySelection): Record<string, string> {
+  return Object.fromEntries(queryParams(query));
+}
+
+/**
+ * What only the local history can answer: a filter the upstream does not have, or an order other
+ * than received time. Such a query never spends an upstream call.
+ */
+export function needsLocalHistory(query: Pick<TransactionsQuery, 'filters' | 'sort'>): boolean {
+  return query.sort !== UPSTREAM_SORT || localFiltersIn(query.filters).length > 0;
+}

@@ -1,0 +1,185 @@
+import 'server-only';
+/**
+ * Records at positions [start, end) of one upstream query (a base: range and upstream filters, read
+ * in UTC at the upstream's largest page size), in one sort order, spending as few calls as possible:
+ *  - one cached upstream page serves every dashboard page size and zone;
+ *  - a settled range serves the opposite sort order by mirroring positions (desc position i is asc
+ *    position N-1-i, the tie rule being symmetric);
+ *  - positions past the known end cost nothing;
+ *  - when the upstream cannot be asked (limits, outage), expired pages stand in, said so.
+ * Nothing is prefetched: a call is only made for a page somebody asked for.
+ */
+import type { Cdr } from '../cdr/schema';
+import { QuotaExceededError, type Priority } from '../governor/governor';
+import { ProblemError } from '../http/problem';
+import { MAX_PAGE, type SortOrder } from '../query/query';
+import type { UpstreamBase } from '../query/wire';
+import type { CachedPage, PageCacheStore } from '../store/page-cache';
+import { isRetryable, UpstreamError } from '../upstream';
+import type { CachePolicy } from './cache-policy';
+import type { UpstreamAccount, UpstreamGateway } from './upstream-gateway';
+
+/** Records of consecutive positions, and the pages they came from. */
+export interface Slice {
+  total: number;
+  records: Cdr[];
+  pages: CachedPage[];
+}
+
+export interface SliceResult extends Slice {
+  /** Upstream calls this answer spent. */
+  calls: number;
+  /** Set when expired pages stood in for an upstream that could not be asked: why. */
+  stale?: string;
+}
+
+/** What the cache can say before any call. */
+interface Lookup {
+  resolved: Slice | null;
+  /** Upstream pages (in the asked sort) to fetch when not resolved. */
+  missing: number[];
+  /** Expired pages that could stand in when the upstream cannot be asked. */
+  stale: Slice | null;
+}
+
+/** Upstream pages (1-based) holding positions [start, end). */
+export function upstreamPagesFor(start: number, end: number, pageSize: number): number[] {
+  if (end <= start) return [];
+  const first = Math.floor(start / pageSize) + 1;
+  const last = Math.floor((end - 1) / pageSize) + 1;
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+/** The most records the upstream can reach for one query (it stops at page 1000). */
+export function reachableRecords(pageSize: number): number {
+  return MAX_PAGE * pageSize;
+}
+
+export interface UpstreamPagesDeps {
+  gateway: Pick<UpstreamGateway, 'query'>;
+  cache: PageCacheStore;
+  policy: CachePolicy;
+  pageSize: number;
+  now: () => number;
+}
+
+export class UpstreamPages {
+  constructor(private readonly deps: UpstreamPagesDeps) {}
+
+  /** Positions [start, end) of `base` in `sortOrder` (`to` is the range's end, for the cache policy). */
+  async slice(
+    account: UpstreamAccount,
+    base: UpstreamBase,
+    to: number,
+    sortOrder: SortOrder,
+    start: number,
+    end: number,
+    priority: Priority,
+    signal?: AbortSignal,
+  ): Promise<SliceResult> {
+    const { gateway, cache, policy, pageSize } = this.deps;
+    const fetched = new Map<number, CachedPage>();
+    let lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
+    if (lookup.resolved) return { ...lookup.resolved, calls: 0 };
+
+    if (end > reachableRecords(pageSize) + (end - start)) {
+      throw new ProblemError({
+        type: '/problems/beyond-reach',
+        title: 'This page is beyond the upstream\u2019s reach',
+        status: 400,
+        detail: `The Report API serves at most ${MAX_PAGE} pages of ${pageSize}; narrow the range or add filters to see these records.`,
+        errors: { page: 'Beyond the last page the upstream can serve; narrow the range.' },
+      });
+    }
+    let calls = 0;
+    try {
+      for (const page of lookup.missing) {
+        const body = await gateway.query(account, { base, page, sortOrder }, priority, signal);
+        calls += 1;
+        const fetchedAt = this.deps.now();
+        const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
+        await cache.putPage(account.apiKey, entry);
+        await cache.putRecords(account.apiKey, body._embedded.cdrs, fetchedAt, entry.expiresAt);
+        fetched.set(page, entry);
+      }
+    } catch (err) {
+      if (!lookup.stale || !canStandIn(err)) throw err;
+      return { ...lookup.stale, calls, stale: staleReason(err) };
+    }
+    lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
+    return { ...(lookup.resolved as Slice), calls };
+  }
+
+  /** Upstream calls `slice` would spend now (0 when the cache answers). */
+  async callsFor(account: string, base: UpstreamBase, to: number, sortOrder: SortOrder, start: number, end: number): Promise<{ calls: number; oldestFetchedAt: number | null }> {
+    const lookup = await this.lookup(account, base, to, sortOrder, start, end, this.deps.now(), new Map());
+    if (!lookup.resolved) return { calls: lookup.missing.length, oldestFetchedAt: null };
+    const oldest = Math.min(...lookup.resolved.pages.map((p) => p.fetchedAt));
+    return { calls: 0, oldestFetchedAt: Number.isFinite(oldest) ? oldest : null };
+  }
+
+  /** The total of a query when a fresh page of it (either sort) is cached, else null. */
+  async knownTotal(account: string, base: UpstreamBase): Promise<number | null> {
+    return (await this.deps.cache.anyPage(account, base.key, this.deps.now()))?.totalFound ?? null;
+  }
+
+  private async lookup(
+    account: string,
+    base: UpstreamBase,
+    to: number,
+    sortOrder: SortOrder,
+    start: number,
+    end: number,
+    now: number,
+    fetched: Map<number, CachedPage>,
+  ): Promise<Lookup> {
+    const { cache, policy, pageSize: U } = this.deps;
+    const wanted = upstreamPagesFor(start, end, U);
+    const direct = await Promise.all(wanted.map(async (p) => fetched.get(p) ?? (await cache.getPage(account, base.key, sortOrder, p))));
+    const fresh = (p: CachedPage | null | undefined): p is CachedPage => !!p && (p.expiresAt > now || fetched.has(p.page));
+    const missing = wanted.filter((_, i) => !fresh(direct[i]));
+    const allDirect = direct.every((p): p is CachedPage => p !== null);
+    const stale = allDirect && direct.length > 0 ? cut(direct as CachedPage[], start, end, U) : null;
+
+    if (missing.length === 0 && direct.length > 0) return { resolved: cut(direct as CachedPage[], start, end, U), missing, stale };
+
+    // What does the cache know of the total? A fresh page of either sort order tells it.
+    const known = await cache.anyPage(account, base.key, now);
+    if (known) {
+      const total = known.totalFound;
+      // Past the end: nothing to fetch (the upstream would answer an empty page).
+      if (start >= total) return { resolved: { total, records: [], pages: [known] }, missing: [], stale };
+      if (policy.isSettled(to, now)) {
+        const opposite: SortOrder = sortOrder === 'asc' ? 'desc' : 'asc';
+        const mEnd = total - start;
+        const mStart = Math.max(0, total - end);
+        const pages = await Promise.all(upstreamPagesFor(mStart, mEnd, U).map((p) => cache.getPage(account, base.key, opposite, p)));
+        if (pages.every((p) => fresh(p) && p.totalFound === total)) {
+          const mirrored = cut(pages as CachedPage[], mStart, mEnd, U);
+          return { resolved: { ...mirrored, records: mirrored.records.reverse() }, missing: [], stale };
+        }
+      }
+    }
+    return { resolved: null, missing, stale };
+  }
+}
+
+/** Records at positions [start, end) from consecutive upstream pages. */
+function cut(pages: CachedPage[], start: number, end: number, U: number): Slice {
+  const first = pages[0] as CachedPage;
+  const firstPosition = (first.page - 1) * U;
+  const all = pages.length === 1 ? first.body._embedded.cdrs : pages.flatMap((p) => p.body._embedded.cdrs);
+  const total = Math.max(...pages.map((p) => p.totalFound));
+  return { total, records: all.slice(start - firstPosition, Math.min(end, total) - firstPosition), pages };
+}
+
+/** Whether an expired copy may be shown instead of failing: the upstream could not be asked, or answered nonsense. */
+export function canStandIn(err: unknown): boolean {
+  return err instanceof QuotaExceededError || isRetryable(err) || (err instanceof UpstreamError && err.kind === 'malformed');
+}
+
+export function staleReason(err: unknown): string {
+  if (err instanceof QuotaExceededError) return `Shown from the cache: ${err.message}`;
+  if (err instanceof UpstreamError) return `Shown from the cache: the Report API could not be asked (${err.kind.replace('_', ' ')}).`;
+  return 'Shown from the cache: the Report API could not be asked.';
+}
