@@ -2,8 +2,8 @@ import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { REQUEST_PATH_HEADER, safeRequestPath } from '@/lib/http/request-path';
 import { requirePageSession } from '@/lib/root/page-session';
-import { AccountProvider } from '@/components/shell/AccountContext';
-import { AppShell } from '@/components/shell/AppShell';
+import { AccountProvider } from '@/components/shell/account-context';
+import { AppShell } from '@/components/shell/app-shell';
 
 export const dynamic = 'force-dynamic';
 

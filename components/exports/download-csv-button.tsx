@@ -12,6 +12,8 @@ import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
 import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportQuery } from '@/lib/api/exports';
 import { CDR_FIELDS, type CdrFieldKey } from '@/lib/cdr/fields';
+import type { Cdr } from '@/lib/cdr/schema';
+import type { TransactionsQuery } from '@/lib/query/query';
 import { csvFileName } from '@/lib/csv/file-name';
 import { progressText, stateText } from '@/lib/exports/job-words';
 import { queryBody } from '@/lib/query/query';
@@ -20,7 +22,6 @@ import { formatCount } from '@/lib/ui/format';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/ui/queries';
 import { saveFile } from '@/lib/ui/save-file';
-import { useTableView } from '../transactions/TableViewContext';
 import styles from './download-csv-button.module.css';
 
 type Scope = 'page' | 'all';
@@ -36,8 +37,15 @@ interface Started {
   fitsNow: boolean;
 }
 
-export function DownloadCsvButton() {
-  const view = useTableView();
+/** What the table shows: the query behind it, the rows in their displayed order, the visible columns. */
+export interface TableView {
+  query: TransactionsQuery | null;
+  rows: readonly Cdr[];
+  columns: readonly CdrFieldKey[];
+  total: number | null;
+}
+
+export function DownloadCsvButton({ view }: { view: TableView }) {
   const client = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const [scope, setScope] = useState<Scope>('page');

@@ -4,18 +4,18 @@
  * all follow the field's kind. Nothing here names a field except the one the upstream sorts by.
  */
 import type { ColumnDef, RowData, SortingFn } from '@tanstack/react-table';
-import { CDR_FIELDS, type FieldDef } from '@/lib/cdr/fields';
+import { CDR_FIELDS, type Field } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
 import { parseUpstreamTimestamp } from '@/lib/time/zones';
 import { fieldText } from '@/lib/ui/cdr-view';
-import { FieldValue } from '../cdr/FieldValue';
+import { FieldValue } from '../cdr/field-value';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData extends RowData, TValue> {
-    field: FieldDef;
+    field: Field;
   }
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface TableMeta<TData extends RowData> {
@@ -35,7 +35,7 @@ function instant(value: string): number {
   return parseUpstreamTimestamp(value)?.getTime() ?? Number.NEGATIVE_INFINITY;
 }
 
-function sortingFnFor(field: FieldDef): SortingFn<Cdr> {
+function sortingFnFor(field: Field): SortingFn<Cdr> {
   const read = (row: { original: Cdr }) => fieldText(row.original, field.key);
   if (field.kind === 'timestamp') return (a, b) => instant(read(a)) - instant(read(b));
   if (field.kind === 'integer' || field.kind === 'price') return (a, b) => numeric(read(a)) - numeric(read(b));

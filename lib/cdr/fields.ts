@@ -169,8 +169,11 @@ export const CDR_FIELDS = [
 
 export type CdrFieldKey = (typeof CDR_FIELDS)[number]['key'];
 export type CdrFieldDef = (typeof CDR_FIELDS)[number];
+/** A field of the list, its key typed: what components and helpers take. */
+export type Field = FieldDef & { readonly key: CdrFieldKey };
 
-export const FIELD_BY_KEY: ReadonlyMap<string, FieldDef & { key: CdrFieldKey }> = new Map(CDR_FIELDS.map((f) => [f.key, f]));
+export const FIELDS: readonly Field[] = CDR_FIELDS;
+export const FIELD_BY_KEY: ReadonlyMap<string, Field> = new Map(FIELDS.map((f) => [f.key, f]));
 
 export function isFieldKey(value: string): value is CdrFieldKey {
   return FIELD_BY_KEY.has(value);

@@ -138,10 +138,10 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
       errors[name] ??= `${name} is required, as YYYY-MM-DD HH:MM:SS.`;
       continue;
     }
-    // Read in the zone only once it is known to be valid, so the error is about the date.
-    const instant = errors.tz ? null : parseWallClock(raw, tz);
+    // Whether a wall clock is a real time does not depend on the zone (UTC stands in for a wrong one).
+    const instant = parseWallClock(raw, tz);
     if (instant) at[name] = instant;
-    else if (!errors.tz) errors[name] = `${name} must be a real date and time as YYYY-MM-DD HH:MM:SS; got "${raw.slice(0, 40)}".`;
+    else errors[name] = `${name} must be a real date and time as YYYY-MM-DD HH:MM:SS; got "${raw.slice(0, 40)}".`;
   }
   const from = at['date-from'];
   const to = at['date-to'];

@@ -4,6 +4,7 @@
  * records alike.
  */
 import { explainDlrError } from '@/lib/cdr/dlr-errors';
+import type { CdrFieldKey } from '@/lib/cdr/fields';
 import { statusInfo } from '@/lib/cdr/status';
 import { parseUpstreamTimestamp } from '@/lib/time/zones';
 
@@ -11,7 +12,7 @@ import { parseUpstreamTimestamp } from '@/lib/time/zones';
 export type RecordLike = Record<string, unknown>;
 
 /** Any field of a record as a string; "" for absent (the seed's "does not apply"). */
-export function fieldText(record: RecordLike, key: string): string {
+export function fieldText(record: RecordLike, key: CdrFieldKey): string {
   const v = record[key];
   return v === null || v === undefined ? '' : String(v);
 }

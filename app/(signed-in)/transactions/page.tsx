@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { firstParam } from '@/lib/ui/page-path';
 import { DEFAULT_PRESET, presetRange } from '@/lib/ui/presets';
 import { zoneOf } from '@/lib/ui/url-state';
-import { TransactionsView } from '@/components/transactions/TransactionsView';
+import { TransactionsView } from '@/components/transactions/transactions-view';
 
 export const metadata: Metadata = { title: 'Transactions' };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { trxIdProblem } from '@/lib/cdr/trx-id';
-import { InvalidTrxId } from '@/components/transactions/InvalidTrxId';
-import { TransactionDetailView } from '@/components/transactions/TransactionDetailView';
+import { InvalidTrxId } from '@/components/transactions/invalid-trx-id';
+import { TransactionDetailView } from '@/components/transactions/transaction-detail-view';
 
 type Params = { trxId: string };
 

@@ -10,9 +10,9 @@ import type { QuotaSnapshot } from '@/lib/api/types';
 import { ApiError, NO_ANSWER, retryAt } from '@/lib/ui/api-client';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import { WINDOW_WORDS } from '@/lib/ui/quota';
-import { Countdown } from '../common/Countdown';
+import { Countdown } from '../common/countdown';
 import type { ReactNode } from 'react';
-import styles from './ResultStates.module.css';
+import styles from './result-states.module.css';
 
 /** Why a call has to wait, with the window's size when the quota says it. */
 function limitSentence(limitedBy: NonNullable<QuotaSnapshot['limitedBy']>, quota: QuotaSnapshot | undefined): string {

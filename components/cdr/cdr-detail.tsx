@@ -4,26 +4,26 @@
  * timestamp in both zones, the decrypted text of an encrypted message. Used by the drawer and by
  * the standalone /transactions/<trx_id> page; it takes only a record and the schema.
  */
-import { CDR_FIELDS, FIELD_GROUPS, type CdrFieldKey, type FieldDef, type FieldGroup } from '@/lib/cdr/fields';
+import { CDR_FIELDS, FIELD_GROUPS, type Field, type FieldGroup } from '@/lib/cdr/fields';
 import { exactFilterFor, type FilterParam } from '@/lib/query/filters';
 import { ZONES, type Zone } from '@/lib/time/zones';
 import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/ui/cdr-view';
 import { EMPTY, formatDuration, formatTimestamp } from '@/lib/ui/format';
-import { StatusBadge } from './StatusBadge';
-import { FieldValue } from './FieldValue';
+import { StatusBadge } from './status-badge';
+import { FieldValue } from './field-value';
 import type { ReactNode } from 'react';
-import styles from './CdrDetail.module.css';
+import styles from './cdr-detail.module.css';
 
 export interface CdrDetailProps {
   record: RecordLike;
   zone: Zone;
   /** Offered on fields that have a filter (CDR_FIELDS `filter`); absent where filtering makes no sense. */
-  onFilter?: (param: FilterParam, value: string, field: FieldDef) => void;
+  onFilter?: (param: FilterParam, value: string, field: Field) => void;
   /** Heading level of the section titles, so the component fits a drawer and a page alike. */
   headingLevel?: 2 | 3;
 }
 
-const FIELDS_BY_GROUP = new Map<FieldGroup, readonly FieldDef[]>(
+const FIELDS_BY_GROUP = new Map<FieldGroup, readonly Field[]>(
   FIELD_GROUPS.map(({ group }) => [group, CDR_FIELDS.filter((f) => f.group === group)]),
 );
 
@@ -42,7 +42,7 @@ function TimestampBoth({ value, zone }: { value: string; zone: Zone }) {
   );
 }
 
-function FieldRow({ field, record, zone, onFilter }: { field: FieldDef; record: RecordLike; zone: Zone; onFilter: CdrDetailProps['onFilter'] }) {
+function FieldRow({ field, record, zone, onFilter }: { field: Field; record: RecordLike; zone: Zone; onFilter: CdrDetailProps['onFilter'] }) {
   const value = fieldText(record, field.key);
   let shown: ReactNode;
   let note: string | null = null;
@@ -52,7 +52,7 @@ function FieldRow({ field, record, zone, onFilter }: { field: FieldDef; record: 
   if (field.key === 'dlr_error_code') note = dlrErrorSentence(value);
   if (field.key === 'message_body' && value !== '' && fieldText(record, 'msg_encrypted') === 'true') note = 'Encrypted text; the decrypted message is below.';
 
-  const filter = exactFilterFor(field.key as CdrFieldKey)?.param;
+  const filter = exactFilterFor(field.key)?.param;
   return (
     <div className={styles.row} data-field={field.key}>
       <dt className={styles.label} title={field.description}>

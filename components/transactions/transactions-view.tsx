@@ -8,7 +8,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
 import { useMemo, useRef, useState } from 'react';
-import type { FieldDef } from '@/lib/cdr/fields';
+import type { Field } from '@/lib/cdr/fields';
 import { filterDef, type FilterParam } from '@/lib/query/filters';
 import { queryKey, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
@@ -20,23 +20,22 @@ import { transactionsQueryOptions } from '@/lib/ui/queries';
 import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
 import type { SearchDraft } from '@/lib/ui/search-draft';
 import { ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
-import { ZoneToggle } from '../common/ZoneToggle';
-import { useAccount } from '../shell/AccountContext';
+import { ZoneToggle } from '../common/zone-toggle';
+import { useAccount } from '../shell/account-context';
 import { DownloadCsvButton } from '../exports/download-csv-button';
-import { ColumnChooser } from './ColumnChooser';
-import { DetailDrawer } from './DetailDrawer';
-import { PageSizeSelect, Pagination } from './Pagination';
-import { QueryProblem } from './QueryProblem';
-import { EmptyState, IdleState, InvalidLinkState } from './ResultStates';
-import { LoadingNotice, RecordCount, SourceTag } from './ResultSummary';
-import { ResultsSkeleton, ResultsTable } from './ResultsTable';
-import { SearchForm } from './SearchForm';
-import { TableViewProvider } from './TableViewContext';
-import { TruncatedNote } from './TruncatedNote';
-import { useColumnPrefs } from './useColumnPrefs';
-import { useSearchDraft } from './useSearchDraft';
-import { useTransactionsTable } from './useTransactionsTable';
-import styles from './TransactionsView.module.css';
+import { ColumnChooser } from './column-chooser';
+import { DetailDrawer } from './detail-drawer';
+import { PageSizeSelect, Pagination } from './pagination';
+import { QueryProblem } from './query-problem';
+import { EmptyState, IdleState, InvalidLinkState } from './result-states';
+import { LoadingNotice, RecordCount, SourceTag } from './result-summary';
+import { ResultsSkeleton, ResultsTable } from './results-table';
+import { SearchForm } from './search-form';
+import { TruncatedNote } from './truncated-note';
+import { useColumnPrefs } from './use-column-prefs';
+import { useSearchDraft } from './use-search-draft';
+import { useTransactionsTable } from './use-transactions-table';
+import styles from './transactions-view.module.css';
 
 export interface TransactionsViewProps {
   /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
@@ -108,7 +107,7 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
     requestAnimationFrame(() => searchButton.current?.focus());
   }
 
-  function filterBy(param: FilterParam, value: string, field: FieldDef) {
+  function filterBy(param: FilterParam, value: string, field: Field) {
     closeRow();
     fillForm({ ...draft, filters: { ...draft.filters, [param]: value } }, `Filter added: ${field.label} is ${value}. Press Search to apply it.`);
   }
@@ -117,7 +116,6 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
     query: search.kind === 'ready' ? search.query : null,
     rows: shownRows,
     columns: visibleInOrder(prefs),
-    zone,
     total: page?._embedded.total_found ?? null,
   };
 
@@ -126,7 +124,7 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
   const query = search.kind === 'ready' ? search.query : null;
 
   return (
-    <TableViewProvider value={view}>
+    <>
       <div className={styles.page}>
         <div className={styles.titleRow}>
           <h1 className={styles.title}>Transactions</h1>
@@ -233,8 +231,7 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
                   onNavigate={(q) => commit(urlValuesOf(q))}
                 />
                 <div className={styles.footerEnd}>
-                  {/* Exports (components/exports): reads the view from useTableView(). */}
-                  <DownloadCsvButton />
+                  <DownloadCsvButton view={view} />
                   <PageSizeSelect
                     value={settings.pageSize}
                     onChange={changePageSize}
@@ -257,6 +254,6 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
           />
         ) : null}
       </div>
-    </TableViewProvider>
+    </>
   );
 }

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
-import styles from './AppHeader.module.css';
+import styles from './app-header.module.css';
 
 /** A header link that knows it is the current section (aria-current). */
 export function NavLink({ href, children }: { href: string; children: ReactNode }) {

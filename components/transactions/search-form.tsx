@@ -10,10 +10,10 @@ import { queryKey, type TransactionsQuery } from '@/lib/query/query';
 import type { RangeProblems } from '@/lib/ui/range';
 import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/ui/search-draft';
 import type { SearchSettings } from '@/lib/ui/url-state';
-import { DateRangePicker } from './DateRangePicker';
-import { FilterFields } from './FilterFields';
-import { SearchCost } from './SearchCost';
-import styles from './SearchForm.module.css';
+import { DateRangePicker } from './date-range-picker';
+import { FilterFields } from './filter-fields';
+import { SearchCost } from './search-cost';
+import styles from './search-form.module.css';
 
 export interface SearchFormProps {
   draft: SearchDraft;

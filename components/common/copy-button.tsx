@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
-import styles from './CopyButton.module.css';
+import styles from './copy-button.module.css';
 
 type State = 'idle' | 'copied' | 'failed';
 

@@ -3,8 +3,8 @@
  */
 import type { ReactNode } from 'react';
 import type { ShellAccount } from './account';
-import { AppHeader } from './AppHeader';
-import styles from './AppShell.module.css';
+import { AppHeader } from './app-header';
+import styles from './app-shell.module.css';
 
 export function AppShell({ account, children }: { account: ShellAccount; children: ReactNode }) {
   return (

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import type { FieldErrors } from '@/lib/query/query';
 import { quotaQueryOptions } from '@/lib/ui/queries';
-import styles from './ResultStates.module.css';
+import styles from './result-states.module.css';
 
 export function IdleState() {
   const { data: quota } = useQuery(quotaQueryOptions());

@@ -1,7 +1,7 @@
 import { statusInfo } from '@/lib/cdr/status';
 import { EMPTY } from '@/lib/ui/format';
 import { statusSentence } from '@/lib/ui/cdr-view';
-import styles from './StatusBadge.module.css';
+import styles from './status-badge.module.css';
 
 /**
  * A delivery status as a coloured badge: a filled dot for a final state, a ring for one still in

@@ -6,7 +6,7 @@
 import { flexRender, type Header } from '@tanstack/react-table';
 import type { Cdr } from '@/lib/cdr/schema';
 import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
-import styles from './ResultsTable.module.css';
+import styles from './results-table.module.css';
 
 const ARROWS: Record<SortOrder, string> = { asc: '↑', desc: '↓' };
 

@@ -13,12 +13,12 @@ import { PAGE_PATHS } from '@/lib/ui/paths';
 import { fieldText } from '@/lib/ui/cdr-view';
 import { transactionQueryOptions } from '@/lib/ui/queries';
 import { pageHref, zoneOf } from '@/lib/ui/url-state';
-import { CdrDetail } from '../cdr/CdrDetail';
-import { CopyButton } from '../common/CopyButton';
-import { ZoneToggle } from '../common/ZoneToggle';
-import { QueryProblem } from './QueryProblem';
-import { SourceTag } from './ResultSummary';
-import styles from './TransactionDetailView.module.css';
+import { CdrDetail } from '../cdr/cdr-detail';
+import { CopyButton } from '../common/copy-button';
+import { ZoneToggle } from '../common/zone-toggle';
+import { QueryProblem } from './query-problem';
+import { SourceTag } from './result-summary';
+import styles from './transaction-detail-view.module.css';
 
 const HOUR = 3600_000;
 

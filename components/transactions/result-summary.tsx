@@ -8,8 +8,8 @@ import type { TransactionsMeta } from '@/lib/api/types';
 import { formatAge, formatCount, formatCountdown } from '@/lib/ui/format';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import { quotaWaitUntil } from '@/lib/ui/quota';
-import { useCountdown } from '../common/useCountdown';
-import styles from './TransactionsView.module.css';
+import { useCountdown } from '../common/use-countdown';
+import styles from './transactions-view.module.css';
 
 export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'> }) {
   if (meta.source === 'cache') {

@@ -3,13 +3,13 @@
  */
 import Link from 'next/link';
 import { ExportsBadge } from '../exports/exports-badge';
-import { QuotaMeter } from '../quota/QuotaMeter';
-import { TrxLookup } from '../lookup/TrxLookup';
-import { NavLink } from './NavLink';
-import { SignOutButton } from './SignOutButton';
+import { QuotaMeter } from '../quota/quota-meter';
+import { TrxLookup } from '../lookup/trx-lookup';
+import { NavLink } from './nav-link';
+import { SignOutButton } from './sign-out-button';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import type { ShellAccount } from './account';
-import styles from './AppHeader.module.css';
+import styles from './app-header.module.css';
 
 export function AppHeader({ account }: { account: ShellAccount }) {
   return (

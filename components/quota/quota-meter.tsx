@@ -9,8 +9,8 @@ import type { QuotaWindow } from '@/lib/api/types';
 import { formatCountdown } from '@/lib/ui/format';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import { quotaWaitUntil, WINDOW_WORDS } from '@/lib/ui/quota';
-import { useCountdown } from '../common/useCountdown';
-import styles from './QuotaMeter.module.css';
+import { useCountdown } from '../common/use-countdown';
+import styles from './quota-meter.module.css';
 
 const SHORT: Record<QuotaWindow['name'], string> = { minute: 'min', hour: 'hour', day: 'day' };
 

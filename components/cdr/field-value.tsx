@@ -2,22 +2,22 @@
  * One field of a CDR rendered by its kind (lib/cdr/fields.ts): the table's cells and the drawer's
  * rows both come through here, so a timestamp or a price reads the same everywhere.
  */
-import type { FieldDef } from '@/lib/cdr/fields';
+import type { Field } from '@/lib/cdr/fields';
 import type { Zone } from '@/lib/time/zones';
 import { fieldText, type RecordLike } from '@/lib/ui/cdr-view';
 import { displayText, EMPTY, formatPrice, formatTimestamp } from '@/lib/ui/format';
-import { CopyButton } from '../common/CopyButton';
-import { StatusBadge } from './StatusBadge';
-import styles from './FieldValue.module.css';
+import { CopyButton } from '../common/copy-button';
+import { StatusBadge } from './status-badge';
+import styles from './field-value.module.css';
 
 /** Kinds whose values people copy into tickets and searches. */
-const COPYABLE = new Set<FieldDef['kind']>(['id', 'phone']);
+const COPYABLE = new Set<Field['kind']>(['id', 'phone']);
 
 /**
  * `inTable`: the copy buttons are mouse conveniences that keyboard users skip (one tab stop per row
  * is enough; the drawer, opened with Enter, has the same buttons in the tab order).
  */
-export function FieldValue({ field, record, zone, inTable = false }: { field: FieldDef; record: RecordLike; zone: Zone; inTable?: boolean }) {
+export function FieldValue({ field, record, zone, inTable = false }: { field: Field; record: RecordLike; zone: Zone; inTable?: boolean }) {
   const value = fieldText(record, field.key);
   if (value.trim() === '' && field.kind !== 'status') {
     return (

@@ -5,7 +5,7 @@
  * like all come from there, and every value is judged by the server's own parser.
  */
 import type { FilterDef, FilterParam } from '@/lib/query/filters';
-import styles from './SearchForm.module.css';
+import styles from './search-form.module.css';
 
 export interface FilterFieldsProps {
   legend: string;

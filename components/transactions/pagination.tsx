@@ -7,7 +7,7 @@ import type { TransactionsPage } from '@/lib/api/types';
 import { PAGE_SIZES, type PageSize, type TransactionsQuery } from '@/lib/query/query';
 import { formatCount } from '@/lib/ui/format';
 import { pageHref, queryOfApiHref } from '@/lib/ui/url-state';
-import styles from './Pagination.module.css';
+import styles from './pagination.module.css';
 
 type LinkName = 'first' | 'prev' | 'next' | 'last';
 const LINKS: { name: LinkName; label: string; text: string }[] = [

@@ -1,6 +1,6 @@
 'use client';
 import { formatCountdown } from '@/lib/ui/format';
-import { useCountdown } from './useCountdown';
+import { useCountdown } from './use-countdown';
 
 /** A live `0:41`. `onDone` fires once at zero. */
 export function Countdown({ until, onDone }: { until: number; onDone?: () => void }) {

@@ -6,8 +6,8 @@
 import { flexRender, type Table } from '@tanstack/react-table';
 import { useEffect, useRef } from 'react';
 import type { Cdr } from '@/lib/cdr/schema';
-import { ColumnHeader } from './ColumnHeader';
-import styles from './ResultsTable.module.css';
+import { ColumnHeader } from './column-header';
+import styles from './results-table.module.css';
 
 export interface ResultsTableProps {
   table: Table<Cdr>;

@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { FIELD_BY_KEY } from '@/lib/cdr/fields';
 import { defaultColumnPrefs, moveColumn, toggleColumn, type ColumnPrefs } from '@/lib/ui/column-prefs';
-import styles from './ColumnChooser.module.css';
+import styles from './column-chooser.module.css';
 
 export function ColumnChooser({ prefs, onChange }: { prefs: ColumnPrefs; onChange: (prefs: ColumnPrefs) => void }) {
   const ref = useRef<HTMLDetailsElement>(null);

@@ -6,7 +6,7 @@
 import { PAGE_SIZES, wallClocks, type PageSize, type TransactionsQuery } from '@/lib/query/query';
 import { formatCount } from '@/lib/ui/format';
 import { splitRange, type WallRange } from '@/lib/ui/range';
-import styles from './TransactionsView.module.css';
+import styles from './transactions-view.module.css';
 
 export function TruncatedNote({
   total,

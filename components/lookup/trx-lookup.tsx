@@ -8,7 +8,7 @@ import { useId, useState } from 'react';
 import { trxIdProblem } from '@/lib/cdr/trx-id';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import { zoneOf } from '@/lib/ui/url-state';
-import styles from './TrxLookup.module.css';
+import styles from './trx-lookup.module.css';
 
 export function TrxLookup() {
   const router = useRouter();

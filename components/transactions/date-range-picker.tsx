@@ -7,7 +7,7 @@
 import type { Zone } from '@/lib/time/zones';
 import { presetRange, RANGE_PRESETS } from '@/lib/ui/presets';
 import { fromInputValue, latestEndFor, rangeSpan, toInputValue, type RangeProblems, type WallRange } from '@/lib/ui/range';
-import styles from './SearchForm.module.css';
+import styles from './search-form.module.css';
 
 export interface DateRangePickerProps {
   range: WallRange;

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { PAGE_PATHS } from '@/lib/ui/paths';
-import styles from './TransactionDetailView.module.css';
+import styles from './transaction-detail-view.module.css';
 
 /** /transactions/<not a trx_id>: said plainly, and no request is made for it. */
 export function InvalidTrxId({ value, problem }: { value: string; problem: string }) {

@@ -7,10 +7,10 @@ import { useQuery } from '@tanstack/react-query';
 import { planQueryOptions } from '@/lib/ui/queries';
 import { formatCountdown } from '@/lib/ui/format';
 import { planVerdict, quotaWaitUntil } from '@/lib/ui/quota';
-import { useCountdown } from '../common/useCountdown';
-import { useDebounced } from '../common/useDebounced';
+import { useCountdown } from '../common/use-countdown';
+import { useDebounced } from '../common/use-debounced';
 import type { ReactNode } from 'react';
-import styles from './SearchForm.module.css';
+import styles from './search-form.module.css';
 
 /** `params`: the search's canonical query string, or null while the form has problems. */
 export function SearchCost({ params }: { params: string | null }) {

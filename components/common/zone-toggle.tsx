@@ -1,6 +1,6 @@
 'use client';
 import { ZONES, type Zone } from '@/lib/time/zones';
-import styles from './ZoneToggle.module.css';
+import styles from './zone-toggle.module.css';
 
 const ZONE_HINTS: Record<Zone, string> = { UTC: 'Coordinated Universal Time', JST: 'Japan Standard Time, UTC+9' };
 

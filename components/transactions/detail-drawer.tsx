@@ -8,16 +8,16 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { FieldDef } from '@/lib/cdr/fields';
+import type { Field } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import type { FilterParam } from '@/lib/query/filters';
 import type { Zone } from '@/lib/time/zones';
 import { transactionQueryOptions } from '@/lib/ui/queries';
-import { CdrDetail } from '../cdr/CdrDetail';
-import { CopyButton } from '../common/CopyButton';
-import { QueryProblem } from './QueryProblem';
-import { SourceTag } from './ResultSummary';
-import styles from './DetailDrawer.module.css';
+import { CdrDetail } from '../cdr/cdr-detail';
+import { CopyButton } from '../common/copy-button';
+import { QueryProblem } from './query-problem';
+import { SourceTag } from './result-summary';
+import styles from './detail-drawer.module.css';
 
 export interface DetailDrawerProps {
   trxId: string;
@@ -26,7 +26,7 @@ export interface DetailDrawerProps {
   zone: Zone;
   onClose: () => void;
   onMove: (trxId: string) => void;
-  onFilter: (param: FilterParam, value: string, field: FieldDef) => void;
+  onFilter: (param: FilterParam, value: string, field: Field) => void;
 }
 
 const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { FILTERS, UPSTREAM_FILTERS } from './filters';
+import { EXPORT_MAX_RANGE_DAYS, needsLocalHistory, parseQuery, queryBody, queryKey, queryParams, wallClocks, type TransactionsQuery } from './query';
+
+const RANGE = { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-08 00:00:00' };
+
+function ok(input: Parameters<typeof parseQuery>[0], options?: Parameters<typeof parseQuery>[1]): TransactionsQuery {
+  const r = parseQuery(input, options);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.query;
+}
+
+describe('parseQuery', () => {
+  it('reads a URL with the upstream’s names and the seed’s defaults where it is silent', () => {
+    const q = ok(new URLSearchParams(RANGE));
+    expect(q).toMatchObject({ tz: 'UTC', sortOrder: 'desc', sort: 'date_received', page: 1, pageSize: 25, filters: {} });
+    expect(q.from.toISOString()).toBe('2026-11-01T00:00:00.000Z');
+  });
+
+  it('reads the range in the query’s zone, any case', () => {
+    const q = ok(new URLSearchParams({ ...RANGE, tz: 'jst' }));
+    expect(q.tz).toBe('JST');
+    expect(q.from.toISOString()).toBe('2026-10-31T15:00:00.000Z');
+    expect(wallClocks(q)).toEqual({ dateFrom: '2026-11-01 00:00:00', dateTo: '2026-11-08 00:00:00' });
+  });
+
+  it('reads a JSON body the same way, numbers included', () => {
+    const fromJson = ok({ ...RANGE, page: 3, 'page-size': 50, status: 'DELIVRD' });
+    const fromUrl = ok(new URLSearchParams({ ...RANGE, page: '3', 'page-size': '50', status: 'DELIVRD' }));
+    expect(fromJson).toEqual(fromUrl);
+  });
+
+  it('names every broken rule by parameter, and says what a valid value looks like', () => {
+    const r = parseQuery({ 'date-from': '2026-02-30 00:00:00', 'date-to': 'soon', tz: 'PST', 'sort-order': 'up', page: '0', 'page-size': '30', da: '12ab', status: 'SENT', sort: 'nope', network: 7 });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(Object.keys(r.errors).sort()).toEqual(['da', 'date-from', 'date-to', 'network', 'page', 'page-size', 'sort', 'sort-order', 'status', 'tz'].sort());
+    expect(r.errors.da).toMatch(/6 to 15 digits/);
+    expect(r.errors.status).toMatch(/DELIVRD/);
+  });
+
+  it('refuses a JSON value that is not text or a number', () => {
+    const r = parseQuery({ ...RANGE, oa: { $ne: '' } });
+    expect(r.ok === false && r.errors.oa).toBe('oa must be a string.');
+  });
+
+  it('holds a search to 31 days and an export to 366', () => {
+    const long = { 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-03-01 00:00:00' };
+    expect(parseQuery(long)).toMatchObject({ ok: false, errors: { 'date-to': expect.stringContaining('31 days') } });
+    expect(parseQuery(long, { maxRangeDays: EXPORT_MAX_RANGE_DAYS }).ok).toBe(true);
+    expect(parseQuery({ 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-02-01 00:00:00' }).ok).toBe(true);
+    expect(parseQuery({ 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-02-01 00:00:01' }).ok).toBe(false);
+  });
+
+  it('refuses a price range that ends below its start', () => {
+    expect(parseQuery({ ...RANGE, 'price-min': '5', 'price-max': '3.3' })).toMatchObject({ ok: false, errors: { 'price-max': expect.any(String) } });
+  });
+});
+
+describe('writing the query', () => {
+  it('writes one canonical string, whatever the order and case it was read in', () => {
+    const a = ok(new URLSearchParams({ status: 'DELIVRD', ...RANGE, tz: 'utc', 'sort-order': 'DESC' }));
+    const b = ok({ 'date-to': RANGE['date-to'], 'date-from': RANGE['date-from'], status: 'DELIVRD', page: 1 });
+    expect(queryKey(a)).toBe(queryKey(b));
+    expect(queryKey(a)).toBe('date-from=2026-11-01+00%3A00%3A00&date-to=2026-11-08+00%3A00%3A00&status=DELIVRD&tz=UTC&sort-order=desc&page-size=25&page=1');
+  });
+
+  it('round-trips every filter through the URL and the JSON body', () => {
+    const values: Record<string, string> = { da: '819012345678', 'da-suffix': '5678', oa: 'SakuraMart', status: 'DELIVRD', 'delivery-method': 'API', parts: '2', 'price-min': '1', 'price-max': '3.3', 'client-reference': 'ORD-1', 'api-key': 'demo', 'api-key-name': 'Web shop', 'enterprise-id': 'ent-sakura', network: '44010', 'dlr-error-code': '27', q: '配達', 'latency-min': '30' };
+    expect(Object.keys(values).sort()).toEqual(FILTERS.map((f) => f.param).sort());
+    const q = ok({ ...RANGE, ...values, sort: 'price', 'sort-order': 'asc', tz: 'JST' });
+    expect(ok(queryParams(q))).toEqual(q);
+    expect(ok(queryBody(q))).toEqual({ ...q, page: 1, pageSize: 25 });
+  });
+
+  it('writes `sort` only when it is not the upstream’s order', () => {
+    expect(queryParams(ok(RANGE)).has('sort')).toBe(false);
+    expect(queryParams(ok({ ...RANGE, sort: 'price' })).get('sort')).toBe('price');
+  });
+});
+
+describe('what needs the local history', () => {
+  it('is a local filter or another order, never an upstream filter', () => {
+    expect(needsLocalHistory(ok({ ...RANGE, status: 'DELIVRD', da: '819012345678' }))).toBe(false);
+    expect(needsLocalHistory(ok({ ...RANGE, q: 'hello' }))).toBe(true);
+    expect(needsLocalHistory(ok({ ...RANGE, sort: 'to_address' }))).toBe(true);
+    expect(UPSTREAM_FILTERS.map((f) => f.param).sort()).toEqual(['api-key', 'client-reference', 'da', 'enterprise-id', 'network', 'oa', 'status']);
+  });
+});

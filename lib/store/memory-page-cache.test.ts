@@ -1,0 +1,72 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ResultPage } from '../cdr/schema';
+import { withMemoryCache } from './memory-page-cache';
+import type { CachedPage, PageCacheStore } from './page-cache';
+
+const body: ResultPage = { page: 1, page_size: 100, _links: {}, _embedded: { total_found: 0, cdrs: [] } };
+const page = (n: number, over: Partial<CachedPage> = {}): CachedPage => ({ queryKey: 'k', sortOrder: 'asc', page: n, totalFound: 0, body, fetchedAt: 1, expiresAt: 1000, ...over });
+
+function fakeStore(): PageCacheStore & { reads: number } {
+  const rows = new Map<string, CachedPage>();
+  const store = {
+    reads: 0,
+    async getPage(account: string, key: string, sort: string, n: number) {
+      store.reads += 1;
+      return rows.get(`${account}|${key}|${sort}|${n}`) ?? null;
+    },
+    async anyPage() {
+      store.reads += 1;
+      return null;
+    },
+    async putPage(account: string, p: CachedPage) {
+      rows.set(`${account}|${p.queryKey}|${p.sortOrder}|${p.page}`, p);
+    },
+    getRecord: vi.fn(async () => null),
+    putRecords: vi.fn(async () => {}),
+    prune: vi.fn(async () => {}),
+  };
+  return store;
+}
+
+describe('the in-memory page cache', () => {
+  it('answers a page asked again without reading the store, the same decoded object', async () => {
+    const store = fakeStore();
+    const cache = withMemoryCache(store, 10);
+    await cache.putPage('a', page(1));
+    const first = await cache.getPage('a', 'k', 'asc', 1);
+    const again = await cache.getPage('a', 'k', 'asc', 1);
+    expect(store.reads).toBe(0);
+    expect(again).toBe(first);
+  });
+
+  it('keeps accounts apart', async () => {
+    const cache = withMemoryCache(fakeStore(), 10);
+    await cache.putPage('a', page(1));
+    expect(await cache.getPage('b', 'k', 'asc', 1)).toBeNull();
+  });
+
+  it('holds at most its bound, dropping the least recently used', async () => {
+    const store = fakeStore();
+    const cache = withMemoryCache(store, 2);
+    await cache.putPage('a', page(1));
+    await cache.putPage('a', page(2));
+    await cache.getPage('a', 'k', 'asc', 1); // 1 is now the most recent
+    await cache.putPage('a', page(3)); // drops 2
+    store.reads = 0;
+    await cache.getPage('a', 'k', 'asc', 1);
+    await cache.getPage('a', 'k', 'asc', 3);
+    expect(store.reads).toBe(0);
+    await cache.getPage('a', 'k', 'asc', 2);
+    expect(store.reads).toBe(1);
+  });
+
+  it('tells the total of a query from a fresh page in memory, and asks the store once it expired', async () => {
+    const store = fakeStore();
+    const cache = withMemoryCache(store, 10);
+    await cache.putPage('a', page(4, { totalFound: 350 }));
+    expect((await cache.anyPage('a', 'k', 500))?.totalFound).toBe(350);
+    expect(store.reads).toBe(0);
+    expect(await cache.anyPage('a', 'k', 2000)).toBeNull();
+    expect(store.reads).toBe(1);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The shape of the code, checked: no import cycle between files, none between folders, and the
+ * boundaries the lint rules state (eslint.config.mjs) hold for every file, type imports included.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '..');
+const SOURCE_DIRS = ['app', 'components', 'lib'];
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(rel);
+    return /\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [rel] : [];
+  });
+}
+
+function resolve(from: string, spec: string): string | null {
+  let base: string;
+  if (spec.startsWith('@/')) base = spec.slice(2);
+  else if (spec.startsWith('.')) base = path.join(path.dirname(from), spec);
+  else return null;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
+    if (fs.existsSync(path.join(ROOT, candidate)) && fs.statSync(path.join(ROOT, candidate)).isFile()) return path.normalize(candidate);
+  }
+  return null;
+}
+
+const files = SOURCE_DIRS.flatMap(sourceFiles);
+const edges = new Map<string, string[]>(
+  files.map((file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    const targets = [...text.matchAll(IMPORT)].map((m) => resolve(file, (m[1] ?? m[2]) as string)).filter((t): t is string => t !== null);
+    return [file, targets];
+  }),
+);
+
+/** A cycle of the graph, as a path that comes back to its start, or null. */
+function findCycle(graph: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | null => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next];
+      if (!state.has(next)) {
+        const found = visit(next);
+        if (found) return found;
+      }
+    }
+    stack.pop();
+    state.set(node, 'done');
+    return null;
+  };
+  for (const node of graph.keys()) {
+    if (!state.has(node)) {
+      const found = visit(node);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+describe('the import graph', () => {
+  it('reads the sources', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(edges.get('lib/query/wire.ts')).toContain('lib/query/filters.ts');
+  });
+
+  it('has no cycle between files', () => {
+    const graph = new Map([...edges].map(([f, ts]) => [f, new Set(ts)]));
+    expect(findCycle(graph)).toBeNull();
+  });
+
+  it('has no cycle between folders', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const [file, targets] of edges) {
+      const from = path.dirname(file);
+      const set = graph.get(from) ?? new Set<string>();
+      for (const t of targets) if (path.dirname(t) !== from) set.add(path.dirname(t));
+      graph.set(from, set);
+    }
+    expect(findCycle(graph)).toBeNull();
+  });
+
+  it('keeps the store, the governor and the upstream client out of pages and components', () => {
+    const forbidden = /^lib\/(store|governor|upstream)\//;
+    const offenders = [...edges].filter(([f]) => /^(app|components)\//.test(f)).flatMap(([f, ts]) => ts.filter((t) => forbidden.test(t)).map((t) => `${f} → ${t}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the composition root out of components and lib (only app/ and the startup hook use it)', () => {
+    const offenders = [...edges].filter(([f]) => /^(components|lib\/(?!root\/))/.test(f)).flatMap(([f, ts]) => ts.filter((t) => t.startsWith('lib/root/')).map((t) => `${f} → ${t}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('never reaches the simulator from the app’s code', () => {
+    const offenders = files.filter((f) => /(^|\/)simulator\//.test(fs.readFileSync(path.join(ROOT, f), 'utf8').match(/from\s*['"][^'"]*simulator[^'"]*['"]/)?.[0] ?? ''));
+    expect(offenders).toEqual([]);
+  });
+
+  it('names every file in one convention: kebab-case', () => {
+    const wrong = files.filter((f) => !/^[a-z0-9.[\]()-]+$/.test(path.basename(f).replace(/\.(ts|tsx)$/, '')) && !/^\[/.test(path.basename(f)));
+    expect(wrong).toEqual([]);
+  });
+});
