@@ -139,9 +139,3 @@ export interface ExportJob {
 export interface ExportList {
   jobs: ExportJob[];
 }
-
-/** The body of POST /api/exports beside the query's own parameters. */
-export interface ExportRequestExtras {
-  columns?: CdrFieldKey[] | string;
-  dryRun?: boolean;
-}

@@ -1,7 +1,7 @@
-/** A transaction id is 32 hexadecimal characters (seed §2.2). Shared by the lookup box and the server. */
-export const TRX_ID_PATTERN = /^[0-9a-f]{32}$/i;
-
-/** Says what is wrong with a would-be trx_id, or null when it is fine. */
+/**
+ * Says what is wrong with a would-be trx_id (32 hexadecimal characters, seed §2.2), or null when it
+ * is fine. Shared by the lookup box, the transaction page and the server.
+ */
 export function trxIdProblem(input: string): string | null {
   const value = input.trim();
   if (value === '') return 'Enter a transaction ID.';

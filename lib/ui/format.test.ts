@@ -19,7 +19,9 @@ describe('formatters', () => {
 
   it('formats a price with its currency, trimming the upstream’s 8 digits but not below the currency’s own', () => {
     expect(formatPrice('0.01500000', 'JPY')).toBe('JPY 0.015');
-    expect(formatPrice('3.00000000', 'JPY')).toBe('JPY 3');
+    expect(formatPrice('3.00000000', 'JPY')).toBe('JPY 3.00');
+    // One column, one number of decimals: never "JPY 3.3" beside "JPY 3.08".
+    expect([formatPrice('3.30000000', 'JPY'), formatPrice('3.08000000', 'JPY')]).toEqual(['JPY 3.30', 'JPY 3.08']);
     expect(formatPrice('0.10000000', 'USD')).toBe('USD 0.10');
     expect(formatPrice('0.00750000', 'usd')).toBe('USD 0.0075');
     expect(formatPrice('1234.50000000', 'EUR')).toBe('EUR 1,234.50');

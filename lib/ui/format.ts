@@ -45,9 +45,16 @@ function minorDigits(currency: string): number | undefined {
 }
 
 /**
- * `JPY 0.015`, `USD 0.0075`: the upstream's 8-digit decimal with trailing zeros dropped but never
- * fewer digits than the currency's own (so `USD 0.10`, `JPY 3`). The ISO code rather than a symbol,
- * because "¥" is both yen and yuan.
+ * Decimals a price is shown with: at least two — so one column reads `JPY 3.30` beside `JPY 3.08`,
+ * never `JPY 3.3` beside `JPY 3.08` (yen has no minor unit, but SMS prices carry sen) — more when
+ * the currency has more, and more again only when the price itself does (`USD 0.0075`), never
+ * more than the upstream's 8.
+ */
+const MIN_PRICE_DECIMALS = 2;
+
+/**
+ * `JPY 3.30`, `USD 0.0075`, `EUR 1,234.50`: the upstream's 8-digit decimal in the ISO code rather
+ * than a symbol, because "¥" is both yen and yuan. Unknown currencies keep the plain number.
  */
 export function formatPrice(price: string, currency: string): string {
   if (price.trim() === '') return EMPTY;
@@ -59,7 +66,7 @@ export function formatPrice(price: string, currency: string): string {
     const plain = n.toLocaleString('en-US', { minimumFractionDigits: fraction, maximumFractionDigits: fraction });
     return currency ? `${plain} ${currency}` : plain;
   }
-  const shown = Math.max(digits, Math.min(fraction, 8));
+  const shown = Math.max(digits, MIN_PRICE_DECIMALS, Math.min(fraction, 8));
   return new Intl.NumberFormat('en-US', {
     style: 'currency',
     currency: currency.toUpperCase(),

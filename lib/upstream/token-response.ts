@@ -22,7 +22,6 @@ export const tokenResponseSchema = z
   })
   .loose();
 
-export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
 /**
  * `YYYY/MM/DD HH:mm:ss` (the token page) or `yyyy-MM-dd HH:mm:ss` (another page), both UTC. Also
