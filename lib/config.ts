@@ -5,8 +5,12 @@ import 'server-only';
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { PolicyLimits } from './governor/policy';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const share = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
+/** Unset or empty: off. */
+const optionalInt = (min = 1) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).optional());
 
 export const configSchema = z.object({
   UPSTREAM_BASE_URL: z.url().default('http://127.0.0.1:4010'),
@@ -16,17 +20,23 @@ export const configSchema = z.object({
   UPSTREAM_LIMIT_PER_HOUR: int(10, 1),
   UPSTREAM_LIMIT_PER_DAY: int(100, 1),
   /**
-   * The same windows for the whole deployment: the upstream counts calls per user *or IP*, and
-   * every account's calls leave from this server's IP. Raise them only if your upstream counts per
-   * account alone.
+   * Windows for the whole deployment, for an upstream that counts calls per client IP (every
+   * account's calls leave from this server's IP). Unset: off — the default reading is that the
+   * rate windows are per account (README, "Whose limits").
    */
-  UPSTREAM_IP_LIMIT_PER_MINUTE: int(3, 1),
-  UPSTREAM_IP_LIMIT_PER_HOUR: int(10, 1),
-  UPSTREAM_IP_LIMIT_PER_DAY: int(100, 1),
+  UPSTREAM_IP_LIMIT_PER_MINUTE: optionalInt(),
+  UPSTREAM_IP_LIMIT_PER_HOUR: optionalInt(),
+  UPSTREAM_IP_LIMIT_PER_DAY: optionalInt(),
+  /** Share of each deployment window kept for accounts that have not used it yet. */
+  UPSTREAM_IP_HOLDBACK_SHARE: share(0.2),
+  /** Token requests (sign-ins and renewals) a minute, for the whole deployment. */
+  UPSTREAM_TOKEN_LIMIT_PER_MINUTE: int(10, 1),
   /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
   UPSTREAM_PAGE_SIZE: int(100, 1),
-  /** Calls per hour that background work (exports) leaves for people. */
+  /** Calls of each hour and day that background work (exports, the local history) leaves for people. */
   UPSTREAM_BACKGROUND_RESERVE: int(3, 0),
+  /** The largest share of any window the local history's copy may take. */
+  MIRROR_MAX_SHARE: share(0.6),
   /** How long a person's request may wait for its turn before it is answered 429. */
   UPSTREAM_QUEUE_WAIT_MS: int(20_000, 0),
   /** Renew the upstream token this long before it expires. */
@@ -61,16 +71,23 @@ export function getConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
-export interface WindowLimits {
-  perMinute: number;
-  perHour: number;
-  perDay: number;
-}
-
-/** The upstream's windows as configured: per account, and for the whole deployment (per IP). */
-export function upstreamLimits(c: Pick<Config, `UPSTREAM_${'' | 'IP_'}LIMIT_PER_${'MINUTE' | 'HOUR' | 'DAY'}`>): { account: WindowLimits; deployment: WindowLimits } {
+/** The governor's limits as configured (lib/governor/policy.ts). */
+export function upstreamLimits(c: Config): PolicyLimits {
+  const ip = [c.UPSTREAM_IP_LIMIT_PER_MINUTE, c.UPSTREAM_IP_LIMIT_PER_HOUR, c.UPSTREAM_IP_LIMIT_PER_DAY];
+  const anyIp = ip.some((v) => v !== undefined);
   return {
     account: { perMinute: c.UPSTREAM_LIMIT_PER_MINUTE, perHour: c.UPSTREAM_LIMIT_PER_HOUR, perDay: c.UPSTREAM_LIMIT_PER_DAY },
-    deployment: { perMinute: c.UPSTREAM_IP_LIMIT_PER_MINUTE, perHour: c.UPSTREAM_IP_LIMIT_PER_HOUR, perDay: c.UPSTREAM_IP_LIMIT_PER_DAY },
+    // One deployment window set means the upstream counts per IP: the others default to the account's.
+    deployment: anyIp
+      ? {
+          perMinute: c.UPSTREAM_IP_LIMIT_PER_MINUTE ?? c.UPSTREAM_LIMIT_PER_MINUTE,
+          perHour: c.UPSTREAM_IP_LIMIT_PER_HOUR ?? c.UPSTREAM_LIMIT_PER_HOUR,
+          perDay: c.UPSTREAM_IP_LIMIT_PER_DAY ?? c.UPSTREAM_LIMIT_PER_DAY,
+        }
+      : null,
+    backgroundReserve: c.UPSTREAM_BACKGROUND_RESERVE,
+    syncShare: c.MIRROR_MAX_SHARE,
+    holdbackShare: c.UPSTREAM_IP_HOLDBACK_SHARE,
+    tokensPerMinute: c.UPSTREAM_TOKEN_LIMIT_PER_MINUTE,
   };
 }

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { QuotaWindow } from '@/lib/api/types';
 import { formatCountdown } from '@/lib/ui/format';
 import { quotaQueryOptions } from '@/lib/ui/queries';
-import { quotaWaitUntil, WINDOW_WORDS } from '@/lib/ui/quota';
+import { bindingSharedWindows, quotaWaitUntil, WINDOW_WORDS } from '@/lib/ui/quota';
 import { useCountdown } from '../common/use-countdown';
 import styles from './quota-meter.module.css';
 
@@ -33,8 +33,9 @@ export function QuotaMeter() {
   }
 
   const waiting = left !== null && left > 0;
+  const binding = bindingSharedWindows(data);
   const summary = data.windows.map((w) => `${w.remaining} of ${w.limit} ${WINDOW_WORDS[w.name]}`).join(', ');
-  const shared = data.limitScope === 'deployment' ? ' The binding limit is shared by every account of this dashboard.' : '';
+  const shared = binding.length > 0 ? ` Shared by every account of this dashboard: ${binding.map((w) => `${w.remaining} of ${w.limit} ${WINDOW_WORDS[w.name]}`).join(', ')}.` : '';
   return (
     <div className={styles.meter} role="group" aria-label="Upstream calls left" data-testid="quota-meter" title={`Upstream calls left: ${summary}.${shared}`}>
       <span className={styles.title} aria-hidden="true">
@@ -54,6 +55,16 @@ export function QuotaMeter() {
             {' '}
             calls left {WINDOW_WORDS[w.name]} of {w.limit}
           </span>
+        </span>
+      ))}
+      {binding.map((w) => (
+        <span key={`shared-${w.name}`} className={styles.window} data-level={level(w)} data-window={`shared-${w.name}`} data-testid="quota-shared">
+          <span className={styles.count}>
+            {w.remaining}
+            <span className={styles.limit}>/{w.limit}</span>
+          </span>
+          <span className={styles.name}>shared {SHORT[w.name]}</span>
+          <span className="visually-hidden"> calls left {WINDOW_WORDS[w.name]} for every account of this dashboard together</span>
         </span>
       ))}
       {waiting ? (

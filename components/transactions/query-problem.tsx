@@ -3,25 +3,13 @@
  * What went wrong with a request and what to do about it. A 429 is waited out with a live
  * countdown and retried automatically; an upstream fault offers a retry; a lost session, sign-in.
  */
-import { useQuery } from '@tanstack/react-query';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import type { QuotaSnapshot } from '@/lib/api/types';
 import { ApiError, NO_ANSWER, retryAt } from '@/lib/ui/api-client';
-import { quotaQueryOptions } from '@/lib/ui/queries';
-import { WINDOW_WORDS } from '@/lib/ui/quota';
+import { signInHref } from '@/lib/ui/paths';
 import { Countdown } from '../common/countdown';
 import type { ReactNode } from 'react';
 import styles from './result-states.module.css';
-
-/** Why a call has to wait, with the window's size when the quota says it. */
-function limitSentence(limitedBy: NonNullable<QuotaSnapshot['limitedBy']>, quota: QuotaSnapshot | undefined): string {
-  if (limitedBy === 'in-flight') return 'Another call is in progress; the upstream takes one at a time.';
-  if (limitedBy === 'upstream') return 'The upstream asked us to wait before calling again.';
-  const limit = quota?.windows.find((w) => w.name === limitedBy)?.limit;
-  const allowance = limit ? ` (the upstream allows ${limit} a${limitedBy === 'hour' ? 'n' : ''} ${limitedBy})` : '';
-  return `No upstream call is left ${WINDOW_WORDS[limitedBy]}${allowance}.`;
-}
 
 export interface QueryProblemProps {
   error: Error;
@@ -34,7 +22,6 @@ export interface QueryProblemProps {
 export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const { data: quota } = useQuery(quotaQueryOptions());
   // The time to wait is fixed when the error arrives, not recomputed on every render.
   const [waitUntil] = useState(() => (error instanceof ApiError && error.status === 429 ? retryAt(error, Date.now()) : null));
 
@@ -60,9 +47,7 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
             {waitUntil !== null ? <Countdown until={waitUntil} onDone={onRetry} /> : null}
           </>
         }
-        detail={`${problem.limitedBy ? limitSentence(problem.limitedBy, quota) : (problem.detail ?? '')}${
-          problem.limitScope === 'deployment' ? ' This limit is shared by every account of this dashboard (the upstream counts calls per IP).' : ''
-        } Your ${subject} runs again by itself then; no need to press anything.`}
+        detail={`${problem.detail ?? 'No upstream call can go yet.'} Your ${subject} runs again by itself then; no need to press anything.`}
       />
     );
   }
@@ -71,7 +56,7 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
     const back = `${pathname}${searchParams.size ? `?${searchParams.toString()}` : ''}`;
     return (
       <Problem tone="warning" title="Your session has ended" detail="Sign in again to continue; you will come back to this view.">
-        <a className="button button-primary" href={`/signin?callbackUrl=${encodeURIComponent(back)}`}>
+        <a className="button button-primary" href={signInHref(back)}>
           Sign in again
         </a>
       </Problem>

@@ -1,14 +1,12 @@
 import 'server-only';
 /**
- * An export's schedule from the real windows: the durable ledger of calls already made (the
- * account's and the whole deployment's), any hold the upstream asked for, the limits and the
- * interactive reserve from the configuration.
+ * An export's schedule, asked of the governor (the one owner of the windows, the reserve and the
+ * upstream's holds): when its remaining calls can go at export priority, and at what rate.
  */
-import { upstreamLimits, type Config } from '../config';
 import type { ExportJobRecord } from '../store/exports';
-import type { LedgerStore } from '../store/ledger';
+import type { UpstreamGateway } from '../server/upstream-gateway';
+import { backgroundRate } from '../governor/policy';
 import { remainingCalls } from './job-record';
-import { backgroundRate, backgroundTracks, planCalls, type Track } from './schedule';
 import type { ExportSchedule } from '../api/exports';
 
 /** How long one call is assumed to hold the account's single in-flight slot. */
@@ -16,47 +14,16 @@ export const ASSUMED_CALL_MS = 1_500;
 /** "Free right now" means done within this long: the button waits that much for the file. */
 export const FITS_NOW_MS = 20_000;
 
-export type LimitsConfig = Pick<
-  Config,
-  | 'UPSTREAM_LIMIT_PER_MINUTE'
-  | 'UPSTREAM_LIMIT_PER_HOUR'
-  | 'UPSTREAM_LIMIT_PER_DAY'
-  | 'UPSTREAM_IP_LIMIT_PER_MINUTE'
-  | 'UPSTREAM_IP_LIMIT_PER_HOUR'
-  | 'UPSTREAM_IP_LIMIT_PER_DAY'
-  | 'UPSTREAM_BACKGROUND_RESERVE'
->;
-
 export interface ScheduleDeps {
-  ledger: LedgerStore;
-  config: LimitsConfig;
+  gateway: Pick<UpstreamGateway, 'planCalls' | 'limits'>;
   now(): number;
 }
 
-/** The account's and the deployment's windows with the calls in them now, and any hold (429). */
-export async function accountTracks(deps: ScheduleDeps, apiKey: string): Promise<{ tracks: Track[]; blockedUntil: number | null }> {
-  const since = deps.now() - 86_400_000;
-  const [accountCalls, allCalls, blockedUntil] = await Promise.all([
-    deps.ledger.callsSince(apiKey, since),
-    deps.ledger.allCallsSince(since),
-    deps.ledger.getBlockedUntil(apiKey),
-  ]);
-  const limits = upstreamLimits(deps.config);
-  const tracks = backgroundTracks({
-    accountCalls,
-    limits: limits.account,
-    deployment: { calls: allCalls, limits: limits.deployment },
-    reserve: deps.config.UPSTREAM_BACKGROUND_RESERVE,
-  });
-  return { tracks, blockedUntil };
-}
-
+/** When an account's export calls can go, from the governor's own windows, at export priority. */
 export async function accountSchedule(deps: ScheduleDeps, apiKey: string, calls: number, callsAhead: number): Promise<ExportSchedule> {
   const now = deps.now();
-  const { tracks, blockedUntil } = await accountTracks(deps, apiKey);
-  const c = deps.config;
-  const plan = planCalls({ tracks, now, blockedUntil, callsAhead, count: calls, callMs: ASSUMED_CALL_MS });
-  const rate = backgroundRate(tracks);
+  const plan = await deps.gateway.planCalls(apiKey, 'export', calls, callsAhead, ASSUMED_CALL_MS);
+  const rate = backgroundRate(deps.gateway.limits, 'export');
   return {
     calls,
     callsAhead,
@@ -66,7 +33,7 @@ export async function accountSchedule(deps: ScheduleDeps, apiKey: string, calls:
     perMinute: rate.perMinute,
     perHour: rate.perHour,
     perDay: rate.perDay,
-    reserve: c.UPSTREAM_BACKGROUND_RESERVE,
+    reserve: deps.gateway.limits.backgroundReserve,
     fitsNow: plan.fitsNow && plan.finishAt !== null && plan.finishAt - now <= FITS_NOW_MS,
   };
 }

@@ -11,11 +11,10 @@ import type { Config } from '../config';
 import { csvFileName } from '../csv/file-name';
 import { badRequest, notFound, ProblemError } from '../http/problem';
 import type { Logger } from '../log';
-import type { UpstreamAccount } from '../server/upstream-gateway';
+import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, ExportStore } from '../store/exports';
-import type { LedgerStore } from '../store/ledger';
 import type { PageCacheStore } from '../store/page-cache';
-import { accountSchedule, callsQueued, type LimitsConfig } from './account-schedule';
+import { accountSchedule, callsQueued } from './account-schedule';
 import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
 import { deleteExportFile, exportFilePath } from './file-writer';
@@ -32,10 +31,10 @@ const LIST_LIMIT = 100;
 
 export interface ExportServiceDeps {
   store: ExportStore;
-  ledger: LedgerStore;
+  gateway: Pick<UpstreamGateway, 'planCalls' | 'limits'>;
   cache: PageCacheStore;
   runner: Pick<ExportRunner, 'kick' | 'cancel'>;
-  config: LimitsConfig & Pick<Config, 'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS'>;
+  config: Pick<Config, 'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS'>;
   exportsDir: string;
   log: Logger;
   now: () => number;
@@ -47,8 +46,8 @@ export class ExportService {
   constructor(private readonly deps: ExportServiceDeps) {}
 
   private get scheduleDeps() {
-    const { ledger, cache, config, now } = this.deps;
-    return { ledger, cache, config, now, pageSize: config.UPSTREAM_PAGE_SIZE };
+    const { gateway, cache, config, now } = this.deps;
+    return { gateway, cache, now, pageSize: config.UPSTREAM_PAGE_SIZE };
   }
 
   private activeOf(apiKey: string): ExportJobRecord[] {

@@ -9,29 +9,24 @@ import 'server-only';
  */
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Config } from '../config';
-import { QuotaExceededError, type Priority } from '../governor/governor';
+import { QuotaExceededError } from '../governor/governor';
 import { MAX_PAGE } from '../query/query';
-import type { UpstreamRequest } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
 import { reachableRecords } from '../server/upstream-pages';
-import type { UpstreamAccount } from '../server/upstream-gateway';
+import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/exports';
-import type { LedgerStore } from '../store/ledger';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry } from '../store/vault';
 import { formatWallClock } from '../time/zones';
 import { UpstreamError, isRetryable } from '../upstream';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
-import { accountTracks, type LimitsConfig } from './account-schedule';
-import { nextBackgroundCallAt } from './schedule';
 import { inSortOrder, pagesFor, splitForDepth } from './windows';
 
 export interface StepDeps extends FinishDeps {
   cache: PageCacheStore;
-  ledger: LedgerStore;
-  gateway: { query(account: UpstreamAccount, req: UpstreamRequest, priority: Priority, signal?: AbortSignal): Promise<ResultPage> };
-  config: LimitsConfig & Pick<Config, 'EXPORT_RETENTION_DAYS'>;
+  gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt' | 'limits'>;
+  config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   policy: CachePolicy;
   /** Opens a vault entry's sealed secret; null when it cannot be opened. */
   secretOf(entry: VaultEntry): string | null;
@@ -232,19 +227,19 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
 
   const account = accountFor(deps, job);
   if (!account) return wait(deps, job, null, SIGN_IN_MESSAGE);
-  const { tracks, blockedUntil } = await accountTracks(deps, job.account);
-  const nextAt = nextBackgroundCallAt(tracks, now, blockedUntil);
-  if (!Number.isFinite(nextAt)) {
-    return wait(deps, job, now + 3600_000, `Waiting: the ${deps.config.UPSTREAM_BACKGROUND_RESERVE} calls kept for interactive use take every call of a window, so background work never gets one. Lower UPSTREAM_BACKGROUND_RESERVE.`);
+  const next = await deps.gateway.nextCallAt(job.account, 'export');
+  if (!Number.isFinite(next.at)) {
+    return wait(deps, job, now + 3600_000, `Waiting: the ${deps.gateway.limits.backgroundReserve} calls kept for interactive use take every call of a window, so background work never gets one. Lower UPSTREAM_BACKGROUND_RESERVE.`);
   }
-  if (nextAt - now > SHORT_WAIT_MS) {
-    return wait(deps, job, nextAt, `Waiting for quota until ${at(nextAt, job)}: the background calls for now (of this account or of the whole dashboard) are used up.`);
+  if (next.at - now > SHORT_WAIT_MS) {
+    const why = next.limitedBy === 'upstream' ? 'the Report API asked us to wait' : next.scope === 'deployment' ? "the dashboard's shared calls for now are used up" : "this account's background calls for now are used up";
+    return wait(deps, job, next.at, `Waiting for quota until ${at(next.at, job)}: ${why}.`);
   }
   if (job.state !== 'running') save(deps, job, { state: 'running', waitingUntil: null, message: null });
 
   let body: ResultPage;
   try {
-    body = await deps.gateway.query(account, { base, page, sortOrder }, 'background', signal);
+    body = await deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
     const current = deps.store.getJob(jobId);

@@ -13,6 +13,8 @@ import { CREDENTIALS } from '../../simulator/accounts';
 import type { CdrFieldKey } from '../cdr/fields';
 import type { Config } from '../config';
 import { Governor } from '../governor/governor';
+import { memoryBackend } from '../governor/memory-backend';
+import type { PolicyLimits } from '../governor/policy';
 import { createLogger } from '../log';
 import { cachePolicy } from '../server/cache-policy';
 import { UpstreamGateway } from '../server/upstream-gateway';
@@ -57,6 +59,7 @@ interface World {
 }
 
 const LIMITS_OFF = { perMinute: 100_000, perHour: 100_000, perDay: 100_000 };
+const LIMITS_POLICY: PolicyLimits = { account: LIMITS_OFF, deployment: null, backgroundReserve: 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 1000 };
 
 /** A server's state over `db`; a second world over the same db and folder is the same server restarted. */
 function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; db?: Db; exportsDir?: string } = {}): World {
@@ -66,17 +69,11 @@ function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; db?: Db; ex
   const vault = createSqliteVault(db);
   const store = createSqliteExportStore(db);
   const client = createUpstreamClient({ baseUrl: sim.url, timeoutMs: 5_000 });
-  const governor = new Governor({ ledger, limits: opts.limits ?? LIMITS_OFF, maxInFlight: 1, backgroundReserve: opts.reserve ?? 0, maxWaitMs: 20_000 });
+  const limits: PolicyLimits = { account: opts.limits ?? LIMITS_OFF, deployment: null, backgroundReserve: opts.reserve ?? 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 1000 };
+  const governor = new Governor({ backend: memoryBackend(ledger, 1), limits, maxInFlight: 1, maxWaitMs: 20_000 });
   const tokens = createTokenKeeper({ client });
   const gateway = new UpstreamGateway(client, governor, tokens);
   const config = {
-    UPSTREAM_LIMIT_PER_MINUTE: (opts.limits ?? LIMITS_OFF).perMinute,
-    UPSTREAM_LIMIT_PER_HOUR: (opts.limits ?? LIMITS_OFF).perHour,
-    UPSTREAM_LIMIT_PER_DAY: (opts.limits ?? LIMITS_OFF).perDay,
-    UPSTREAM_IP_LIMIT_PER_MINUTE: LIMITS_OFF.perMinute,
-    UPSTREAM_IP_LIMIT_PER_HOUR: LIMITS_OFF.perHour,
-    UPSTREAM_IP_LIMIT_PER_DAY: LIMITS_OFF.perDay,
-    UPSTREAM_BACKGROUND_RESERVE: opts.reserve ?? 0,
     CACHE_SETTLED_AFTER_HOURS: 72,
     CACHE_SETTLED_TTL_HOURS: 720,
     CACHE_RECENT_TTL_SECONDS: 120,
@@ -85,7 +82,6 @@ function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; db?: Db; ex
   const deps: StepDeps = {
     store,
     cache,
-    ledger,
     gateway,
     config,
     policy: cachePolicy(config),
@@ -193,7 +189,7 @@ describe('the export runner', () => {
     const done = w.store.getJob(job.id)!;
     const pages = done.windows[0]!.pagesTotal!;
     expect(done.callsSpent).toBe(pages);
-    expect((await w.ledger.callsSince('demo', 0)).length).toBe(pages);
+    expect((await w.ledger.callsSince(0)).filter((c) => c.account === 'demo' && c.cls === 'export').length).toBe(pages);
     const expected = expectedIds('demo', '2026-10-01 00:00:00', '2026-10-20 00:00:00', 'UTC', 'desc');
     expect(fileOf(w, job.id).rows.map((r) => r[0])).toEqual(expected);
   });
@@ -234,7 +230,7 @@ describe('the export runner', () => {
     await signIn(w, 'demo');
     // Seven calls this hour already: the background share (10 − 3) is used up.
     const now = Date.now();
-    for (let i = 0; i < 7; i++) await w.ledger.recordCall('demo', now - 50 * 60_000 + i * 60_000, 'query');
+    for (let i = 0; i < 7; i++) await w.ledger.recordCall({ account: 'demo', at: now - 50 * 60_000 + i * 60_000, kind: 'query', cls: 'interactive' });
     const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive(w, job.id)).toBe('wait');
     const waiting = w.store.getJob(job.id)!;
@@ -319,6 +315,8 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     let calls = 0;
     return {
       calls: () => calls,
+      limits: LIMITS_POLICY,
+      nextCallAt: async () => ({ at: 0, limitedBy: null, scope: 'account' as const }),
       async query(_account: unknown, q: { page: number }) {
         calls += 1;
         const p = pages[q.page - 1] ?? { total: pages.at(-1)!.total, ids: [] };

@@ -4,20 +4,30 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../store/db';
 import { createSqliteLedger, type LedgerStore } from '../store/ledger';
-import { Governor, QuotaExceededError, type GovernorOptions } from './governor';
+import { Governor, QuotaExceededError } from './governor';
+import { memoryBackend } from './memory-backend';
+import type { PolicyLimits, WindowLimits } from './policy';
 import { HOUR, MINUTE } from './windows';
 
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
 
-function governor(overrides: Partial<GovernorOptions> = {}, ledger: LedgerStore = createSqliteLedger(openDatabase(':memory:'))) {
-  return new Governor({
-    ledger,
-    limits: { perMinute: 3, perHour: 10, perDay: 100 },
-    maxInFlight: 1,
+interface Setup {
+  limits?: WindowLimits;
+  deploymentLimits?: WindowLimits;
+  maxWaitMs?: number;
+  tokensPerMinute?: number;
+}
+
+function governor(setup: Setup = {}, ledger: LedgerStore = createSqliteLedger(openDatabase(':memory:'))) {
+  const limits: PolicyLimits = {
+    account: setup.limits ?? { perMinute: 3, perHour: 10, perDay: 100 },
+    deployment: setup.deploymentLimits ?? null,
     backgroundReserve: 3,
-    maxWaitMs: 20_000,
-    ...overrides,
-  });
+    syncShare: 0.6,
+    holdbackShare: 0.2,
+    tokensPerMinute: setup.tokensPerMinute ?? 10,
+  };
+  return new Governor({ backend: memoryBackend(ledger, 1), limits, maxInFlight: 1, maxWaitMs: setup.maxWaitMs ?? 20_000 });
 }
 
 /** An upstream call that takes `ms` of (fake) time and notes how many ran at once. */
@@ -49,9 +59,9 @@ describe('Governor', () => {
     const g = governor();
     const u = upstream(500);
     const all = Promise.all([
-      g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('a1')),
-      g.run({ account: 'b', priority: 'interactive', kind: 'query' }, u.call('b1')),
-      g.run({ account: 'c', priority: 'interactive', kind: 'query' }, u.call('c1')),
+      g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('a1')),
+      g.run({ account: 'b', cls: 'interactive', kind: 'query' }, u.call('b1')),
+      g.run({ account: 'c', cls: 'interactive', kind: 'query' }, u.call('c1')),
     ]);
     await vi.advanceTimersByTimeAsync(2000);
     expect(await all).toEqual(['a1', 'b1', 'c1']);
@@ -62,11 +72,11 @@ describe('Governor', () => {
     const g = governor();
     const u = upstream(10);
     for (let i = 0; i < 3; i++) {
-      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      const p = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call(`a${i}`));
       await vi.advanceTimersByTimeAsync(1000);
       await p;
     }
-    const fourth = g.run({ account: 'a', priority: 'interactive', kind: 'query', maxWaitMs: 10_000 }, u.call('a3'));
+    const fourth = g.run({ account: 'a', cls: 'interactive', kind: 'query', maxWaitMs: 10_000 }, u.call('a3'));
     await expect(fourth).rejects.toMatchObject({ name: 'QuotaExceededError', limitedBy: 'minute' });
     const err = (await fourth.catch((e: unknown) => e)) as QuotaExceededError;
     // The first call was sent at T0; it leaves the minute window at T0 + 60 s; now is T0 + 3 s.
@@ -82,12 +92,12 @@ describe('Governor', () => {
     const g = governor({ maxWaitMs: 30_000 });
     const u = upstream(10);
     for (let i = 0; i < 3; i++) {
-      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      const p = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call(`a${i}`));
       await vi.advanceTimersByTimeAsync(10_000);
       await p;
     }
     // Now T0+30 s; the first call leaves the minute window at T0+60 s: a 30 s wait, within the bound.
-    const fourth = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('a3'));
+    const fourth = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('a3'));
     await vi.advanceTimersByTimeAsync(29_000);
     expect(u.seen.calls).toBe(3);
     await vi.advanceTimersByTimeAsync(2_000);
@@ -98,12 +108,12 @@ describe('Governor', () => {
     const g = governor({ maxWaitMs: 0 });
     const u = upstream(10);
     for (let i = 0; i < 10; i++) {
-      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      const p = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call(`a${i}`));
       await vi.advanceTimersByTimeAsync(1000);
       await p;
       vi.advanceTimersByTime(MINUTE); // keep clear of the minute window
     }
-    const err = (await g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect(err.limitedBy).toBe('hour');
     expect(err.nextCallAt).toBe(T0 + HOUR);
@@ -113,12 +123,12 @@ describe('Governor', () => {
     const g = governor({ limits: { perMinute: 3, perHour: 10, perDay: 12 }, maxWaitMs: 0 });
     const u = upstream(10);
     for (let i = 0; i < 12; i++) {
-      const p = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call(`a${i}`));
+      const p = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call(`a${i}`));
       await vi.advanceTimersByTimeAsync(100);
       await p;
       vi.advanceTimersByTime(HOUR);
     }
-    const err = (await g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('day');
     expect(err.nextCallAt).toBe(T0 + 24 * HOUR);
   });
@@ -127,11 +137,11 @@ describe('Governor', () => {
     const g = governor({ limits: { perMinute: 100, perHour: 10, perDay: 100 } });
     const u = upstream(10);
     const background = Array.from({ length: 10 }, (_, i) =>
-      g.run({ account: 'a', priority: 'background', kind: 'export' }, u.call(`bg${i}`)),
+      g.run({ account: 'a', cls: 'export', kind: 'export' }, u.call(`bg${i}`)),
     );
     await vi.advanceTimersByTimeAsync(5000);
     expect(u.seen.calls).toBe(7); // 10 an hour less a reserve of 3
-    const person = g.run({ account: 'a', priority: 'interactive', kind: 'query' }, u.call('person'));
+    const person = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('person'));
     await vi.advanceTimersByTimeAsync(100);
     expect(await person).toBe('person');
     expect(u.seen.calls).toBe(8);
@@ -146,10 +156,10 @@ describe('Governor', () => {
     const u = upstream(100);
     const done: Promise<string>[] = [];
     // Account a bursts five requests, then b and c ask once each, then a background job.
-    for (let i = 0; i < 5; i++) done.push(g.run({ account: 'a', priority: 'interactive', kind: 'q' }, u.call(`a${i}`)));
-    done.push(g.run({ account: 'z', priority: 'background', kind: 'export' }, u.call('bg')));
-    done.push(g.run({ account: 'b', priority: 'interactive', kind: 'q' }, u.call('b0')));
-    done.push(g.run({ account: 'c', priority: 'interactive', kind: 'q' }, u.call('c0')));
+    for (let i = 0; i < 5; i++) done.push(g.run({ account: 'a', cls: 'interactive', kind: 'q' }, u.call(`a${i}`)));
+    done.push(g.run({ account: 'z', cls: 'export', kind: 'export' }, u.call('bg')));
+    done.push(g.run({ account: 'b', cls: 'interactive', kind: 'q' }, u.call('b0')));
+    done.push(g.run({ account: 'c', cls: 'interactive', kind: 'q' }, u.call('c0')));
     await vi.advanceTimersByTimeAsync(2000);
     await Promise.all(done);
     // b and c do not wait behind a's burst; the background job goes last.
@@ -160,7 +170,7 @@ describe('Governor', () => {
   it('shares one call between identical requests in flight', async () => {
     const g = governor();
     const u = upstream(300);
-    const req = { account: 'a', priority: 'interactive' as const, kind: 'query', shareKey: 'page-1' };
+    const req = { account: 'a', cls: 'interactive' as const, kind: 'query', shareKey: 'page-1' };
     const all = Promise.all([g.run(req, u.call('x')), g.run(req, u.call('y')), g.run(req, u.call('z'))]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(await all).toEqual(['x', 'x', 'x']);
@@ -171,45 +181,63 @@ describe('Governor', () => {
     const g = governor({ maxWaitMs: 0 });
     for (let i = 0; i < 3; i++) {
       await expect(
-        g.run({ account: 'a', priority: 'interactive', kind: 'query' }, async () => {
+        g.run({ account: 'a', cls: 'interactive', kind: 'query' }, async () => {
           throw new Error('upstream 503');
         }),
       ).rejects.toThrow('upstream 503');
     }
-    await expect(g.run({ account: 'a', priority: 'interactive', kind: 'query' }, async () => 'x')).rejects.toBeInstanceOf(
+    await expect(g.run({ account: 'a', cls: 'interactive', kind: 'query' }, async () => 'x')).rejects.toBeInstanceOf(
       QuotaExceededError,
     );
   });
 
-  it('does not count token requests against the windows', async () => {
-    const g = governor({ maxWaitMs: 0 });
-    for (let i = 0; i < 5; i++) await g.run({ account: 'a', priority: 'interactive', kind: 'token', counted: false }, async () => 't');
+  it('does not count token requests against the query windows, but caps them a minute for the whole deployment', async () => {
+    const g = governor({ maxWaitMs: 0, tokensPerMinute: 5 });
+    for (let i = 0; i < 5; i++) await g.run({ account: 'a', cls: 'renewal', kind: 'token' }, async () => 't');
     const snap = await g.snapshot('a');
     expect(snap.windows.every((w) => w.used === 0)).toBe(true);
+    await expect(g.run({ account: 'b', cls: 'renewal', kind: 'token' }, async () => 't')).rejects.toMatchObject({ limitedBy: 'tokens', scope: 'deployment' });
+    // A person's search is not held back by the token cap.
+    expect(await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, async () => 'q')).toBe('q');
+  });
+
+  it('keeps sign-ins behind signed-in people and within their part of the token cap', async () => {
+    const g = governor({ tokensPerMinute: 5, limits: { perMinute: 100, perHour: 100, perDay: 100 } });
+    const u = upstream(200);
+    const signIns = Array.from({ length: 6 }, (_, i) => g.run({ account: '(sign-in)', cls: 'signin', kind: 'token', maxWaitMs: 3_000 }, u.call(`s${i}`)).catch((e: unknown) => e));
+    await vi.advanceTimersByTimeAsync(10); // the first sign-in is in flight
+    const person = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('person'));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await person).toBe('person');
+    // The person went right after the sign-in already in flight; sign-ins took 4 of 5 (a fifth stays for renewals).
+    expect(u.seen.order.indexOf('person')).toBe(1);
+    const refused = (await Promise.all(signIns)).filter((r) => r instanceof QuotaExceededError);
+    expect(refused).toHaveLength(2);
+    expect((refused[0] as QuotaExceededError).message).toMatch(/Too many sign-ins/);
   });
 
   it('honours an upstream 429 for that account only', async () => {
     const g = governor({ maxWaitMs: 0 });
     await g.blockUntil('a', T0 + 45_000);
-    const err = (await g.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('upstream');
     expect(err.retryAfterMs).toBe(45_000);
-    expect(await g.run({ account: 'b', priority: 'interactive', kind: 'q' }, async () => 'b')).toBe('b');
+    expect(await g.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'b')).toBe('b');
   });
 
   it('remembers the windows across a restart (durable ledger)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));
     const file = path.join(dir, 'store.sqlite');
     const first = governor({ maxWaitMs: 0 }, createSqliteLedger(openDatabase(file)));
-    for (let i = 0; i < 3; i++) await first.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => i);
+    for (let i = 0; i < 3; i++) await first.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => i);
     await first.blockUntil('b', T0 + 30_000);
 
     vi.advanceTimersByTime(10_000);
     const restarted = governor({ maxWaitMs: 0 }, createSqliteLedger(openDatabase(file)));
-    const err = (await restarted.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await restarted.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('minute');
     expect(err.nextCallAt).toBe(T0 + MINUTE);
-    const blocked = (await restarted.run({ account: 'b', priority: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const blocked = (await restarted.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
     expect(blocked.limitedBy).toBe('upstream');
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -217,9 +245,9 @@ describe('Governor', () => {
   it('gives up on a queued request when its caller goes away', async () => {
     const g = governor();
     const u = upstream(1000);
-    const first = g.run({ account: 'a', priority: 'interactive', kind: 'q' }, u.call('a'));
+    const first = g.run({ account: 'a', cls: 'interactive', kind: 'q' }, u.call('a'));
     const controller = new AbortController();
-    const second = g.run({ account: 'b', priority: 'interactive', kind: 'q', signal: controller.signal }, u.call('b'));
+    const second = g.run({ account: 'b', cls: 'interactive', kind: 'q', signal: controller.signal }, u.call('b'));
     await vi.advanceTimersByTimeAsync(10);
     controller.abort(new Error('client went away'));
     await expect(second).rejects.toThrow('client went away');
@@ -235,27 +263,38 @@ describe('Governor deployment windows (the upstream counts per IP too)', () => {
     const g = governor({ deploymentLimits: { perMinute: 3, perHour: 10, perDay: 100 }, maxWaitMs: 0 });
     const u = upstream(10);
     for (const account of ['a', 'b', 'c']) {
-      const p = g.run({ account, priority: 'interactive', kind: 'q' }, u.call(account));
+      const p = g.run({ account, cls: 'interactive', kind: 'q' }, u.call(account));
       await vi.advanceTimersByTimeAsync(100);
       await p;
     }
     // Account d has made no call, yet the deployment's minute is full.
-    const err = (await g.run({ account: 'd', priority: 'interactive', kind: 'q' }, u.call('d')).catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g.run({ account: 'd', cls: 'interactive', kind: 'q' }, u.call('d')).catch((e: unknown) => e)) as QuotaExceededError;
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect(err).toMatchObject({ limitedBy: 'minute', scope: 'deployment' });
-    expect(err.message).toMatch(/shared by everyone/);
+    expect(err.message).toMatch(/This dashboard's shared calls this minute .* are used \(3 accounts used them\)/);
     const snap = await g.snapshot('d');
-    expect(snap.windows.find((w) => w.name === 'minute')).toMatchObject({ used: 0, remaining: 0 });
+    // d's own minute is untouched; the shared one is what binds, and says so.
+    expect(snap.windows.find((w) => w.name === 'minute')).toMatchObject({ used: 0, remaining: 3 });
+    expect(snap.shared?.find((w) => w.name === 'minute')).toMatchObject({ used: 3, remaining: 0, accounts: 3 });
     expect(snap.limitScope).toBe('deployment');
+  });
+
+  it('never lets one account take the part of a shared window kept for the others', async () => {
+    const g = governor({ limits: { perMinute: 100, perHour: 100, perDay: 100 }, deploymentLimits: { perMinute: 100, perHour: 10, perDay: 100 }, maxWaitMs: 0 });
+    for (let i = 0; i < 8; i++) await g.run({ account: 'demo', cls: 'interactive', kind: 'q' }, async () => i);
+    const err = (await g.run({ account: 'demo', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    expect(err.message).toMatch(/Your account has used its share of this dashboard's calls this hour/);
+    // fuji has spent nothing: it is not refused because of demo's use.
+    expect(await g.run({ account: 'fuji', cls: 'interactive', kind: 'q' }, async () => 'fuji')).toBe('fuji');
   });
 
   it('counts the deployment from the durable ledger after a restart', async () => {
     const ledger = createSqliteLedger(openDatabase(':memory:'));
     const first = governor({ deploymentLimits: { perMinute: 2, perHour: 10, perDay: 100 }, maxWaitMs: 0 }, ledger);
-    await first.run({ account: 'a', priority: 'interactive', kind: 'q' }, async () => 1);
-    await first.run({ account: 'b', priority: 'interactive', kind: 'q' }, async () => 2);
+    await first.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 1);
+    await first.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 2);
     const restarted = governor({ deploymentLimits: { perMinute: 2, perHour: 10, perDay: 100 }, maxWaitMs: 0 }, ledger);
-    await expect(restarted.run({ account: 'c', priority: 'interactive', kind: 'q' }, async () => 3)).rejects.toMatchObject({ scope: 'deployment' });
+    await expect(restarted.run({ account: 'c', cls: 'interactive', kind: 'q' }, async () => 3)).rejects.toMatchObject({ scope: 'deployment' });
   });
 });
 
@@ -274,7 +313,7 @@ describe('Governor and the caller\u2019s signal', () => {
       listeners -= 1;
       return remove(...args);
     }) as typeof remove;
-    for (let i = 0; i < 5; i++) await g.run({ account: 'a', priority: 'background', kind: 'export', signal: controller.signal }, async () => i);
+    for (let i = 0; i < 5; i++) await g.run({ account: 'a', cls: 'export', kind: 'export', signal: controller.signal }, async () => i);
     expect(listeners).toBe(0);
   });
 });

@@ -1,44 +1,29 @@
 import 'server-only';
 import { brandCheck } from '../errors/brand';
 /**
- * The governor: the only way to the upstream. It holds the upstream's limits (seed §8) for every
- * call this deployment makes:
- *  - at most `maxInFlight` calls in flight for the whole deployment (the upstream counts "one at a
- *    time" per user *or IP*, and all our calls leave from one IP) and one per account;
- *  - per account, sliding windows of a minute, an hour and a day over a durable ledger; a call is
- *    written to the ledger before it is sent, and counts whatever its outcome;
- *  - the same windows for the deployment as a whole (`deploymentLimits`), because the upstream may
- *    count them per client IP too, and every account's calls leave from our one IP;
- *  - an account the upstream answered 429 waits as long as it was told to.
- * Waiting requests form a queue: people before background work, and within a priority the account
- * served least recently first, so one user's burst cannot starve another. Background work leaves
- * `backgroundReserve` calls of each hour and day to people. A person waits at most `maxWaitMs`;
- * when the wait is known to be longer, the answer is an immediate QuotaExceededError that says
- * which window is full and when it frees. Identical requests share one call.
+ * The governor: the only way to the upstream. Every call — query, detail, token — waits here for
+ * the limits (policy.ts) and for one of the deployment's in-flight slots, is written to the ledger
+ * before it is sent, and counts whatever its outcome.
  *
- * It is deliberately small and in-process: a single writer over the ledger needs no distributed
- * lock. Several instances need an atomic check-and-record in a shared store (Redis, a later issue).
+ * Waiting requests form a queue: people (and the renewals their calls need) first, then sign-ins,
+ * then exports, then the local history's copy; within a class the account served least recently
+ * first, so one account's burst cannot starve another. A person waits at most `maxWaitMs`; when
+ * the wait is known to be longer, the answer is an immediate QuotaExceededError that says whose
+ * budget ran out and when the next call can go. Identical requests share one call.
+ *
+ * Where the state lives is the backend's business (backend.ts): in memory over the durable ledger
+ * for one instance, in PostgreSQL for several — the decisions are the same.
  */
-import type { QuotaSnapshot, WindowName } from '../api/types';
-import type { LedgerStore } from '../store/ledger';
-import { DAY, earliestCall, usage, windowLimits, type WindowLimit } from './windows';
-
-export type Priority = 'interactive' | 'background';
-
-export interface GovernorLimits {
-  perMinute: number;
-  perHour: number;
-  perDay: number;
-}
+import type { QuotaSnapshot, SharedQuotaWindow, WindowName } from '../api/types';
+import type { GovernorBackend, SlotLease, WaitingCall } from './backend';
+import { rankOf, type CallClass } from './classes';
+import { accountWindows, planCalls, sharedWindows, verdict, type CallPlan, type GovernorState, type LimitedBy, type PolicyLimits, type Verdict } from './policy';
 
 export interface GovernorOptions {
-  ledger: LedgerStore;
-  limits: GovernorLimits;
-  /** Windows for all accounts together (the upstream's per-IP count); absent: none. */
-  deploymentLimits?: GovernorLimits;
+  backend: GovernorBackend;
+  limits: PolicyLimits;
+  /** Upstream calls in flight at once for the whole deployment (each account: one). */
   maxInFlight: number;
-  /** Calls of each hour and day that background work leaves to people. */
-  backgroundReserve: number;
   /** The longest a person's request waits for its turn. */
   maxWaitMs: number;
   now?: () => number;
@@ -46,22 +31,27 @@ export interface GovernorOptions {
 
 export interface CallRequest {
   account: string;
-  priority: Priority;
+  cls: CallClass;
   /** What the call is for, kept in the ledger (query, detail, token). */
   kind: string;
   /** Requests with the same account and key share one upstream call. */
   shareKey?: string;
-  /** Token requests hold the in-flight slot but are not counted by the query API's windows. */
-  counted?: boolean;
-  /** Overrides maxWaitMs (background work waits as long as it takes). */
+  /** Overrides the wait bound (background work waits as long as it takes). */
   maxWaitMs?: number;
   signal?: AbortSignal;
 }
 
-export type LimitedBy = QuotaSnapshot['limitedBy'];
-export type LimitScope = NonNullable<QuotaSnapshot['limitScope']>;
-
 const QUOTAEXCEEDEDERROR_BRAND = brandCheck('QuotaExceededError');
+
+export type LimitScope = 'account' | 'deployment';
+
+/** Facts behind a refusal, for the message and the problem details. */
+export interface LimitDetail {
+  limit?: number;
+  sharedBy?: number;
+  held?: boolean;
+  cls?: CallClass;
+}
 
 export class QuotaExceededError extends Error {
   /** Recognised across bundled copies of this module (lib/errors/brand.ts). */
@@ -71,81 +61,88 @@ export class QuotaExceededError extends Error {
   readonly [QUOTAEXCEEDEDERROR_BRAND.brand] = true;
 
   constructor(
-    readonly limitedBy: Exclude<LimitedBy, null>,
+    readonly limitedBy: LimitedBy,
     readonly nextCallAt: number,
     readonly retryAfterMs: number,
     readonly scope: LimitScope = 'account',
+    readonly detail: LimitDetail = {},
   ) {
-    super(describeLimit(limitedBy, retryAfterMs, scope));
+    super(describeLimit(limitedBy, retryAfterMs, scope, detail));
     this.name = 'QuotaExceededError';
   }
 }
 
-function describeLimit(limitedBy: Exclude<LimitedBy, null>, retryAfterMs: number, scope: LimitScope): string {
-  const seconds = Math.ceil(retryAfterMs / 1000);
-  const what =
-    limitedBy === 'in-flight'
-      ? 'another upstream call is still running'
-      : limitedBy === 'upstream'
-        ? 'the upstream asked us to wait'
-        : scope === 'deployment'
-          ? `the calls this dashboard may make for this ${limitedBy} (shared by everyone signed in) are used up`
-          : `this account's calls for this ${limitedBy} are used up`;
-  return `No upstream call is possible now: ${what}; the next call can go in ${seconds} s.`;
+function wait(ms: number): string {
+  if (!Number.isFinite(ms)) return 'no call can go at the configured limits';
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return seconds < 120 ? `the next call can go in ${seconds} s` : `the next call can go in ${Math.ceil(seconds / 60)} min`;
 }
 
-interface Next {
-  at: number;
-  limitedBy: LimitedBy;
-  scope: LimitScope;
+const per = (name: WindowName) => (name === 'hour' ? 'an hour' : `a ${name}`);
+
+/** Says whose budget ran out: the account's own, the dashboard's shared one, or the upstream's hold. */
+export function describeLimit(limitedBy: LimitedBy, retryAfterMs: number, scope: LimitScope, d: LimitDetail = {}): string {
+  const when = wait(retryAfterMs);
+  switch (limitedBy) {
+    case 'in-flight':
+      return `Another upstream call is still running (the Report API takes one at a time); ${when}.`;
+    case 'upstream':
+      return `The Report API asked us to wait before this account's next call; ${when}.`;
+    case 'tokens':
+      return d.cls === 'signin'
+        ? `Too many sign-ins are being checked with the Report API right now; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`
+        : `This dashboard's token requests for this minute are used; ${when}.`;
+    default: {
+      if (scope === 'account') {
+        const limit = d.limit !== undefined ? `${d.limit} ` : '';
+        return `Your account's ${limit}calls this ${limitedBy} are used${d.cls === 'export' || d.cls === 'sync' ? ' (background work leaves some to searches)' : ''}; ${when}.`;
+      }
+      const users = d.sharedBy !== undefined ? ` (${d.sharedBy} ${d.sharedBy === 1 ? 'account' : 'accounts'} used them)` : '';
+      if (d.held) return `Your account has used its share of this dashboard's calls this ${limitedBy}: the rest is kept for accounts that have not called yet${users}; ${when}.`;
+      return `This dashboard's shared calls this ${limitedBy}${d.limit !== undefined ? ` (${d.limit} ${per(limitedBy)} for every account together)` : ''} are used${users}; ${when}.`;
+    }
+  }
 }
 
-interface Waiter {
+interface Ticket {
+  id: number;
+  lease: SlotLease;
+}
+
+interface Waiter extends WaitingCall {
   seq: number;
-  account: string;
-  priority: Priority;
-  counted: boolean;
+  cls: CallClass;
   kind: string;
   deadline: number;
-  start: () => void;
+  start: (ticket: Ticket) => void;
   fail: (err: Error) => void;
   /** Detaches from the caller's signal once the wait is over (long-lived signals must not pile up listeners). */
   detach?: () => void;
 }
 
-interface AccountState {
-  calls: number[];
-  blockedUntil: number;
-  inFlight: number;
-  lastServedSeq: number;
-}
+/** A short wait before asking the backend again when another instance holds the slot and sent no word. */
+const SLOT_POLL_MS = 250;
 
 export class Governor {
   private readonly now: () => number;
-  private readonly windows: WindowLimit[];
-  private readonly backgroundWindows: WindowLimit[];
-  private readonly deploymentWindows: WindowLimit[];
-  private readonly deploymentBackgroundWindows: WindowLimit[];
-  /** Send times of every account's counted calls: the deployment's windows. */
-  private deploymentCalls: number[] | undefined;
-  private deploymentLoading: Promise<void> | undefined;
-  private readonly accounts = new Map<string, AccountState>();
-  private readonly loading = new Map<string, Promise<AccountState>>();
   private readonly shared = new Map<string, Promise<unknown>>();
   private waiters: Waiter[] = [];
-  private inFlight = 0;
+  /** Accounts with a call of this instance in flight. */
+  private readonly running = new Set<string>();
   private seq = 0;
+  private pumping = false;
+  private pumpAgain = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
+  private readonly stopListening: () => void;
 
   constructor(private readonly opts: GovernorOptions) {
     this.now = opts.now ?? Date.now;
-    const withReserve = (ws: WindowLimit[]) =>
-      ws.map((w) => (w.name === 'minute' ? w : { ...w, limit: Math.max(0, w.limit - opts.backgroundReserve) }));
-    this.windows = windowLimits(opts.limits);
-    this.backgroundWindows = withReserve(this.windows);
-    this.deploymentWindows = opts.deploymentLimits ? windowLimits(opts.deploymentLimits) : [];
-    this.deploymentBackgroundWindows = withReserve(this.deploymentWindows);
+    this.stopListening = opts.backend.onChange(() => this.pump());
+  }
+
+  get limits(): PolicyLimits {
+    return this.opts.limits;
   }
 
   /** Runs `fn` (one upstream call) when the limits allow it. */
@@ -162,133 +159,91 @@ export class Governor {
   }
 
   private async runUnshared<T>(req: CallRequest, fn: () => Promise<T>): Promise<T> {
-    const state = await this.account(req.account);
-    await this.waitForTurn(req, state);
-    // Written before the call is sent: a crash after this line still counts the call.
-    const id = req.counted === false ? undefined : await this.opts.ledger.recordCall(req.account, this.now(), req.kind);
+    const ticket = await this.waitForTurn(req);
     try {
       const result = await fn();
-      if (id !== undefined) await this.opts.ledger.finishCall(id, 'ok');
+      await this.opts.backend.finish(ticket.id, 'ok');
       return result;
     } catch (err) {
-      if (id !== undefined) await this.opts.ledger.finishCall(id, err instanceof Error ? err.name : 'error');
+      await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error');
       throw err;
     } finally {
-      state.inFlight -= 1;
-      this.inFlight -= 1;
+      this.running.delete(req.account);
+      await ticket.lease.release();
       this.pump();
     }
   }
 
   /** The upstream answered 429: hold this account's calls until `until`. */
   async blockUntil(account: string, until: number): Promise<void> {
-    const state = await this.account(account);
-    state.blockedUntil = Math.max(state.blockedUntil, until);
-    await this.opts.ledger.setBlockedUntil(account, state.blockedUntil);
+    await this.opts.backend.block(account, until);
     this.pump();
+  }
+
+  /** When a call of this class could go for the account, ignoring the queue (Infinity: never). */
+  async nextCallAt(account: string, cls: CallClass): Promise<Verdict> {
+    const now = this.now();
+    return verdict(await this.opts.backend.state(now), this.opts.limits, account, cls, now);
+  }
+
+  /** When `count` calls of `cls` would go, after `ahead` queued before them (an export's estimate). */
+  async plan(account: string, cls: CallClass, count: number, ahead: number, callMs: number): Promise<CallPlan> {
+    const now = this.now();
+    return planCalls(await this.opts.backend.state(now), this.opts.limits, account, cls, count, ahead, callMs, now);
   }
 
   /** What the account has left, for the quota meter and the `_meta` of every answer. */
   async snapshot(account: string): Promise<QuotaSnapshot> {
-    const state = await this.account(account);
     const now = this.now();
-    const deploymentCalls = this.deploymentCalls ?? [];
-    const windows = this.windows.map((w) => {
-      const u = usage(state.calls, now, w);
-      let remaining = Math.max(0, w.limit - u.used);
-      let freesAt = u.oldestLeavesAt;
-      const dw = this.deploymentWindows.find((d) => d.name === w.name);
-      if (dw) {
-        // What this account can really spend is also bounded by what the deployment has left.
-        const d = usage(deploymentCalls, now, dw);
-        const deploymentRemaining = Math.max(0, dw.limit - d.used);
-        if (deploymentRemaining < remaining) {
-          remaining = deploymentRemaining;
-          freesAt = d.oldestLeavesAt;
-        }
-      }
-      return { name: w.name, limit: w.limit, used: u.used, remaining, freesAt: freesAt === null ? null : new Date(freesAt).toISOString() };
-    });
-    const next = this.nextCallFor(state, 'interactive', now);
+    const state = await this.opts.backend.state(now);
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const next = verdict(state, this.opts.limits, account, 'interactive', now);
+    const own = accountWindows(state, this.opts.limits, account, now);
+    const shared: SharedQuotaWindow[] = sharedWindows(state, this.opts.limits, now).map((w) => ({ ...w, freesAt: iso(w.freesAt) }));
     const queued = { interactive: 0, background: 0 };
-    for (const w of this.waiters) if (w.account === account) queued[w.priority] += 1;
+    for (const w of this.waiters) if (w.account === account) queued[rankOf(w.cls) >= rankOf('export') ? 'background' : 'interactive'] += 1;
+    const blocked = state.blocks.get(account) ?? 0;
+    const inFlight = this.running.has(account) ? 1 : 0;
+    const nextAt = Math.max(next.at, now);
     return {
-      windows,
-      inFlight: state.inFlight,
+      windows: own.map((w) => ({ ...w, freesAt: iso(w.freesAt) })),
+      shared: shared.length > 0 ? shared : null,
+      inFlight,
       queued,
-      nextCallAt: new Date(next.at).toISOString(),
-      blockedUntil: state.blockedUntil > now ? new Date(state.blockedUntil).toISOString() : null,
-      reserve: this.opts.backgroundReserve,
-      limitedBy: next.limitedBy,
-      limitScope: next.limitedBy === null ? null : next.scope,
+      nextCallAt: Number.isFinite(nextAt) ? new Date(nextAt).toISOString() : null,
+      blockedUntil: blocked > now ? new Date(blocked).toISOString() : null,
+      reserve: this.opts.limits.backgroundReserve,
+      limitedBy: next.at > now ? next.limitedBy : inFlight > 0 ? 'in-flight' : null,
+      limitScope: next.at > now ? next.scope : inFlight > 0 ? 'account' : null,
+      ...(next.at > now ? { limitMessage: describeLimit(next.limitedBy ?? 'in-flight', next.at - now, next.scope, { ...next, cls: 'interactive' }) } : {}),
     };
   }
 
-  private async account(account: string): Promise<AccountState> {
-    if (!this.deploymentCalls && this.deploymentWindows.length > 0) {
-      this.deploymentLoading ??= this.opts.ledger.allCallsSince(this.now() - DAY).then((calls) => {
-        this.deploymentCalls = calls;
-      });
-      await this.deploymentLoading;
-    }
-    const known = this.accounts.get(account);
-    if (known) return known;
-    let loading = this.loading.get(account);
-    if (!loading) {
-      loading = (async () => {
-        const now = this.now();
-        const [calls, blockedUntil] = await Promise.all([
-          this.opts.ledger.callsSince(account, now - DAY),
-          this.opts.ledger.getBlockedUntil(account),
-        ]);
-        const state: AccountState = { calls, blockedUntil: blockedUntil ?? 0, inFlight: 0, lastServedSeq: 0 };
-        this.accounts.set(account, state);
-        this.loading.delete(account);
-        return state;
-      })();
-      this.loading.set(account, loading);
-    }
-    return loading;
+  /** Stops the timer and the backend's listeners (tests, shutdown). */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.stopListening();
+    for (const w of this.waiters) w.fail(new Error('the governor stopped'));
+    this.waiters = [];
   }
 
-  /** When this account could next make a call of this priority, ignoring the queue. */
-  private nextCallFor(state: AccountState, priority: Priority, now: number, counted = true): Next {
-    let next: Next = { at: now, limitedBy: null, scope: 'account' };
-    const consider = (at: number, limitedBy: LimitedBy, scope: LimitScope) => {
-      if (at > next.at) next = { at, limitedBy, scope };
-    };
-    if (counted) {
-      const background = priority === 'background';
-      const w = earliestCall(state.calls, now, background ? this.backgroundWindows : this.windows);
-      consider(w.at, w.limitedBy, 'account');
-      if (this.deploymentCalls && this.deploymentWindows.length > 0) {
-        const d = earliestCall(this.deploymentCalls, now, background ? this.deploymentBackgroundWindows : this.deploymentWindows);
-        consider(d.at, d.limitedBy, 'deployment');
-      }
-    }
-    consider(state.blockedUntil, 'upstream', 'account');
-    if (next.at <= now && (state.inFlight > 0 || this.inFlight >= this.opts.maxInFlight)) {
-      next = { at: now, limitedBy: 'in-flight', scope: state.inFlight > 0 ? 'account' : 'deployment' };
-    }
-    return next;
-  }
-
-  private waitForTurn(req: CallRequest, state: AccountState): Promise<void> {
+  private async waitForTurn(req: CallRequest): Promise<Ticket> {
     const now = this.now();
-    const counted = req.counted !== false;
-    const maxWait = req.maxWaitMs ?? (req.priority === 'interactive' ? this.opts.maxWaitMs : Number.POSITIVE_INFINITY);
-    const next = this.nextCallFor(state, req.priority, now, counted);
+    const interactive = rankOf(req.cls) < rankOf('export');
+    const maxWait = req.maxWaitMs ?? (interactive ? this.opts.maxWaitMs : Number.POSITIVE_INFINITY);
+    const state = await this.opts.backend.state(now);
+    const v = verdict(state, this.opts.limits, req.account, req.cls, now);
     // Known to be too long already: say so now rather than holding the person for nothing.
-    if (next.at - now > maxWait) {
-      return Promise.reject(new QuotaExceededError(next.limitedBy ?? 'in-flight', next.at, next.at - now, next.scope));
-    }
-    return new Promise<void>((resolve, reject) => {
+    if (v.at - now > maxWait) throw this.refusal(v, req.cls, now);
+    return new Promise<Ticket>((resolve, reject) => {
       const waiter: Waiter = {
         seq: ++this.seq,
         account: req.account,
-        priority: req.priority,
-        counted,
+        cls: req.cls,
+        rank: rankOf(req.cls),
         kind: req.kind,
+        lastServed: lastServedOf(state, req.account),
+        since: now,
         deadline: now + maxWait,
         start: resolve,
         fail: reject,
@@ -303,102 +258,149 @@ export class Governor {
         waiter.detach = () => signal.removeEventListener('abort', onAbort);
       }
       this.waiters.push(waiter);
+      this.opts.backend.publishWaiters(this.waiters);
       this.pump();
     });
+  }
+
+  private refusal(v: Verdict, cls: CallClass, now: number): QuotaExceededError {
+    const at = Math.max(v.at, now + 1000);
+    return new QuotaExceededError(v.limitedBy ?? 'in-flight', at, at - now, v.scope, { limit: v.limit, sharedBy: v.sharedBy, held: v.held, cls });
   }
 
   private removeWaiter(waiter: Waiter): boolean {
     const i = this.waiters.indexOf(waiter);
     if (i < 0) return false;
     this.waiters.splice(i, 1);
+    waiter.detach?.();
+    this.opts.backend.publishWaiters(this.waiters);
     this.pump();
     return true;
   }
 
-  /** Starts every waiter that may go now, in order, and sets a timer for the next one. */
+  /** Starts every waiter that may go now, in order; one pass at a time. */
   private pump(): void {
-    const now = this.now();
-    while (this.inFlight < this.opts.maxInFlight) {
-      const next = this.pickEligible(now);
-      if (!next) break;
-      this.waiters.splice(this.waiters.indexOf(next), 1);
-      const state = this.accounts.get(next.account) as AccountState;
-      state.inFlight += 1;
-      this.inFlight += 1;
-      state.lastServedSeq = ++this.seq;
-      if (next.counted) {
-        state.calls.push(now);
-        this.deploymentCalls?.push(now);
-      }
-      this.trimCalls(state, now);
-      next.detach?.();
-      next.start();
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
     }
-    // Only what could not start now has waited too long.
-    this.expireWaiters(now);
-    this.scheduleWake(now);
+    this.pumping = true;
+    void (async () => {
+      try {
+        do {
+          this.pumpAgain = false;
+          await this.pumpOnce();
+        } while (this.pumpAgain);
+      } catch (err) {
+        // A store error must not strand the queue: fail the waiters with it, they may retry.
+        for (const w of this.waiters.splice(0)) {
+          w.detach?.();
+          w.fail(err instanceof Error ? err : new Error(String(err)));
+        }
+      } finally {
+        this.pumping = false;
+      }
+    })();
   }
 
-  private pickEligible(now: number): Waiter | undefined {
-    let best: Waiter | undefined;
-    let bestRank: [number, number, number] | undefined;
+  private async pumpOnce(): Promise<void> {
+    if (this.waiters.length === 0) return this.scheduleWake(Number.POSITIVE_INFINITY);
+    const { backend, limits, maxInFlight } = this.opts;
+    let now = this.now();
+    let state = await backend.state(now);
+    let slotBusy = false;
+    for (;;) {
+      if (this.running.size >= maxInFlight) break;
+      const candidates = this.waiters
+        .filter((w) => !this.running.has(w.account) && verdict(state, limits, w.account, w.cls, now).at <= now)
+        .map((w) => ({ w, lastServed: lastServedOf(state, w.account) }))
+        .sort((a, b) => a.w.rank - b.w.rank || a.lastServed - b.lastServed || a.w.seq - b.w.seq);
+      const best = candidates[0]?.w;
+      if (!best) break;
+      if (!(await backend.mayGoFirst({ ...best, lastServed: lastServedOf(state, best.account) }))) {
+        slotBusy = true;
+        break;
+      }
+      const lease = await backend.tryAcquireSlot(best.account);
+      if (!lease) {
+        slotBusy = true;
+        break;
+      }
+      now = this.now();
+      const id = await backend.admit({ account: best.account, at: now, cls: best.cls, kind: best.kind }, (fresh) => verdict(fresh, limits, best.account, best.cls, now).at <= now);
+      if (id === null) {
+        // Another instance took the window meanwhile: look again with the fresh state.
+        await lease.release();
+        state = await backend.state(now);
+        continue;
+      }
+      const i = this.waiters.indexOf(best);
+      if (i < 0) {
+        // Gone while the slot was taken (aborted): the call was recorded but is not sent.
+        await backend.finish(id, 'abandoned');
+        await lease.release();
+        continue;
+      }
+      this.waiters.splice(i, 1);
+      this.running.add(best.account);
+      best.detach?.();
+      best.start({ id, lease });
+      state = await backend.state(now);
+    }
+    this.backendWaiters();
+    now = this.now();
+    this.expireWaiters(state, now);
+    let wakeAt = Number.POSITIVE_INFINITY;
     for (const w of this.waiters) {
-      const state = this.accounts.get(w.account) as AccountState;
-      if (state.inFlight > 0) continue;
-      if (this.nextCallFor(state, w.priority, now, w.counted).at > now) continue;
-      const rank: [number, number, number] = [w.priority === 'interactive' ? 0 : 1, state.lastServedSeq, w.seq];
-      if (!bestRank || rank[0] < bestRank[0] || (rank[0] === bestRank[0] && (rank[1] < bestRank[1] || (rank[1] === bestRank[1] && rank[2] < bestRank[2])))) {
-        best = w;
-        bestRank = rank;
-      }
+      wakeAt = Math.min(wakeAt, w.deadline);
+      const at = verdict(state, limits, w.account, w.cls, now).at;
+      if (at > now) wakeAt = Math.min(wakeAt, at);
+      // Held by another instance's call: its end is announced (onChange); look again soon regardless.
+      else if (slotBusy) wakeAt = Math.min(wakeAt, now + SLOT_POLL_MS);
     }
-    return best;
+    this.scheduleWake(wakeAt);
   }
 
-  private expireWaiters(now: number): void {
+  private backendWaiters(): void {
+    this.opts.backend.publishWaiters(this.waiters);
+  }
+
+  /** Only what could not start now has waited too long. */
+  private expireWaiters(state: GovernorState, now: number): void {
     const expired = this.waiters.filter((w) => w.deadline <= now);
     if (expired.length === 0) return;
     this.waiters = this.waiters.filter((w) => w.deadline > now);
     for (const w of expired) {
       w.detach?.();
-      const state = this.accounts.get(w.account) as AccountState;
-      const next = this.nextCallFor(state, w.priority, now, w.counted);
-      const at = Math.max(next.at, now + 1000);
-      w.fail(new QuotaExceededError(next.limitedBy ?? 'in-flight', at, at - now, next.scope));
+      const v = verdict(state, this.opts.limits, w.account, w.cls, now);
+      w.fail(this.refusal(v.at > now ? v : { ...v, limitedBy: 'in-flight', scope: this.running.has(w.account) ? 'account' : 'deployment' }, w.cls, now));
     }
+    this.backendWaiters();
   }
 
-  private scheduleWake(now: number): void {
-    let wakeAt = Number.POSITIVE_INFINITY;
-    for (const w of this.waiters) {
-      wakeAt = Math.min(wakeAt, w.deadline);
-      const state = this.accounts.get(w.account) as AccountState;
-      // An in-flight call wakes the queue itself when it ends; only time-bound waits need a timer.
-      const at = this.nextCallFor(state, w.priority, now, w.counted).at;
-      if (at > now) wakeAt = Math.min(wakeAt, at);
-    }
-    if (wakeAt === this.timerAt) return;
+  private scheduleWake(at: number): void {
+    if (at === this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.timerAt = wakeAt;
-    if (wakeAt === Number.POSITIVE_INFINITY) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Number.POSITIVE_INFINITY;
-      this.pump();
-    }, Math.max(0, wakeAt - now));
+    this.timerAt = at;
+    if (!Number.isFinite(at)) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.pump();
+      },
+      Math.max(0, at - this.now()),
+    );
     // The timer must not keep a finished test or a stopping server alive.
     this.timer.unref?.();
   }
-
-  private trimCalls(state: AccountState, now: number): void {
-    const cutoff = now - DAY;
-    for (const calls of [state.calls, this.deploymentCalls ?? []]) {
-      let drop = 0;
-      while (drop < calls.length && (calls[drop] as number) <= cutoff) drop += 1;
-      if (drop > 0) calls.splice(0, drop);
-    }
-  }
 }
 
-export type { WindowName };
+/** When the account last had a call sent: the least recently served goes first. */
+function lastServedOf(state: GovernorState, account: string): number {
+  for (let i = state.calls.length - 1; i >= 0; i--) if (state.calls[i]!.account === account) return state.calls[i]!.at;
+  return Number.NEGATIVE_INFINITY;
+}
+
+export type { CallClass, Verdict };

@@ -15,6 +15,7 @@ import { unseal } from '../auth/secret-box';
 import { getConfig, type Config } from '../config';
 import { ExportService } from '../exports/export-service';
 import { ExportRunner } from '../exports/runner';
+import { memoryBackend } from '../governor/memory-backend';
 import { log } from '../log';
 import { cachePolicy, type CachePolicy } from '../server/cache-policy';
 import { scheduleMaintenance } from '../server/maintenance';
@@ -45,13 +46,12 @@ export function buildServices(config: Config, opts: BuildOptions = {}): Services
   const now = opts.now ?? Date.now;
   const store = createStore(path.join(config.dataDir, 'dashboard.sqlite'));
   const policy = cachePolicy(config);
-  const gateway = createGateway(config, store.ledger, now);
+  const gateway = createGateway(config, memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT), now);
   const transactions = new TransactionsService({ gateway, cache: store.cache, policy, upstreamPageSize: config.UPSTREAM_PAGE_SIZE, now });
   const exportsDir = path.join(config.dataDir, 'exports');
   const exportRunner = new ExportRunner({
     store: store.exports,
     cache: store.cache,
-    ledger: store.ledger,
     gateway,
     config,
     policy,
@@ -60,7 +60,7 @@ export function buildServices(config: Config, opts: BuildOptions = {}): Services
     now,
     log,
   });
-  const exportService = new ExportService({ store: store.exports, ledger: store.ledger, cache: store.cache, runner: exportRunner, config, exportsDir, log, now });
+  const exportService = new ExportService({ store: store.exports, gateway, cache: store.cache, runner: exportRunner, config, exportsDir, log, now });
   let stopMaintenance: (() => void) | undefined;
   return {
     config,

@@ -8,10 +8,11 @@ import 'server-only';
 import type { QuotaSnapshot } from '../api/types';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import { upstreamLimits, type Config } from '../config';
-import { Governor, type Priority } from '../governor/governor';
+import type { GovernorBackend } from '../governor/backend';
+import { SIGN_IN_ACCOUNT, type CallClass } from '../governor/classes';
+import { Governor } from '../governor/governor';
 import { log } from '../log';
 import { requestKey, type UpstreamRequest } from '../query/wire';
-import type { LedgerStore } from '../store/ledger';
 import { createTokenKeeper, createUpstreamClient, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamToken } from '../upstream';
 
 /** Who is calling: the upstream account (API key) and how to get its secret for a renewal. */
@@ -23,6 +24,11 @@ export interface UpstreamAccount {
 
 /** Without Retry-After, a 429 is read as "this minute is used up". */
 const DEFAULT_429_WAIT_MS = 60_000;
+/** A sign-in waits this long at most for its turn behind signed-in people's calls, then is told to retry. */
+export const SIGN_IN_MAX_WAIT_MS = 3_000;
+
+/** The classes of query calls: a person's, an export's, the local history's copy. */
+export type QueryClass = Extract<CallClass, 'interactive' | 'export' | 'sync'>;
 
 export class UpstreamGateway {
   constructor(
@@ -33,19 +39,36 @@ export class UpstreamGateway {
   ) {}
 
   /**
-   * Checks a key and secret at the token endpoint (sign-in). Not counted by the query windows. The
-   * token it gets is kept for the account's first queries.
+   * Checks a key and secret at the token endpoint (sign-in): behind signed-in people's calls,
+   * within the deployment's token cap, never counted by the query windows. The key is not known to
+   * be real yet, so the ledger holds no trace of it. The token is kept for the account's first
+   * queries.
    */
   async verifyCredentials(apiKey: string, secret: string): Promise<UpstreamToken> {
-    const token = await this.governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () =>
+    const token = await this.governor.run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS }, () =>
       this.client.getToken(apiKey, secret),
     );
     this.tokens.prime(apiKey, token);
     return token;
   }
 
-  query(account: UpstreamAccount, req: UpstreamRequest, priority: Priority, signal?: AbortSignal): Promise<ResultPage> {
-    return this.call(account, priority, 'query', requestKey(req), signal, (token) => this.client.queryTransactions(token, req));
+  query(account: UpstreamAccount, req: UpstreamRequest, cls: QueryClass, signal?: AbortSignal): Promise<ResultPage> {
+    return this.call(account, cls, 'query', requestKey(req), signal, (token) => this.client.queryTransactions(token, req));
+  }
+
+  /** When a query call of this class could go for the account (an export's or the copy's next step). */
+  nextCallAt(apiKey: string, cls: QueryClass) {
+    return this.governor.nextCallAt(apiKey, cls);
+  }
+
+  /** When `count` calls of `cls` would go, after `ahead` queued before them (an export's estimate). */
+  planCalls(apiKey: string, cls: QueryClass, count: number, ahead: number, callMs: number) {
+    return this.governor.plan(apiKey, cls, count, ahead, callMs);
+  }
+
+  /** The limits the governor holds (for what the exports page says about rates and the reserve). */
+  get limits() {
+    return this.governor.limits;
   }
 
   /** What the account has left (the quota meter, and `_meta.quota` of every answer). */
@@ -67,7 +90,7 @@ export class UpstreamGateway {
 
   private async call<T>(
     account: UpstreamAccount,
-    priority: Priority,
+    cls: QueryClass,
     kind: string,
     shareKey: string,
     signal: AbortSignal | undefined,
@@ -77,7 +100,7 @@ export class UpstreamGateway {
       // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
       const token = await this.tokens.get(account.apiKey, account.credentials, signal);
       try {
-        return await this.governor.run({ account: account.apiKey, priority, kind, shareKey, signal }, () => send(token.token));
+        return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, () => send(token.token));
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
         if (err.kind === 'rate_limited') {
@@ -103,25 +126,16 @@ export class UpstreamGateway {
 }
 
 /**
- * Builds the gateway from the configuration: the client, the governor over `ledger`, and the token
- * keeper whose renewals go through the governor too — they take the in-flight slot like any call
- * (the upstream's "one at a time" may count them), but not the query API's windows.
+ * Builds the gateway from the configuration: the client, the governor over `backend` (where its
+ * state lives: memory over the ledger, or PostgreSQL), and the token keeper whose renewals go
+ * through the governor too — they take the in-flight slot like any call (the upstream's "one at a
+ * time" may count them) and the token cap, but not the query API's windows.
  */
-export function createGateway(config: Config, ledger: LedgerStore, now: () => number = Date.now): UpstreamGateway {
+export function createGateway(config: Config, backend: GovernorBackend, now: () => number = Date.now): UpstreamGateway {
   const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  const limits = upstreamLimits(config);
-  const governor = new Governor({
-    ledger,
-    limits: limits.account,
-    deploymentLimits: limits.deployment,
-    maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
-    backgroundReserve: config.UPSTREAM_BACKGROUND_RESERVE,
-    maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,
-    now,
-  });
+  const governor = new Governor({ backend, limits: upstreamLimits(config), maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS, now });
   const governedTokens = {
-    getToken: (apiKey: string, secret: string) =>
-      governor.run({ account: apiKey, priority: 'interactive', kind: 'token', counted: false }, () => client.getToken(apiKey, secret)),
+    getToken: (apiKey: string, secret: string) => governor.run({ account: apiKey, cls: 'renewal', kind: 'token' }, () => client.getToken(apiKey, secret)),
   };
   const tokens = createTokenKeeper({ client: governedTokens, renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS, now });
   return new UpstreamGateway(client, governor, tokens, now);

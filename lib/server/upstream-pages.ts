@@ -10,14 +10,14 @@ import 'server-only';
  * Nothing is prefetched: a call is only made for a page somebody asked for.
  */
 import type { Cdr } from '../cdr/schema';
-import { QuotaExceededError, type Priority } from '../governor/governor';
+import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import type { UpstreamBase } from '../query/wire';
 import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { isRetryable, UpstreamError } from '../upstream';
 import type { CachePolicy } from './cache-policy';
-import type { UpstreamAccount, UpstreamGateway } from './upstream-gateway';
+import type { QueryClass, UpstreamAccount, UpstreamGateway } from './upstream-gateway';
 
 /** Records of consecutive positions, and the pages they came from. */
 export interface Slice {
@@ -74,7 +74,7 @@ export class UpstreamPages {
     sortOrder: SortOrder,
     start: number,
     end: number,
-    priority: Priority,
+    cls: QueryClass,
     signal?: AbortSignal,
   ): Promise<SliceResult> {
     const { gateway, cache, policy, pageSize } = this.deps;
@@ -94,7 +94,7 @@ export class UpstreamPages {
     let calls = 0;
     try {
       for (const page of lookup.missing) {
-        const body = await gateway.query(account, { base, page, sortOrder }, priority, signal);
+        const body = await gateway.query(account, { base, page, sortOrder }, cls, signal);
         calls += 1;
         const fetchedAt = this.deps.now();
         const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };

@@ -4,21 +4,12 @@ import 'server-only';
  * its outcome (shared/upstream/notes.md: assume failed calls count), so a restart never forgets a
  * call and the next call after a restart cannot break a window.
  */
+import type { CallClass } from '../governor/classes';
+import type { CallLedger } from '../governor/memory-backend';
 import type { Db } from './db';
 
-export interface LedgerStore {
-  /** Records a call about to be sent; returns its id. */
-  recordCall(account: string, at: number, kind: string): Promise<number>;
-  /** Notes how the call ended (for the record; it counts either way). */
-  finishCall(id: number, outcome: string): Promise<void>;
-  /** Send times of the account's calls at or after `since`, oldest first. */
-  callsSince(account: string, since: number): Promise<number[]>;
-  /** Send times of every account's calls at or after `since`, oldest first (the deployment's). */
-  allCallsSince(since: number): Promise<number[]>;
-  /** The upstream answered 429: do not call for this account before `until`. */
-  setBlockedUntil(account: string, until: number): Promise<void>;
-  getBlockedUntil(account: string): Promise<number | null>;
-  /** Forgets calls older than `before` (they are outside every window). */
+export interface LedgerStore extends CallLedger {
+  /** Forgets calls older than `before` (they are outside every window) and holds that ended. */
   prune(before: number): Promise<void>;
 }
 
@@ -29,45 +20,40 @@ export function createSqliteLedger(db: Db): LedgerStore {
       account TEXT NOT NULL,
       at INTEGER NOT NULL,
       kind TEXT NOT NULL,
+      class TEXT NOT NULL DEFAULT 'interactive',
       outcome TEXT
     );
-    CREATE INDEX IF NOT EXISTS upstream_calls_account_at ON upstream_calls (account, at);
     CREATE INDEX IF NOT EXISTS upstream_calls_at ON upstream_calls (at);
     CREATE TABLE IF NOT EXISTS upstream_blocks (
       account TEXT PRIMARY KEY,
       until INTEGER NOT NULL
     );
   `);
-  const insert = db.prepare('INSERT INTO upstream_calls (account, at, kind) VALUES (?, ?, ?)');
+  const insert = db.prepare('INSERT INTO upstream_calls (account, at, kind, class) VALUES (?, ?, ?, ?)');
   const finish = db.prepare('UPDATE upstream_calls SET outcome = ? WHERE id = ?');
-  const since = db.prepare('SELECT at FROM upstream_calls WHERE account = ? AND at >= ? ORDER BY at').pluck();
-  const allSince = db.prepare('SELECT at FROM upstream_calls WHERE at >= ? ORDER BY at').pluck();
+  const since = db.prepare('SELECT account, at, class AS cls FROM upstream_calls WHERE at >= ? ORDER BY at, id');
   const setBlock = db.prepare(
     'INSERT INTO upstream_blocks (account, until) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET until = max(until, excluded.until)',
   );
-  const getBlock = db.prepare('SELECT until FROM upstream_blocks WHERE account = ?').pluck();
+  const blocks = db.prepare('SELECT account, until FROM upstream_blocks WHERE until > ?');
   const pruneCalls = db.prepare('DELETE FROM upstream_calls WHERE at < ?');
   const pruneBlocks = db.prepare('DELETE FROM upstream_blocks WHERE until < ?');
 
   return {
-    async recordCall(account, at, kind) {
-      return Number(insert.run(account, at, kind).lastInsertRowid);
+    async recordCall(call) {
+      return Number(insert.run(call.account, call.at, call.kind, call.cls).lastInsertRowid);
     },
     async finishCall(id, outcome) {
       finish.run(outcome, id);
     },
-    async callsSince(account, from) {
-      return since.all(account, from) as number[];
-    },
-    async allCallsSince(from) {
-      return allSince.all(from) as number[];
+    async callsSince(from) {
+      return since.all(from) as { account: string; at: number; cls: CallClass }[];
     },
     async setBlockedUntil(account, until) {
       setBlock.run(account, until);
     },
-    async getBlockedUntil(account) {
-      const until = getBlock.get(account) as number | undefined;
-      return until ?? null;
+    async blocksAfter(now) {
+      return new Map((blocks.all(now) as { account: string; until: number }[]).map((r) => [r.account, r.until]));
     },
     async prune(before) {
       pruneCalls.run(before);

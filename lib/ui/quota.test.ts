@@ -12,6 +12,7 @@ function quota(remaining: [number, number, number], nextCallAt = '2026-11-20T11:
       { name: 'hour', limit: 10, used: 10 - h, remaining: h, freesAt: null },
       { name: 'day', limit: 100, used: 100 - d, remaining: d, freesAt: null },
     ],
+    shared: null,
     inFlight: 0,
     queued: { interactive: 0, background: 0 },
     nextCallAt,
@@ -25,6 +26,12 @@ function quota(remaining: [number, number, number], nextCallAt = '2026-11-20T11:
 const plan = (calls: number, q: QuotaSnapshot, cachedAgeSeconds: number | null = null): SearchPlan => ({ calls, cachedAgeSeconds, quota: q });
 
 describe('quota in words', () => {
+  it('says when the dashboard’s shared calls are the tighter budget', () => {
+    const q: QuotaSnapshot = { ...quota([3, 8, 90]), shared: [{ name: 'hour', limit: 10, used: 8, remaining: 2, freesAt: null, accounts: 3 }] };
+    expect(tightestWindow(q)).toMatchObject({ name: 'hour', shared: true, remaining: 2 });
+    expect(planVerdict(plan(1, q), 0).text).toBe('Uses 1 of 2 of the dashboard\u2019s shared calls left this hour.');
+  });
+
   it('names the window with the fewest calls left, the longer one on a tie', () => {
     expect(tightestWindow(quota([3, 7, 93]))?.name).toBe('minute');
     expect(tightestWindow(quota([2, 2, 50]))?.name).toBe('hour');

@@ -10,11 +10,18 @@ export const WINDOW_WORDS: Record<WindowName, string> = { minute: 'this minute',
 const WINDOW_RANK: Record<WindowName, number> = { minute: 0, hour: 1, day: 2 };
 
 /**
- * The window with the fewest calls left; on a tie the longer one, because it refills more slowly
- * and is the one worth knowing about.
+ * The window with the fewest calls left — the account's own or, where the upstream counts per IP,
+ * the dashboard's shared one — on a tie the longer one, because it refills more slowly and is the
+ * one worth knowing about.
  */
-export function tightestWindow(quota: QuotaSnapshot): QuotaWindow | undefined {
-  return [...quota.windows].sort((a, b) => a.remaining - b.remaining || WINDOW_RANK[b.name] - WINDOW_RANK[a.name])[0];
+export function tightestWindow(quota: QuotaSnapshot): (QuotaWindow & { shared: boolean }) | undefined {
+  const all = [...quota.windows.map((w) => ({ ...w, shared: false })), ...(quota.shared ?? []).map((w) => ({ ...w, shared: true }))];
+  return all.sort((a, b) => a.remaining - b.remaining || WINDOW_RANK[b.name] - WINDOW_RANK[a.name])[0];
+}
+
+/** The shared windows that hold the account back more than its own (shown in the meter, labelled). */
+export function bindingSharedWindows(quota: QuotaSnapshot): QuotaWindow[] {
+  return (quota.shared ?? []).filter((s) => s.remaining < (quota.windows.find((w) => w.name === s.name)?.remaining ?? Number.POSITIVE_INFINITY));
 }
 
 /** The later of nextCallAt and blockedUntil as an epoch ms (may be in the past: then a call can go). */
@@ -41,9 +48,10 @@ export function planVerdict(plan: SearchPlan, waitSeconds: number): PlanVerdict 
   const calls = plan.calls === 1 ? '1 upstream call' : `${plan.calls} upstream calls`;
   const tight = tightestWindow(plan.quota);
   if (waitSeconds > 0) {
-    const why = tight && tight.remaining === 0 ? `no call left ${WINDOW_WORDS[tight.name]}` : 'the upstream is busy';
+    const why = tight && tight.remaining === 0 ? `no${tight.shared ? ' shared' : ''} call left ${WINDOW_WORDS[tight.name]}` : 'the upstream is busy';
     return { kind: 'waits', text: `Uses ${calls}; ${why}. Next free call in` };
   }
   if (!tight) return { kind: 'spends', text: `Uses ${calls}.` };
-  return { kind: 'spends', text: `Uses ${plan.calls} of ${tight.remaining} calls left ${WINDOW_WORDS[tight.name]}.` };
+  const whose = tight.shared ? ' of the dashboard\u2019s shared calls' : ' calls';
+  return { kind: 'spends', text: `Uses ${plan.calls} of ${tight.remaining}${whose} left ${WINDOW_WORDS[tight.name]}.` };
 }
