@@ -223,7 +223,7 @@ export async function handleApi(ctx: ApiContext, kind: RequestKind, req: Incomin
 
   let release = () => {};
   if (ctx.limiter) {
-    const admission = ctx.limiter.admit([`IP ${ip}`, ...(account ? [`account ${account}`] : [])]);
+    const admission = ctx.limiter.admit({ ip, account });
     if (!admission.ok) {
       const r = admission.rejection;
       sendJson(res, 429, errorBody(429, r.message, { limit: r.limit, subject: r.subject }), { 'Retry-After': String(r.retryAfterSeconds) });
