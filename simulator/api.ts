@@ -28,7 +28,10 @@ export interface ApiContext {
   faults: FaultState;
   now: () => number;
   maxPageSize: number;
+  /** Added to every request. */
   latencyMs: number;
+  /** Added to token requests only, on top of latencyMs: a real token endpoint is slow (~200 ms). */
+  tokenLatencyMs: number;
 }
 
 /** An answer before faults and encoding are applied. */
@@ -62,11 +65,13 @@ function basicCredentials(header: string | undefined): { apiKey: string; secret:
   return { apiKey: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-export async function handleToken(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): Promise<number> {
+export async function handleToken(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): Promise<number | null> {
   const basic = basicCredentials(req.headers.authorization);
   const credential = basic ? findCredential(basic.apiKey) : undefined;
-  ctx.stats.tokenRequest(clientIp(req), credential?.apiKey ?? null);
-  await sleep(ctx.latencyMs, res);
+  const finish = ctx.stats.tokenRequest(clientIp(req), basic?.apiKey ?? null, credential !== undefined);
+  res.once('close', () => finish(null));
+  await sleep(ctx.latencyMs + ctx.tokenLatencyMs, res);
+  if (res.destroyed) return null;
   const answer = ((): Answer => {
     if (!mediaTypes(req.headers.accept).includes('application/json')) return error(406, 'Accept: must be application/json');
     if (!basic) return error(401, 'Authorization: HTTP Basic credentials required (API key as user name, its secret as password)', { 'WWW-Authenticate': 'Basic realm="cpaas"' });
@@ -78,6 +83,7 @@ export async function handleToken(ctx: ApiContext, req: IncomingMessage, res: Se
     };
   })();
   sendJson(res, answer.status, answer.body, answer.headers);
+  finish(answer.status);
   return answer.status;
 }
 
@@ -217,7 +223,7 @@ export async function handleApi(ctx: ApiContext, kind: RequestKind, req: Incomin
 
   let release = () => {};
   if (ctx.limiter) {
-    const admission = ctx.limiter.admit([`IP ${ip}`, ...(account ? [`account ${account}`] : [])]);
+    const admission = ctx.limiter.admit({ ip, account });
     if (!admission.ok) {
       const r = admission.rejection;
       sendJson(res, 429, errorBody(429, r.message, { limit: r.limit, subject: r.subject }), { 'Retry-After': String(r.retryAfterSeconds) });

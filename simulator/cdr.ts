@@ -11,7 +11,7 @@ import { KNOWN_NETWORKS } from '../lib/cdr/networks';
 import { DLR_ERRORS } from '../lib/cdr/dlr-errors';
 import type { Zone } from '../lib/time/zones';
 import { upstreamTimestamp } from './timestamps';
-import { DLR_CODES, FLAG_ADMIN, FLAG_ENCRYPTED, METHODS, NOT_SUBMITTED, NO_USER, STATUS_INDEX, type Columns, type Generated } from './generate';
+import { DLR_CODES, FLAG_ADMIN, FLAG_ENCRYPTED, METHODS, NOT_SUBMITTED, NO_USER, STATUS_INDEX, dayPosition, type Columns, type Generated } from './generate';
 import { Rng, hash32 } from './rng';
 import { smsEncoding } from './sms';
 import { REF_PREFIXES, TEMPLATES } from './templates';
@@ -37,13 +37,6 @@ export function statusAt(c: Columns, i: number, now: number): number {
   if (now >= t + c.finalDelay[i]!) return c.finalStatus[i]!;
   const submit = c.submitDelay[i]!;
   return submit === NOT_SUBMITTED || now < t + submit ? ENROUTE : c.pendingStatus[i]!;
-}
-
-/** The position of row i within its UTC day's generated stream (what its trx_id encodes). */
-export function dayPosition(g: Generated, i: number): { day: number; position: number } {
-  const day = Math.floor(g.columns.received[i]! / DAY_MS);
-  const d = day - g.days.firstDay;
-  return { day, position: i - g.days.first[d]! + g.days.skipped[d]! };
 }
 
 export function refString(c: Columns, i: number): string {

@@ -10,7 +10,7 @@ import { parseUpstreamTimestamp } from '../lib/time/zones';
 import { CREDENTIALS, ENTERPRISES, SENDING_KEYS, findCredential } from './accounts';
 import { statusAt, type SimCdr } from './cdr';
 import { Dataset } from './dataset';
-import { generate } from './generate';
+import { dayPosition, generate } from './generate';
 import { smsEncoding } from './sms';
 import { PINNED_NOW } from './test-client';
 import { TrxCodec } from './trx-codec';
@@ -90,13 +90,33 @@ describe('trx_id', () => {
     for (let i = 0; i < ds.size; i++) {
       const id = ds.trxIdAt(i);
       ids.add(id);
-      if (i % 97 === 0) expect(ds.findByTrxId(id)).toBe(i);
+      if (ds.findByTrxId(id) !== i) throw new Error(`row ${i}: ${id} found at ${ds.findByTrxId(id)}`);
     }
     expect(ids.size).toBe(ds.size);
     for (const id of ids) {
       expect(id).toMatch(/^[0-9a-f]{32}$/);
       break;
     }
+  });
+
+  it('orders rows received in the same millisecond by trx_id, each id found again', () => {
+    const tied = make({ seed: 2, days: 3, perDay: 6000 });
+    const codec = new TrxCodec(2);
+    const ownId = (j: number) => {
+      const { day, position } = dayPosition(tied.generated, j);
+      return codec.encode(day, position);
+    };
+    let groups = 0;
+    for (let lo = 0, hi = 1; lo < tied.size; lo = hi, hi = lo + 1) {
+      while (hi < tied.size && tied.receivedAt(hi) === tied.receivedAt(lo)) hi++;
+      const rows = Array.from({ length: hi - lo }, (_, k) => lo + k);
+      for (const i of rows) if (tied.findByTrxId(tied.trxIdAt(i)) !== i) throw new Error(`row ${i} not found again`);
+      if (rows.length === 1) continue;
+      groups++;
+      // The group hands out its own records' ids in ascending order: still one id per generated record.
+      expect(rows.map((i) => tied.trxIdAt(i))).toEqual(rows.map(ownId).sort());
+    }
+    expect(groups).toBeGreaterThanOrEqual(3);
   });
 
   it('refuses forged ids without a table', () => {

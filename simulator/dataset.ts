@@ -1,17 +1,18 @@
 /**
  * The simulated history as the HTTP handlers (and tests) read it: range search by binary search on
  * the sorted date_received column, filters as one mask comparison on the packed attributes, CDR
- * objects built only for the rows returned.
+ * objects built only for the rows returned. Row order is the upstream's order — date_received, then
+ * trx_id (trx-ids.ts makes ties agree) — so asc walks rows forwards and desc backwards.
  */
 import { SENDERS, SENDING_KEYS, ENTERPRISES } from './accounts';
 import { KNOWN_NETWORKS } from '../lib/cdr/networks';
 import type { FilterParam } from '../lib/query/filters';
 import type { Zone } from '../lib/time/zones';
-import { buildCdr, dayPosition, statusAt, type SimCdr } from './cdr';
+import { buildCdr, statusAt, type SimCdr } from './cdr';
 import { ATTR_MASK, ATTR_SHIFT, STATUS_INDEX, type Generated } from './generate';
 import { REF_PREFIXES } from './templates';
 import { jstDate } from './traffic';
-import { TrxCodec } from './trx-codec';
+import { TrxIds } from './trx-ids';
 
 /** The seed's record filters (enterprise-id is scoping, handled apart). Values match exactly. */
 export type RecordFilters = Partial<Record<Exclude<FilterParam, 'enterprise-id'>, string>>;
@@ -41,13 +42,13 @@ const NO_MATCH = -2; // the value exists nowhere: the answer is empty
 
 export class Dataset {
   readonly generated: Generated;
-  private readonly codec: TrxCodec;
+  private readonly trxIds: TrxIds;
   private readonly clock: () => number;
   private readonly includeBodies: boolean;
 
   constructor(generated: Generated, clock: () => number, includeBodies = true) {
     this.generated = generated;
-    this.codec = new TrxCodec(generated.seed);
+    this.trxIds = new TrxIds(generated);
     this.clock = clock;
     this.includeBodies = includeBodies;
   }
@@ -70,8 +71,7 @@ export class Dataset {
   }
 
   trxIdAt(i: number): string {
-    const { day, position } = dayPosition(this.generated, i);
-    return this.codec.encode(day, position);
+    return this.trxIds.idAt(i);
   }
 
   /** Row i as the upstream would send it at `now` in zone `tz`. */
@@ -81,13 +81,7 @@ export class Dataset {
 
   /** Row index of a trx_id (whether or not it is visible yet), or undefined. */
   findByTrxId(id: string): number | undefined {
-    const decoded = this.codec.decode(id);
-    if (!decoded) return undefined;
-    const d = decoded.day - this.generated.days.firstDay;
-    if (d < 0 || d >= this.generated.days.first.length) return undefined;
-    const offset = decoded.position - this.generated.days.skipped[d]!;
-    if (offset < 0 || offset >= this.generated.days.count[d]!) return undefined;
-    return this.generated.days.first[d]! + offset;
+    return this.trxIds.rowOf(id);
   }
 
   /** Received at or before `now`: records in the future do not exist yet. */

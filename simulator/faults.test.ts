@@ -121,10 +121,11 @@ describe('stats', () => {
     await apiGet(sim, `${RANGE}&page=0`, fuji);
     await call(sim, RANGE, { headers: { Accept: 'application/json' } });
     const stats = sim.stats();
-    expect(stats.total).toEqual({ requests: 4, tokenRequests: 1, queryRequests: 3, detailRequests: 1, inFlight: 0, maxInFlight: 1, rateLimited: 0, errors: 2 });
+    expect(stats.total).toEqual({ requests: 4, tokenRequests: 1, tokenRefused: 0, queryRequests: 3, detailRequests: 1, inFlight: 0, maxInFlight: 1, rateLimited: 0, errors: 2 });
     expect(stats.accounts.demo).toMatchObject({ requests: 2, queryRequests: 1, detailRequests: 1, errors: 0 });
     expect(stats.accounts.fuji).toMatchObject({ requests: 1, tokenRequests: 1, errors: 1 });
     expect(stats.ips['127.0.0.1']).toMatchObject({ requests: 4, errors: 2 });
+    expect(stats.unknownKeys).toEqual({ tokenRequests: 0, tokenRefused: 0, untracked: 0, keys: {} });
   });
 });
 

@@ -141,6 +141,22 @@ export interface Generated {
   generationMs: number;
 }
 
+/** The position of row i within its UTC day's generated stream: the key of its content and, via trx-ids.ts, of its trx_id. */
+export function dayPosition(g: Generated, i: number): { day: number; position: number } {
+  const day = Math.floor(g.columns.received[i]! / DAY_MS);
+  const d = day - g.days.firstDay;
+  return { day, position: i - g.days.first[d]! + g.days.skipped[d]! };
+}
+
+/** The row generated at (day, position), or undefined when that record is outside the window. */
+export function rowAtPosition(g: Generated, day: number, position: number): number | undefined {
+  const d = day - g.days.firstDay;
+  if (d < 0 || d >= g.days.first.length) return undefined;
+  const offset = position - g.days.skipped[d]!;
+  if (offset < 0 || offset >= g.days.count[d]!) return undefined;
+  return g.days.first[d]! + offset;
+}
+
 // Subscriber shares of docomo, au, SoftBank and Rakuten Mobile, in KNOWN_NETWORKS order.
 const NETWORK_SHARES = cumulative([0.43, 0.31, 0.21, 0.05]);
 if (NETWORK_SHARES.length !== KNOWN_NETWORKS.length) throw new Error('simulator: one network share per KNOWN_NETWORKS entry');

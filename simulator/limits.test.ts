@@ -1,23 +1,24 @@
 /**
- * The limits of seed §8 — 1 in flight, 3 a minute, 10 an hour, 100 a day, per account and per IP,
- * sliding windows, refused requests counted — first on the limiter alone with a fake clock, then
- * over HTTP with a pinned clock.
+ * The limits of seed §8 as read here — 1 in flight per account and per IP; 3 a minute, 10 an hour,
+ * 100 a day per account (per IP too with ipRateLimits); sliding windows, refused requests counted —
+ * first on the limiter alone with a fake clock, then over HTTP with a pinned clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, RateLimiter } from './limits';
+import { DEFAULT_LIMITS, RateLimiter, type Caller, type Limits } from './limits';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from './server';
 import { API_HEADERS, PINNED_NOW, apiGet, call, getToken, queryPath, utcWallClock, type ErrorJson } from './test-client';
 
 const DAY = 86_400_000;
+const DETAIL = '/cdr/v1/report/cdr/sms/transaction-history/mt/';
 const RANGE = queryPath({ 'date-from': utcWallClock(PINNED_NOW - DAY), 'date-to': utcWallClock(PINNED_NOW), 'page-size': 5 });
 
 describe('RateLimiter', () => {
-  const make = () => {
+  const make = (limits: Limits = DEFAULT_LIMITS) => {
     const clock = { t: 1_000_000_000 };
-    return { clock, limiter: new RateLimiter(DEFAULT_LIMITS, () => clock.t) };
+    return { clock, limiter: new RateLimiter(limits, () => clock.t) };
   };
-  const run = (l: RateLimiter, subjects = ['IP a']) => {
-    const a = l.admit(subjects);
+  const run = (l: RateLimiter, caller: Caller = { ip: 'a', account: 'demo' }) => {
+    const a = l.admit(caller);
     if (a.ok) a.release();
     return a;
   };
@@ -32,7 +33,7 @@ describe('RateLimiter', () => {
     const refused = run(limiter);
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
-    expect(refused.rejection).toMatchObject({ limit: 'per-minute', subject: 'IP a', retryAfterSeconds: 40 });
+    expect(refused.rejection).toMatchObject({ limit: 'per-minute', subject: 'account demo', retryAfterSeconds: 40 });
     clock.t += 30_000; // 60 s: the first has aged out but the window still holds 10 s, 20 s, 30 s
     expect(run(limiter).ok).toBe(false);
     clock.t = 1_000_000_000 + 90_001; // only the refused call at 60 s is still inside (30.001 s, 90.001 s]
@@ -71,15 +72,39 @@ describe('RateLimiter', () => {
     }
   });
 
-  it('allows one in flight per subject; releasing frees the slot', () => {
+  it('allows one in flight per account and per IP; releasing frees the slot', () => {
     const { limiter } = make();
-    const first = limiter.admit(['IP a', 'account demo']);
+    const first = limiter.admit({ ip: 'a', account: 'demo' });
     expect(first.ok).toBe(true);
-    const second = limiter.admit(['IP b', 'account demo']);
-    expect(second.ok).toBe(false);
-    if (!second.ok) expect(second.rejection).toMatchObject({ limit: 'in-flight', subject: 'account demo', retryAfterSeconds: 1 });
+    const sameAccount = limiter.admit({ ip: 'b', account: 'demo' });
+    expect(sameAccount.ok).toBe(false);
+    if (!sameAccount.ok) expect(sameAccount.rejection).toMatchObject({ limit: 'in-flight', subject: 'account demo', retryAfterSeconds: 1 });
+    const sameIp = limiter.admit({ ip: 'a', account: 'fuji' });
+    expect(sameIp.ok).toBe(false);
+    if (!sameIp.ok) expect(sameIp.rejection).toMatchObject({ limit: 'in-flight', subject: 'IP a', retryAfterSeconds: 1 });
+    const noAccount = limiter.admit({ ip: 'a', account: null });
+    expect(noAccount.ok).toBe(false);
+    if (!noAccount.ok) expect(noAccount.rejection.subject).toBe('IP a');
     if (first.ok) first.release();
-    expect(limiter.admit(['IP c', 'account demo']).ok).toBe(true);
+    expect(limiter.admit({ ip: 'c', account: 'demo' }).ok).toBe(true);
+  });
+
+  it('counts the windows per account only by default: other accounts and tokenless calls from the IP pass', () => {
+    const { limiter } = make();
+    for (let k = 0; k < 3; k++) expect(run(limiter).ok).toBe(true);
+    expect(run(limiter).ok).toBe(false);
+    for (const account of ['fuji', 'minato', 'support']) expect(run(limiter, { ip: 'a', account }).ok, account).toBe(true);
+    for (let k = 0; k < 20; k++) expect(run(limiter, { ip: 'a', account: null }).ok).toBe(true);
+  });
+
+  it('with ipRateLimits, also counts the windows per client IP, across accounts', () => {
+    const { limiter } = make({ ...DEFAULT_LIMITS, ipRateLimits: true });
+    for (const account of ['demo', 'fuji', 'minato']) expect(run(limiter, { ip: 'a', account }).ok).toBe(true);
+    const refused = run(limiter, { ip: 'a', account: 'support' });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.rejection).toMatchObject({ limit: 'per-minute', subject: 'IP a' });
+    expect(run(limiter, { ip: 'b', account: 'support' }).ok).toBe(true);
+    expect(run(limiter, { ip: 'a', account: null }).ok).toBe(false); // a tokenless call counts against its IP
   });
 });
 
@@ -112,13 +137,14 @@ describe('limits over HTTP', () => {
   it('answers the 4th call within a minute 429 with Retry-After, and counts failed calls', async () => {
     const s = await start();
     const token = await getToken(s, 'demo');
-    expect((await call(s, RANGE, { headers: API_HEADERS })).status).toBe(401); // no token: counts against the IP
+    expect((await call(s, RANGE, { headers: API_HEADERS })).status).toBe(401); // no token, no account: no window counts it
     expect((await apiGet(s, `${RANGE}&page=0`, token)).status).toBe(400);
+    expect((await apiGet(s, `${DETAIL}${'0'.repeat(32)}`, token)).status).toBe(404);
     expect((await apiGet(s, RANGE, token)).status).toBe(200);
     const fourth = await apiGet(s, RANGE, token);
     expect(fourth.status).toBe(429);
     expect(fourth.headers.get('retry-after')).toBe('60');
-    expect(fourth.json<ErrorJson>()).toMatchObject({ limit: 'per-minute' });
+    expect(fourth.json<ErrorJson>()).toMatchObject({ limit: 'per-minute', subject: 'account demo' });
     expect(fourth.json<ErrorJson>().message).toMatch(/3 requests per minute/);
     now += 59_000;
     expect((await apiGet(s, RANGE, token)).status).toBe(429); // the refused one counted too
@@ -126,13 +152,31 @@ describe('limits over HTTP', () => {
     expect((await apiGet(s, RANGE, token)).status).toBe(200);
   });
 
-  it('limits per IP across accounts, and does not count token requests', async () => {
+  it('counts the rate windows per account by default: four accounts on one IP each get their 3 a minute', async () => {
     const s = await start();
+    const tokens = await Promise.all(['demo', 'fuji', 'minato', 'support'].map((k) => getToken(s, k)));
+    for (let k = 0; k < 3; k++) for (const t of tokens) expect((await apiGet(s, RANGE, t)).status).toBe(200);
+    const res = await apiGet(s, RANGE, tokens[0]!);
+    expect(res.status).toBe(429);
+    expect(res.json<ErrorJson>()).toMatchObject({ limit: 'per-minute', subject: 'account demo' });
+    expect(s.stats().total).toMatchObject({ requests: 13, rateLimited: 1 });
+  });
+
+  it('keeps one call in flight per IP across accounts by default', async () => {
+    const s = await start({ latencyMs: 300 });
+    const [demo, fuji] = await Promise.all([getToken(s, 'demo'), getToken(s, 'fuji')]);
+    const [a, b] = await Promise.all([apiGet(s, RANGE, demo), apiGet(s, RANGE, fuji)]);
+    expect([a.status, b.status].sort()).toEqual([200, 429]);
+    expect((a.status === 429 ? a : b).json<ErrorJson>()).toMatchObject({ limit: 'in-flight', subject: 'IP 127.0.0.1' });
+  });
+
+  it('with ipRateLimits, counts the windows per IP across accounts too, and not token requests', async () => {
+    const s = await start({ limits: { ...DEFAULT_LIMITS, ipRateLimits: true } });
     const tokens = await Promise.all(['demo', 'fuji', 'minato', 'support', 'demo', 'fuji'].map((k) => getToken(s, k)));
     for (const t of tokens.slice(0, 3)) expect((await apiGet(s, RANGE, t)).status).toBe(200);
     const res = await apiGet(s, RANGE, tokens[3]!);
     expect(res.status).toBe(429);
-    expect(res.json<{ subject: string }>().subject).toBe('IP 127.0.0.1');
+    expect(res.json<ErrorJson>()).toMatchObject({ limit: 'per-minute', subject: 'IP 127.0.0.1' });
     expect(s.stats().total.tokenRequests).toBe(6);
   });
 

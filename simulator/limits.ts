@@ -1,21 +1,36 @@
 /**
- * The upstream's call limits (seed §8): per user and per client IP, at most N requests in flight and
- * at most so many per minute, hour and day. Windows slide (the strict reading: a client that bunches
- * requests at a fixed-window boundary is caught). Every query/detail request counts — refused ones
- * included, 429s too — so a client that retries in a tight loop keeps itself locked out.
+ * The upstream's call limits (seed §8). The seed says "Simultaneous calls: 1 per user or IP" and then
+ * 3/min, 10/h, 100/day without saying per what; the reading here (the dashboard's too) is: at most
+ * N requests in flight per account and per client IP, and the rate windows per account. With
+ * `ipRateLimits` the windows also count per client IP, for testing against an upstream that counts
+ * that way. A request without a genuine token has no account: only its IP's in-flight limit (and,
+ * with ipRateLimits, its IP's windows) applies.
  *
- * Retry-After is honest about that: it is the time until one more request would be admitted, i.e.
- * until enough of the window's entries (counting the refused request itself) have aged out.
+ * Windows slide (the strict reading: a client that bunches requests at a fixed-window boundary is
+ * caught). Every query/detail request counts — refused ones included, 429s too — so a client that
+ * retries in a tight loop keeps itself locked out. Retry-After is honest about that: it is the time
+ * until one more request would be admitted, i.e. until enough of the window's entries (counting the
+ * refused request itself) have aged out.
  */
 
 export interface Limits {
+  /** Requests in flight at once, per account and per client IP. */
   maxInFlight: number;
+  /** Sliding windows, per account (and per IP with ipRateLimits). */
   perMinute: number;
   perHour: number;
   perDay: number;
+  /** Also apply perMinute/perHour/perDay per client IP. Default false. */
+  ipRateLimits?: boolean;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxInFlight: 1, perMinute: 3, perHour: 10, perDay: 100 };
+export const DEFAULT_LIMITS: Limits = { maxInFlight: 1, perMinute: 3, perHour: 10, perDay: 100, ipRateLimits: false };
+
+/** Who is calling: the client's address, and the account a genuine token names (null: none). */
+export interface Caller {
+  ip: string;
+  account: string | null;
+}
 
 export type LimitName = 'in-flight' | 'per-minute' | 'per-hour' | 'per-day';
 
@@ -49,15 +64,17 @@ export class RateLimiter {
     this.now = now;
   }
 
-  /** Counts one request against every subject and admits it only if none is over a limit. */
-  admit(subjects: readonly string[]): Admission {
+  /** Counts one request against every limit that applies to the caller and admits it only if none is exceeded. */
+  admit(caller: Caller): Admission {
     const now = this.now();
     let worst: Rejection | null = null;
     const consider = (r: Rejection) => {
       if (!worst || r.retryAfterSeconds > worst.retryAfterSeconds) worst = r;
     };
-    const states = subjects.map((s) => [s, this.state(s, now)] as const);
-    for (const [subject, st] of states) {
+    const subjects: { subject: string; windowed: boolean }[] = [{ subject: `IP ${caller.ip}`, windowed: this.limits.ipRateLimits === true }];
+    if (caller.account !== null) subjects.push({ subject: `account ${caller.account}`, windowed: true });
+    const states = subjects.map(({ subject, windowed }) => ({ subject, windowed, st: this.state(subject, now) }));
+    for (const { subject, windowed, st } of states) {
       if (st.inFlight >= this.limits.maxInFlight) {
         consider({
           limit: 'in-flight',
@@ -66,6 +83,7 @@ export class RateLimiter {
           message: `too many simultaneous requests: at most ${this.limits.maxInFlight} at a time per ${subject}`,
         });
       }
+      if (!windowed) continue;
       const windows: [LimitName, number, number, string][] = [
         ['per-minute', MINUTE, this.limits.perMinute, 'minute'],
         ['per-hour', HOUR, this.limits.perHour, 'hour'],
@@ -86,16 +104,16 @@ export class RateLimiter {
         });
       }
     }
-    for (const [, st] of states) st.times.push(now);
+    for (const { windowed, st } of states) if (windowed) st.times.push(now);
     if (worst) return { ok: false, rejection: worst };
-    for (const [, st] of states) st.inFlight++;
+    for (const { st } of states) st.inFlight++;
     let released = false;
     return {
       ok: true,
       release: () => {
         if (released) return;
         released = true;
-        for (const [, st] of states) st.inFlight--;
+        for (const { st } of states) st.inFlight--;
       },
     };
   }

@@ -21,15 +21,17 @@ const NUMBER_OPTIONS: readonly NumberOption[] = [
   { flag: 'per-day', env: 'SIM_PER_DAY', min: 1, apply: (o, _, v) => (o.perDay = v), describe: `messages per day, about (${SIMULATOR_DEFAULTS.perDay})` },
   { flag: 'token-ttl', env: 'SIM_TOKEN_TTL', min: 1, apply: (o, _, v) => (o.tokenTtlSeconds = v), describe: `token lifetime, seconds (${SIMULATOR_DEFAULTS.tokenTtlSeconds})` },
   { flag: 'max-page-size', env: 'SIM_MAX_PAGE_SIZE', min: 1, apply: (o, _, v) => (o.maxPageSize = v), describe: `largest page-size accepted (${SIMULATOR_DEFAULTS.maxPageSize})` },
-  { flag: 'limit-in-flight', env: 'SIM_LIMIT_IN_FLIGHT', min: 1, apply: (_, l, v) => (l.maxInFlight = v), describe: `simultaneous requests per account/IP (${DEFAULT_LIMITS.maxInFlight})` },
-  { flag: 'limit-per-minute', env: 'SIM_LIMIT_PER_MINUTE', min: 1, apply: (_, l, v) => (l.perMinute = v), describe: `requests per sliding minute (${DEFAULT_LIMITS.perMinute})` },
-  { flag: 'limit-per-hour', env: 'SIM_LIMIT_PER_HOUR', min: 1, apply: (_, l, v) => (l.perHour = v), describe: `requests per sliding hour (${DEFAULT_LIMITS.perHour})` },
-  { flag: 'limit-per-day', env: 'SIM_LIMIT_PER_DAY', min: 1, apply: (_, l, v) => (l.perDay = v), describe: `requests per sliding day (${DEFAULT_LIMITS.perDay})` },
-  { flag: 'latency', env: 'SIM_LATENCY', min: 0, apply: (o, _, v) => (o.latencyMs = v), describe: 'added delay per request, ms (0)' },
+  { flag: 'limit-in-flight', env: 'SIM_LIMIT_IN_FLIGHT', min: 1, apply: (_, l, v) => (l.maxInFlight = v), describe: `simultaneous requests per account and per IP (${DEFAULT_LIMITS.maxInFlight})` },
+  { flag: 'limit-per-minute', env: 'SIM_LIMIT_PER_MINUTE', min: 1, apply: (_, l, v) => (l.perMinute = v), describe: `requests per account per sliding minute (${DEFAULT_LIMITS.perMinute})` },
+  { flag: 'limit-per-hour', env: 'SIM_LIMIT_PER_HOUR', min: 1, apply: (_, l, v) => (l.perHour = v), describe: `requests per account per sliding hour (${DEFAULT_LIMITS.perHour})` },
+  { flag: 'limit-per-day', env: 'SIM_LIMIT_PER_DAY', min: 1, apply: (_, l, v) => (l.perDay = v), describe: `requests per account per sliding day (${DEFAULT_LIMITS.perDay})` },
+  { flag: 'latency', env: 'SIM_LATENCY', min: 0, apply: (o, _, v) => (o.latencyMs = v), describe: `added delay per request, ms (${SIMULATOR_DEFAULTS.latencyMs})` },
+  { flag: 'token-latency', env: 'SIM_TOKEN_LATENCY', min: 0, apply: (o, _, v) => (o.tokenLatencyMs = v), describe: `added delay on the token endpoint only, ms (${SIMULATOR_DEFAULTS.tokenLatencyMs})` },
 ];
 
 const BOOLEAN_OPTIONS = [
   { flag: 'no-limits', env: 'SIM_NO_LIMITS', describe: 'turn every limit off' },
+  { flag: 'ip-rate-limits', env: 'SIM_IP_RATE_LIMITS', describe: 'apply the per-minute/hour/day limits per client IP too' },
   { flag: 'quiet', env: 'SIM_QUIET', describe: 'no request log' },
 ] as const;
 
@@ -74,8 +76,9 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   }
   const host = flags.get('host') ?? env.SIM_HOST;
   if (typeof host === 'string' && host !== '') options.host = host;
-  const noLimits = flags.get('no-limits') === true || truthy(env.SIM_NO_LIMITS);
-  options.limits = noLimits ? false : limits;
-  options.quiet = flags.get('quiet') === true || truthy(env.SIM_QUIET);
+  const on = (flag: (typeof BOOLEAN_OPTIONS)[number]['flag']) => flags.get(flag) === true || truthy(env[BOOLEAN_OPTIONS.find((b) => b.flag === flag)!.env]);
+  limits.ipRateLimits = on('ip-rate-limits');
+  options.limits = on('no-limits') ? false : limits;
+  options.quiet = on('quiet');
   return { ok: true, options, help: flags.get('help') === true };
 }

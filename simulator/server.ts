@@ -15,7 +15,7 @@ import { DEFAULT_LIMITS, RateLimiter, type Limits } from './limits';
 import { StatsRecorder, type SimStats } from './stats';
 import { TokenIssuer } from './tokens';
 
-export type { SimStats, AccountStats } from './stats';
+export type { SimStats, AccountStats, TokenCounts, UnknownKeyStats } from './stats';
 export type { FaultSpec } from './faults';
 export type { Limits } from './limits';
 export { Dataset } from './dataset';
@@ -35,9 +35,12 @@ export interface SimulatorOptions {
   tokenTtlSeconds?: number;
   /** Default 100 (the top of the seed's recommended 25–100). */
   maxPageSize?: number;
-  /** false = no limits at all; default 1 in flight, 3/minute, 10/hour, 100/day. */
+  /** false = no limits at all; default 1 in flight per account and per IP, 3/minute, 10/hour, 100/day per account. */
   limits?: Limits | false;
+  /** Added delay per request (token, query, detail), ms. */
   latencyMs?: number;
+  /** Added delay on the token endpoint only (on top of latencyMs), ms: a real one takes ~200 ms. */
+  tokenLatencyMs?: number;
   /** Include message_body (and unencrypted_message_body) in records; default true. */
   includeBodies?: boolean;
   /** No request log on stdout. */
@@ -65,6 +68,7 @@ export const SIMULATOR_DEFAULTS = {
   tokenTtlSeconds: 900,
   maxPageSize: 100,
   latencyMs: 0,
+  tokenLatencyMs: 0,
 } as const;
 
 function route(path: string): 'token' | 'query' | 'detail' | 'admin' | null {
@@ -87,7 +91,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const faults = new FaultState();
   const limiter = limits ? new RateLimiter(limits, now) : null;
 
-  const api: ApiContext = { dataset, tokens, limiter, stats, faults, now, maxPageSize: o.maxPageSize, latencyMs: o.latencyMs };
+  const api: ApiContext = { dataset, tokens, limiter, stats, faults, now, maxPageSize: o.maxPageSize, latencyMs: o.latencyMs, tokenLatencyMs: o.tokenLatencyMs };
   const setFaults = (f: FaultSpec) => {
     if (f.expireTokens) tokens.revokeAll();
     faults.set(f);

@@ -17,7 +17,9 @@ export interface ErrorJson {
   status: number;
   error: string;
   message: string;
+  /** 429 only: the limit hit and whose it is (`account demo`, `IP 127.0.0.1`). */
   limit?: string;
+  subject?: string;
 }
 
 /** Noon in Tokyo on Sunday 15 March 2026: a pinned "now" for deterministic tests. */
