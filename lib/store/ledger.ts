@@ -4,7 +4,10 @@ import 'server-only';
  * its outcome (shared/upstream/notes.md: assume failed calls count), so a restart never forgets a
  * call and the next call after a restart cannot break a window.
  */
+import type { Kysely } from 'kysely';
 import type { Db } from './db';
+import { greaterOf } from './db/greater-of';
+import type { Database } from './db/schema';
 
 export interface LedgerStore {
   /** Records a call about to be sent; returns its id. */
@@ -72,6 +75,43 @@ export function createSqliteLedger(db: Db): LedgerStore {
     async prune(before) {
       pruneCalls.run(before);
       pruneBlocks.run(before);
+    },
+  };
+}
+
+/** The ledger on the Kysely store (SQLite or PostgreSQL alike). */
+export function createLedger(db: Kysely<Database>): LedgerStore {
+  return {
+    async recordCall(account, at, kind) {
+      const row = await db.insertInto('upstream_calls').values({ account, at, kind }).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async finishCall(id, outcome) {
+      await db.updateTable('upstream_calls').set({ outcome }).where('id', '=', id).execute();
+    },
+    async callsSince(account, since) {
+      const rows = await db.selectFrom('upstream_calls').select('at').where('account', '=', account).where('at', '>=', since).orderBy('at').execute();
+      return rows.map((r) => r.at);
+    },
+    async allCallsSince(since) {
+      const rows = await db.selectFrom('upstream_calls').select('at').where('at', '>=', since).orderBy('at').execute();
+      return rows.map((r) => r.at);
+    },
+    async setBlockedUntil(account, until) {
+      // A block only ever grows: an earlier 429's later "until" is not shortened by a newer one.
+      await db
+        .insertInto('upstream_blocks')
+        .values({ account, until })
+        .onConflict((oc) => oc.column('account').doUpdateSet({ until: greaterOf('excluded.until', 'upstream_blocks.until') }))
+        .execute();
+    },
+    async getBlockedUntil(account) {
+      const row = await db.selectFrom('upstream_blocks').select('until').where('account', '=', account).executeTakeFirst();
+      return row?.until ?? null;
+    },
+    async prune(before) {
+      await db.deleteFrom('upstream_calls').where('at', '<', before).execute();
+      await db.deleteFrom('upstream_blocks').where('until', '<', before).execute();
     },
   };
 }

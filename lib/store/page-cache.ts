@@ -5,7 +5,10 @@ import 'server-only';
  * and every record of a page is indexed by trx_id so a seen transaction costs no call.
  */
 import type { Cdr, ResultPage } from '../cdr/schema';
+import type { Kysely } from 'kysely';
 import type { Db } from './db';
+import { greaterOf } from './db/greater-of';
+import type { Database } from './db/schema';
 
 export interface CachedPage {
   /** The normalised query without page and sort (see lib/server/upstream-plan.ts). */
@@ -128,6 +131,115 @@ export function createSqlitePageCache(db: Db): PageCacheStore {
     async prune(now) {
       prunePages.run(now);
       pruneRecords.run(now);
+    },
+  };
+}
+
+/** Rows per INSERT when many records are written at once (well under either dialect's parameter limit). */
+const RECORDS_PER_INSERT = 200;
+
+/** The page cache on the Kysely store (SQLite or PostgreSQL alike). */
+export function createPageCache(db: Kysely<Database>): PageCacheStore {
+  type PageRow = Database['cache_pages'];
+  const toPage = (row: PageRow | undefined): CachedPage | null =>
+    row
+      ? {
+          queryKey: row.query_key,
+          sortOrder: row.sort_order,
+          page: row.page,
+          totalFound: row.total_found,
+          body: JSON.parse(row.body) as ResultPage,
+          fetchedAt: row.fetched_at,
+          expiresAt: row.expires_at,
+        }
+      : null;
+
+  return {
+    async getPage(account, queryKey, sortOrder, page) {
+      const row = await db
+        .selectFrom('cache_pages')
+        .selectAll()
+        .where('account', '=', account)
+        .where('query_key', '=', queryKey)
+        .where('sort_order', '=', sortOrder)
+        .where('page', '=', page)
+        .executeTakeFirst();
+      return toPage(row);
+    },
+    async anyPage(account, queryKey, now) {
+      const row = await db
+        .selectFrom('cache_pages')
+        .selectAll()
+        .where('account', '=', account)
+        .where('query_key', '=', queryKey)
+        .where('expires_at', '>', now)
+        .orderBy('fetched_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return toPage(row);
+    },
+    async putPage(account, page) {
+      await db
+        .insertInto('cache_pages')
+        .values({
+          account,
+          query_key: page.queryKey,
+          sort_order: page.sortOrder,
+          page: page.page,
+          total_found: page.totalFound,
+          body: JSON.stringify(page.body),
+          fetched_at: page.fetchedAt,
+          expires_at: page.expiresAt,
+        })
+        .onConflict((oc) =>
+          oc.columns(['account', 'query_key', 'sort_order', 'page']).doUpdateSet((eb) => ({
+            total_found: eb.ref('excluded.total_found'),
+            body: eb.ref('excluded.body'),
+            fetched_at: eb.ref('excluded.fetched_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+          })),
+        )
+        .execute();
+    },
+    async getRecord(account, trxId) {
+      const row = await db
+        .selectFrom('cache_records')
+        .select(['body', 'fetched_at', 'expires_at'])
+        .where('account', '=', account)
+        .where('trx_id', '=', trxId)
+        .executeTakeFirst();
+      return row ? { cdr: JSON.parse(row.body) as Cdr, fetchedAt: row.fetched_at, expiresAt: row.expires_at } : null;
+    },
+    async putRecords(account, cdrs, fetchedAt, expiresAt) {
+      // One row per trx_id, the last copy winning as it would row by row: PostgreSQL refuses an
+      // INSERT … ON CONFLICT that touches one row twice.
+      const byId = new Map(cdrs.map((cdr) => [cdr.trx_id, cdr]));
+      const rows = [...byId.values()].map((cdr) => ({ account, trx_id: cdr.trx_id, body: JSON.stringify(cdr), fetched_at: fetchedAt, expires_at: expiresAt }));
+      if (rows.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < rows.length; i += RECORDS_PER_INSERT) {
+          await trx
+            .insertInto('cache_records')
+            .values(rows.slice(i, i + RECORDS_PER_INSERT))
+            .onConflict((oc) =>
+              oc
+                .columns(['account', 'trx_id'])
+                // A record keeps the longest life any page gave it (a settled page outlives a
+                // recent one), and an older fetch never overwrites a newer one.
+                .doUpdateSet((eb) => ({
+                  body: eb.ref('excluded.body'),
+                  fetched_at: eb.ref('excluded.fetched_at'),
+                  expires_at: greaterOf('cache_records.expires_at', 'excluded.expires_at'),
+                }))
+                .where('excluded.fetched_at', '>=', (eb) => eb.ref('cache_records.fetched_at')),
+            )
+            .execute();
+        }
+      });
+    },
+    async prune(now) {
+      await db.deleteFrom('cache_pages').where('expires_at', '<', now).execute();
+      await db.deleteFrom('cache_records').where('expires_at', '<', now).execute();
     },
   };
 }

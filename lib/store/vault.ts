@@ -5,7 +5,9 @@ import 'server-only';
  * encrypted (lib/auth/secret-box.ts) and deleted at sign-out or when the session expires; the
  * browser only ever holds a session id inside next-auth's encrypted cookie.
  */
+import type { Kysely } from 'kysely';
 import type { Db } from './db';
+import type { Database } from './db/schema';
 
 export interface VaultEntry {
   sid: string;
@@ -64,6 +66,53 @@ export function createSqliteVault(db: Db): VaultStore {
     },
     async prune(now) {
       prune.run(now);
+    },
+  };
+}
+
+/** A sessions row as a vault entry (also read by the export job store, lib/store/export-jobs.ts). */
+export function toVaultEntry(row: Database['sessions'] | undefined): VaultEntry | null {
+  return row
+    ? { sid: row.sid, apiKey: row.api_key, enterpriseId: row.enterprise_id, sealedSecret: row.sealed_secret, createdAt: row.created_at, expiresAt: row.expires_at }
+    : null;
+}
+
+/** The vault on the Kysely store (SQLite or PostgreSQL alike). */
+export function createVault(db: Kysely<Database>): VaultStore {
+  return {
+    async put(e) {
+      // A session put again replaces the stored one whole.
+      await db
+        .insertInto('sessions')
+        .values({ sid: e.sid, api_key: e.apiKey, enterprise_id: e.enterpriseId, sealed_secret: e.sealedSecret, created_at: e.createdAt, expires_at: e.expiresAt })
+        .onConflict((oc) =>
+          oc.column('sid').doUpdateSet((eb) => ({
+            api_key: eb.ref('excluded.api_key'),
+            enterprise_id: eb.ref('excluded.enterprise_id'),
+            sealed_secret: eb.ref('excluded.sealed_secret'),
+            created_at: eb.ref('excluded.created_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+          })),
+        )
+        .execute();
+    },
+    async get(sid, now) {
+      return toVaultEntry(await db.selectFrom('sessions').selectAll().where('sid', '=', sid).where('expires_at', '>', now).executeTakeFirst());
+    },
+    async delete(sid) {
+      await db.deleteFrom('sessions').where('sid', '=', sid).execute();
+    },
+    async countForApiKey(apiKey, now) {
+      const row = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('api_key', '=', apiKey)
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      return row.n;
+    },
+    async prune(now) {
+      await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
     },
   };
 }
