@@ -55,8 +55,14 @@ async function freePort(): Promise<number> {
 /** PostgreSQL refuses to run as root: as root, the cluster belongs to (and runs as) `postgres`. */
 function clusterUser(): { uid: number; gid: number; wrap: (cmd: string, args: string[]) => [string, string[]] } | null {
   if (process.getuid?.() !== 0) return null;
-  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  let uid: number;
+  let gid: number;
+  try {
+    uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  } catch {
+    throw new Error(`Running as root, the test cluster must run as the user \`postgres\`, which does not exist. ${INSTALL_HINT}`);
+  }
   return { uid, gid, wrap: (cmd, args) => ['runuser', ['-u', 'postgres', '--', cmd, ...args]] };
 }
 
