@@ -30,7 +30,7 @@ export interface DurableStore {
 export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): Promise<DurableStore> {
   const { db, dialect, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
-    await migrate(db);
+    await migrate(db, dialect);
   } catch (err) {
     await close();
     throw err;

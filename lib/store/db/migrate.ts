@@ -14,9 +14,13 @@ export function dialectOf(db: Kysely<Database>): SqlDialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-/** Applies the pending migrations; returns the names it applied. */
-export async function migrate(db: Kysely<Database>): Promise<string[]> {
-  const migrations = migrationsFor(dialectOf(db));
+/**
+ * Applies the pending migrations; returns the names it applied. Pass the dialect when it is known
+ * (openDatabase returns it): the adapter check relies on one copy of Kysely, which separate server
+ * bundles need not share.
+ */
+export async function migrate(db: Kysely<Database>, dialect: SqlDialect = dialectOf(db)): Promise<string[]> {
+  const migrations = migrationsFor(dialect);
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
