@@ -8,7 +8,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
   try {
     const { getServices } = await import('./lib/root/services');
-    getServices();
+    await getServices();
   } catch (err) {
     // The dashboard still serves; the services start on the first request instead.
     console.error('The export runner did not start:', err instanceof Error ? err.message : err);

@@ -22,5 +22,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A throwaway PostgreSQL for the store's tests (or the server of TEST_DATABASE_URL).
+    globalSetup: ['tests/support/postgres-global-setup.ts'],
   },
 });

@@ -12,6 +12,11 @@ const share = (fallback: number) => z.coerce.number().min(0).max(1).default(fall
 /** Unset or empty: off. */
 const optionalInt = (min = 1) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).optional());
 
+/** A PostgreSQL connection URL (the store's other backend; see lib/store/db/open-database.ts). */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
 export const configSchema = z.object({
   UPSTREAM_BASE_URL: z.url().default('http://127.0.0.1:4010'),
   UPSTREAM_TIMEOUT_MS: int(20_000, 100),
@@ -47,6 +52,12 @@ export const configSchema = z.object({
   /** How long a page of a range that touches the last hours is served before it is fetched again. */
   CACHE_RECENT_TTL_SECONDS: int(120, 0),
   DATA_DIR: z.string().min(1).default('data'),
+  /**
+   * PostgreSQL for the durable store (several instances share it); unset, the SQLite file in
+   * DATA_DIR (one instance). Set but empty counts as unset. The message never repeats the value: it
+   * may hold a password.
+   */
+  DATABASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().refine(isPostgresUrl, 'must be a postgres:// URL').optional()),
   NEXTAUTH_SECRET: z.string().min(1).optional(),
   NEXTAUTH_URL: z.string().optional(),
   SESSION_MAX_AGE_HOURS: int(12, 1),

@@ -3,7 +3,7 @@ import 'server-only';
  * An export's schedule, asked of the governor (the one owner of the windows, the reserve and the
  * upstream's holds): when its remaining calls can go at export priority, and at what rate.
  */
-import type { ExportJobRecord } from '../store/exports';
+import type { ExportJobRecord } from '../store/export-job-record';
 import type { UpstreamGateway } from '../server/upstream-gateway';
 import { backgroundRate } from '../governor/policy';
 import { remainingCalls } from './job-record';

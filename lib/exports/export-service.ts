@@ -5,19 +5,19 @@ import 'server-only';
  * existence is not anyone else's business.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from '../api/exports';
 import type { Config } from '../config';
 import { csvFileName } from '../csv/file-name';
 import { badRequest, notFound, ProblemError } from '../http/problem';
 import type { Logger } from '../log';
 import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
-import type { ExportJobRecord, ExportStore } from '../store/exports';
+import type { ExportFileStore, ExportJobStore } from '../store';
+import type { ExportJobRecord } from '../store/export-job-record';
 import type { PageCacheStore } from '../store/page-cache';
 import { accountSchedule, callsQueued } from './account-schedule';
 import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
-import { deleteExportFile, exportFilePath } from './file-writer';
 import { createJobRecord, retentionEnd } from './job-record';
 import { presentJob } from './present-job';
 import type { ExportRunner } from './runner';
@@ -30,12 +30,12 @@ export const MAX_ACTIVE_EXPORTS = 10;
 const LIST_LIMIT = 100;
 
 export interface ExportServiceDeps {
-  store: ExportStore;
+  store: ExportJobStore;
+  files: ExportFileStore;
   gateway: Pick<UpstreamGateway, 'planCalls' | 'limits'>;
   cache: PageCacheStore;
   runner: Pick<ExportRunner, 'kick' | 'cancel'>;
   config: Pick<Config, 'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS'>;
-  exportsDir: string;
   log: Logger;
   now: () => number;
 }
@@ -50,8 +50,8 @@ export class ExportService {
     return { gateway, cache, now, pageSize: config.UPSTREAM_PAGE_SIZE };
   }
 
-  private activeOf(apiKey: string): ExportJobRecord[] {
-    return this.deps.store.activeJobs().filter((j) => j.account === apiKey);
+  private async activeOf(apiKey: string): Promise<ExportJobRecord[]> {
+    return (await this.deps.store.activeJobs()).filter((j) => j.account === apiKey);
   }
 
   /** The job as answered, with the schedule of its remaining calls while it has work left. */
@@ -62,8 +62,8 @@ export class ExportService {
     return presentJob(job, schedule);
   }
 
-  private ownJob(account: ExportAccount, id: string): ExportJobRecord {
-    const job = this.deps.store.getJobFor(id, account.apiKey);
+  private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
+    const job = await this.deps.store.getJobFor(id, account.apiKey);
     if (!job) throw notFound(`No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`);
     return job;
   }
@@ -74,7 +74,7 @@ export class ExportService {
     const now = this.deps.now();
     const frozen = freezeRange(parsed.request.query, now);
     if (!frozen.ok) throw badRequest({ 'date-from': frozen.error });
-    const active = this.activeOf(account.apiKey);
+    const active = await this.activeOf(account.apiKey);
     const callsAhead = [...callsQueued(active, account.apiKey).values()].reduce((sum, q) => sum + q.calls, 0);
 
     if (parsed.request.dryRun) {
@@ -104,23 +104,23 @@ export class ExportService {
       pageSize: this.deps.config.UPSTREAM_PAGE_SIZE,
       now,
     });
-    this.deps.store.insertJob(job);
+    await this.deps.store.insertJob(job);
     this.deps.log.info('export.created', { job: job.id, account: account.apiKey, windows: job.windows.length, columns: job.columns.length });
     this.deps.runner.kick();
     return { kind: 'job', job: await this.present(job, [...active, job]) };
   }
 
   async list(account: ExportAccount): Promise<ExportJob[]> {
-    const active = this.activeOf(account.apiKey);
+    const active = await this.activeOf(account.apiKey);
     // Someone of this account is here: a job waiting for a sign-in may go on now.
     if (active.length > 0) this.deps.runner.kick();
-    return Promise.all(this.deps.store.listJobs(account.apiKey, LIST_LIMIT).map((job) => this.present(job, active)));
+    return Promise.all((await this.deps.store.listJobs(account.apiKey, LIST_LIMIT)).map((job) => this.present(job, active)));
   }
 
   async get(account: ExportAccount, id: string): Promise<ExportJob> {
-    const job = this.ownJob(account, id);
+    const job = await this.ownJob(account, id);
     if (isActiveExportState(job.state)) this.deps.runner.kick();
-    return this.present(job, this.activeOf(account.apiKey));
+    return this.present(job, await this.activeOf(account.apiKey));
   }
 
   /**
@@ -129,11 +129,11 @@ export class ExportService {
    * job is gone.
    */
   async cancel(account: ExportAccount, id: string): Promise<ExportJob | null> {
-    const { store, exportsDir, log } = this.deps;
-    const job = this.ownJob(account, id);
+    const { store, files, log } = this.deps;
+    const job = await this.ownJob(account, id);
     if (!isActiveExportState(job.state)) {
-      await deleteExportFile(exportsDir, job.id);
-      store.deleteJob(job.id);
+      await files.delete(job.id);
+      await store.deleteJob(job.id);
       log.info('export.deleted', { job: job.id, account: account.apiKey });
       return null;
     }
@@ -146,17 +146,17 @@ export class ExportService {
       waitingUntil: null,
       message: 'Cancelled.',
     } satisfies Partial<ExportJobRecord>);
-    store.saveJob(job);
-    store.deleteRows(job.id);
+    await store.saveJob(job);
+    await store.deleteRows(job.id);
     this.deps.runner.cancel(job.id);
-    await deleteExportFile(exportsDir, job.id);
+    await files.delete(job.id);
     log.info('export.cancelled', { job: job.id, account: account.apiKey });
     return presentJob(job, null);
   }
 
-  /** The finished file of a job: where it is, what to call it, how big it is. */
-  async file(account: ExportAccount, id: string): Promise<{ path: string; fileName: string; bytes: number }> {
-    const job = this.ownJob(account, id);
+  /** The finished file of a job: a stream of its bytes (one chunk in memory at a time), its name and size. */
+  async file(account: ExportAccount, id: string): Promise<{ stream: Readable; fileName: string; bytes: number }> {
+    const job = await this.ownJob(account, id);
     if (job.state !== 'done') {
       throw new ProblemError({
         type: '/problems/export-not-ready',
@@ -165,9 +165,8 @@ export class ExportService {
         detail: job.state === 'failed' || job.state === 'cancelled' ? `The export is ${job.state}: it has no file.` : `The export is ${job.state}; its file is ready when it is done.`,
       });
     }
-    const file = exportFilePath(this.deps.exportsDir, job.id);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat) throw notFound('The export\u2019s file is gone (deleted after its retention or by hand).');
-    return { path: file, fileName: job.fileName, bytes: stat.size };
+    const [bytes, stream] = await Promise.all([this.deps.files.size(job.id), this.deps.files.read(job.id)]);
+    if (bytes === null || !stream) throw notFound('The export\u2019s file is gone (deleted after its retention).');
+    return { stream, fileName: job.fileName, bytes };
   }
 }

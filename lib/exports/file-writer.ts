@@ -1,32 +1,24 @@
 import 'server-only';
 /**
- * Writes a job's CSV from its stored records: read from SQLite a batch at a time (keyset paging,
- * never an open cursor across awaits — the connection is shared by every request), written through
- * the streaming CSV writer to a temporary file, renamed into place when complete. Memory stays flat
- * however many records; a crash mid-write leaves only a temporary file, rewritten on resume.
+ * Writes a job's CSV from its stored records into the file store (in the database, so every
+ * instance can serve it): the records are read a batch at a time (keyset paging, never an open
+ * cursor across awaits) through the streaming CSV writer, so memory stays flat however many
+ * records. A crash mid-write leaves only orphan chunks, cleared when the file is written again.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { TIMESTAMP_FIELDS, type CdrFieldKey } from '../cdr/fields';
-import type { ExportJobRecord, ExportStore } from '../store/exports';
-import { rezoneTimestamp, type Zone } from '../time/zones';
 import { createCsvStream, toRow } from '../csv/csv';
+import type { ExportFileStore, ExportJobStore } from '../store';
+import type { ExportJobRecord } from '../store/export-job-record';
+import { rezoneTimestamp, type Zone } from '../time/zones';
 
 const BATCH = 1000;
 
-export function exportFilePath(dir: string, jobId: string): string {
-  // Job ids are random UUIDs; the check keeps a crafted id from reaching outside the folder.
-  if (!/^[A-Za-z0-9-]+$/.test(jobId)) throw new Error('invalid export id');
-  return path.join(dir, `${jobId}.csv`);
-}
-
-function* records(store: ExportStore, jobId: string, columns: readonly CdrFieldKey[], tz: Zone, counter: { rows: number }) {
+async function* records(store: ExportJobStore, jobId: string, columns: readonly CdrFieldKey[], tz: Zone, counter: { rows: number }) {
   const timestamps = columns.filter((c) => (TIMESTAMP_FIELDS as readonly string[]).includes(c));
   let after = 0;
   for (;;) {
-    const batch = store.rowBatch(jobId, after, BATCH);
+    const batch = await store.rowBatch(jobId, after, BATCH);
     if (batch.length === 0) return;
     for (const row of batch) {
       const record = JSON.parse(row.body) as Record<string, unknown>;
@@ -41,20 +33,13 @@ function* records(store: ExportStore, jobId: string, columns: readonly CdrFieldK
   }
 }
 
-/** Writes the file; returns its path, size and the number of records in it. */
-export async function writeExportFile(store: ExportStore, job: ExportJobRecord, dir: string): Promise<{ path: string; bytes: number; rows: number }> {
-  await fs.promises.mkdir(dir, { recursive: true });
-  const target = exportFilePath(dir, job.id);
-  const temporary = `${target}.tmp`;
+/** Writes the job's file; returns its size and the number of records in it. */
+export async function writeExportFile(store: ExportJobStore, files: ExportFileStore, job: ExportJobRecord): Promise<{ bytes: number; rows: number }> {
   const counter = { rows: 0 };
-  await pipeline(Readable.from(records(store, job.id, job.columns, job.query.tz, counter)), createCsvStream(job.columns), fs.createWriteStream(temporary));
-  await fs.promises.rename(temporary, target);
-  const { size } = await fs.promises.stat(target);
-  return { path: target, bytes: size, rows: counter.rows };
-}
-
-/** Deletes a job's file (and a half-written one); absent files are fine. */
-export async function deleteExportFile(dir: string, jobId: string): Promise<void> {
-  const target = exportFilePath(dir, jobId);
-  await Promise.all([fs.promises.rm(target, { force: true }), fs.promises.rm(`${target}.tmp`, { force: true })]);
+  const source = Readable.from(records(store, job.id, job.columns, job.query.tz, counter));
+  const csv = createCsvStream(job.columns);
+  source.on('error', (err) => csv.destroy(err));
+  source.pipe(csv);
+  const { bytes } = await files.write(job.id, csv);
+  return { bytes, rows: counter.rows };
 }

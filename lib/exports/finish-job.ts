@@ -6,25 +6,26 @@ import 'server-only';
  */
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import type { ExportJobRecord, ExportStore } from '../store/exports';
+import type { ExportFileStore, ExportJobStore } from '../store';
+import type { ExportJobRecord } from '../store/export-job-record';
 import { checkCount } from './count-check';
-import { deleteExportFile, writeExportFile } from './file-writer';
+import { writeExportFile } from './file-writer';
 import { leafWindows, retentionEnd, windowLabel } from './job-record';
 
 export interface FinishDeps {
-  store: ExportStore;
-  /** Where finished files go (`${DATA_DIR}/exports`). */
-  exportsDir: string;
+  store: ExportJobStore;
+  /** Where finished files go (the database: every instance can serve them). */
+  files: ExportFileStore;
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   now(): number;
   log: Logger;
 }
 
 export async function finishJob(deps: FinishDeps, job: ExportJobRecord): Promise<void> {
-  const file = await writeExportFile(deps.store, job, deps.exportsDir);
-  const current = deps.store.getJob(job.id);
+  const file = await writeExportFile(deps.store, deps.files, job);
+  const current = await deps.store.getJob(job.id);
   if (!current || current.state === 'cancelled') {
-    await deleteExportFile(deps.exportsDir, job.id);
+    await deps.files.delete(job.id);
     return;
   }
   const { check, warnings } = checkCount({
@@ -48,7 +49,7 @@ export async function finishJob(deps: FinishDeps, job: ExportJobRecord): Promise
     fileBytes: file.bytes,
     warnings: [...current.warnings, ...warnings],
   } satisfies Partial<ExportJobRecord>);
-  deps.store.saveJob(current);
-  deps.store.deleteRows(current.id);
+  await deps.store.saveJob(current);
+  await deps.store.deleteRows(current.id);
   deps.log.info('export.done', { job: current.id, account: current.account, records: file.rows, calls: current.callsSpent, cached: current.pagesCached, countOk: check.ok });
 }

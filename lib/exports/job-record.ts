@@ -4,7 +4,7 @@
 import type { CdrFieldKey } from '../cdr/fields';
 import { UPSTREAM_SORT } from '../query/query';
 import { upstreamBase, type UpstreamBase } from '../query/wire';
-import type { ExportJobRecord, StoredWindow } from '../store/exports';
+import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
 import { formatWallClock, type Zone } from '../time/zones';
 import type { FrozenQuery } from './export-request';
 import { csvFileName } from '../csv/file-name';

@@ -14,7 +14,7 @@ import { MAX_PAGE } from '../query/query';
 import type { CachePolicy } from '../server/cache-policy';
 import { reachableRecords } from '../server/upstream-pages';
 import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
-import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/exports';
+import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-job-record';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry } from '../store/vault';
 import { formatWallClock } from '../time/zones';
@@ -59,33 +59,33 @@ function at(ms: number, job: ExportJobRecord): string {
   return `${formatWallClock(new Date(ms), job.query.tz)} ${job.query.tz}`;
 }
 
-function save(deps: StepDeps, job: ExportJobRecord, changes: Partial<ExportJobRecord>): void {
+async function save(deps: StepDeps, job: ExportJobRecord, changes: Partial<ExportJobRecord>): Promise<void> {
   Object.assign(job, changes, { updatedAt: deps.now() });
-  deps.store.saveJob(job);
+  await deps.store.saveJob(job);
 }
 
-function wait(deps: StepDeps, job: ExportJobRecord, until: number | null, message: string): StepOutcome {
-  save(deps, job, { state: 'waiting', waitingUntil: until, message });
+async function wait(deps: StepDeps, job: ExportJobRecord, until: number | null, message: string): Promise<StepOutcome> {
+  await save(deps, job, { state: 'waiting', waitingUntil: until, message });
   return { next: 'wait', until };
 }
 
-function fail(deps: StepDeps, job: ExportJobRecord, message: string): StepOutcome {
+async function fail(deps: StepDeps, job: ExportJobRecord, message: string): Promise<StepOutcome> {
   const now = deps.now();
-  save(deps, job, {
+  await save(deps, job, {
     state: 'failed',
     message,
     waitingUntil: null,
     finishedAt: now,
     expiresAt: retentionEnd(now, deps.config),
   });
-  deps.store.deleteRows(job.id);
+  await deps.store.deleteRows(job.id);
   deps.log.warn('export.failed', { job: job.id, account: job.account, reason: message });
   return { next: 'stop' };
 }
 
 /** The account to call the upstream as, renewing its token with a live session's secret. */
-function accountFor(deps: StepDeps, job: ExportJobRecord): UpstreamAccount | null {
-  const entry = deps.store.liveSession(job.account, job.sid, deps.now(), job.signInNeededSince);
+async function accountFor(deps: StepDeps, job: ExportJobRecord): Promise<UpstreamAccount | null> {
+  const entry = await deps.store.liveSession(job.account, job.sid, deps.now(), job.signInNeededSince);
   if (!entry) return null;
   return {
     apiKey: job.account,
@@ -144,12 +144,12 @@ function learnTotal(job: ExportJobRecord, w: StoredWindow, total: number): void 
 }
 
 /** Writes a page and the job's progress in one transaction. */
-function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, body: ResultPage, source: 'cache' | 'upstream'): void {
+async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, body: ResultPage, source: 'cache' | 'upstream'): Promise<void> {
   const w = job.windows.find((x) => x.id === windowId) as StoredWindow;
   const cdrs = body._embedded.cdrs;
   learnTotal(job, w, body._embedded.total_found);
   const rows = cdrs.map((c) => storedRow(c, job));
-  deps.store.commitPage(job, w.id, rows, (r) => {
+  await deps.store.commitPage(job, w.id, rows, (r) => {
     job.recordsFetched += r.inserted;
     if (source === 'upstream') job.callsSpent += 1;
     else job.pagesCached += 1;
@@ -169,7 +169,7 @@ function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: nu
   });
 }
 
-function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): StepOutcome {
+async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): Promise<StepOutcome> {
   const now = deps.now();
   if (err instanceof SignInNeededError) {
     // This session's secret is of no use: only a session signed in from now on can help.
@@ -205,7 +205,7 @@ function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): StepOu
 
 /** Runs one step of job `jobId`. `signal` aborts a call in flight (cancel, shutdown). */
 export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSignal): Promise<StepOutcome> {
-  const job = deps.store.getJob(jobId);
+  const job = await deps.store.getJob(jobId);
   if (!job || (job.state !== 'queued' && job.state !== 'running' && job.state !== 'waiting')) return { next: 'stop' };
   const w = job.windows.find((x) => x.state === 'pending');
   if (!w) {
@@ -221,11 +221,11 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
   // "Minus pages already cached": the dashboard's cache, when it holds this very page fresh.
   const cached = await deps.cache.getPage(job.account, key, sortOrder, page);
   if (cached && cached.expiresAt > now && (w.totalFound === null || cached.totalFound === w.totalFound)) {
-    commit(deps, job, w.id, page, cached.body, 'cache');
+    await commit(deps, job, w.id, page, cached.body, 'cache');
     return { next: 'continue' };
   }
 
-  const account = accountFor(deps, job);
+  const account = await accountFor(deps, job);
   if (!account) return wait(deps, job, null, SIGN_IN_MESSAGE);
   const next = await deps.gateway.nextCallAt(job.account, 'export');
   if (!Number.isFinite(next.at)) {
@@ -235,24 +235,26 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
     const why = next.limitedBy === 'upstream' ? 'the Report API asked us to wait' : next.scope === 'deployment' ? "the dashboard's shared calls for now are used up" : "this account's background calls for now are used up";
     return wait(deps, job, next.at, `Waiting for quota until ${at(next.at, job)}: ${why}.`);
   }
-  if (job.state !== 'running') save(deps, job, { state: 'running', waitingUntil: null, message: null });
+  if (job.state !== 'running') await save(deps, job, { state: 'running', waitingUntil: null, message: null });
 
   let body: ResultPage;
   try {
     body = await deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
-    const current = deps.store.getJob(jobId);
+    const current = await deps.store.getJob(jobId);
     if (!current || current.state === 'cancelled') return { next: 'stop' };
     return handleError(deps, current, err);
   }
   // Cancelled while the call was in flight: the call is spent, the page is not wanted.
-  const current = deps.store.getJob(jobId);
+  const current = await deps.store.getJob(jobId);
   if (!current || current.state === 'cancelled' || signal?.aborted) return { next: 'stop' };
+  // The export's own record first: a crash after it never pays for this page again; the
+  // dashboard's copy after it, so a crash in between cannot make the page look free on resume.
+  await commit(deps, current, w.id, page, body, 'upstream');
   await shareWithDashboard(deps, current, w, key, page, body).catch((err: unknown) =>
     deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
   );
-  commit(deps, current, w.id, page, body, 'upstream');
   return { next: 'continue' };
 }
 

@@ -2,7 +2,7 @@
  * A stored job as the API answers it: wall-clock times in the job's zone for the query and
  * windows, ISO instants for the job's own times, links to itself and (when done) to its file.
  */
-import type { ExportJobRecord } from '../store/exports';
+import type { ExportJobRecord } from '../store/export-job-record';
 import { queryBody, UPSTREAM_SORT } from '../query/query';
 import { formatWallClock } from '../time/zones';
 import { leafWindows } from './job-record';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';
 import { CREDENTIALS } from '../../simulator/accounts';
 import type { CdrFieldKey } from '../cdr/fields';
@@ -18,18 +18,14 @@ import type { PolicyLimits } from '../governor/policy';
 import { createLogger } from '../log';
 import { cachePolicy } from '../server/cache-policy';
 import { UpstreamGateway } from '../server/upstream-gateway';
-import { openDatabase, type Db } from '../store/db';
-import { createSqliteExportStore, type ExportJobRecord, type ExportStore } from '../store/exports';
-import { createSqliteLedger, type LedgerStore } from '../store/ledger';
-import { createSqlitePageCache, type PageCacheStore } from '../store/page-cache';
-import { createSqliteVault, type VaultStore } from '../store/vault';
+import { openStore, type DurableStore, type ExportJobStore, type LedgerStore, type PageCacheStore, type VaultStore } from '../store';
+import type { ExportJobRecord } from '../store/export-job-record';
 import type { Zone } from '../time/zones';
 import { createTokenKeeper, createUpstreamClient } from '../upstream';
 import { freezeRange, parseExportRequest } from './export-request';
-import { exportFilePath } from './file-writer';
 import { createJobRecord, windowBase } from './job-record';
-import { runJobStep, type StepDeps } from './job-step';
-import { ExportRunner } from './runner';
+import { runJobStep } from './job-step';
+import { ExportRunner, type RunnerDeps } from './runner';
 
 // The simulator's present: every range below ended before it.
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -49,25 +45,34 @@ afterAll(async () => {
 });
 
 interface World {
-  db: Db;
-  store: ExportStore;
+  durable: DurableStore;
+  store: ExportJobStore;
   cache: PageCacheStore;
   ledger: LedgerStore;
   vault: VaultStore;
-  deps: StepDeps;
+  deps: RunnerDeps;
   governor: Governor;
 }
 
 const LIMITS_OFF = { perMinute: 100_000, perHour: 100_000, perDay: 100_000 };
 const LIMITS_POLICY: PolicyLimits = { account: LIMITS_OFF, deployment: null, backgroundReserve: 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 1000 };
 
-/** A server's state over `db`; a second world over the same db and folder is the same server restarted. */
-function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; db?: Db; exportsDir?: string } = {}): World {
-  const db = opts.db ?? openDatabase(':memory:');
-  const ledger = createSqliteLedger(db);
-  const cache = createSqlitePageCache(db);
-  const vault = createSqliteVault(db);
-  const store = createSqliteExportStore(db);
+const opened: DurableStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((d) => d.close()));
+});
+
+/**
+ * A server's state over a fresh store; a second world over the same store is the same server
+ * restarted (a new governor, token keeper and runner: only what the store holds carries over).
+ */
+async function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; durable?: DurableStore } = {}): Promise<World> {
+  let durable = opts.durable;
+  if (!durable) {
+    durable = await openStore({ dataDir: fs.mkdtempSync(path.join(tmp, 'store-')) });
+    opened.push(durable);
+  }
+  const { ledger, cache, vault, exportJobs: store } = durable;
   const client = createUpstreamClient({ baseUrl: sim.url, timeoutMs: 5_000 });
   const limits: PolicyLimits = { account: opts.limits ?? LIMITS_OFF, deployment: null, backgroundReserve: opts.reserve ?? 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 1000 };
   const governor = new Governor({ backend: memoryBackend(ledger, 1), limits, maxInFlight: 1, maxWaitMs: 20_000 });
@@ -79,19 +84,20 @@ function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; db?: Db; ex
     CACHE_RECENT_TTL_SECONDS: 120,
     EXPORT_RETENTION_DAYS: 7,
   } satisfies Partial<Config>;
-  const deps: StepDeps = {
+  const deps: RunnerDeps = {
     store,
+    files: durable.exportFiles,
+    leases: durable.leases,
     cache,
     gateway,
     config,
     policy: cachePolicy(config),
-    exportsDir: opts.exportsDir ?? path.join(tmp, Math.random().toString(36).slice(2)),
     // The vault's sealed secret is the plain one here: sealing is lib/auth's business.
     secretOf: (entry) => entry.sealedSecret,
     now: Date.now,
     log: createLogger({ level: 'silent' }),
   };
-  return { db, store, cache, ledger, vault, deps, governor };
+  return { durable, store, cache, ledger, vault, deps, governor };
 }
 
 async function signIn(w: World, apiKey: string, sid = `sid-${apiKey}`): Promise<void> {
@@ -100,7 +106,7 @@ async function signIn(w: World, apiKey: string, sid = `sid-${apiKey}`): Promise<
   await w.vault.put({ sid, apiKey, enterpriseId: null, sealedSecret: secret, createdAt: now, expiresAt: now + 3600_000 });
 }
 
-function jobFor(w: World, body: Record<string, unknown>, opts: { apiKey?: string; pageSize?: number; columns?: CdrFieldKey[] } = {}): ExportJobRecord {
+async function jobFor(w: World, body: Record<string, unknown>, opts: { apiKey?: string; pageSize?: number; columns?: CdrFieldKey[] } = {}): Promise<ExportJobRecord> {
   const parsed = parseExportRequest(body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const frozen = freezeRange(parsed.request.query, NOW);
@@ -114,7 +120,7 @@ function jobFor(w: World, body: Record<string, unknown>, opts: { apiKey?: string
     pageSize: opts.pageSize ?? 100,
     now: NOW,
   });
-  w.store.insertJob(job);
+  await w.store.insertJob(job);
   return job;
 }
 
@@ -136,8 +142,12 @@ async function drive(w: World, id: string, maxSteps = 100_000): Promise<string> 
   return 'continue';
 }
 
-function fileOf(w: World, id: string): { header: string[]; rows: string[][]; raw: string } {
-  const raw = fs.readFileSync(exportFilePath(w.deps.exportsDir, id), 'utf8');
+async function fileOf(w: World, id: string): Promise<{ header: string[]; rows: string[][]; raw: string }> {
+  const stream = await w.deps.files.read(id);
+  expect(stream, 'the export has a file').not.toBeNull();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream!) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
   expect(raw.startsWith('\uFEFF')).toBe(true);
   const lines = raw.slice(1).split('\r\n');
   expect(lines.pop()).toBe('');
@@ -150,16 +160,16 @@ describe('the export runner', () => {
   beforeEach(() => sim.resetStats());
 
   it('exports a 40-day range as two windows, every record once, in order, one call per page', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
-    const job = jobFor(w, { 'date-from': '2026-09-01 00:00:00', 'date-to': '2026-10-11 00:00:00', tz: 'JST', 'sort-order': 'asc' });
+    const job = await jobFor(w, { 'date-from': '2026-09-01 00:00:00', 'date-to': '2026-10-11 00:00:00', tz: 'JST', 'sort-order': 'asc' });
     expect(job.windows).toHaveLength(2);
     expect(await drive(w, job.id)).toBe('stop');
-    const done = w.store.getJob(job.id)!;
+    const done = (await w.store.getJob(job.id))!;
     expect(done.state).toBe('done');
     const expected = expectedIds('demo', '2026-09-01 00:00:00', '2026-10-11 00:00:00', 'JST', 'asc');
     expect(expected.length).toBeGreaterThan(1000);
-    const file = fileOf(w, job.id);
+    const file = (await fileOf(w, job.id));
     expect(file.header).toEqual(COLUMNS);
     expect(file.rows.map((r) => r[0])).toEqual(expected);
     // Timestamps in the chosen zone, with its offset.
@@ -169,71 +179,71 @@ describe('the export runner', () => {
     expect(done.countCheck).toMatchObject({ ok: true, written: expected.length });
     expect(done.warnings[0]).toContain('2 consecutive windows');
     // The records were deleted from the store once the file was written.
-    expect(w.store.countRows(job.id)).toBe(0);
+    expect(await w.store.countRows(job.id)).toBe(0);
   });
 
   it('resumes after a restart where it stopped, never paying twice for a page', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-20 00:00:00', 'sort-order': 'desc' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-20 00:00:00', 'sort-order': 'desc' });
     // The first life reads 5 pages, then the process "dies".
     for (let i = 0; i < 5; i++) expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
-    const mid = w.store.getJob(job.id)!;
+    const mid = (await w.store.getJob(job.id))!;
     expect(mid.callsSpent).toBe(5);
     // The second life: a fresh runner, governor and token keeper over the same store and folder.
-    const revived = world({ db: w.db, exportsDir: w.deps.exportsDir });
+    const revived = await world({ durable: w.durable });
     const runner = new ExportRunner(revived.deps);
     runner.start();
-    await waitFor(() => w.store.getJob(job.id)!.state === 'done');
+    await waitFor(async () => (await w.store.getJob(job.id))!.state === 'done');
     await runner.stop();
-    const done = w.store.getJob(job.id)!;
+    const done = (await w.store.getJob(job.id))!;
     const pages = done.windows[0]!.pagesTotal!;
     expect(done.callsSpent).toBe(pages);
     expect((await w.ledger.callsSince(0)).filter((c) => c.account === 'demo' && c.cls === 'export').length).toBe(pages);
     const expected = expectedIds('demo', '2026-10-01 00:00:00', '2026-10-20 00:00:00', 'UTC', 'desc');
-    expect(fileOf(w, job.id).rows.map((r) => r[0])).toEqual(expected);
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
   });
 
   it('takes pages the dashboard already cached instead of calling', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
     // The dashboard showed page 1 of this search a moment ago (same upstream query, same key).
     const base = windowBase(job, job.windows[0]!);
     const page1 = await w.deps.gateway.query({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { base, page: 1, sortOrder: 'desc' }, 'interactive');
     await w.cache.putPage('demo', { queryKey: base.key, sortOrder: 'desc', page: 1, totalFound: page1._embedded.total_found, body: page1, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = w.store.getJob(job.id)!;
+    const done = (await w.store.getJob(job.id))!;
     expect(done.pagesCached).toBe(1);
     expect(done.callsSpent).toBe(done.windows[0]!.pagesTotal! - 1);
-    expect(fileOf(w, job.id).rows.map((r) => r[0])).toEqual(expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc'));
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc'));
   });
 
   it('splits a window deeper than the upstream\u2019s 1000 pages and says so', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
     // At 1 record a page the upstream reaches 1000 records: eight and a half days of demo traffic are deeper.
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-09 12:00:00', 'sort-order': 'asc' }, { pageSize: 1, columns: ['trx_id', 'date_received'] });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-09 12:00:00', 'sort-order': 'asc' }, { pageSize: 1, columns: ['trx_id', 'date_received'] });
     const expected = expectedIds('demo', '2026-10-01 00:00:00', '2026-10-09 12:00:00', 'UTC', 'asc');
     expect(expected.length).toBeGreaterThan(1000);
     expect(await drive(w, job.id)).toBe('stop');
-    const done = w.store.getJob(job.id)!;
+    const done = (await w.store.getJob(job.id))!;
     expect(done.windows.some((x) => x.state === 'split')).toBe(true);
     expect(done.warnings.join(' ')).toMatch(/narrower windows/);
-    expect(fileOf(w, job.id).rows.map((r) => r[0])).toEqual(expected);
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
     expect(done.countCheck).toMatchObject({ ok: true });
   }, 60_000);
 
   it('waits for quota with the time it will go, never taking the interactive reserve', async () => {
     const limits = { perMinute: 3, perHour: 10, perDay: 100 };
-    const w = world({ limits, reserve: 3 });
+    const w = await world({ limits, reserve: 3 });
     await signIn(w, 'demo');
     // Seven calls this hour already: the background share (10 − 3) is used up.
     const now = Date.now();
     for (let i = 0; i < 7; i++) await w.ledger.recordCall({ account: 'demo', at: now - 50 * 60_000 + i * 60_000, kind: 'query', cls: 'interactive' });
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive(w, job.id)).toBe('wait');
-    const waiting = w.store.getJob(job.id)!;
+    const waiting = (await w.store.getJob(job.id))!;
     expect(waiting.state).toBe('waiting');
     expect(waiting.waitingUntil).toBe(now - 50 * 60_000 + 3600_000);
     expect(waiting.message).toMatch(/Waiting for quota until/);
@@ -241,69 +251,69 @@ describe('the export runner', () => {
   });
 
   it('waits for a sign-in when no session of the API key is left, and goes on after one', async () => {
-    const w = world();
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
+    const w = await world();
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive(w, job.id)).toBe('wait');
-    expect(w.store.getJob(job.id)).toMatchObject({ state: 'waiting', waitingUntil: null, message: expect.stringMatching(/^Sign in again to continue/) });
+    expect(await w.store.getJob(job.id)).toMatchObject({ state: 'waiting', waitingUntil: null, message: expect.stringMatching(/^Sign in again to continue/) });
     // Another session of the same API key (not the one that created the job) will do.
     await signIn(w, 'demo', 'another-session');
     expect(await drive(w, job.id)).toBe('stop');
-    expect(w.store.getJob(job.id)!.state).toBe('done');
+    expect((await w.store.getJob(job.id))!.state).toBe('done');
   });
 
   it('retries a failing upstream with backoff, then succeeds', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     sim.setFaults({ status: 503, count: 1 });
     try {
       expect(await drive(w, job.id)).toBe('wait');
     } finally {
       sim.clearFaults();
     }
-    const waiting = w.store.getJob(job.id)!;
+    const waiting = (await w.store.getJob(job.id))!;
     expect(waiting).toMatchObject({ state: 'waiting', failures: 1, message: expect.stringMatching(/failed \(unavailable\); trying again/) });
     expect(waiting.waitingUntil! - Date.now()).toBeGreaterThan(20_000);
     // The wait is over (as the runner's timer would decide); the next step succeeds.
     expect(await drive(w, job.id)).toBe('stop');
-    expect(w.store.getJob(job.id)).toMatchObject({ state: 'done', failures: 0 });
+    expect(await w.store.getJob(job.id)).toMatchObject({ state: 'done', failures: 0 });
   });
 
   it('fails with a clear message when the upstream refuses the query for good', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
     // ent-sakura's key asking for another enterprise: the upstream answers 403.
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', 'enterprise-id': 'ent-fuji' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', 'enterprise-id': 'ent-fuji' });
     expect(await drive(w, job.id)).toBe('stop');
-    expect(w.store.getJob(job.id)).toMatchObject({ state: 'failed', message: expect.stringMatching(/refused the query \(403\)/) });
+    expect(await w.store.getJob(job.id)).toMatchObject({ state: 'failed', message: expect.stringMatching(/refused the query \(403\)/) });
   });
 
   it('stops a cancelled job at once and writes nothing', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-20 00:00:00' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-20 00:00:00' });
     expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
-    const j = w.store.getJob(job.id)!;
+    const j = (await w.store.getJob(job.id))!;
     j.state = 'cancelled';
-    w.store.saveJob(j);
+    await w.store.saveJob(j);
     expect((await runJobStep(w.deps, job.id)).next).toBe('stop');
-    expect(fs.existsSync(exportFilePath(w.deps.exportsDir, job.id))).toBe(false);
+    expect(await w.deps.files.size(job.id)).toBeNull();
   });
 
   it('writes an empty result as a header row only', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', da: '819999999999' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', da: '819999999999' });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = w.store.getJob(job.id)!;
+    const done = (await w.store.getJob(job.id))!;
     expect(done).toMatchObject({ state: 'done', callsSpent: 1, countCheck: { expected: 0, written: 0, ok: true } });
-    expect(fileOf(w, job.id).rows).toEqual([]);
+    expect((await fileOf(w, job.id)).rows).toEqual([]);
   });
 });
 
-async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -332,7 +342,7 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
   const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `r${from + i}`);
 
   it('says when the count moved, writes a shifted record once, and reports the difference', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
     // The total drops from 250 to 240 after page 1, and page 2 repeats 10 records of page 1.
     const gateway = stubGateway([
@@ -341,9 +351,9 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       { total: 240, ids: ids(190, 230) },
     ]);
     const deps = { ...w.deps, gateway };
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
     for (let i = 0; i < 10; i++) if ((await runJobStep(deps, job.id)).next !== 'continue') break;
-    const done = w.store.getJob(job.id)!;
+    const done = (await w.store.getJob(job.id))!;
     expect(done.state).toBe('done');
     expect(gateway.calls()).toBe(3);
     expect(done.duplicates).toBe(10);
@@ -351,19 +361,19 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     expect(done.warnings.join('\n')).toMatch(/count changed from 250 to 240/);
     expect(done.warnings.join('\n')).toMatch(/10 records came more than once/);
     expect(done.warnings.join('\n')).toMatch(/The file has 230 records, 10 fewer than the 240/);
-    expect(fileOf(w, job.id).rows.map((r) => r[0])).toEqual(ids(0, 230));
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(ids(0, 230));
   });
 
   it('ends a window at an empty page before the expected last one, and says so', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
     const gateway = stubGateway([
       { total: 300, ids: ids(0, 100) },
       { total: 300, ids: [] },
     ]);
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
     for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, gateway }, job.id)).next !== 'continue') break;
-    const done = w.store.getJob(job.id)!;
+    const done = (await w.store.getJob(job.id))!;
     expect(gateway.calls()).toBe(2);
     expect(done.warnings.join('\n')).toMatch(/empty page 2 of 3/);
     expect(done.countCheck).toMatchObject({ expected: 300, written: 100, ok: false });
@@ -372,37 +382,36 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
 
 describe('retention', () => {
   it('deletes finished exports and their files once their time is up', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-01 06:00:00' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-01 06:00:00' });
     expect(await drive(w, job.id)).toBe('stop');
-    const file = exportFilePath(w.deps.exportsDir, job.id);
-    expect(fs.existsSync(file)).toBe(true);
-    const done = w.store.getJob(job.id)!;
+    expect(await w.deps.files.size(job.id)).toBeGreaterThan(0);
+    const done = (await w.store.getJob(job.id))!;
     // Seven days later (EXPORT_RETENTION_DAYS), the runner's first look prunes it.
     const later = done.expiresAt! + 1;
     const runner = new ExportRunner({ ...w.deps, now: () => later });
     runner.start();
-    await waitFor(() => w.store.getJob(job.id) === null);
+    await waitFor(async () => (await w.store.getJob(job.id)) === null);
     await runner.stop();
-    expect(fs.existsSync(file)).toBe(false);
+    expect(await w.deps.files.size(job.id)).toBeNull();
   });
 });
 
 describe('a stored secret that cannot be opened', () => {
   it('waits for a new sign-in instead of trying the same session again and again', async () => {
-    const w = world();
+    const w = await world();
     await signIn(w, 'demo');
     const deps = { ...w.deps, secretOf: () => null };
-    const job = jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive({ ...w, deps }, job.id)).toBe('wait');
-    const waiting = w.store.getJob(job.id)!;
+    const waiting = (await w.store.getJob(job.id))!;
     expect(waiting).toMatchObject({ state: 'waiting', waitingUntil: null, message: expect.stringContaining('cannot be opened') });
     // The session that failed no longer counts; one signed in later does.
-    expect(w.store.liveSession('demo', waiting.sid, Date.now(), waiting.signInNeededSince)).toBeNull();
+    expect(await w.store.liveSession('demo', waiting.sid, Date.now(), waiting.signInNeededSince)).toBeNull();
     await new Promise((r) => setTimeout(r, 5));
     await signIn(w, 'demo', 'fresh-session');
     expect(await drive(w, job.id)).toBe('stop');
-    expect(w.store.getJob(job.id)!.state).toBe('done');
+    expect((await w.store.getJob(job.id))!.state).toBe('done');
   });
 });

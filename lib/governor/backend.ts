@@ -4,6 +4,7 @@
  * shared database, so that every instance of the dashboard decides on the same rows and one
  * advisory lock is the one call in flight (lib/store/postgres-governor.ts).
  */
+import type { CallClass } from './classes';
 import type { CallRecord, GovernorState } from './policy';
 
 export interface NewCall extends CallRecord {
@@ -14,6 +15,7 @@ export interface NewCall extends CallRecord {
 /** A request waiting for its turn, as other instances see it. */
 export interface WaitingCall {
   account: string;
+  cls: CallClass;
   rank: number;
   /** When the account last had a call sent (ms), -Infinity when never in the last day. */
   lastServed: number;
@@ -52,10 +54,10 @@ export interface GovernorBackend {
   publishWaiters(waiters: readonly WaitingCall[]): void;
   /**
    * Fairness across instances: whether this instance's best waiter (by class rank, then the
-   * account least recently served) may take the slot now, or another instance's waiter ranks
-   * before it. A single instance always may.
+   * account least recently served) may take the slot now, or a waiter of another instance that
+   * could go now (`canGo`) ranks before it. A single instance always may.
    */
-  mayGoFirst(candidate: WaitingCall): Promise<boolean>;
+  mayGoFirst(candidate: WaitingCall, canGo: (other: WaitingCall) => boolean): Promise<boolean>;
   /** Stops timers and listeners. */
   close(): Promise<void>;
 }

@@ -1,15 +1,32 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../store/db';
-import { createSqliteLedger, type LedgerStore } from '../store/ledger';
 import { Governor, QuotaExceededError } from './governor';
-import { memoryBackend } from './memory-backend';
+import { memoryBackend, type CallLedger } from './memory-backend';
 import type { PolicyLimits, WindowLimits } from './policy';
 import { HOUR, MINUTE } from './windows';
 
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
+
+/** The durable ledger's contract in memory (the real one is tested in lib/store/ledger.test.ts). */
+function fakeLedger(): CallLedger {
+  const calls: { account: string; at: number; cls: import('./classes').CallClass }[] = [];
+  const blocks = new Map<string, number>();
+  return {
+    async recordCall(call) {
+      calls.push({ account: call.account, at: call.at, cls: call.cls });
+      return calls.length;
+    },
+    async finishCall() {},
+    async callsSince(since) {
+      return calls.filter((c) => c.at >= since).sort((a, b) => a.at - b.at);
+    },
+    async setBlockedUntil(account, until) {
+      blocks.set(account, Math.max(until, blocks.get(account) ?? 0));
+    },
+    async blocksAfter(now) {
+      return new Map([...blocks].filter(([, until]) => until > now));
+    },
+  };
+}
 
 interface Setup {
   limits?: WindowLimits;
@@ -18,7 +35,7 @@ interface Setup {
   tokensPerMinute?: number;
 }
 
-function governor(setup: Setup = {}, ledger: LedgerStore = createSqliteLedger(openDatabase(':memory:'))) {
+function governor(setup: Setup = {}, ledger: CallLedger = fakeLedger()) {
   const limits: PolicyLimits = {
     account: setup.limits ?? { perMinute: 3, perHour: 10, perDay: 100 },
     deployment: setup.deploymentLimits ?? null,
@@ -226,20 +243,18 @@ describe('Governor', () => {
   });
 
   it('remembers the windows across a restart (durable ledger)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));
-    const file = path.join(dir, 'store.sqlite');
-    const first = governor({ maxWaitMs: 0 }, createSqliteLedger(openDatabase(file)));
+    const ledger = fakeLedger();
+    const first = governor({ maxWaitMs: 0 }, ledger);
     for (let i = 0; i < 3; i++) await first.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => i);
     await first.blockUntil('b', T0 + 30_000);
 
     vi.advanceTimersByTime(10_000);
-    const restarted = governor({ maxWaitMs: 0 }, createSqliteLedger(openDatabase(file)));
+    const restarted = governor({ maxWaitMs: 0 }, ledger);
     const err = (await restarted.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('minute');
     expect(err.nextCallAt).toBe(T0 + MINUTE);
     const blocked = (await restarted.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
     expect(blocked.limitedBy).toBe('upstream');
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('gives up on a queued request when its caller goes away', async () => {
@@ -289,7 +304,7 @@ describe('Governor deployment windows (the upstream counts per IP too)', () => {
   });
 
   it('counts the deployment from the durable ledger after a restart', async () => {
-    const ledger = createSqliteLedger(openDatabase(':memory:'));
+    const ledger = fakeLedger();
     const first = governor({ deploymentLimits: { perMinute: 2, perHour: 10, perDay: 100 }, maxWaitMs: 0 }, ledger);
     await first.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 1);
     await first.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 2);

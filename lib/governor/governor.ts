@@ -111,7 +111,6 @@ interface Ticket {
 
 interface Waiter extends WaitingCall {
   seq: number;
-  cls: CallClass;
   kind: string;
   deadline: number;
   start: (ticket: Ticket) => void;
@@ -317,7 +316,9 @@ export class Governor {
         .sort((a, b) => a.w.rank - b.w.rank || a.lastServed - b.lastServed || a.w.seq - b.w.seq);
       const best = candidates[0]?.w;
       if (!best) break;
-      if (!(await backend.mayGoFirst({ ...best, lastServed: lastServedOf(state, best.account) }))) {
+      const fresh = state;
+      const canGo = (other: WaitingCall) => verdict(fresh, limits, other.account, other.cls, now).at <= now;
+      if (!(await backend.mayGoFirst({ ...best, lastServed: lastServedOf(state, best.account) }, canGo))) {
         slotBusy = true;
         break;
       }

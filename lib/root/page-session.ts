@@ -16,7 +16,7 @@ export interface PageAccount {
 }
 
 export async function currentAccount(): Promise<SignedInAccount | null> {
-  return accountFromCookies(await cookies(), await headers(), getServices().store.vault);
+  return accountFromCookies(await cookies(), await headers(), (await getServices()).store.vault);
 }
 
 /** The account, or a redirect to sign-in that comes back to `callbackPath` afterwards. */

@@ -9,7 +9,6 @@ import 'server-only';
  * instance lives on `globalThis` (under one key) rather than in a module variable; `next build`
  * never calls it, so it touches no data folder.
  */
-import path from 'node:path';
 import { authSecret } from '../auth/auth-secret';
 import { unseal } from '../auth/secret-box';
 import { getConfig, type Config } from '../config';
@@ -21,11 +20,18 @@ import { cachePolicy, type CachePolicy } from '../server/cache-policy';
 import { scheduleMaintenance } from '../server/maintenance';
 import { TransactionsService } from '../server/transactions-service';
 import { createGateway, type UpstreamGateway } from '../server/upstream-gateway';
-import { createStore, type Store } from '../store';
+import { openStore, type DurableStore, type PageCacheStore } from '../store';
+import { withMemoryCache } from '../store/memory-page-cache';
+import { postgresGovernorBackend } from '../store/postgres-governor';
+
+/** Decoded pages kept in memory in front of the page cache (about 150 KB each). */
+export const MEMORY_CACHE_PAGES = 400;
 
 export interface Services {
   config: Config;
-  store: Store;
+  store: DurableStore;
+  /** The page cache with the in-memory copy of decoded pages in front. */
+  cache: PageCacheStore;
   policy: CachePolicy;
   gateway: UpstreamGateway;
   transactions: TransactionsService;
@@ -42,56 +48,68 @@ export interface BuildOptions {
 }
 
 /** Builds every part from a configuration (the server's, or a test's). */
-export function buildServices(config: Config, opts: BuildOptions = {}): Services {
+export async function buildServices(config: Config, opts: BuildOptions = {}): Promise<Services> {
   const now = opts.now ?? Date.now;
-  const store = createStore(path.join(config.dataDir, 'dashboard.sqlite'));
+  const store = await openStore(config);
+  const cache = withMemoryCache(store.cache, MEMORY_CACHE_PAGES);
   const policy = cachePolicy(config);
-  const gateway = createGateway(config, memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT), now);
-  const transactions = new TransactionsService({ gateway, cache: store.cache, policy, upstreamPageSize: config.UPSTREAM_PAGE_SIZE, now });
-  const exportsDir = path.join(config.dataDir, 'exports');
+  // Several instances on PostgreSQL share one governor through it; one instance keeps it in memory.
+  const backend = store.pool ? postgresGovernorBackend(store.db, store.pool, { maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, now }) : memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT);
+  const gateway = createGateway(config, backend, now);
+  const transactions = new TransactionsService({ gateway, cache, policy, upstreamPageSize: config.UPSTREAM_PAGE_SIZE, now });
   const exportRunner = new ExportRunner({
-    store: store.exports,
-    cache: store.cache,
+    store: store.exportJobs,
+    files: store.exportFiles,
+    leases: store.leases,
+    cache,
     gateway,
     config,
     policy,
-    exportsDir,
     secretOf: (entry) => unseal(entry.sealedSecret, authSecret()),
     now,
     log,
   });
-  const exportService = new ExportService({ store: store.exports, gateway, cache: store.cache, runner: exportRunner, config, exportsDir, log, now });
+  const exportService = new ExportService({ store: store.exportJobs, files: store.exportFiles, gateway, cache, runner: exportRunner, config, log, now });
   let stopMaintenance: (() => void) | undefined;
   return {
     config,
     store,
+    cache,
     policy,
     gateway,
     transactions,
     exports: exportService,
     exportRunner,
     start() {
-      stopMaintenance ??= scheduleMaintenance(store);
+      stopMaintenance ??= scheduleMaintenance({ ledger: store.ledger, cache, vault: store.vault });
       exportRunner.start();
     },
     async close() {
       stopMaintenance?.();
       await exportRunner.stop();
-      store.close();
+      await gateway.close();
+      await backend.close();
+      await store.close();
     },
   };
 }
 
 const SERVICES_KEY = Symbol.for('sms-dashboard.services');
-const holder = globalThis as unknown as { [SERVICES_KEY]?: Services };
+const holder = globalThis as unknown as { [SERVICES_KEY]?: Promise<Services> };
 
 /** The process's services, built on first use from the environment's configuration. */
-export function getServices(): Services {
+export function getServices(): Promise<Services> {
   let services = holder[SERVICES_KEY];
   if (!services) {
-    services = buildServices(getConfig());
+    services = buildServices(getConfig()).then((built) => {
+      built.start();
+      return built;
+    });
+    // A failed start (database unreachable) is not kept: the next request tries again.
+    services.catch(() => {
+      if (holder[SERVICES_KEY] === services) delete holder[SERVICES_KEY];
+    });
     holder[SERVICES_KEY] = services;
-    services.start();
   }
   return services;
 }

@@ -14,7 +14,7 @@ export type AccountHandler<C> = (req: NextRequest, account: SignedInAccount, ser
 export function withAccount<C>(handler: AccountHandler<C>) {
   return async (req: NextRequest, context: C): Promise<Response> => {
     try {
-      const services = getServices();
+      const services = await getServices();
       const account = await accountFromCookies(req.cookies, req.headers, services.store.vault);
       if (!account) throw unauthenticated();
       const res = await handler(req, account, services, context);

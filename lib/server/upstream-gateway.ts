@@ -83,6 +83,11 @@ export class UpstreamGateway {
     );
   }
 
+  /** Stops the governor's timers (shutdown, tests). */
+  close(): Promise<void> {
+    return this.governor.close();
+  }
+
   /** At sign-out of the last session of an API key. */
   forget(apiKey: string): void {
     this.tokens.forget(apiKey);

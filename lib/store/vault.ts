@@ -5,7 +5,8 @@ import 'server-only';
  * encrypted (lib/auth/secret-box.ts) and deleted at sign-out or when the session expires; the
  * browser only ever holds a session id inside next-auth's encrypted cookie.
  */
-import type { Db } from './db';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema';
 
 export interface VaultEntry {
   sid: string;
@@ -26,44 +27,49 @@ export interface VaultStore {
   prune(now: number): Promise<void>;
 }
 
-export function createSqliteVault(db: Db): VaultStore {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS sessions (
-      sid TEXT PRIMARY KEY,
-      api_key TEXT NOT NULL,
-      enterprise_id TEXT,
-      sealed_secret TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS sessions_api_key ON sessions (api_key);
-  `);
-  const put = db.prepare(
-    'INSERT OR REPLACE INTO sessions (sid, api_key, enterprise_id, sealed_secret, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const get = db.prepare('SELECT * FROM sessions WHERE sid = ? AND expires_at > ?');
-  const del = db.prepare('DELETE FROM sessions WHERE sid = ?');
-  const count = db.prepare('SELECT count(*) FROM sessions WHERE api_key = ? AND expires_at > ?').pluck();
-  const prune = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
-  type Row = { sid: string; api_key: string; enterprise_id: string | null; sealed_secret: string; created_at: number; expires_at: number };
+/** A sessions row as a vault entry (also read by the export job store, lib/store/export-jobs.ts). */
+export function toVaultEntry(row: Database['sessions'] | undefined): VaultEntry | null {
+  return row
+    ? { sid: row.sid, apiKey: row.api_key, enterpriseId: row.enterprise_id, sealedSecret: row.sealed_secret, createdAt: row.created_at, expiresAt: row.expires_at }
+    : null;
+}
+
+/** The vault on the Kysely store (SQLite or PostgreSQL alike). */
+export function createVault(db: Kysely<Database>): VaultStore {
   return {
     async put(e) {
-      put.run(e.sid, e.apiKey, e.enterpriseId, e.sealedSecret, e.createdAt, e.expiresAt);
+      // A session put again replaces the stored one whole.
+      await db
+        .insertInto('sessions')
+        .values({ sid: e.sid, api_key: e.apiKey, enterprise_id: e.enterpriseId, sealed_secret: e.sealedSecret, created_at: e.createdAt, expires_at: e.expiresAt })
+        .onConflict((oc) =>
+          oc.column('sid').doUpdateSet((eb) => ({
+            api_key: eb.ref('excluded.api_key'),
+            enterprise_id: eb.ref('excluded.enterprise_id'),
+            sealed_secret: eb.ref('excluded.sealed_secret'),
+            created_at: eb.ref('excluded.created_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+          })),
+        )
+        .execute();
     },
     async get(sid, now) {
-      const row = get.get(sid, now) as Row | undefined;
-      return row
-        ? { sid: row.sid, apiKey: row.api_key, enterpriseId: row.enterprise_id, sealedSecret: row.sealed_secret, createdAt: row.created_at, expiresAt: row.expires_at }
-        : null;
+      return toVaultEntry(await db.selectFrom('sessions').selectAll().where('sid', '=', sid).where('expires_at', '>', now).executeTakeFirst());
     },
     async delete(sid) {
-      del.run(sid);
+      await db.deleteFrom('sessions').where('sid', '=', sid).execute();
     },
     async countForApiKey(apiKey, now) {
-      return count.get(apiKey, now) as number;
+      const row = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('api_key', '=', apiKey)
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      return row.n;
     },
     async prune(now) {
-      prune.run(now);
+      await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
     },
   };
 }

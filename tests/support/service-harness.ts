@@ -27,7 +27,7 @@ export async function startHarness(
   const sim = await startSimulator({ port: 0, quiet: true, perDay: 400, days: 10, limits: false, ...opts.sim });
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-'));
   const config = { ...configSchema.parse({ UPSTREAM_BASE_URL: sim.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', ...opts.env }), dataDir };
-  const services = buildServices(config, { now: opts.now });
+  const services = await buildServices(config, { now: opts.now });
   return {
     ...services,
     sim,

@@ -1,8 +1,7 @@
 /**
- * GET /api/exports/<id>/file: the finished CSV, streamed from disk (memory does not grow with the
- * file), named for what is in it. 409 while the job is not done; 404 for another account's job.
+ * GET /api/exports/<id>/file: the finished CSV, streamed from the store a chunk at a time (memory
+ * does not grow with the file), named for what is in it. 409 while the job is not done; 404 for another account's job.
  */
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { withAccount } from '@/lib/root/with-account';
 
@@ -14,7 +13,7 @@ type Context = { params: Promise<{ id: string }> };
 export const GET = withAccount<Context>(async (_req, account, { exports }, context) => {
   const { id } = await context.params;
   const file = await exports.file(account, id);
-  const body = Readable.toWeb(fs.createReadStream(file.path)) as ReadableStream<Uint8Array>;
+  const body = Readable.toWeb(file.stream) as ReadableStream<Uint8Array>;
   return new Response(body, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',

@@ -1,0 +1,31 @@
+import 'server-only';
+/**
+ * Brings the database up to the latest migration, at start. Kysely's migrator keeps what ran in
+ * `kysely_migration` and, on PostgreSQL, holds an advisory lock while it works: instances starting
+ * together against one database wait for each other and each applies nothing twice. (SQLite needs
+ * no lock: one process owns the data folder, see data-dir-lock.ts.)
+ */
+import { Migrator, PostgresAdapter, type Kysely } from 'kysely';
+import { migrationsFor } from './migrations';
+import type { Database, SqlDialect } from './schema';
+
+/** The dialect a Kysely instance speaks (read from its adapter, so callers need not pass it along). */
+export function dialectOf(db: Kysely<Database>): SqlDialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * Applies the pending migrations; returns the names it applied. Pass the dialect when it is known
+ * (openDatabase returns it): the adapter check relies on one copy of Kysely, which separate server
+ * bundles need not share.
+ */
+export async function migrate(db: Kysely<Database>, dialect: SqlDialect = dialectOf(db)): Promise<string[]> {
+  const migrations = migrationsFor(dialect);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'setting up the migration tables';
+    throw new Error(`Database migration failed at ${failed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

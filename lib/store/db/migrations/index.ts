@@ -1,0 +1,21 @@
+import 'server-only';
+/**
+ * Every migration, in order. A static list (not a folder read at run time) so the bundler sees
+ * them. Names sort in the order they apply; a new migration is a new file and a new line here, and
+ * an applied one is never edited.
+ */
+import type { Migration } from 'kysely';
+import type { SqlDialect } from './column-types';
+import { initialMigration } from './0001-initial';
+import { callClassMigration } from './0002-call-class';
+import { leasesMigration } from './0003-leases';
+import { governorWaitersMigration } from './0004-governor-waiters';
+
+export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
+  return {
+    '0001-initial': initialMigration(dialect),
+    '0002-call-class': callClassMigration,
+    '0003-leases': leasesMigration(dialect),
+    '0004-governor-waiters': governorWaitersMigration(dialect),
+  };
+}

@@ -1,0 +1,81 @@
+import 'server-only';
+/**
+ * Opens the durable store: PostgreSQL when given a postgres:// URL (several instances share it),
+ * else the embedded SQLite file under the data folder (one instance). Callers get a Kysely handle
+ * and the dialect; the tables come from `migrate` (./migrate.ts).
+ */
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type pg from 'pg';
+import { isPostgresUrl } from '../../config';
+import { lockDataDir } from './data-dir-lock';
+import { createPostgresPool } from './postgres-pool';
+import { ensurePrivateDir } from './private-files';
+import type { Database, SqlDialect } from './schema';
+import { openSqliteFile } from './sqlite-file';
+
+export interface OpenDatabaseOptions {
+  /** A postgres:// (or postgresql://) URL; absent, the SQLite file under `dataDir`. */
+  databaseUrl?: string | undefined;
+  /** The data folder (absolute): the SQLite file lives here. */
+  dataDir: string;
+  /** PostgreSQL only: the name the connections carry in pg_stat_activity. */
+  applicationName?: string;
+}
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  dialect: SqlDialect;
+  /** PostgreSQL only: the pool itself, for what needs one connection held (advisory locks, LISTEN). */
+  pool?: pg.Pool;
+  /** Closes the connections (and, for SQLite, frees the data folder for another process). */
+  close(): Promise<void>;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
+    if (!isPostgresUrl(options.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite file)');
+    return openPostgres(options.databaseUrl, options.applicationName);
+  }
+  return openSqlite(options.dataDir);
+}
+
+async function openPostgres(url: string, applicationName: string | undefined): Promise<OpenedDatabase> {
+  const pool = createPostgresPool({ connectionString: url, applicationName });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    // Fail at start with a clear cause, not at the first request. (The URL may hold a password: it
+    // is never part of the message.)
+    const client = await pool.connect();
+    client.release();
+  } catch (err) {
+    await db.destroy();
+    throw new Error(`Cannot connect to the PostgreSQL database of DATABASE_URL: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  return { db, dialect: 'postgres', pool, close: once(() => db.destroy()) };
+}
+
+function openSqlite(dataDir: string): OpenedDatabase {
+  ensurePrivateDir(dataDir);
+  const lock = lockDataDir(dataDir);
+  let database;
+  try {
+    database = openSqliteFile(dataDir);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    close: once(async () => {
+      await db.destroy();
+      lock.release();
+    }),
+  };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= fn());
+}

@@ -1,0 +1,32 @@
+import 'server-only';
+/**
+ * The data folder and the files in it are the server's alone: the store holds phone numbers and
+ * message bodies. Folders are created 0700 and files 0600 whatever the process umask.
+ */
+import fs from 'node:fs';
+
+/** Creates the folder (and missing parents) readable by this user only; an existing folder is left as it is. */
+export function ensurePrivateDir(dir: string): void {
+  const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Only folders made here are tightened: DATA_DIR may point into a folder the operator manages.
+  if (created !== undefined) fs.chmodSync(dir, 0o700);
+}
+
+/** Creates the file if missing and makes it (new or not: it is ours) readable by this user only. */
+export function ensurePrivateFile(file: string): void {
+  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o600);
+  try {
+    fs.fchmodSync(fd, 0o600);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Tightens the file when it exists (companions SQLite made before this rule, say). */
+export function tightenIfPresent(file: string): void {
+  try {
+    fs.chmodSync(file, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

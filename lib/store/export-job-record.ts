@@ -1,0 +1,95 @@
+import 'server-only';
+/**
+ * An export job as the store keeps it (lib/store/export-jobs.ts): its frozen query, its windows and
+ * counters, and what a written page found.
+ */
+import type { CdrFieldKey } from '../cdr/fields';
+import type { ExportCountCheck, ExportState } from '../api/exports';
+import type { Filters } from '../query/filters';
+import type { SortOrder } from '../query/query';
+import type { Zone } from '../time/zones';
+
+export interface StoredWindow {
+  id: number;
+  /** Instants (ms), whole seconds, inclusive. */
+  from: number;
+  to: number;
+  /** `split`: found too deep for the upstream and replaced by narrower windows (kept for accounting). */
+  state: 'pending' | 'done' | 'split';
+  totalFound: number | null;
+  pagesDone: number;
+  pagesTotal: number | null;
+  /** Rows the upstream sent for this window, before de-duplication. */
+  received: number;
+}
+
+export interface StoredExportQuery {
+  from: number;
+  /** The frozen end. */
+  to: number;
+  /** The end asked for when it lay in the future, else null. */
+  requestedTo: number | null;
+  tz: Zone;
+  sortOrder: SortOrder;
+  /** The column the file is ordered by (absent: received time, the upstream's order). */
+  sort?: CdrFieldKey;
+  filters: Filters;
+}
+
+export interface ExportJobRecord {
+  id: string;
+  /** The API key the job belongs to: only its sessions may see it. */
+  account: string;
+  /** The session that created it (its vault entry renews the upstream token). */
+  sid: string;
+  enterpriseId: string | null;
+  state: ExportState;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+  /** When the finished job and its file are deleted. */
+  expiresAt: number | null;
+  query: StoredExportQuery;
+  columns: CdrFieldKey[];
+  fileName: string;
+  /** The upstream page size the job pages with (fixed at creation: page numbers depend on it). */
+  pageSize: number;
+  /** In reading order (the query's sort order); split windows stay, marked `split`. */
+  windows: StoredWindow[];
+  nextWindowId: number;
+  waitingUntil: number | null;
+  message: string | null;
+  warnings: string[];
+  callsSpent: number;
+  pagesCached: number;
+  /** Distinct records stored. */
+  recordsFetched: number;
+  /** Records received again (any cause) and stored once. */
+  duplicates: number;
+  /** Of those, records two different windows both returned. */
+  overlapDuplicates: number;
+  /** Consecutive failed attempts at the current page (for the backoff). */
+  failures: number;
+  /** The upstream refused the stored credentials then: only a session signed in later can help. */
+  signInNeededSince: number | null;
+  countCheck: ExportCountCheck | null;
+  fileBytes: number | null;
+}
+
+export interface StoredRow {
+  trxId: string;
+  /** The record as JSON (the job's columns, UTC timestamps). */
+  body: string;
+}
+
+export interface AppendResult {
+  /** New records. */
+  inserted: number;
+  /** Records this window had already returned. */
+  sameWindow: number;
+  /** Records another (non-split) window had already returned. */
+  otherWindow: number;
+  /** Records first read by a window that was later split, now taken over by this one. */
+  claimed: number;
+}
+

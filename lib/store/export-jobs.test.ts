@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { createJobRecord } from '@/lib/exports/job-record';
+import { forEachBackend } from '@/tests/support/backends';
+import type { ExportJobRecord } from './export-job-record';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+function job(id: string, account = 'demo', createdAt = T0): ExportJobRecord {
+  return createJobRecord({
+    id,
+    account: { apiKey: account, sid: `sid-${account}`, enterpriseId: null },
+    frozen: {
+      query: { from: new Date(T0), to: new Date(T0 + 86_400_000), tz: 'UTC', sortOrder: 'asc', sort: 'date_received', filters: {} },
+      requestedTo: null,
+    },
+    columns: ['trx_id', 'ref'],
+    pageSize: 100,
+    now: createdAt,
+  });
+}
+
+const rows = (...ids: string[]) => ids.map((trxId) => ({ trxId, body: JSON.stringify({ trx_id: trxId }) }));
+const idsOf = (batch: { body: string }[]) => batch.map((r) => (JSON.parse(r.body) as { trx_id: string }).trx_id);
+
+describe('the export job store', () => {
+  forEachBackend((open, dialect) => {
+    it('gives a job back as it was saved, and only to its account', async () => {
+      const { exportJobs } = await open();
+      const a1 = job('a1', 'demo');
+      await exportJobs.insertJob(a1);
+      await exportJobs.insertJob(job('f1', 'fuji'));
+      expect(await exportJobs.getJob('a1')).toEqual(a1);
+      expect((await exportJobs.getJobFor('a1', 'demo'))?.id).toBe('a1');
+      expect(await exportJobs.getJobFor('a1', 'fuji')).toBeNull();
+      expect(await exportJobs.getJob('nope')).toBeNull();
+      expect((await exportJobs.listJobs('fuji', 10)).map((j) => j.id)).toEqual(['f1']);
+      a1.state = 'running';
+      a1.callsSpent = 3;
+      await exportJobs.saveJob(a1);
+      expect(await exportJobs.getJob('a1')).toEqual(a1);
+    });
+
+    it('lists an account’s jobs newest first, up to the limit', async () => {
+      const { exportJobs } = await open();
+      for (const [id, at] of [['j1', T0], ['j2', T0 + 2000], ['j3', T0 + 1000]] as const) await exportJobs.insertJob(job(id, 'demo', at));
+      expect((await exportJobs.listJobs('demo', 2)).map((j) => j.id)).toEqual(['j2', 'j3']);
+    });
+
+    it('lists active jobs oldest first', async () => {
+      const { exportJobs } = await open();
+      await exportJobs.insertJob(job('new', 'demo', T0 + 1000));
+      await exportJobs.insertJob(job('old', 'demo', T0));
+      const done = job('done', 'demo', T0 - 1000);
+      done.state = 'done';
+      await exportJobs.insertJob(done);
+      const waiting = job('waiting', 'fuji', T0 + 500);
+      waiting.state = 'waiting';
+      await exportJobs.insertJob(waiting);
+      expect((await exportJobs.activeJobs()).map((j) => j.id)).toEqual(['old', 'waiting', 'new']);
+    });
+
+    it('writes a page and the job in one transaction, de-duplicating by trx_id', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      await exportJobs.insertJob(j);
+      const [w1] = j.windows;
+      const first = await exportJobs.commitPage(j, w1!.id, rows('a', 'b', 'c'), () => {
+        j.recordsFetched += 3;
+      });
+      expect(first).toEqual({ inserted: 3, sameWindow: 0, otherWindow: 0, claimed: 0 });
+      // The same window sends b again (a shifted page); another window sends c (a shared boundary).
+      const again = await exportJobs.commitPage(j, w1!.id, rows('b', 'd'), () => undefined);
+      expect(again).toEqual({ inserted: 1, sameWindow: 1, otherWindow: 0, claimed: 0 });
+      const other = await exportJobs.commitPage(j, 99, rows('c', 'e'), () => undefined);
+      expect(other).toEqual({ inserted: 1, sameWindow: 0, otherWindow: 1, claimed: 0 });
+      expect(await exportJobs.countRows('j')).toBe(5);
+      expect((await exportJobs.getJob('j'))?.recordsFetched).toBe(3);
+      expect(idsOf(await exportJobs.rowBatch('j', 0, 10))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    });
+
+    it('counts a record a page carries twice as that window’s duplicate, stored once', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      await exportJobs.insertJob(j);
+      const result = await exportJobs.commitPage(j, 1, rows('a', 'b', 'a'), () => undefined);
+      expect(result).toEqual({ inserted: 2, sameWindow: 1, otherWindow: 0, claimed: 0 });
+      expect(idsOf(await exportJobs.rowBatch('j', 0, 10))).toEqual(['a', 'b']);
+    });
+
+    it('hands the records of a split window to the narrower window that reads them again', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      await exportJobs.insertJob(j);
+      const parent = j.windows[0]!;
+      await exportJobs.commitPage(j, parent.id, [{ trxId: 'a', body: '{"trx_id":"a","v":1}' }, ...rows('b')], () => {
+        parent.state = 'split';
+      });
+      const claimed = await exportJobs.commitPage(j, 7, [{ trxId: 'a', body: '{"trx_id":"a","v":2}' }, ...rows('b', 'c')], () => undefined);
+      expect(claimed).toEqual({ inserted: 1, sameWindow: 0, otherWindow: 0, claimed: 2 });
+      // Their place in the file is where they were first read; the newer copy is kept.
+      const batch = await exportJobs.rowBatch('j', 0, 10);
+      expect(idsOf(batch)).toEqual(['a', 'b', 'c']);
+      expect(JSON.parse(batch[0]!.body)).toEqual({ trx_id: 'a', v: 2 });
+      // Now the narrower window's: read again by it, a duplicate of its own.
+      expect(await exportJobs.commitPage(j, 7, rows('a'), () => undefined)).toEqual({ inserted: 0, sameWindow: 1, otherWindow: 0, claimed: 0 });
+    });
+
+    it('rolls a page back whole when writing the job fails', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      await exportJobs.insertJob(j);
+      await expect(
+        exportJobs.commitPage(j, 1, rows('a', 'b'), () => {
+          throw new Error('disk full');
+        }),
+      ).rejects.toThrow('disk full');
+      await expect(
+        exportJobs.commitPage(j, 1, rows('c'), async () => {
+          await Promise.resolve();
+          throw new Error('later');
+        }),
+      ).rejects.toThrow('later');
+      expect(await exportJobs.countRows('j')).toBe(0);
+      // And the next page is written as if nothing had happened.
+      expect(await exportJobs.commitPage(j, 1, rows('a', 'b'), () => undefined)).toMatchObject({ inserted: 2 });
+    });
+
+    it('pages through rows by id, a batch at a time, in arrival order', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      await exportJobs.insertJob(j);
+      const ids = Array.from({ length: 1200 }, (_, i) => `r${String(i).padStart(4, '0')}`).reverse();
+      await exportJobs.commitPage(j, 1, rows(...ids.slice(0, 700)), () => undefined);
+      await exportJobs.commitPage(j, 1, rows(...ids.slice(700)), () => undefined);
+      const read: string[] = [];
+      let after = 0;
+      for (;;) {
+        const batch = await exportJobs.rowBatch('j', after, 250);
+        if (batch.length === 0) break;
+        expect(typeof batch[0]!.id).toBe('number');
+        read.push(...idsOf(batch));
+        after = batch.at(-1)!.id;
+      }
+      expect(read).toEqual(ids);
+      expect(await exportJobs.countRows('j')).toBe(1200);
+    });
+
+    it('finds expired jobs, deletes rows alone, and deletes a job with its rows', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      j.state = 'done';
+      j.expiresAt = T0 + 1000;
+      await exportJobs.insertJob(j);
+      await exportJobs.insertJob(job('keep'));
+      await exportJobs.commitPage(j, 1, rows('a'), () => undefined);
+      expect(await exportJobs.expiredJobs(T0)).toEqual([]);
+      expect(await exportJobs.expiredJobs(T0 + 1000)).toEqual(['j']);
+      await exportJobs.deleteRows('j');
+      expect(await exportJobs.countRows('j')).toBe(0);
+      expect(await exportJobs.getJob('j')).not.toBeNull();
+      await exportJobs.commitPage(j, 1, rows('a'), () => undefined);
+      await exportJobs.deleteJob('j');
+      expect(await exportJobs.getJob('j')).toBeNull();
+      expect(await exportJobs.countRows('j')).toBe(0);
+      expect(await exportJobs.getJob('keep')).not.toBeNull();
+    });
+
+    it('finds a live session of the API key: the job’s own first, else the newest, else none', async () => {
+      const { exportJobs, vault } = await open();
+      const entry = (sid: string, apiKey: string, createdAt: number, expiresAt: number) => ({ sid, apiKey, enterpriseId: null, sealedSecret: 'x', createdAt, expiresAt });
+      expect(await exportJobs.liveSession('demo', 's1', T0, null)).toBeNull();
+      await vault.put(entry('s1', 'demo', T0 - 10_000, T0 + 3600_000));
+      await vault.put(entry('s2', 'demo', T0 - 5_000, T0 + 3600_000));
+      await vault.put(entry('s0', 'demo', T0 - 20_000, T0 + 3600_000));
+      await vault.put(entry('f1', 'fuji', T0, T0 + 3600_000));
+      expect(await exportJobs.liveSession('demo', 's1', T0, null)).toEqual(entry('s1', 'demo', T0 - 10_000, T0 + 3600_000));
+      await vault.delete('s1');
+      expect((await exportJobs.liveSession('demo', 's1', T0, null))?.sid).toBe('s2');
+      // After the upstream refused the credentials, only a later sign-in helps.
+      expect(await exportJobs.liveSession('demo', 's1', T0, T0 - 1_000)).toBeNull();
+      expect(await exportJobs.liveSession('demo', 's1', T0 + 3600_000, null)).toBeNull();
+    });
+
+    if (dialect === 'postgres') {
+      it('shows another instance nothing of a page until its transaction commits', async () => {
+        const writer = await open();
+        const reader = await open();
+        const j = job('j');
+        await writer.exportJobs.insertJob(j);
+        let seenInside = -1;
+        await writer.exportJobs.commitPage(j, 1, rows('a', 'b'), async () => {
+          seenInside = await reader.exportJobs.countRows('j');
+          j.recordsFetched = 2;
+        });
+        expect(seenInside).toBe(0);
+        expect(await reader.exportJobs.countRows('j')).toBe(2);
+        expect((await reader.exportJobs.getJob('j'))?.recordsFetched).toBe(2);
+      });
+    }
+  });
+});

@@ -1,0 +1,154 @@
+import 'server-only';
+/**
+ * Export jobs on the Kysely store (SQLite or PostgreSQL): the asynchronous twin of `ExportStore`
+ * (./exports.ts), with the same operations and the same rules. A page's records and the job's
+ * progress are written in one transaction before the next upstream call, so a crash at any point
+ * resumes at the first page not written and never pays for a page twice. Records are de-duplicated
+ * by trx_id as they are written (UNIQUE per job), in the order they arrived, so the file streams
+ * out in the query's order with each record once.
+ *
+ * One worker writes a job at a time (the runner's rule); two writing the same page at once would
+ * meet the UNIQUE constraint and one of them would fail whole, leaving nothing half-written.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema';
+import type { AppendResult, ExportJobRecord, StoredRow } from './export-job-record';
+import { toVaultEntry, type VaultEntry } from './vault';
+
+export interface ExportJobStore {
+  insertJob(job: ExportJobRecord): Promise<void>;
+  saveJob(job: ExportJobRecord): Promise<void>;
+  getJob(id: string): Promise<ExportJobRecord | null>;
+  /** The job, only when it belongs to `account`. */
+  getJobFor(id: string, account: string): Promise<ExportJobRecord | null>;
+  /** The account's jobs, newest first. */
+  listJobs(account: string, limit: number): Promise<ExportJobRecord[]>;
+  /** Jobs with work left (queued, running, waiting), oldest first. */
+  activeJobs(): Promise<ExportJobRecord[]>;
+  /**
+   * Writes a page's records and, in the same transaction, the job as `apply` leaves it (apply gets
+   * what the write found and updates the job's counters). If anything throws, nothing is written.
+   */
+  commitPage(job: ExportJobRecord, windowId: number, rows: readonly StoredRow[], apply: (result: AppendResult) => void | Promise<void>): Promise<AppendResult>;
+  /** Records in arrival order, `limit` at a time after row id `afterId` (keyset paging). */
+  rowBatch(jobId: string, afterId: number, limit: number): Promise<{ id: number; body: string }[]>;
+  countRows(jobId: string): Promise<number>;
+  deleteRows(jobId: string): Promise<void>;
+  /** Deletes the job and its records (its file is the file store's: ./export-files.ts). */
+  deleteJob(jobId: string): Promise<void>;
+  /** Finished jobs whose retention ran out. */
+  expiredJobs(now: number): Promise<string[]>;
+  /**
+   * A live session of the API key to renew tokens with: `sid` itself when it is still open, else
+   * the newest other one; with `createdAfter`, only a session signed in after that moment.
+   */
+  liveSession(apiKey: string, sid: string, now: number, createdAfter: number | null): Promise<VaultEntry | null>;
+}
+
+/** trx_ids looked up per query, and rows per INSERT: far below either dialect's parameter limit. */
+const BATCH = 500;
+
+function* batches<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+}
+
+const parse = (row: { data: string } | undefined): ExportJobRecord | null => (row ? (JSON.parse(row.data) as ExportJobRecord) : null);
+
+export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
+  const save = async (q: Kysely<Database>, job: ExportJobRecord) => {
+    await q.updateTable('export_jobs').set({ state: job.state, expires_at: job.expiresAt, data: JSON.stringify(job) }).where('id', '=', job.id).execute();
+  };
+
+  return {
+    async insertJob(job) {
+      await db
+        .insertInto('export_jobs')
+        .values({ id: job.id, account: job.account, state: job.state, created_at: job.createdAt, expires_at: job.expiresAt, data: JSON.stringify(job) })
+        .execute();
+    },
+    saveJob: (job) => save(db, job),
+    async getJob(id) {
+      return parse(await db.selectFrom('export_jobs').select('data').where('id', '=', id).executeTakeFirst());
+    },
+    async getJobFor(id, account) {
+      return parse(await db.selectFrom('export_jobs').select('data').where('id', '=', id).where('account', '=', account).executeTakeFirst());
+    },
+    async listJobs(account, limit) {
+      const rows = await db.selectFrom('export_jobs').select('data').where('account', '=', account).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      return rows.map((r) => parse(r)!);
+    },
+    async activeJobs() {
+      const rows = await db.selectFrom('export_jobs').select('data').where('state', 'in', ['queued', 'running', 'waiting']).orderBy('created_at').orderBy('id').execute();
+      return rows.map((r) => parse(r)!);
+    },
+
+    async commitPage(job, windowId, rows, apply) {
+      return db.transaction().execute(async (trx) => {
+        const split = new Set(job.windows.filter((w) => w.state === 'split').map((w) => w.id));
+        // Which window holds each trx_id now; updated as this page is decided, so a record the
+        // page carries twice counts as this window's duplicate, as it would row by row.
+        const holder = new Map<string, number>();
+        for (const ids of batches([...new Set(rows.map((r) => r.trxId))])) {
+          const found = await trx.selectFrom('export_rows').select(['trx_id', 'win']).where('job_id', '=', job.id).where('trx_id', 'in', ids).execute();
+          for (const f of found) holder.set(f.trx_id, f.win);
+        }
+        const result: AppendResult = { inserted: 0, sameWindow: 0, otherWindow: 0, claimed: 0 };
+        const inserts: { job_id: string; trx_id: string; win: number; body: string }[] = [];
+        const claims = new Map<string, string>();
+        for (const row of rows) {
+          const win = holder.get(row.trxId);
+          if (win === undefined) {
+            inserts.push({ job_id: job.id, trx_id: row.trxId, win: windowId, body: row.body });
+            result.inserted += 1;
+          } else if (split.has(win)) {
+            // Keeps its place in the file (it was read first) and takes the newer copy of the record.
+            claims.set(row.trxId, row.body);
+            result.claimed += 1;
+          } else if (win === windowId) result.sameWindow += 1;
+          else result.otherWindow += 1;
+          holder.set(row.trxId, windowId);
+        }
+        // One multi-row INSERT per batch numbers the rows in the order given: arrival order.
+        for (const batch of batches(inserts)) await trx.insertInto('export_rows').values(batch).execute();
+        for (const [trxId, body] of claims) {
+          await trx.updateTable('export_rows').set({ win: windowId, body }).where('job_id', '=', job.id).where('trx_id', '=', trxId).execute();
+        }
+        await apply(result);
+        await save(trx, job);
+        return result;
+      });
+    },
+
+    async rowBatch(jobId, afterId, limit) {
+      return db.selectFrom('export_rows').select(['id', 'body']).where('job_id', '=', jobId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    },
+    async countRows(jobId) {
+      const row = await db
+        .selectFrom('export_rows')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('job_id', '=', jobId)
+        .executeTakeFirstOrThrow();
+      return row.n;
+    },
+    async deleteRows(jobId) {
+      await db.deleteFrom('export_rows').where('job_id', '=', jobId).execute();
+    },
+    async deleteJob(jobId) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('export_rows').where('job_id', '=', jobId).execute();
+        await trx.deleteFrom('export_jobs').where('id', '=', jobId).execute();
+      });
+    },
+    async expiredJobs(now) {
+      const rows = await db.selectFrom('export_jobs').select('id').where('expires_at', 'is not', null).where('expires_at', '<=', now).execute();
+      return rows.map((r) => r.id);
+    },
+    async liveSession(apiKey, sid, now, createdAfter) {
+      // The vault's table read directly: the vault has no "any session of this key".
+      const after = createdAfter ?? -1;
+      const live = db.selectFrom('sessions').selectAll().where('api_key', '=', apiKey).where('expires_at', '>', now).where('created_at', '>', after);
+      const own = await live.where('sid', '=', sid).executeTakeFirst();
+      return toVaultEntry(own ?? (await live.orderBy('created_at', 'desc').limit(1).executeTakeFirst()));
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import 'server-only';
+/**
+ * The durable store on one database: PostgreSQL when DATABASE_URL is set (several instances share
+ * it), else the SQLite file in DATA_DIR (one instance). Opens it, brings its tables up to date, and
+ * hands out every store that lives in it.
+ */
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import type { Config } from '../config';
+import { migrate } from './db/migrate';
+import { openDatabase } from './db/open-database';
+import type { Database, SqlDialect } from './db/schema';
+import { createExportFileStore, type ExportFileStore } from './export-files';
+import { createExportJobStore, type ExportJobStore } from './export-jobs';
+import { createLeaseStore, type LeaseStore } from './leases';
+import { createLedger, type LedgerStore } from './ledger';
+import { createPageCache, type PageCacheStore } from './page-cache';
+import { createVault, type VaultStore } from './vault';
+
+export interface DurableStore {
+  dialect: SqlDialect;
+  db: Kysely<Database>;
+  /** PostgreSQL only: the connection pool (the shared governor holds advisory locks on it). */
+  pool?: pg.Pool;
+  ledger: LedgerStore;
+  cache: PageCacheStore;
+  vault: VaultStore;
+  exportJobs: ExportJobStore;
+  exportFiles: ExportFileStore;
+  leases: LeaseStore;
+  /** Closes the database (for SQLite, frees the data folder for another process). */
+  close(): Promise<void>;
+}
+
+export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): Promise<DurableStore> {
+  const { db, dialect, pool, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  try {
+    await migrate(db, dialect);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return {
+    dialect,
+    db,
+    ...(pool ? { pool } : {}),
+    ledger: createLedger(db),
+    cache: createPageCache(db),
+    vault: createVault(db),
+    exportJobs: createExportJobStore(db),
+    exportFiles: createExportFileStore(db),
+    leases: createLeaseStore(db),
+    close,
+  };
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { forEachBackend } from '@/tests/support/backends';
+import type { VaultEntry } from './vault';
+
+const T0 = Date.UTC(2026, 10, 20);
+const entry = (sid: string, apiKey: string, overrides: Partial<VaultEntry> = {}): VaultEntry => ({
+  sid,
+  apiKey,
+  enterpriseId: null,
+  sealedSecret: `sealed-${sid}`,
+  createdAt: T0,
+  expiresAt: T0 + 3600_000,
+  ...overrides,
+});
+
+describe('the session vault', () => {
+  forEachBackend((open) => {
+    it('gives an open session back and nothing once it expired', async () => {
+      const { vault } = await open();
+      const e = entry('s1', 'demo', { enterpriseId: 'ent-sakura' });
+      await vault.put(e);
+      expect(await vault.get('s1', T0)).toEqual(e);
+      expect(await vault.get('s1', T0 + 3600_000)).toBeNull();
+      expect(await vault.get('nope', T0)).toBeNull();
+    });
+
+    it('replaces a session put again whole', async () => {
+      const { vault } = await open();
+      await vault.put(entry('s1', 'demo', { enterpriseId: 'ent-sakura' }));
+      const renewed = entry('s1', 'demo', { sealedSecret: 'resealed', expiresAt: T0 + 7200_000 });
+      await vault.put(renewed);
+      expect(await vault.get('s1', T0)).toEqual(renewed);
+    });
+
+    it('deletes a session at sign-out', async () => {
+      const { vault } = await open();
+      await vault.put(entry('s1', 'demo'));
+      await vault.delete('s1');
+      expect(await vault.get('s1', T0)).toBeNull();
+      await vault.delete('s1');
+    });
+
+    it('counts the open sessions of an API key', async () => {
+      const { vault } = await open();
+      await vault.put(entry('s1', 'demo'));
+      await vault.put(entry('s2', 'demo', { expiresAt: T0 + 1000 }));
+      await vault.put(entry('f1', 'fuji'));
+      expect(await vault.countForApiKey('demo', T0)).toBe(2);
+      expect(await vault.countForApiKey('demo', T0 + 1000)).toBe(1);
+      expect(await vault.countForApiKey('nobody', T0)).toBe(0);
+    });
+
+    it('drops the sessions that ended', async () => {
+      const { vault } = await open();
+      await vault.put(entry('ended', 'demo', { expiresAt: T0 }));
+      await vault.put(entry('open', 'demo', { expiresAt: T0 + 1 }));
+      await vault.prune(T0);
+      expect(await vault.countForApiKey('demo', 0)).toBe(1);
+      expect(await vault.get('open', 0)).not.toBeNull();
+    });
+  });
+});
