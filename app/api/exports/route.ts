@@ -6,22 +6,28 @@
 import type { NextRequest } from 'next/server';
 import { exportHref } from '@/lib/exports/present-job';
 import { createExport, listExports } from '@/lib/exports/export-service';
+import { readBodyWithLimit } from '@/lib/http/body-limit';
 import { badRequest } from '@/lib/http/problem';
 import { json, withAccount } from '@/lib/http/route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
+/** The query's parameters and a list of columns fit in far less; a larger body is not an export request. */
+const EXPORT_BODY_LIMIT = 16 * 1024;
+const EXPORT_BODY_HINT = 'Send only the query\u2019s parameters, `columns` and `dryRun` as JSON.';
+
 export const GET = withAccount(async (_req, account) => json({ jobs: await listExports(account) }));
 
 export const POST = withAccount(async (req: NextRequest, account) => {
+  const bytes = await readBodyWithLimit(req, EXPORT_BODY_LIMIT, EXPORT_BODY_HINT);
   let body: unknown;
   try {
-    body = await req.json();
+    body = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw badRequest({ body: 'The body must be JSON, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.' });
   }
   const result = await createExport(account, body);
   if (result.kind === 'estimate') return json(result.estimate);
   return json(result.job, { status: 201, headers: { Location: exportHref(result.job.id) } });
-});
+}, { refuseCrossSite: true });

@@ -19,4 +19,4 @@ export const GET = withAccount(async (req: NextRequest, account) => {
   const page = await getTransactionsService().page(account, parsed.query, req.signal);
   if (wantsCsv(req)) return csvPageResponse(page, parsed.query, req.nextUrl.searchParams.get('columns'));
   return json(page);
-});
+}, { refuseCrossSite: true });

@@ -20,4 +20,4 @@ export const DELETE = withAccount<Context>(async (_req, account, context) => {
   const { id } = await context.params;
   const job = await cancelExport(account, id);
   return job ? json(job) : new Response(null, { status: 204 });
-});
+}, { refuseCrossSite: true });

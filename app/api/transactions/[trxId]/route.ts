@@ -24,4 +24,4 @@ export const GET = withAccount<Context>(async (req: NextRequest, account, contex
   if (Object.keys(errors).length > 0) throw badRequest(errors);
   const { cdr, meta } = await getTransactionsService().record(account, trxId.trim(), tzRaw as Zone, req.signal);
   return json({ ...cdr, _meta: meta });
-});
+}, { refuseCrossSite: true });
