@@ -1,3 +1,35 @@
+/**
+ * Browser features the dashboard never uses, switched off for it and anything it could embed. The
+ * clipboard stays at the browser's default (this origin only): Copy buttons write to it. Only
+ * features Chromium knows are listed; an unknown one is a console error on every page. The
+ * per-request headers (CSP with its nonce, HSTS) are set by proxy.ts.
+ */
+const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
@@ -17,6 +49,7 @@ const nextConfig = {
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           { key: 'Referrer-Policy', value: 'same-origin' },
           { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Permissions-Policy', value: PERMISSIONS_POLICY },
         ],
       },
     ];

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { signInErrorText } from '@/lib/auth/sign-in-errors';
 import { currentAccount } from '@/lib/root/page-session';
 import { SignInForm } from './sign-in-form';
 import styles from './signin.module.css';
@@ -7,7 +8,7 @@ import styles from './signin.module.css';
 export const metadata: Metadata = { title: 'Sign in · SMS history' };
 export const dynamic = 'force-dynamic';
 
-type Props = { searchParams: Promise<{ callbackUrl?: string; error?: string }> };
+type Props = { searchParams: Promise<{ callbackUrl?: string; error?: string | string[] }> };
 
 /** Only paths of this site: a callbackUrl elsewhere would make the sign-in page an open redirect. */
 function safeCallback(raw: string | undefined): string {
@@ -32,7 +33,8 @@ export default async function SignInPage({ searchParams }: Props) {
           SMS transaction history
         </h1>
         <p className={styles.lead}>Sign in with the API key and secret of your Report API account.</p>
-        <SignInForm callbackUrl={target} initialError={error && error !== 'CredentialsSignin' ? error : undefined} />
+        {/* Only the app's own text for the code: `?error=` is anyone's to write. */}
+        <SignInForm callbackUrl={target} initialError={error === undefined ? undefined : signInErrorText(String(error))} />
         <p className={styles.note}>
           Your secret is checked with the Report API and kept on this server only, sealed, to renew the 15-minute
           access token while you work. It is deleted when you sign out.

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { signIn } from 'next-auth/react';
 import { useState, type FormEvent } from 'react';
 import { signInProblems, type SignInInput } from '@/lib/auth/credentials';
+import { signInErrorText } from '@/lib/auth/sign-in-errors';
 import styles from './signin.module.css';
 
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
@@ -23,7 +24,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     const result = await signIn('credentials', { ...input, redirect: false });
     setPending(false);
     if (!result || result.error) {
-      setError(result?.error && result.error !== 'CredentialsSignin' ? result.error : 'Sign-in failed. Check the API key and secret.');
+      setError(signInErrorText(result?.error ?? 'CredentialsSignin'));
       // Keep the key, drop the secret: it was refused or must be typed again.
       setInput((i) => ({ ...i, apiSecret: '' }));
       return;

@@ -126,4 +126,6 @@ export interface Problem {
   limitedBy?: QuotaSnapshot['limitedBy'];
   limitScope?: QuotaSnapshot['limitScope'];
   nextCallAt?: string;
+  /** For 413: the largest body the endpoint reads, in bytes. */
+  maxBodyBytes?: number;
 }

@@ -19,6 +19,7 @@ import { authSecret } from './auth-secret';
 import { signInProblems } from './credentials';
 import { PAGE_PATHS } from '../ui/paths';
 import { seal } from './secret-box';
+import { signInErrorCode } from './sign-in-errors';
 
 declare module 'next-auth' {
   interface User {
@@ -38,15 +39,16 @@ declare module 'next-auth/jwt' {
   }
 }
 
-/** Sign-in failures a person can act on; next-auth hands the message to the sign-in page. */
+/**
+ * Sign-in failures a person can act on, as codes: next-auth puts the thrown message into the
+ * sign-in page's `?error=`, and the page shows only its own text for a code (./sign-in-errors.ts).
+ */
 function signInFailure(err: unknown): Error {
-  if (err instanceof UpstreamError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) {
-    return new Error('The Report API did not accept this API key and secret. Check both and try again.');
-  }
-  if (err instanceof QuotaExceededError) return new Error('The Report API is busy with another call. Try again in a few seconds.');
-  if (err instanceof UpstreamError) return new Error('The Report API cannot be reached right now. Try again in a minute.');
+  if (err instanceof UpstreamError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) return new Error(signInErrorCode('CredentialsRejected'));
+  if (err instanceof QuotaExceededError) return new Error(signInErrorCode('UpstreamBusy'));
+  if (err instanceof UpstreamError) return new Error(signInErrorCode('UpstreamUnreachable'));
   log.error('signin.unexpected', { error: err instanceof Error ? err.message : String(err) });
-  return new Error('Sign-in failed on our side. Try again; if it persists, tell the team.');
+  return new Error(signInErrorCode('SignInBroken'));
 }
 
 /** What sign-in needs of the server: the gateway to check credentials, the vault, the session length. */
@@ -58,8 +60,8 @@ export interface AuthDeps {
 
 async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined): Promise<User | null> {
   const input = { apiKey: (raw?.apiKey ?? '').trim(), apiSecret: raw?.apiSecret ?? '', enterpriseId: (raw?.enterpriseId ?? '').trim() };
-  const problems = Object.values(signInProblems(input));
-  if (problems.length > 0) throw new Error(problems.join(' '));
+  // The page checks the same before sending; only a script can get here with a bad form.
+  if (Object.keys(signInProblems(input)).length > 0) throw new Error(signInErrorCode('InvalidInput'));
   try {
     await deps.gateway.verifyCredentials(input.apiKey, input.apiSecret);
   } catch (err) {

@@ -61,6 +61,25 @@ export function notFound(detail: string): ProblemError {
   return new ProblemError({ type: `${TYPE_BASE}not-found`, title: 'Not found', status: 404, detail });
 }
 
+/**
+ * A body over `maxBodyBytes`; `whatToSend` tells the client what the endpoint does take. `headers`:
+ * `Connection: close` when the rest of the body is left unread on the connection.
+ */
+export function payloadTooLarge(maxBodyBytes: number, whatToSend: string, headers: Record<string, string> = {}): ProblemError {
+  const detail = `This endpoint takes a body of at most ${maxBodyBytes} bytes (${maxBodyBytes / 1024} KiB); it was not read past that. ${whatToSend}`;
+  return new ProblemError({ type: `${TYPE_BASE}payload-too-large`, title: 'The request body is too large', status: 413, detail, maxBodyBytes }, headers);
+}
+
+export function crossSiteRefused(): ProblemError {
+  return new ProblemError({
+    type: `${TYPE_BASE}cross-site`,
+    title: 'Refused: the request did not come from the dashboard',
+    status: 403,
+    detail:
+      'This request can spend upstream calls, so it must come from the dashboard\u2019s own pages or from a script (a client that sends no Sec-Fetch-Site or Origin header). It came from another site or origin. Open the dashboard and search there. No upstream call was made.',
+  });
+}
+
 function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }

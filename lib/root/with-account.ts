@@ -1,20 +1,38 @@
 import 'server-only';
 /**
- * Wraps a route handler: resolves the signed-in account itself (401 problem without one), hands
- * the handler the process's services, turns anything thrown into problem details, and keeps
- * answers out of shared caches.
+ * Wraps a route handler: for a route that can spend an upstream call, refuses a request from
+ * another site first (lib/http/request-intent.ts); resolves the signed-in account itself (401
+ * problem without one); hands the handler the process's services; turns anything thrown into
+ * problem details; keeps answers out of shared caches.
  */
 import type { NextRequest } from 'next/server';
 import { accountFromCookies, type SignedInAccount } from '../auth/session';
-import { problemResponse, toProblem, unauthenticated } from '../http/problem';
+import { crossSiteRefused, problemResponse, toProblem, unauthenticated } from '../http/problem';
+import { crossSiteRefusalOf } from '../http/request-intent';
+import { log } from '../log';
 import { getServices, type Services } from './services';
 
 export type AccountHandler<C> = (req: NextRequest, account: SignedInAccount, services: Services, context: C) => Promise<Response>;
 
-export function withAccount<C>(handler: AccountHandler<C>) {
+export interface RouteOptions {
+  /**
+   * For handlers that spend upstream calls or change what the account owns: only the dashboard's
+   * own pages and scripts may ask, checked before anything else.
+   */
+  refuseCrossSite?: boolean;
+}
+
+export function withAccount<C>(handler: AccountHandler<C>, options: RouteOptions = {}) {
   return async (req: NextRequest, context: C): Promise<Response> => {
     try {
       const services = await getServices();
+      if (options.refuseCrossSite) {
+        const reason = crossSiteRefusalOf(req, services.config.NEXTAUTH_URL);
+        if (reason !== null) {
+          log.info('request.cross_site_refused', { method: req.method, path: req.nextUrl.pathname, reason });
+          throw crossSiteRefused();
+        }
+      }
       const account = await accountFromCookies(req.cookies, req.headers, services.store.vault);
       if (!account) throw unauthenticated();
       const res = await handler(req, account, services, context);

@@ -22,4 +22,4 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions 
   const etag = etagOf(page);
   if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
   return json(page, { headers: { ETag: etag } });
-});
+}, { refuseCrossSite: true });

@@ -1,5 +1,8 @@
 import NextAuth from 'next-auth';
+import type { NextRequest } from 'next/server';
 import { authOptions } from '@/lib/auth/options';
+import { withBodyLimit } from '@/lib/http/body-limit';
+import { ProblemError, problemResponse } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
 
 export const runtime = 'nodejs';
@@ -7,10 +10,22 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
+/** next-auth's forms (sign-in, sign-out) are a few short fields; anything larger is not one. */
+const AUTH_BODY_LIMIT = 8 * 1024;
+const AUTH_BODY_HINT = 'Send only the sign-in form: csrfToken, apiKey, apiSecret and the optional enterpriseId.';
+
 // Built per request, not at import: `next build` imports this module, and the options read the
-// configuration (NEXTAUTH_SECRET is required in production).
-async function handler(req: Request, context: Context) {
-  return NextAuth(authOptions(await getServices()))(req, context);
+// configuration (NEXTAUTH_SECRET is required in production). No session is needed here; the body is
+// read under the limit first and handed to next-auth as a new request.
+async function handler(req: NextRequest, context: Context) {
+  let request: NextRequest;
+  try {
+    request = await withBodyLimit(req, AUTH_BODY_LIMIT, AUTH_BODY_HINT);
+  } catch (err) {
+    if (err instanceof ProblemError) return problemResponse(err.problem, err.headers);
+    throw err;
+  }
+  return NextAuth(authOptions(await getServices()))(request, context);
 }
 
 export { handler as GET, handler as POST };

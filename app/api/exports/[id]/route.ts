@@ -20,4 +20,4 @@ export const DELETE = withAccount<Context>(async (_req, account, { exports }, co
   const { id } = await context.params;
   const job = await exports.cancel(account, id);
   return job ? json(job) : new Response(null, { status: 204 });
-});
+}, { refuseCrossSite: true });

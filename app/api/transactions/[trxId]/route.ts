@@ -22,4 +22,4 @@ export const GET = withAccount<Context>(async (req: NextRequest, account, { tran
   if (Object.keys(errors).length > 0) throw badRequest(errors);
   const { cdr, meta } = await transactions.record(account, trxId.trim(), tz, req.signal);
   return json({ ...cdr, _meta: meta });
-});
+}, { refuseCrossSite: true });

@@ -1,0 +1,54 @@
+/**
+ * What the sign-in page may say about a failed sign-in. next-auth carries the error to the page as
+ * `/signin?error=<value>`, a value anyone can put in a link, so the page never shows that value:
+ * only the text this table holds for it. `authorize` (lib/auth/options.ts) throws these codes, never
+ * sentences; next-auth adds its own codes; any other value gets the generic text.
+ *
+ * A code that needs a number (a wait in seconds) travels as `Code:<digits>`, strictly: anything else
+ * after the code makes the whole value unknown.
+ */
+import { formatDuration } from '../ui/format';
+
+type Text = string | ((seconds: number | undefined) => string);
+
+const TEXTS = {
+  // Ours, thrown by `authorize`.
+  InvalidInput: 'Check the API key, secret and enterprise ID: one is empty, too long or holds characters it may not.',
+  CredentialsRejected: 'The Report API did not accept this API key and secret. Check both and try again.',
+  UpstreamBusy: 'The Report API is busy with another call. Try again in a few seconds.',
+  UpstreamUnreachable: 'The Report API cannot be reached right now. Try again in a minute.',
+  SignInBroken: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
+  TooManyAttempts: (seconds) =>
+    seconds === undefined ? 'Too many sign-in attempts. Try again in a few minutes.' : `Too many sign-in attempts. Try again in ${formatDuration(seconds * 1000)}.`,
+  // next-auth's own (the ones a credentials sign-in can meet; the OAuth and e-mail ones cannot).
+  CredentialsSignin: 'Sign-in failed. Check the API key and secret.',
+  SessionRequired: 'Sign in to see that page.',
+  Callback: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
+  Configuration: 'Sign-in is not set up correctly on this server. Tell the team.',
+  AccessDenied: 'This account may not sign in here.',
+  Default: 'Sign-in did not complete. Try again.',
+} satisfies Record<string, Text>;
+
+export type SignInErrorCode = keyof typeof TEXTS;
+
+/** Codes that carry a number of seconds. */
+type TimedCode = { [K in SignInErrorCode]: (typeof TEXTS)[K] extends string ? never : K }[SignInErrorCode];
+
+const VALUE = /^([A-Za-z]{1,40})(?::(\d{1,9}))?$/;
+
+/** The value `authorize` throws (next-auth puts it in `?error=`). */
+export function signInErrorCode(code: Exclude<SignInErrorCode, TimedCode>): string;
+export function signInErrorCode(code: TimedCode, seconds: number): string;
+export function signInErrorCode(code: SignInErrorCode, seconds?: number): string {
+  return seconds === undefined ? code : `${code}:${Math.max(0, Math.ceil(seconds))}`;
+}
+
+/** The text for an `?error=` value; the generic text for anything this table does not hold. */
+export function signInErrorText(value: string): string {
+  const match = VALUE.exec(value);
+  const code = match?.[1];
+  if (!code || !Object.hasOwn(TEXTS, code)) return TEXTS.Default;
+  const text: Text = TEXTS[code as SignInErrorCode];
+  if (typeof text === 'string') return match[2] === undefined ? text : TEXTS.Default;
+  return text(match[2] === undefined ? undefined : Number(match[2]));
+}
