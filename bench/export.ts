@@ -24,9 +24,6 @@ const limitsEnv = (l: { perMinute: number; perHour: number; perDay: number }, re
   UPSTREAM_LIMIT_PER_MINUTE: String(l.perMinute),
   UPSTREAM_LIMIT_PER_HOUR: String(l.perHour),
   UPSTREAM_LIMIT_PER_DAY: String(l.perDay),
-  UPSTREAM_IP_LIMIT_PER_MINUTE: String(l.perMinute),
-  UPSTREAM_IP_LIMIT_PER_HOUR: String(l.perHour),
-  UPSTREAM_IP_LIMIT_PER_DAY: String(l.perDay),
   UPSTREAM_BACKGROUND_RESERVE: String(reserve),
   UPSTREAM_PAGE_SIZE: String(PAGE_SIZE),
 });

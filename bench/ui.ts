@@ -22,7 +22,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SIM_LATENCY = process.env.BENCH_SIM_LATENCY;
 const ACCOUNT = { apiKey: 'demo', secret: 'demo-secret' };
 const BIG = { UPSTREAM_LIMIT_PER_MINUTE: '10000', UPSTREAM_LIMIT_PER_HOUR: '100000', UPSTREAM_LIMIT_PER_DAY: '1000000' };
-const LIMITS = { ...BIG, UPSTREAM_IP_LIMIT_PER_MINUTE: BIG.UPSTREAM_LIMIT_PER_MINUTE, UPSTREAM_IP_LIMIT_PER_HOUR: BIG.UPSTREAM_LIMIT_PER_HOUR, UPSTREAM_IP_LIMIT_PER_DAY: BIG.UPSTREAM_LIMIT_PER_DAY };
+const LIMITS = { ...BIG, UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '1000' };
 
 // ---------------------------------------------------------------------------------------------
 // First-load JavaScript from the build manifests

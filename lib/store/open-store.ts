@@ -36,6 +36,9 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
   const { db, dialect, pool, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
     await migrate(db, dialect);
+    // One SQLite folder serves one process (the data-folder lock): leases a dead process left
+    // behind are void, and its work resumes here at once rather than when they expire.
+    if (dialect === 'sqlite') await db.deleteFrom('leases').execute();
   } catch (err) {
     await close();
     throw err;
