@@ -7,7 +7,7 @@ import 'server-only';
  */
 import type { CdrFieldKey } from '../cdr/fields';
 import { MAX_PAGE, queryBody } from '../query/query';
-import { reachableRecords } from '../server/upstream-pages';
+import { reachableRecords } from '../query/ranges';
 import type { PageCacheStore } from '../store/page-cache';
 import { formatWallClock } from '../time/zones';
 import { accountSchedule, type ScheduleDeps } from './account-schedule';
@@ -15,7 +15,7 @@ import { describeSchedule } from './describe';
 import type { FrozenQuery } from './export-request';
 import { windowBase } from './job-record';
 import type { ExportEstimate, ExportQuery } from '../api/exports';
-import { inSortOrder, splitForDepth, splitRange, type TimeRange } from './windows';
+import { inSortOrder, splitForDepth, splitRange, type TimeRange } from '../query/ranges';
 
 export interface EstimateDeps extends ScheduleDeps {
   cache: PageCacheStore;

@@ -8,7 +8,7 @@ import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
 import { formatWallClock, type Zone } from '../time/zones';
 import type { FrozenQuery } from './export-request';
 import { csvFileName } from '../csv/file-name';
-import { inSortOrder, splitRange, type TimeRange } from './windows';
+import { inSortOrder, splitRange, type TimeRange } from '../query/ranges';
 
 export interface NewJobInput {
   id: string;

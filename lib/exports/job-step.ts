@@ -12,19 +12,21 @@ import type { Config } from '../config';
 import { QuotaExceededError } from '../governor/governor';
 import { MAX_PAGE } from '../query/query';
 import type { CachePolicy } from '../server/cache-policy';
-import { reachableRecords } from '../server/upstream-pages';
+import { reachableRecords } from '../query/ranges';
 import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-job-record';
 import type { PageCacheStore } from '../store/page-cache';
-import type { VaultEntry } from '../store/vault';
+import type { VaultEntry, VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
 import { UpstreamError, isRetryable } from '../upstream';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
-import { inSortOrder, pagesFor, splitForDepth } from './windows';
+import { inSortOrder, pagesFor, splitForDepth } from '../query/ranges';
 
 export interface StepDeps extends FinishDeps {
   cache: PageCacheStore;
+  /** The sessions whose secrets renew the upstream token. */
+  vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt' | 'limits'>;
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   policy: CachePolicy;
@@ -85,7 +87,7 @@ async function fail(deps: StepDeps, job: ExportJobRecord, message: string): Prom
 
 /** The account to call the upstream as, renewing its token with a live session's secret. */
 async function accountFor(deps: StepDeps, job: ExportJobRecord): Promise<UpstreamAccount | null> {
-  const entry = await deps.store.liveSession(job.account, job.sid, deps.now(), job.signInNeededSince);
+  const entry = await deps.vault.liveSession(job.account, deps.now(), { preferSid: job.sid, createdAfter: job.signInNeededSince });
   if (!entry) return null;
   return {
     apiKey: job.account,

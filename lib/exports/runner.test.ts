@@ -88,6 +88,7 @@ async function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; durab
     store,
     files: durable.exportFiles,
     leases: durable.leases,
+    vault,
     cache,
     gateway,
     config,
@@ -408,7 +409,7 @@ describe('a stored secret that cannot be opened', () => {
     const waiting = (await w.store.getJob(job.id))!;
     expect(waiting).toMatchObject({ state: 'waiting', waitingUntil: null, message: expect.stringContaining('cannot be opened') });
     // The session that failed no longer counts; one signed in later does.
-    expect(await w.store.liveSession('demo', waiting.sid, Date.now(), waiting.signInNeededSince)).toBeNull();
+    expect(await w.vault.liveSession('demo', Date.now(), { preferSid: waiting.sid, createdAfter: waiting.signInNeededSince })).toBeNull();
     await new Promise((r) => setTimeout(r, 5));
     await signIn(w, 'demo', 'fresh-session');
     expect(await drive(w, job.id)).toBe('stop');

@@ -116,7 +116,7 @@ export class ExportRunner {
           continue;
         }
         // Waiting for a sign-in: nothing to do until a session exists (the heartbeat looks again).
-        if (job.waitingUntil === null && !(await store.liveSession(job.account, job.sid, now, job.signInNeededSince))) continue;
+        if (job.waitingUntil === null && !(await this.deps.vault.liveSession(job.account, now, { preferSid: job.sid, createdAfter: job.signInNeededSince }))) continue;
       }
       // Another instance works on it: leave it (and the account's later jobs) to that instance.
       if (!(await leases.tryAcquire(leaseOf(job.id), this.holder, now, LEASE_MS))) {

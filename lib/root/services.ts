@@ -61,6 +61,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     store: store.exportJobs,
     files: store.exportFiles,
     leases: store.leases,
+    vault: store.vault,
     cache,
     gateway,
     config,

@@ -17,7 +17,8 @@ import { UpstreamError } from '../upstream';
 import type { CachePolicy } from './cache-policy';
 import { localHistoryNeeded } from './local-only';
 import { pageLinks, presentCdr } from './present';
-import { canStandIn, reachableRecords, staleReason, UpstreamPages, type SliceResult } from './upstream-pages';
+import { reachableRecords } from '../query/ranges';
+import { canStandIn, staleReason, UpstreamPages, type SliceResult } from './upstream-pages';
 import type { UpstreamAccount, UpstreamGateway } from './upstream-gateway';
 
 const NOT_FOUND_TTL_MS = 5 * 60_000;

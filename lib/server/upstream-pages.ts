@@ -13,6 +13,7 @@ import type { Cdr } from '../cdr/schema';
 import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
 import { MAX_PAGE, type SortOrder } from '../query/query';
+import { reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
 import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { isRetryable, UpstreamError } from '../upstream';
@@ -50,10 +51,6 @@ export function upstreamPagesFor(start: number, end: number, pageSize: number): 
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
-/** The most records the upstream can reach for one query (it stops at page 1000). */
-export function reachableRecords(pageSize: number): number {
-  return MAX_PAGE * pageSize;
-}
 
 export interface UpstreamPagesDeps {
   gateway: Pick<UpstreamGateway, 'query'>;

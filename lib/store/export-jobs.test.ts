@@ -165,22 +165,6 @@ describe('the export job store', () => {
       expect(await exportJobs.getJob('keep')).not.toBeNull();
     });
 
-    it('finds a live session of the API key: the job’s own first, else the newest, else none', async () => {
-      const { exportJobs, vault } = await open();
-      const entry = (sid: string, apiKey: string, createdAt: number, expiresAt: number) => ({ sid, apiKey, enterpriseId: null, sealedSecret: 'x', createdAt, expiresAt });
-      expect(await exportJobs.liveSession('demo', 's1', T0, null)).toBeNull();
-      await vault.put(entry('s1', 'demo', T0 - 10_000, T0 + 3600_000));
-      await vault.put(entry('s2', 'demo', T0 - 5_000, T0 + 3600_000));
-      await vault.put(entry('s0', 'demo', T0 - 20_000, T0 + 3600_000));
-      await vault.put(entry('f1', 'fuji', T0, T0 + 3600_000));
-      expect(await exportJobs.liveSession('demo', 's1', T0, null)).toEqual(entry('s1', 'demo', T0 - 10_000, T0 + 3600_000));
-      await vault.delete('s1');
-      expect((await exportJobs.liveSession('demo', 's1', T0, null))?.sid).toBe('s2');
-      // After the upstream refused the credentials, only a later sign-in helps.
-      expect(await exportJobs.liveSession('demo', 's1', T0, T0 - 1_000)).toBeNull();
-      expect(await exportJobs.liveSession('demo', 's1', T0 + 3600_000, null)).toBeNull();
-    });
-
     if (dialect === 'postgres') {
       it('shows another instance nothing of a page until its transaction commits', async () => {
         const writer = await open();

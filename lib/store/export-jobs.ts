@@ -13,7 +13,6 @@ import 'server-only';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema';
 import type { AppendResult, ExportJobRecord, StoredRow } from './export-job-record';
-import { toVaultEntry, type VaultEntry } from './vault';
 
 export interface ExportJobStore {
   insertJob(job: ExportJobRecord): Promise<void>;
@@ -38,11 +37,6 @@ export interface ExportJobStore {
   deleteJob(jobId: string): Promise<void>;
   /** Finished jobs whose retention ran out. */
   expiredJobs(now: number): Promise<string[]>;
-  /**
-   * A live session of the API key to renew tokens with: `sid` itself when it is still open, else
-   * the newest other one; with `createdAfter`, only a session signed in after that moment.
-   */
-  liveSession(apiKey: string, sid: string, now: number, createdAfter: number | null): Promise<VaultEntry | null>;
 }
 
 /** trx_ids looked up per query, and rows per INSERT: far below either dialect's parameter limit. */
@@ -142,13 +136,6 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
     async expiredJobs(now) {
       const rows = await db.selectFrom('export_jobs').select('id').where('expires_at', 'is not', null).where('expires_at', '<=', now).execute();
       return rows.map((r) => r.id);
-    },
-    async liveSession(apiKey, sid, now, createdAfter) {
-      // The vault's table read directly: the vault has no "any session of this key".
-      const after = createdAfter ?? -1;
-      const live = db.selectFrom('sessions').selectAll().where('api_key', '=', apiKey).where('expires_at', '>', now).where('created_at', '>', after);
-      const own = await live.where('sid', '=', sid).executeTakeFirst();
-      return toVaultEntry(own ?? (await live.orderBy('created_at', 'desc').limit(1).executeTakeFirst()));
     },
   };
 }

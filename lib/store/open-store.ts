@@ -12,6 +12,7 @@ import { openDatabase } from './db/open-database';
 import type { Database, SqlDialect } from './db/schema';
 import { createExportFileStore, type ExportFileStore } from './export-files';
 import { createExportJobStore, type ExportJobStore } from './export-jobs';
+import { createHistoryStore, type HistoryStore } from './history-store';
 import { createLeaseStore, type LeaseStore } from './leases';
 import { createLedger, type LedgerStore } from './ledger';
 import { createPageCache, type PageCacheStore } from './page-cache';
@@ -28,6 +29,7 @@ export interface DurableStore {
   exportJobs: ExportJobStore;
   exportFiles: ExportFileStore;
   leases: LeaseStore;
+  history: HistoryStore;
   /** Closes the database (for SQLite, frees the data folder for another process). */
   close(): Promise<void>;
 }
@@ -53,6 +55,7 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     exportJobs: createExportJobStore(db),
     exportFiles: createExportFileStore(db),
     leases: createLeaseStore(db),
+    history: createHistoryStore(db, dialect),
     close,
   };
 }

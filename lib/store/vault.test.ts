@@ -58,5 +58,20 @@ describe('the session vault', () => {
       expect(await vault.countForApiKey('demo', 0)).toBe(1);
       expect(await vault.get('open', 0)).not.toBeNull();
     });
+    it('finds a live session of the API key: the preferred one first, else the newest, else none', async () => {
+      const { vault } = await open();
+      const entry = (sid: string, apiKey: string, createdAt: number, expiresAt: number) => ({ sid, apiKey, enterpriseId: null, sealedSecret: 'x', createdAt, expiresAt });
+      expect(await vault.liveSession('demo', T0, { preferSid: 's1' })).toBeNull();
+      await vault.put(entry('s1', 'demo', T0 - 10_000, T0 + 3600_000));
+      await vault.put(entry('s2', 'demo', T0 - 5_000, T0 + 3600_000));
+      await vault.put(entry('s0', 'demo', T0 - 20_000, T0 + 3600_000));
+      await vault.put(entry('f1', 'fuji', T0, T0 + 3600_000));
+      expect(await vault.liveSession('demo', T0, { preferSid: 's1' })).toEqual(entry('s1', 'demo', T0 - 10_000, T0 + 3600_000));
+      await vault.delete('s1');
+      expect((await vault.liveSession('demo', T0, { preferSid: 's1' }))?.sid).toBe('s2');
+      // After the upstream refused the credentials, only a later sign-in helps.
+      expect(await vault.liveSession('demo', T0, { preferSid: 's1', createdAfter: T0 - 1_000 })).toBeNull();
+      expect(await vault.liveSession('demo', T0 + 3600_000, { preferSid: 's1' })).toBeNull();
+    });
   });
 });

@@ -24,10 +24,16 @@ export interface VaultStore {
   delete(sid: string): Promise<void>;
   /** Sessions still open for an API key (the upstream token is shared between them). */
   countForApiKey(apiKey: string, now: number): Promise<number>;
+  /**
+   * A live session of the API key whose secret background work (exports, the local history) can
+   * renew tokens with: `preferSid` when it is still open, else the newest; with `createdAfter`, only
+   * one signed in after that moment (the older ones' secret was refused).
+   */
+  liveSession(apiKey: string, now: number, opts?: { preferSid?: string; createdAfter?: number | null }): Promise<VaultEntry | null>;
   prune(now: number): Promise<void>;
 }
 
-/** A sessions row as a vault entry (also read by the export job store, lib/store/export-jobs.ts). */
+/** A sessions row as a vault entry. */
 export function toVaultEntry(row: Database['sessions'] | undefined): VaultEntry | null {
   return row
     ? { sid: row.sid, apiKey: row.api_key, enterpriseId: row.enterprise_id, sealedSecret: row.sealed_secret, createdAt: row.created_at, expiresAt: row.expires_at }
@@ -67,6 +73,11 @@ export function createVault(db: Kysely<Database>): VaultStore {
         .where('expires_at', '>', now)
         .executeTakeFirstOrThrow();
       return row.n;
+    },
+    async liveSession(apiKey, now, opts = {}) {
+      const live = db.selectFrom('sessions').selectAll().where('api_key', '=', apiKey).where('expires_at', '>', now).where('created_at', '>', opts.createdAfter ?? -1);
+      const preferred = opts.preferSid ? await live.where('sid', '=', opts.preferSid).executeTakeFirst() : undefined;
+      return toVaultEntry(preferred ?? (await live.orderBy('created_at', 'desc').limit(1).executeTakeFirst()));
     },
     async prune(now) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();

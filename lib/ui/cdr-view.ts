@@ -6,7 +6,6 @@
 import { explainDlrError } from '@/lib/cdr/dlr-errors';
 import type { CdrFieldKey } from '@/lib/cdr/fields';
 import { statusInfo } from '@/lib/cdr/status';
-import { parseUpstreamTimestamp } from '@/lib/time/zones';
 
 /** A CDR of the table or a record of the detail endpoint: both are read field by field. */
 export type RecordLike = Record<string, unknown>;
@@ -17,13 +16,7 @@ export function fieldText(record: RecordLike, key: CdrFieldKey): string {
   return v === null || v === undefined ? '' : String(v);
 }
 
-/** Submitted to the network → delivered, in ms; null when either end is missing. */
-export function deliveryLatencyMs(record: RecordLike): number | null {
-  const submitted = parseUpstreamTimestamp(fieldText(record, 'date_submitted_to_mno'));
-  const delivered = parseUpstreamTimestamp(fieldText(record, 'date_delivered'));
-  if (!submitted || !delivered) return null;
-  return delivered.getTime() - submitted.getTime();
-}
+export { deliveryLatencyMs } from '@/lib/cdr/latency';
 
 /** "Delivered — final: this status will not change." */
 export function statusSentence(value: string): string {

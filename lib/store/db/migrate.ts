@@ -21,7 +21,9 @@ export function dialectOf(db: Kysely<Database>): SqlDialect {
  */
 export async function migrate(db: Kysely<Database>, dialect: SqlDialect = dialectOf(db)): Promise<string[]> {
   const migrations = migrationsFor(dialect);
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Migrations touch separate tables, so one added with a lower number than one already applied (two
+  // developments landing in either order) is still applied rather than refused.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'setting up the migration tables';

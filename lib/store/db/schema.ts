@@ -113,6 +113,80 @@ export interface GovernorWaitersTable {
   seen_at: number;
 }
 
+/** The local history's per-scope settings (lib/store/history-store.ts). */
+export interface HistorySettingsTable {
+  scope: string;
+  api_key: string;
+  enterprise_id: string | null;
+  enabled: number;
+  /** The first day wanted, YYYY-MM-DD (UTC). */
+  since_day: string;
+  keep_signed_out: number;
+  /** Kept only while `keep_signed_out`: the sealed API secret the copy renews tokens with. */
+  sealed_secret: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Each UTC day of a scope's copy: its state and what has been read of it. */
+export interface HistoryDaysTable {
+  scope: string;
+  day: string;
+  state: 'syncing' | 'complete';
+  /** The day's windows and their pages read, as JSON (lib/history/day-progress.ts). */
+  progress: string;
+  records: number;
+  /** Upstream calls the day has cost so far. */
+  calls: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+/** One record of a scope's copy, with the columns filters and sorts read. */
+export interface HistoryRecordsTable {
+  id: Generated<number>;
+  scope: string;
+  trx_id: string;
+  received_ms: number;
+  day: string;
+  to_address: string;
+  /** to_address reversed: "ends with 5678" is a prefix search on it. */
+  to_rev: string;
+  from_address: string;
+  status: string;
+  network_code: string;
+  network_name: string;
+  api_key: string;
+  api_key_name: string;
+  ref: string;
+  enterprise_id: string;
+  delivery_method: string;
+  dlr_error_code: string;
+  parts: number | null;
+  /** The price in 1e-8 of the currency (exact: the upstream writes 8 decimals). */
+  price_units: number | null;
+  currency: string;
+  submitted_ms: number | null;
+  delivered_ms: number | null;
+  latency_ms: number | null;
+  /** What `q` searches, lower-cased. */
+  search_text: string;
+  /** The record as the upstream sent it (UTC), JSON. */
+  body: string;
+}
+
+/** A complete result of the page cache, its records in history_records. */
+export interface HistoryResultsTable {
+  scope: string;
+  result_key: string;
+  /** The upstream filters of the result, JSON. */
+  filters: string;
+  from_ms: number;
+  to_ms: number;
+  records: number;
+  created_at: number;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -125,6 +199,10 @@ export interface Database {
   export_file_chunks: ExportFileChunksTable;
   leases: LeasesTable;
   governor_waiters: GovernorWaitersTable;
+  history_settings: HistorySettingsTable;
+  history_days: HistoryDaysTable;
+  history_records: HistoryRecordsTable;
+  history_results: HistoryResultsTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

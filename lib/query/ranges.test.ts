@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from '../query/query';
-import { inSortOrder, pagesFor, splitForDepth, splitRange } from './windows';
+import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from './query';
+import { inSortOrder, pagesFor, splitForDepth, splitRange } from './ranges';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);

@@ -7,7 +7,7 @@
  * shared boundary can only make a record appear twice — de-duplicated by trx_id — where a gap of a
  * second could lose every record received in it.
  */
-import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS, type SortOrder } from '../query/query';
+import { MAX_PAGE, SEARCH_MAX_RANGE_MS as MAX_RANGE_MS, type SortOrder } from './query';
 
 const SECOND = 1000;
 
@@ -51,4 +51,9 @@ export function inSortOrder<T extends TimeRange>(ranges: readonly T[], sort: Sor
 /** Upstream pages needed for `total` records, never more than the upstream serves. */
 export function pagesFor(total: number, pageSize: number, maxPage: number): number {
   return Math.min(maxPage, Math.ceil(total / pageSize));
+}
+
+/** The most records the upstream can reach for one query (it stops at page 1000). */
+export function reachableRecords(pageSize: number): number {
+  return MAX_PAGE * pageSize;
 }

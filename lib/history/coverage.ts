@@ -1,0 +1,81 @@
+/**
+ * Which parts of a query's range the local history can answer, and which must go upstream, cut so
+ * that no record is counted twice or lost. Pure.
+ *
+ * What is held: complete days and complete results, as half-open intervals of instants (ms). The
+ * upstream is asked in whole seconds, inclusive at both ends; records carry milliseconds. So an
+ * upstream piece [x, y] owns every record from x.000 through y.000, and a local piece between two
+ * upstream pieces is the open interval after y and before the next x. A local piece at the edge of
+ * the query keeps the query's own (inclusive) end.
+ *
+ * A complete day D holds [D, D+1 00:00:00.000] — its sync asks the upstream up to the next day's
+ * first instant and keeps the records of that instant too (day-progress.ts) — so a search that ends
+ * at midnight after complete days needs no call.
+ */
+
+export interface Interval {
+  /** Inclusive, ms. */
+  from: number;
+  /** Exclusive, ms. */
+  until: number;
+}
+
+export type Piece = { kind: 'local' | 'upstream'; from: number; to: number };
+
+const SECOND = 1000;
+
+/** Overlapping or touching intervals as one, in time order. */
+export function merge(intervals: readonly Interval[]): Interval[] {
+  const sorted = [...intervals].filter((i) => i.until > i.from).sort((a, b) => a.from - b.from);
+  const out: Interval[] = [];
+  for (const i of sorted) {
+    const last = out[out.length - 1];
+    if (last && i.from <= last.until) last.until = Math.max(last.until, i.until);
+    else out.push({ ...i });
+  }
+  return out;
+}
+
+/**
+ * The query range [from, to] (inclusive, whole seconds) cut into local and upstream pieces, in time
+ * order (`to` inclusive in both kinds; upstream pieces start and end on whole seconds).
+ */
+export function cut(from: number, to: number, held: readonly Interval[]): Piece[] {
+  const pieces: Piece[] = [];
+  let cursor = from; // the first instant not given to a piece yet
+  for (const h of merge(held)) {
+    if (h.until <= cursor || h.from > to) continue;
+    let localFrom = cursor;
+    if (h.from > cursor) {
+      // The upstream answers up to the held interval's first instant, which it includes.
+      pieces.push({ kind: 'upstream', from: cursor, to: h.from });
+      localFrom = h.from + 1;
+    }
+    if (h.until > to) {
+      if (localFrom <= to) pieces.push({ kind: 'local', from: localFrom, to });
+      return pieces;
+    }
+    // The next upstream piece starts at the last whole second the interval still holds.
+    const next = Math.floor((h.until - 1) / SECOND) * SECOND;
+    if (next - 1 >= localFrom) pieces.push({ kind: 'local', from: localFrom, to: next - 1 });
+    cursor = next;
+  }
+  if (cursor <= to) pieces.push({ kind: 'upstream', from: cursor, to });
+  return joinUpstream(pieces);
+}
+
+/** Touching upstream pieces as one (a held interval shorter than a second leaves two). */
+function joinUpstream(pieces: Piece[]): Piece[] {
+  const out: Piece[] = [];
+  for (const p of pieces) {
+    const last = out[out.length - 1];
+    if (last && last.kind === 'upstream' && p.kind === 'upstream' && p.from <= last.to) last.to = Math.max(last.to, p.to);
+    else out.push({ ...p });
+  }
+  return out;
+}
+
+/** Only local pieces: the query can be answered with no call. */
+export function allLocal(pieces: readonly Piece[]): boolean {
+  return pieces.every((p) => p.kind === 'local');
+}

@@ -1,0 +1,116 @@
+/**
+ * Copying one UTC day in full, page by page: which upstream page comes next, and what a page
+ * teaches. Pure, so a restart resumes from the stored progress and the rules are tested alone.
+ *
+ * A day D is asked as [D 00:00:00, D+1 00:00:00]: the upstream reads date-to to the second and
+ * includes it, while records carry milliseconds, so asking up to D 23:59:59 would lose the records
+ * of its last second. The records received exactly at D+1 00:00:00.000 belong to the next day; they
+ * are kept too (the complete day then holds that instant, see coverage.ts) and counted apart
+ * (`boundary`).
+ *
+ * A day deeper than the upstream's 1000 pages is split into narrower windows (as exports are);
+ * windows share their boundary instants, so a record can come twice and is kept once.
+ */
+import { inSortOrder, pagesFor, reachableRecords, splitForDepth } from '../query/ranges';
+import { MAX_PAGE } from '../query/query';
+import { DAY_MS, startOf } from './days';
+
+export interface DayWindow {
+  id: number;
+  /** Instants (ms), whole seconds, inclusive. */
+  from: number;
+  to: number;
+  state: 'pending' | 'done' | 'split';
+  total: number | null;
+  pagesDone: number;
+  pagesTotal: number | null;
+  /** Records the upstream sent for this window. */
+  received: number;
+}
+
+export interface DayProgress {
+  windows: DayWindow[];
+  nextId: number;
+  /** Records read that belong to the next day (received exactly at the day's end). */
+  boundary: number;
+  /** Times a window was read again from its first page because its count moved. */
+  restarts: number;
+  /** Why the day cannot be completed, when it cannot. */
+  problem: string | null;
+}
+
+/** A window whose count keeps moving is given up after this many fresh starts (settled days do not move). */
+export const MAX_RESTARTS = 3;
+
+export function startDay(day: string): DayProgress {
+  const from = startOf(day);
+  return { windows: [{ id: 1, from, to: from + DAY_MS, state: 'pending', total: null, pagesDone: 0, pagesTotal: null, received: 0 }], nextId: 2, boundary: 0, restarts: 0, problem: null };
+}
+
+/** The next page to read, or null when every window is read. Windows go oldest first, pages ascending. */
+export function nextPage(p: DayProgress): { window: DayWindow; page: number } | null {
+  if (p.problem) return null;
+  const w = p.windows.find((x) => x.state === 'pending');
+  return w ? { window: w, page: w.pagesDone + 1 } : null;
+}
+
+/** Every window read, every count as the upstream reported it: the day is complete. */
+export function isComplete(p: DayProgress): boolean {
+  if (p.problem) return false;
+  const leaves = p.windows.filter((w) => w.state !== 'split');
+  return leaves.length > 0 && leaves.every((w) => w.state === 'done' && w.total !== null && w.received === w.total && w.pagesDone === w.pagesTotal);
+}
+
+/** Records the whole day's windows were told of (split windows are counted by their parts). */
+export function expectedReceived(p: DayProgress): number {
+  return p.windows.filter((w) => w.state !== 'split').reduce((sum, w) => sum + (w.total ?? 0), 0);
+}
+
+/**
+ * Applies a page of window `windowId` to the progress (mutates it): learns the window's size (and
+ * splits a window deeper than the upstream reaches), counts what came, notes a count that moved.
+ * `boundaryHits` is how many of the page's records belong to the next day.
+ */
+export function applyPage(p: DayProgress, windowId: number, page: number, total: number, records: number, boundaryHits: number, pageSize: number): void {
+  const w = p.windows.find((x) => x.id === windowId);
+  if (!w) throw new Error(`no window ${windowId}`);
+  const reach = reachableRecords(pageSize);
+  if (w.total === null) {
+    w.total = total;
+    w.pagesTotal = pagesFor(total, pageSize, MAX_PAGE);
+    if (total > reach) {
+      const parts = splitForDepth(w, total, reach);
+      if (!parts || parts.length < 2) {
+        p.problem = `${total} records in a span too short to split: the upstream cannot page through them.`;
+        return;
+      }
+      w.state = 'split';
+      const children = inSortOrder(parts, 'asc').map((r) => ({ id: p.nextId++, from: r.from, to: r.to, state: 'pending' as const, total: null, pagesDone: 0, pagesTotal: null, received: 0 }));
+      p.windows.splice(p.windows.indexOf(w) + 1, 0, ...children);
+      return;
+    }
+  } else if (total !== w.total) {
+    // The count moved under us: read the window again from its first page (records are kept once).
+    p.restarts += 1;
+    if (p.restarts > MAX_RESTARTS) {
+      p.problem = `The upstream's count for this day kept changing (${w.total} then ${total}); it is not settled yet.`;
+      return;
+    }
+    Object.assign(w, { total: null, pagesDone: 0, pagesTotal: null, received: 0, state: 'pending' });
+    return;
+  }
+  w.pagesDone = page;
+  w.received += records;
+  if (w.to === lastInstantOf(p)) p.boundary += boundaryHits;
+  if (w.pagesDone >= (w.pagesTotal ?? 0) || records === 0) w.state = 'done';
+}
+
+/** The day's end instant (the next day's first), the only one whose records are not the day's. */
+function lastInstantOf(p: DayProgress): number {
+  return Math.max(...p.windows.map((w) => w.to));
+}
+
+/** Whether a record belongs to the day that starts at `dayStartMs`. */
+export function inDay(dayStartMs: number, receivedMs: number): boolean {
+  return receivedMs >= dayStartMs && receivedMs < dayStartMs + DAY_MS;
+}

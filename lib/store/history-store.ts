@@ -1,0 +1,319 @@
+import 'server-only';
+/**
+ * The local history's tables (migration 0006-history): settings, days, records and complete results
+ * per scope, and the searches over them. The same statements serve SQLite and PostgreSQL; the free
+ * text and the sort by a field without a column of its own are the two places the dialects differ,
+ * kept here.
+ *
+ * Every read and write names the scope: one account's copy is never read for another.
+ */
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
+
+export interface HistorySettings {
+  scope: string;
+  apiKey: string;
+  enterpriseId: string | null;
+  enabled: boolean;
+  sinceDay: string;
+  keepSignedOut: boolean;
+  /** Only while keepSignedOut: the sealed secret the copy renews its token with. */
+  sealedSecret: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface HistoryDay<P = unknown> {
+  day: string;
+  state: 'syncing' | 'complete';
+  progress: P;
+  records: number;
+  calls: number;
+  updatedAt: number;
+  completedAt: number | null;
+}
+
+/** A record to keep: its columns (lib/history/record-columns.ts) and the record itself. */
+export type HistoryRecordRow = Omit<HistoryRecordsTable, 'id' | 'scope' | 'body'> & { body: string };
+
+/** The columns a search can filter or sort on. */
+export type RecordColumn = Exclude<keyof HistoryRecordsTable, 'id' | 'scope' | 'body' | 'search_text'>;
+
+export type Condition =
+  | { column: RecordColumn; op: '=' | '>=' | '<='; value: string | number }
+  /** Text that starts with `value` (a range on the column, so an index serves it). */
+  | { column: RecordColumn; op: 'prefix'; value: string };
+
+/** How to order: a column, or a field of the record that has none (read from the record's JSON). */
+export type SortKey = { column: RecordColumn } | { field: string; numeric: boolean };
+
+export interface LocalSearch {
+  scope: string;
+  /** Instants (ms), both ends inclusive; the search covers their union. */
+  ranges: readonly { from: number; to: number }[];
+  where: readonly Condition[];
+  /** Free text: a case-insensitive substring of the record's searchable fields. */
+  text?: string;
+  /** Defaults to received time; ties always go by received time, then trx_id, in the same direction. */
+  sort?: SortKey;
+  order: 'asc' | 'desc';
+}
+
+export interface HistoryResult {
+  key: string;
+  filters: Record<string, string>;
+  from: number;
+  to: number;
+}
+
+export interface HistoryStore {
+  getSettings(scope: string): Promise<HistorySettings | null>;
+  putSettings(settings: HistorySettings): Promise<void>;
+  /** Scopes whose copy is wanted (the sync runner's work list). */
+  enabledScopes(): Promise<HistorySettings[]>;
+  /** Forgets the scope's copy: records, days, results and settings. */
+  deleteScope(scope: string): Promise<void>;
+  /** Forgets the records and days before `day` (the start day, MIRROR_MAX_DAYS). */
+  deleteBefore(scope: string, day: string): Promise<void>;
+
+  listDays<P>(scope: string): Promise<HistoryDay<P>[]>;
+  getDay<P>(scope: string, day: string): Promise<HistoryDay<P> | null>;
+  /** Complete days between `from` and `to` (inclusive). */
+  completeDays(scope: string, from: string, to: string): Promise<string[]>;
+  /**
+   * Stores a page of a day's copy and the day's progress in one transaction: a restart resumes at
+   * the first page not stored and never pays for one twice. `inDay` are the records that belong to
+   * the day (counted in its records), `beyond` those read with it that belong to the next day.
+   */
+  commitDayPage<P>(scope: string, day: HistoryDay<P>, inDay: readonly HistoryRecordRow[], beyond: readonly HistoryRecordRow[]): Promise<void>;
+
+  results(scope: string): Promise<HistoryResult[]>;
+  /** A complete result of the page cache: its records and the range and filters they complete. */
+  putResult(scope: string, result: HistoryResult, records: readonly HistoryRecordRow[], now: number): Promise<void>;
+
+  count(search: LocalSearch): Promise<number>;
+  /** The records (JSON) at positions [offset, offset + limit) of the search's order. */
+  page(search: LocalSearch, offset: number, limit: number): Promise<string[]>;
+  /** Records kept for the scope, and on disk how many bytes the copy takes (approximate). */
+  size(scope: string): Promise<{ records: number }>;
+}
+
+/** Rows per INSERT (well under either dialect's parameter limit: 24 columns each). */
+const ROWS_PER_INSERT = 40;
+
+function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/** `%` and `_` are wildcards in LIKE: a literal search escapes them (and the escape character). */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The string just after every string that starts with `prefix` (for a range that finds them). */
+function prefixUpperBound(prefix: string): string {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): HistoryStore {
+  type Q = Kysely<Database> | Transaction<Database>;
+
+  const insertRecords = async (q: Q, scope: string, rows: readonly HistoryRecordRow[]): Promise<number> => {
+    let inserted = 0;
+    for (const batch of chunks(rows, ROWS_PER_INSERT)) {
+      const result = await q
+        .insertInto('history_records')
+        .values(batch.map((r) => ({ ...r, scope })))
+        .onConflict((oc) => oc.columns(['scope', 'trx_id']).doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    return inserted;
+  };
+
+  /** The WHERE of a search, shared by count and page. */
+  const whereOf = (search: LocalSearch) => {
+    return (eb: ExpressionBuilder<Database, 'history_records'>) => {
+      const parts: Expression<SqlBool>[] = [eb('scope', '=', search.scope)];
+      parts.push(eb.or(search.ranges.map((r) => eb.and([eb('received_ms', '>=', r.from), eb('received_ms', '<=', r.to)]))));
+      for (const c of search.where) {
+        if (c.op === 'prefix') parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
+        else parts.push(eb(c.column, c.op, c.value));
+      }
+      if (search.text) parts.push(textCondition(search.text));
+      return eb.and(parts);
+    };
+  };
+
+  /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE below 3 characters. */
+  const textCondition = (text: string): Expression<SqlBool> => {
+    const needle = text.toLowerCase();
+    if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
+    // A trigram index matches 3 characters and more; shorter text is looked for row by row.
+    if ([...needle].length < 3) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
+    return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${needle.replace(/"/g, '""')}"`})`;
+  };
+
+  const sortExpression = (key: SortKey) => {
+    if ('column' in key) return sql.ref(key.column);
+    if (dialect === 'postgres') return key.numeric ? sql`nullif(body::json->>${key.field}, '')::numeric` : sql`body::json->>${key.field}`;
+    return key.numeric ? sql`cast(nullif(json_extract(body, ${`$.${key.field}`}), '') as real)` : sql`json_extract(body, ${`$.${key.field}`})`;
+  };
+
+  const toSettings = (r: Database['history_settings']): HistorySettings => ({
+    scope: r.scope,
+    apiKey: r.api_key,
+    enterpriseId: r.enterprise_id,
+    enabled: r.enabled === 1,
+    sinceDay: r.since_day,
+    keepSignedOut: r.keep_signed_out === 1,
+    sealedSecret: r.sealed_secret,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  });
+
+  const toDay = <P>(r: Database['history_days']): HistoryDay<P> => ({
+    day: r.day,
+    state: r.state,
+    progress: JSON.parse(r.progress) as P,
+    records: r.records,
+    calls: r.calls,
+    updatedAt: r.updated_at,
+    completedAt: r.completed_at,
+  });
+
+  return {
+    async getSettings(scope) {
+      const row = await db.selectFrom('history_settings').selectAll().where('scope', '=', scope).executeTakeFirst();
+      return row ? toSettings(row) : null;
+    },
+    async putSettings(s) {
+      const row = {
+        scope: s.scope,
+        api_key: s.apiKey,
+        enterprise_id: s.enterpriseId,
+        enabled: s.enabled ? 1 : 0,
+        since_day: s.sinceDay,
+        keep_signed_out: s.keepSignedOut ? 1 : 0,
+        sealed_secret: s.keepSignedOut ? s.sealedSecret : null,
+        created_at: s.createdAt,
+        updated_at: s.updatedAt,
+      };
+      const { scope: _scope, created_at: _created, ...changes } = row;
+      await db.insertInto('history_settings').values(row).onConflict((oc) => oc.column('scope').doUpdateSet(changes)).execute();
+    },
+    async enabledScopes() {
+      const rows = await db.selectFrom('history_settings').selectAll().where('enabled', '=', 1).orderBy('created_at').execute();
+      return rows.map(toSettings);
+    },
+    async deleteScope(scope) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('history_records').where('scope', '=', scope).execute();
+        await trx.deleteFrom('history_days').where('scope', '=', scope).execute();
+        await trx.deleteFrom('history_results').where('scope', '=', scope).execute();
+        await trx.deleteFrom('history_settings').where('scope', '=', scope).execute();
+      });
+    },
+    async deleteBefore(scope, day) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
+        await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
+        await trx.deleteFrom('history_results').where('scope', '=', scope).where('from_ms', '<', sql<number>`${Date.parse(`${day}T00:00:00Z`)}`).execute();
+      });
+    },
+
+    async listDays<P>(scope: string) {
+      const rows = await db.selectFrom('history_days').selectAll().where('scope', '=', scope).orderBy('day', 'desc').execute();
+      return rows.map((r) => toDay<P>(r));
+    },
+    async getDay<P>(scope: string, day: string) {
+      const row = await db.selectFrom('history_days').selectAll().where('scope', '=', scope).where('day', '=', day).executeTakeFirst();
+      return row ? toDay<P>(row) : null;
+    },
+    async completeDays(scope, from, to) {
+      const rows = await db
+        .selectFrom('history_days')
+        .select('day')
+        .where('scope', '=', scope)
+        .where('state', '=', 'complete')
+        .where('day', '>=', from)
+        .where('day', '<=', to)
+        .orderBy('day')
+        .execute();
+      return rows.map((r) => r.day);
+    },
+    async commitDayPage(scope, day, inDay, beyond) {
+      await db.transaction().execute(async (trx) => {
+        const added = await insertRecords(trx, scope, inDay);
+        await insertRecords(trx, scope, beyond);
+        const row = {
+          scope,
+          day: day.day,
+          state: day.state,
+          progress: JSON.stringify(day.progress),
+          records: day.records + added,
+          calls: day.calls,
+          updated_at: day.updatedAt,
+          completed_at: day.completedAt,
+        };
+        const { scope: _s, day: _d, ...changes } = row;
+        await trx
+          .insertInto('history_days')
+          .values(row)
+          .onConflict((oc) => oc.columns(['scope', 'day']).doUpdateSet(changes))
+          .execute();
+        day.records = row.records;
+      });
+    },
+
+    async results(scope) {
+      const rows = await db.selectFrom('history_results').select(['result_key', 'filters', 'from_ms', 'to_ms']).where('scope', '=', scope).execute();
+      return rows.map((r) => ({ key: r.result_key, filters: JSON.parse(r.filters) as Record<string, string>, from: r.from_ms, to: r.to_ms }));
+    },
+    async putResult(scope, result, records, now) {
+      await db.transaction().execute(async (trx) => {
+        await insertRecords(trx, scope, records);
+        const row = { scope, result_key: result.key, filters: JSON.stringify(result.filters), from_ms: result.from, to_ms: result.to, records: records.length, created_at: now };
+        await trx
+          .insertInto('history_results')
+          .values(row)
+          .onConflict((oc) => oc.columns(['scope', 'result_key']).doUpdateSet({ from_ms: row.from_ms, to_ms: row.to_ms, records: row.records, created_at: now }))
+          .execute();
+      });
+    },
+
+    async count(search) {
+      if (search.ranges.length === 0) return 0;
+      const row = await db
+        .selectFrom('history_records')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(whereOf(search))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async page(search, offset, limit) {
+      if (search.ranges.length === 0 || limit <= 0) return [];
+      const dir = search.order === 'desc' ? sql`desc` : sql`asc`;
+      // Absent values sort as the smallest in both dialects (SQLite and PostgreSQL differ by default).
+      const nulls = search.order === 'desc' ? sql`nulls last` : sql`nulls first`;
+      let q = db.selectFrom('history_records').select('body').where(whereOf(search));
+      if (search.sort && !('column' in search.sort && search.sort.column === 'received_ms')) q = q.orderBy(sql`${sortExpression(search.sort)} ${dir} ${nulls}`);
+      const rows = await q
+        .orderBy(sql`received_ms ${dir}`)
+        .orderBy(sql`trx_id ${dir}`)
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return rows.map((r) => r.body);
+    },
+    async size(scope) {
+      const row = await db
+        .selectFrom('history_records')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('scope', '=', scope)
+        .executeTakeFirstOrThrow();
+      return { records: Number(row.n) };
+    },
+  };
+}
