@@ -42,6 +42,10 @@ export const configSchema = z.object({
   UPSTREAM_BACKGROUND_RESERVE: int(3, 0),
   /** The largest share of any window the local history's copy may take. */
   MIRROR_MAX_SHARE: share(0.6),
+  /** The oldest day the local history may copy, in days back from today (enforced every day). */
+  MIRROR_MAX_DAYS: int(400, 1),
+  /** The days back the local history starts from when a person turns it on without saying. */
+  MIRROR_DEFAULT_DAYS: int(31, 1),
   /** How long a person's request may wait for its turn before it is answered 429. */
   UPSTREAM_QUEUE_WAIT_MS: int(20_000, 0),
   /** Renew the upstream token this long before it expires. */

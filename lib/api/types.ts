@@ -56,9 +56,20 @@ export interface QuotaSnapshot {
   limitMessage?: string;
 }
 
+/** Part of a range the local history could not search (a day not copied, or not settled yet). */
+export interface UncoveredRange {
+  /** Wall clocks in the answer's zone, as the query writes them. */
+  dateFrom: string;
+  dateTo: string;
+}
+
 export interface TransactionsMeta {
-  /** Where the records came from: the cache (no call spent) or a call made for this request. */
-  source: 'cache' | 'upstream';
+  /**
+   * Where the records came from: the local history (`mirror`, no call), the page cache (`cache`, no
+   * call), the upstream (`upstream`: calls were made for this answer), or the local history for part
+   * of the range and the upstream or its cache for the rest (`mixed`).
+   */
+  source: 'cache' | 'upstream' | 'mirror' | 'mixed';
   /** Upstream calls this request spent. */
   calls: number;
   /** When the upstream page behind this answer was fetched (ISO). */
@@ -81,12 +92,17 @@ export interface TransactionsMeta {
    * instead; says why. The records are real but may be out of date.
    */
   stale?: string;
+  /**
+   * Set when the query uses what only the local history can do (free text, its own filters, another
+   * order): it searched only the complete days; these parts of the range it could not search.
+   */
+  uncovered?: UncoveredRange[];
   quota: QuotaSnapshot;
 }
 
 /** `_meta` of a single transaction. */
 export interface TransactionMeta {
-  source: 'cache' | 'upstream';
+  source: 'cache' | 'upstream' | 'mirror';
   calls: number;
   fetchedAt: string;
   ageSeconds: number;
@@ -106,8 +122,12 @@ export type TransactionDetail = Cdr & { _meta: TransactionMeta };
 
 /** What a search would cost before it is made (GET /api/plan). */
 export interface SearchPlan {
-  /** Upstream calls the search will spend: 0 when it is served from the cache. */
+  /** Upstream calls the search will spend: 0 when it is served from the cache or the local history. */
   calls: number;
+  /** Where it will be answered from (see TransactionsMeta.source); `upstream` when it costs calls. */
+  source: TransactionsMeta['source'];
+  /** For a query only the local history can answer: the parts of its range it cannot search. */
+  uncovered?: UncoveredRange[];
   cachedAgeSeconds: number | null;
   quota: QuotaSnapshot;
 }

@@ -12,6 +12,7 @@ import 'server-only';
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
 import { randomUUID } from 'node:crypto';
+import { holdLease } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
 import { retentionEnd } from './job-record';
 import { MAX_FAILURES, runJobStep, type StepDeps } from './job-step';
@@ -135,9 +136,10 @@ export class ExportRunner {
       try {
         for (;;) {
           // Each step renews the lease; losing it (this instance stalled past it) ends the work here.
-          if (!(await this.deps.leases.tryAcquire(leaseOf(jobId), this.holder, this.deps.now(), LEASE_MS))) break;
-          const outcome = await this.step(jobId, abort.signal);
-          if (outcome.next !== 'continue' || abort.signal.aborted) break;
+          const outcome = await holdLease(this.deps.leases, { resource: leaseOf(jobId), holder: this.holder, ttlMs: LEASE_MS }, this.deps.now, abort.signal, (signal) =>
+            runJobStep(this.deps, jobId, signal),
+          );
+          if (!outcome || outcome.next !== 'continue' || abort.signal.aborted) break;
         }
       } catch (err) {
         await this.afterCrash(jobId, err).catch(() => undefined);
@@ -148,29 +150,6 @@ export class ExportRunner {
       }
     })();
     this.workers.set(account, { jobId, abort, done });
-  }
-
-  /**
-   * One step with a signal of its own, tied to the worker's: listeners that a call leaves on its
-   * signal go away with the step instead of piling up on one signal for the job's whole life. A
-   * step that waits long for the governor keeps its lease alive meanwhile.
-   */
-  private async step(jobId: string, workerSignal: AbortSignal) {
-    const step = new AbortController();
-    const forward = () => step.abort(workerSignal.reason);
-    workerSignal.addEventListener('abort', forward, { once: true });
-    const keepAlive = setInterval(() => {
-      void this.deps.leases.tryAcquire(leaseOf(jobId), this.holder, this.deps.now(), LEASE_MS).then((held) => {
-        if (!held) step.abort(new Error('lease lost'));
-      });
-    }, LEASE_MS / 3);
-    keepAlive.unref?.();
-    try {
-      return await runJobStep(this.deps, jobId, step.signal);
-    } finally {
-      clearInterval(keepAlive);
-      workerSignal.removeEventListener('abort', forward);
-    }
   }
 
   /** A step threw (a store error): keep what was stored and try again in a minute. */

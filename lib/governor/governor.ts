@@ -185,6 +185,12 @@ export class Governor {
     return verdict(await this.opts.backend.state(now), this.opts.limits, account, cls, now);
   }
 
+  /** Calls of this class the account has made since `since` (ms; at most a day back). */
+  async callsMade(account: string, cls: CallClass, since: number): Promise<number> {
+    const state = await this.opts.backend.state(this.now());
+    return state.calls.filter((c) => c.account === account && c.cls === cls && c.at >= since).length;
+  }
+
   /** When `count` calls of `cls` would go, after `ahead` queued before them (an export's estimate). */
   async plan(account: string, cls: CallClass, count: number, ahead: number, callMs: number): Promise<CallPlan> {
     const now = this.now();

@@ -10,7 +10,7 @@ import 'server-only';
  * the proxy sees before the route handler gets it (up to 10 MB), which would defeat this check.
  */
 import { NextRequest } from 'next/server';
-import { payloadTooLarge } from './problem';
+import { badRequest, payloadTooLarge } from './problem';
 
 export async function readBodyWithLimit(req: Request, maxBytes: number, whatToSend: string): Promise<Uint8Array<ArrayBuffer>> {
   const declared = req.headers.get('content-length');
@@ -45,4 +45,14 @@ export async function withBodyLimit(req: NextRequest, maxBytes: number, whatToSe
   if (req.method === 'GET' || req.method === 'HEAD') return req;
   const body = await readBodyWithLimit(req, maxBytes, whatToSend);
   return new NextRequest(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
+}
+
+/** A JSON body read under the limit; a body that is not JSON is a 400 showing what to send. */
+export async function readJsonBody(req: Request, maxBytes: number, whatToSend: string, example: string): Promise<unknown> {
+  const bytes = await readBodyWithLimit(req, maxBytes, whatToSend);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw badRequest({ body: `The body must be JSON, e.g. ${example}.` });
+  }
 }

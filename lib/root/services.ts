@@ -15,6 +15,10 @@ import { getConfig, type Config } from '../config';
 import { ExportService } from '../exports/export-service';
 import { ExportRunner } from '../exports/runner';
 import { memoryBackend } from '../governor/memory-backend';
+import { HistoryIndex } from '../history/history-index';
+import { MirrorService } from '../history/mirror-service';
+import { ResultRecorder } from '../history/result-recorder';
+import { SyncRunner } from '../history/sync-runner';
 import { log } from '../log';
 import { cachePolicy, type CachePolicy } from '../server/cache-policy';
 import { scheduleMaintenance } from '../server/maintenance';
@@ -37,6 +41,8 @@ export interface Services {
   transactions: TransactionsService;
   exports: ExportService;
   exportRunner: ExportRunner;
+  mirror: MirrorService;
+  syncRunner: SyncRunner;
   /** Starts background work (the export runner, store maintenance): at server start, not in tests. */
   start(): void;
   /** Stops background work and closes the store. */
@@ -56,7 +62,18 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   // Several instances on PostgreSQL share one governor through it; one instance keeps it in memory.
   const backend = store.pool ? postgresGovernorBackend(store.db, store.pool, { maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, now }) : memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT);
   const gateway = createGateway(config, backend, now);
-  const transactions = new TransactionsService({ gateway, cache, policy, upstreamPageSize: config.UPSTREAM_PAGE_SIZE, now });
+  const historyIndex = new HistoryIndex(store.history, now);
+  const results = new ResultRecorder({ cache, history: store.history, index: historyIndex, isSettled: (to) => policy.isSettled(to, now()), pageSize: config.UPSTREAM_PAGE_SIZE, now });
+  const transactions = new TransactionsService({
+    gateway,
+    cache,
+    policy,
+    history: store.history,
+    historyIndex,
+    upstreamPageSize: config.UPSTREAM_PAGE_SIZE,
+    onStoredPage: (account, base, sortOrder, totalFound) => results.note(account, base, sortOrder, totalFound),
+    now,
+  });
   const exportRunner = new ExportRunner({
     store: store.exportJobs,
     files: store.exportFiles,
@@ -70,6 +87,19 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     now,
     log,
   });
+  const syncRunner = new SyncRunner({
+    history: store.history,
+    index: historyIndex,
+    vault: store.vault,
+    leases: store.leases,
+    gateway,
+    policy,
+    config,
+    secretOf: (sealed) => unseal(sealed, authSecret()),
+    now,
+    log,
+  });
+  const mirror = new MirrorService({ history: store.history, index: historyIndex, vault: store.vault, gateway, runner: syncRunner, policy, config, now });
   const exportService = new ExportService({ store: store.exportJobs, files: store.exportFiles, gateway, cache, runner: exportRunner, config, log, now });
   let stopMaintenance: (() => void) | undefined;
   return {
@@ -81,13 +111,17 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     transactions,
     exports: exportService,
     exportRunner,
+    mirror,
+    syncRunner,
     start() {
-      stopMaintenance ??= scheduleMaintenance({ ledger: store.ledger, cache, vault: store.vault });
+      stopMaintenance ??= scheduleMaintenance({ ledger: store.ledger, cache, vault: store.vault, mirror });
       exportRunner.start();
+      syncRunner.start();
     },
     async close() {
       stopMaintenance?.();
       await exportRunner.stop();
+      await syncRunner.stop();
       await gateway.close();
       await backend.close();
       await store.close();

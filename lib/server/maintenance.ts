@@ -11,10 +11,19 @@ import { STALE_GRACE_MS } from './cache-policy';
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-export async function pruneStore(stores: { ledger: LedgerStore; cache: PageCacheStore; vault: VaultStore }, now = Date.now()): Promise<void> {
+export interface Maintained {
+  ledger: LedgerStore;
+  cache: PageCacheStore;
+  vault: VaultStore;
+  /** The local history keeps every copy within its start day and MIRROR_MAX_DAYS. */
+  mirror?: { enforceRetention(): Promise<void> };
+}
+
+export async function pruneStore(stores: Maintained, now = Date.now()): Promise<void> {
   await stores.ledger.prune(now - 2 * DAY);
   await stores.cache.prune(now - STALE_GRACE_MS);
   await stores.vault.prune(now);
+  await stores.mirror?.enforceRetention();
 }
 
 /** Prunes now and then hourly; returns a function that stops it. */

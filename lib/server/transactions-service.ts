@@ -1,24 +1,34 @@
 import 'server-only';
 /**
- * Answers the dashboard's transaction queries while spending as few upstream calls as possible.
- * The records of a page come from the cheapest place that holds them (upstream-pages.ts: the page
- * cache, mirrored pages, or a call); this module turns them into the API's answer and says where
- * they came from and what they cost. A transaction seen in any page is looked up for free.
+ * Answers the dashboard's transaction queries from the cheapest place that holds the records:
+ *  1. the local history, for the part of the range it holds completely (complete days, complete
+ *     results of the cache) — free, and the only place free text, its own filters and any order
+ *     can be answered;
+ *  2. the page cache (upstream-pages.ts: cached pages, mirrored pages of a settled range);
+ *  3. the upstream, through the governor, for the rest only.
+ * A range held partly is cut into pieces (lib/history/coverage.ts) and the page composed from them
+ * (composed-page.ts). Every answer says where it came from and what it cost. A transaction seen
+ * anywhere is looked up for free.
  */
-import type { QuotaSnapshot, SearchPlan, TransactionMeta, TransactionsPage } from '../api/types';
+import type { QuotaSnapshot, SearchPlan, TransactionMeta, TransactionsMeta, TransactionsPage, UncoveredRange } from '../api/types';
 import type { Cdr } from '../cdr/schema';
 import { statusInfo } from '../cdr/status';
+import { cut, merge, type Interval, type Piece } from '../history/coverage';
+import { filtersOfParams, type HistoryIndex } from '../history/history-index';
+import { localSearchOf } from '../history/local-query';
+import { scopeOf } from '../history/scope';
 import { notFound } from '../http/problem';
-import { MAX_PAGE, needsLocalHistory, type TransactionsQuery } from '../query/query';
+import { reachableRecords } from '../query/ranges';
+import { MAX_PAGE, needsLocalHistory, wallClocks, type TransactionsQuery } from '../query/query';
 import { upstreamBase, type UpstreamBase } from '../query/wire';
-import type { PageCacheStore } from '../store/page-cache';
+import type { HistoryStore } from '../store/history-store';
+import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { parseUpstreamTimestamp, type Zone } from '../time/zones';
 import { UpstreamError } from '../upstream';
 import type { CachePolicy } from './cache-policy';
-import { localHistoryNeeded } from './local-only';
+import { composedCalls, composedSlice } from './composed-page';
 import { pageLinks, presentCdr } from './present';
-import { reachableRecords } from '../query/ranges';
-import { canStandIn, staleReason, UpstreamPages, type SliceResult } from './upstream-pages';
+import { canStandIn, staleReason, UpstreamPages } from './upstream-pages';
 import type { UpstreamAccount, UpstreamGateway } from './upstream-gateway';
 
 const NOT_FOUND_TTL_MS = 5 * 60_000;
@@ -27,8 +37,12 @@ export interface TransactionsServiceDeps {
   gateway: Pick<UpstreamGateway, 'query' | 'detail' | 'quota'>;
   cache: PageCacheStore;
   policy: CachePolicy;
+  history: HistoryStore;
+  historyIndex: HistoryIndex;
   /** The page size the upstream is read at (its largest). */
   upstreamPageSize: number;
+  /** Told of every upstream page stored (complete settled results become local history). */
+  onStoredPage?: ConstructorParameters<typeof UpstreamPages>[0]['onStored'];
   now?: () => number;
 }
 
@@ -44,6 +58,20 @@ export function pageCounts(totalFound: number, pageSize: number, reachable: numb
   return { totalPages, reachablePages, truncated: totalPages > reachablePages };
 }
 
+/** Where a page's records came from and what they cost, before they are presented. */
+interface Answer {
+  total: number;
+  records: Cdr[];
+  calls: number;
+  source: TransactionsMeta['source'];
+  /** The upstream pages used (none for a local answer). */
+  pages: CachedPage[];
+  /** Positions the answer can reach (the upstream stops at 1000 pages; the local history does not). */
+  reachable: number;
+  stale?: string;
+  uncovered?: UncoveredRange[];
+}
+
 export class TransactionsService {
   /** Unknown trx_ids recently asked for, so asking again does not spend another call. */
   private readonly unknownTrx = new Map<string, number>();
@@ -52,29 +80,99 @@ export class TransactionsService {
 
   constructor(private readonly deps: TransactionsServiceDeps) {
     this.now = deps.now ?? Date.now;
-    this.pages = new UpstreamPages({ gateway: deps.gateway, cache: deps.cache, policy: deps.policy, pageSize: deps.upstreamPageSize, now: this.now });
+    this.pages = new UpstreamPages({
+      gateway: deps.gateway,
+      cache: deps.cache,
+      policy: deps.policy,
+      pageSize: deps.upstreamPageSize,
+      now: this.now,
+      ...(deps.onStoredPage ? { onStored: deps.onStoredPage } : {}),
+    });
   }
 
   private base(account: UpstreamAccount, query: TransactionsQuery): UpstreamBase {
     return upstreamBase(query, { enterpriseId: account.enterpriseId, pageSize: this.deps.upstreamPageSize });
   }
 
+  /**
+   * How the query's range divides: what the local history holds, cut against what must go upstream.
+   * `localOnly`: the query asks what only the local history can answer.
+   */
+  private async plot(account: UpstreamAccount, query: TransactionsQuery): Promise<{ scope: string; localOnly: boolean; held: Interval[]; pieces: Piece[] }> {
+    const scope = scopeOf(account).key;
+    const from = query.from.getTime();
+    const to = query.to.getTime();
+    const localOnly = needsLocalHistory(query);
+    const { historyIndex } = this.deps;
+    const held = localOnly || (await historyIndex.holdsAnything(scope)) ? await historyIndex.intervals(scope, from, to, filtersOfParams(this.base(account, query).params)) : [];
+    return { scope, localOnly, held, pieces: held.length > 0 ? cut(from, to, held) : [{ kind: 'upstream', from, to }] };
+  }
+
   async page(account: UpstreamAccount, query: TransactionsQuery, signal?: AbortSignal): Promise<TransactionsPage> {
-    if (needsLocalHistory(query)) throw localHistoryNeeded(query);
     const { start, end } = pagePositions(query.page, query.pageSize);
-    const slice = await this.pages.slice(account, this.base(account, query), query.to.getTime(), query.sortOrder, start, end, 'interactive', signal);
-    return this.compose(account, query, slice);
+    const plot = await this.plot(account, query);
+    let answer: Answer;
+    if (plot.localOnly) answer = await this.localOnly(plot.scope, query, plot.held, start, end);
+    else if (plot.pieces.length === 1 && plot.pieces[0]!.kind === 'upstream') {
+      const slice = await this.pages.slice(account, this.base(account, query), query.to.getTime(), query.sortOrder, start, end, 'interactive', signal);
+      answer = { ...slice, source: slice.calls > 0 ? 'upstream' : 'cache', reachable: reachableRecords(this.deps.upstreamPageSize) };
+    } else {
+      const composed = await composedSlice({ pages: this.pages, history: this.deps.history, upstreamPageSize: this.deps.upstreamPageSize }, account, plot.scope, query, plot.pieces, start, end, signal);
+      answer = {
+        ...composed,
+        source: composed.usedLocal && composed.usedUpstream ? 'mixed' : composed.usedLocal ? 'mirror' : composed.calls > 0 ? 'upstream' : 'cache',
+        reachable: Number.POSITIVE_INFINITY,
+      };
+    }
+    return this.compose(account, query, answer);
+  }
+
+  /**
+   * A query only the local history can answer (free text, its own filters, another order): it is
+   * answered over the complete parts of the range, and says which parts it could not search.
+   */
+  private async localOnly(scope: string, query: TransactionsQuery, held: Interval[], start: number, end: number): Promise<Answer> {
+    const from = query.from.getTime();
+    const to = query.to.getTime();
+    const ranges = merge(held)
+      .map((i) => ({ from: Math.max(from, i.from), to: Math.min(to, i.until - 1) }))
+      .filter((r) => r.to >= r.from);
+    const search = localSearchOf(scope, query, ranges);
+    const total = await this.deps.history.count(search);
+    const bodies = start < total ? await this.deps.history.page(search, start, Math.min(end, total) - start) : [];
+    return {
+      total,
+      records: bodies.map((b) => JSON.parse(b) as Cdr),
+      calls: 0,
+      source: 'mirror',
+      pages: [],
+      reachable: Number.POSITIVE_INFINITY,
+      uncovered: gapsOf(from, to, ranges).map((g) => wallClocks({ from: new Date(g.from), to: new Date(g.to), tz: query.tz })),
+    };
   }
 
   /** What the search will cost, without making it. */
   async plan(account: UpstreamAccount, query: TransactionsQuery): Promise<SearchPlan> {
-    if (needsLocalHistory(query)) throw localHistoryNeeded(query);
     const { start, end } = pagePositions(query.page, query.pageSize);
+    const plot = await this.plot(account, query);
+    const quota = await this.quota(account);
+    if (plot.localOnly) {
+      const from = query.from.getTime();
+      const to = query.to.getTime();
+      const ranges = merge(plot.held).map((i) => ({ from: Math.max(from, i.from), to: Math.min(to, i.until - 1) })).filter((r) => r.to >= r.from);
+      return { calls: 0, source: 'mirror', cachedAgeSeconds: null, quota, uncovered: gapsOf(from, to, ranges).map((g) => wallClocks({ from: new Date(g.from), to: new Date(g.to), tz: query.tz })) };
+    }
+    if (plot.pieces.every((p) => p.kind === 'local')) return { calls: 0, source: 'mirror', cachedAgeSeconds: null, quota };
+    if (plot.pieces.length > 1) {
+      const calls = await composedCalls({ pages: this.pages, history: this.deps.history, upstreamPageSize: this.deps.upstreamPageSize }, account, plot.scope, query, plot.pieces, start, end);
+      return { calls, source: 'mixed', cachedAgeSeconds: null, quota };
+    }
     const { calls, oldestFetchedAt } = await this.pages.callsFor(account.apiKey, this.base(account, query), query.to.getTime(), query.sortOrder, start, end);
     return {
       calls,
+      source: calls > 0 ? 'upstream' : 'cache',
       cachedAgeSeconds: oldestFetchedAt === null ? null : Math.round((this.now() - oldestFetchedAt) / 1000),
-      quota: await this.quota(account),
+      quota,
     };
   }
 
@@ -82,10 +180,12 @@ export class TransactionsService {
     return this.deps.gateway.quota(account.apiKey);
   }
 
-  /** One transaction: from the cache when it was seen, else one detail call. */
+  /** One transaction: from the local history or the cache when it was seen, else one detail call. */
   async record(account: UpstreamAccount, trxId: string, tz: Zone, signal?: AbortSignal): Promise<{ cdr: Cdr; meta: TransactionMeta }> {
     const id = trxId.toLowerCase();
     const now = this.now();
+    const kept = await this.deps.history.record(scopeOf(account).key, id);
+    if (kept) return { cdr: presentCdr(JSON.parse(kept) as Cdr, tz), meta: recordMeta('mirror', 0, now, now) };
     const cached = await this.deps.cache.getRecord(account.apiKey, id);
     // A record in a final state no longer changes; one in transit is re-read once its page expired.
     if (cached && (cached.expiresAt > now || statusInfo(cached.cdr.delivery_status)?.final)) {
@@ -120,19 +220,20 @@ export class TransactionsService {
     if (this.unknownTrx.size >= 10_000) this.unknownTrx.clear();
   }
 
-  private async compose(account: UpstreamAccount, query: TransactionsQuery, slice: SliceResult): Promise<TransactionsPage> {
+  private async compose(account: UpstreamAccount, query: TransactionsQuery, answer: Answer): Promise<TransactionsPage> {
     const now = this.now();
-    const counts = pageCounts(slice.total, query.pageSize, reachableRecords(this.deps.upstreamPageSize));
-    const fetchedAt = Math.min(...slice.pages.map((p) => p.fetchedAt));
-    const freshUntil = Math.min(...slice.pages.map((p) => p.expiresAt));
+    const counts = pageCounts(answer.total, query.pageSize, answer.reachable);
+    // A local answer is as fresh as the settled days it reads: it does not age.
+    const fetchedAt = answer.pages.length > 0 ? Math.min(...answer.pages.map((p) => p.fetchedAt)) : now;
+    const freshUntil = answer.pages.length > 0 ? Math.min(...answer.pages.map((p) => p.expiresAt)) : this.deps.policy.expiresAt(query.to.getTime(), now);
     return {
       page_size: query.pageSize,
       page: query.page,
       _links: pageLinks(query, counts.reachablePages),
-      _embedded: { total_found: slice.total, cdrs: slice.records.map((c) => presentCdr(c, query.tz)) },
+      _embedded: { total_found: answer.total, cdrs: answer.records.map((c) => presentCdr(c, query.tz)) },
       _meta: {
-        source: slice.calls > 0 ? 'upstream' : 'cache',
-        calls: slice.calls,
+        source: answer.source,
+        calls: answer.calls,
         fetchedAt: new Date(fetchedAt).toISOString(),
         ageSeconds: Math.max(0, Math.round((now - fetchedAt) / 1000)),
         settled: this.deps.policy.isSettled(query.to.getTime(), now),
@@ -142,13 +243,27 @@ export class TransactionsService {
         totalPages: counts.totalPages,
         reachablePages: counts.reachablePages,
         truncated: counts.truncated,
-        ...(slice.stale ? { stale: slice.stale } : {}),
+        ...(answer.stale ? { stale: answer.stale } : {}),
+        ...(answer.uncovered ? { uncovered: answer.uncovered } : {}),
         quota: await this.quota(account),
       },
     };
   }
 }
 
-function recordMeta(source: 'cache' | 'upstream', calls: number, fetchedAt: number, now: number): TransactionMeta {
+/** The parts of [from, to] (inclusive, ms) that `ranges` (sorted, disjoint, inclusive) leave out. */
+function gapsOf(from: number, to: number, ranges: readonly { from: number; to: number }[]): { from: number; to: number }[] {
+  const gaps: { from: number; to: number }[] = [];
+  let cursor = from;
+  for (const r of ranges) {
+    if (r.from > cursor) gaps.push({ from: cursor, to: r.from - 1 });
+    cursor = Math.max(cursor, r.to + 1);
+  }
+  if (cursor <= to) gaps.push({ from: cursor, to });
+  // Said in whole seconds, as a person reads a range.
+  return gaps.map((g) => ({ from: Math.floor(g.from / 1000) * 1000, to: Math.ceil(g.to / 1000) * 1000 }));
+}
+
+function recordMeta(source: TransactionMeta['source'], calls: number, fetchedAt: number, now: number): TransactionMeta {
   return { source, calls, fetchedAt: new Date(fetchedAt).toISOString(), ageSeconds: Math.max(0, Math.round((now - fetchedAt) / 1000)) };
 }

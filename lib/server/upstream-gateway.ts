@@ -61,6 +61,11 @@ export class UpstreamGateway {
     return this.governor.nextCallAt(apiKey, cls);
   }
 
+  /** Query calls of this class the account has made since `since` (at most a day back). */
+  callsMade(apiKey: string, cls: QueryClass, since: number) {
+    return this.governor.callsMade(apiKey, cls, since);
+  }
+
   /** When `count` calls of `cls` would go, after `ahead` queued before them (an export's estimate). */
   planCalls(apiKey: string, cls: QueryClass, count: number, ahead: number, callMs: number) {
     return this.governor.plan(apiKey, cls, count, ahead, callMs);

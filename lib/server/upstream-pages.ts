@@ -58,6 +58,8 @@ export interface UpstreamPagesDeps {
   policy: CachePolicy;
   pageSize: number;
   now: () => number;
+  /** Told of every page stored (the local history keeps complete settled results). */
+  onStored?: (account: UpstreamAccount, base: UpstreamBase, sortOrder: SortOrder, totalFound: number) => void;
 }
 
 export class UpstreamPages {
@@ -98,6 +100,7 @@ export class UpstreamPages {
         await cache.putPage(account.apiKey, entry);
         await cache.putRecords(account.apiKey, body._embedded.cdrs, fetchedAt, entry.expiresAt);
         fetched.set(page, entry);
+        this.deps.onStored?.(account, base, sortOrder, entry.totalFound);
       }
     } catch (err) {
       if (!lookup.stale || !canStandIn(err)) throw err;

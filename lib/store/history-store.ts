@@ -71,6 +71,8 @@ export interface HistoryStore {
   putSettings(settings: HistorySettings): Promise<void>;
   /** Scopes whose copy is wanted (the sync runner's work list). */
   enabledScopes(): Promise<HistorySettings[]>;
+  /** Every scope with settings (retention is enforced on paused copies too). */
+  allSettings(): Promise<HistorySettings[]>;
   /** Forgets the scope's copy: records, days, results and settings. */
   deleteScope(scope: string): Promise<void>;
   /** Forgets the records and days before `day` (the start day, MIRROR_MAX_DAYS). */
@@ -91,6 +93,8 @@ export interface HistoryStore {
   /** A complete result of the page cache: its records and the range and filters they complete. */
   putResult(scope: string, result: HistoryResult, records: readonly HistoryRecordRow[], now: number): Promise<void>;
 
+  /** The record of a trx_id in the scope's copy (JSON), or null. */
+  record(scope: string, trxId: string): Promise<string | null>;
   count(search: LocalSearch): Promise<number>;
   /** The records (JSON) at positions [offset, offset + limit) of the search's order. */
   page(search: LocalSearch, offset: number, limit: number): Promise<string[]>;
@@ -207,6 +211,10 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
       const rows = await db.selectFrom('history_settings').selectAll().where('enabled', '=', 1).orderBy('created_at').execute();
       return rows.map(toSettings);
     },
+    async allSettings() {
+      const rows = await db.selectFrom('history_settings').selectAll().execute();
+      return rows.map(toSettings);
+    },
     async deleteScope(scope) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('history_records').where('scope', '=', scope).execute();
@@ -283,6 +291,10 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
       });
     },
 
+    async record(scope, trxId) {
+      const row = await db.selectFrom('history_records').select('body').where('scope', '=', scope).where('trx_id', '=', trxId.toLowerCase()).executeTakeFirst();
+      return row?.body ?? null;
+    },
     async count(search) {
       if (search.ranges.length === 0) return 0;
       const row = await db

@@ -21,6 +21,7 @@ function fakeStore(): PageCacheStore & { reads: number } {
     async putPage(account: string, p: CachedPage) {
       rows.set(`${account}|${p.queryKey}|${p.sortOrder}|${p.page}`, p);
     },
+    countPages: vi.fn(async () => 0),
     getRecord: vi.fn(async () => null),
     putRecords: vi.fn(async () => {}),
     prune: vi.fn(async () => {}),

@@ -31,6 +31,8 @@ export interface PageCacheStore {
   /** Any fresh page of the query, either sort order (to learn total_found without a call). */
   anyPage(account: string, queryKey: string, now: number): Promise<CachedPage | null>;
   putPage(account: string, page: CachedPage): Promise<void>;
+  /** How many pages of the query in this order are stored with this total (a complete result has them all). */
+  countPages(account: string, queryKey: string, sortOrder: 'asc' | 'desc', totalFound: number): Promise<number>;
   getRecord(account: string, trxId: string): Promise<CachedRecord | null>;
   putRecords(account: string, cdrs: readonly Cdr[], fetchedAt: number, expiresAt: number): Promise<void>;
   /** Drops what expired before `now`. */
@@ -78,6 +80,17 @@ export function createPageCache(db: Kysely<Database>): PageCacheStore {
         .limit(1)
         .executeTakeFirst();
       return toPage(row);
+    },
+    async countPages(account, queryKey, sortOrder, totalFound) {
+      const row = await db
+        .selectFrom('cache_pages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account', '=', account)
+        .where('query_key', '=', queryKey)
+        .where('sort_order', '=', sortOrder)
+        .where('total_found', '=', totalFound)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
     async putPage(account, page) {
       await db

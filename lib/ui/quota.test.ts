@@ -23,7 +23,7 @@ function quota(remaining: [number, number, number], nextCallAt = '2026-11-20T11:
   };
 }
 
-const plan = (calls: number, q: QuotaSnapshot, cachedAgeSeconds: number | null = null): SearchPlan => ({ calls, cachedAgeSeconds, quota: q });
+const plan = (calls: number, q: QuotaSnapshot, cachedAgeSeconds: number | null = null): SearchPlan => ({ calls, source: calls > 0 ? 'upstream' : 'cache', cachedAgeSeconds, quota: q });
 
 describe('quota in words', () => {
   it('says when the dashboard’s shared calls are the tighter budget', () => {

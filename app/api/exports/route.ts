@@ -4,8 +4,8 @@
  * GET /api/exports: the account's jobs, newest first.
  */
 import type { NextRequest } from 'next/server';
-import { readBodyWithLimit } from '@/lib/http/body-limit';
-import { badRequest, json } from '@/lib/http/problem';
+import { readJsonBody } from '@/lib/http/body-limit';
+import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
 import { API_PATHS } from '@/lib/ui/paths';
 
@@ -19,13 +19,7 @@ const EXPORT_BODY_HINT = 'Send only the query\u2019s parameters, `columns` and `
 export const GET = withAccount(async (_req, account, { exports }) => json({ jobs: await exports.list(account) }));
 
 export const POST = withAccount(async (req: NextRequest, account, { exports }) => {
-  const bytes = await readBodyWithLimit(req, EXPORT_BODY_LIMIT, EXPORT_BODY_HINT);
-  let body: unknown;
-  try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw badRequest({ body: 'The body must be JSON, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.' });
-  }
+  const body = await readJsonBody(req, EXPORT_BODY_LIMIT, EXPORT_BODY_HINT, '{"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}');
   const result = await exports.create(account, body);
   if (result.kind === 'estimate') return json(result.estimate);
   return json(result.job, { status: 201, headers: { Location: API_PATHS.export(result.job.id) } });

@@ -1,0 +1,45 @@
+/**
+ * The local history as the browser (and any script) sees it: GET/PUT/DELETE /api/mirror.
+ * Browser-safe: types only.
+ */
+
+/** A UTC day of the copy: copied, being copied, waiting its turn, not settled yet, or not asked for yet. */
+export interface MirrorDay {
+  /** YYYY-MM-DD, a UTC day. */
+  day: string;
+  state: 'complete' | 'syncing' | 'waiting' | 'unsettled' | 'pending';
+  records: number;
+}
+
+export interface MirrorState {
+  enabled: boolean;
+  /**
+   * off: not wanted; syncing: copying now; waiting: wanted, but no call can go now (quota, or no
+   * session to renew the token with: `message` says which); complete: every settled day wanted is
+   * copied; paused: stopped because the upstream refused the copy (`message` says why).
+   */
+  state: 'off' | 'syncing' | 'waiting' | 'complete' | 'paused';
+  message: string | null;
+  /** The first day wanted (YYYY-MM-DD). */
+  since: string;
+  keepSyncingSignedOut: boolean;
+  /** How far back `since` may go (MIRROR_MAX_DAYS). */
+  maxDays: number;
+  /** Records kept. */
+  records: number;
+  /** Upstream calls the copy made today (UTC). */
+  callsToday: number;
+  /** Calls still needed, as far as known. */
+  callsLeft: number;
+  /** When the copy should be complete at the current limits (ISO), or null when unknown or off. */
+  completeAt: string | null;
+  /** From `since` to today, newest first. */
+  days: MirrorDay[];
+}
+
+/** PUT /api/mirror: any of these. */
+export interface MirrorSettingsInput {
+  enabled?: boolean;
+  since?: string;
+  keepSyncingSignedOut?: boolean;
+}

@@ -1,0 +1,184 @@
+/**
+ * The local history end to end, over real HTTP against the simulator: the copy of several settled
+ * days (limits scaled up), then varied searches that must equal the simulator's own answers record
+ * for record — with no upstream call — and searches only the copy can answer, checked against the
+ * simulator's records filtered here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../tests/support/service-harness';
+import { authSecret } from '../auth/auth-secret';
+import { seal } from '../auth/secret-box';
+import type { Cdr } from '../cdr/schema';
+import { parseQuery, type TransactionsQuery } from '../query/query';
+import { formatWallClock, type Zone } from '../time/zones';
+import { addDays, dayOf, startOf } from './days';
+
+const NOW = Date.now();
+const DAY = 86_400_000;
+const SINCE = dayOf(NOW - 7 * DAY);
+let h: Harness;
+const account = () => ({ ...h.account('demo'), sid: 'sid-demo' });
+
+function query(params: Record<string, string>): TransactionsQuery {
+  const r = parseQuery(params);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.query;
+}
+
+/** The simulator's answer to the same query (its own search, in its own order). */
+function expected(q: TransactionsQuery): { total: number; ids: string[] } {
+  const enterpriseId = 'ent-sakura';
+  const filters = Object.fromEntries(Object.entries(q.filters).filter(([k]) => ['api-key', 'network', 'client-reference', 'da', 'oa', 'status'].includes(k)));
+  const all = h.sim.dataset.query({ from: q.from.getTime(), to: q.to.getTime(), enterpriseId, filters, order: q.sortOrder, offset: 0, limit: 1_000_000 });
+  const start = (q.page - 1) * q.pageSize;
+  return { total: all.total, ids: all.indices.slice(start, start + q.pageSize).map((i) => h.sim.dataset.trxIdAt(i)) };
+}
+
+/** Every record of the range as the simulator builds it (to filter here for what only the copy can do). */
+function simRecords(from: number, to: number): Cdr[] {
+  const all = h.sim.dataset.query({ from, to, enterpriseId: 'ent-sakura', order: 'asc', offset: 0, limit: 1_000_000 });
+  return all.indices.map((i) => h.sim.dataset.recordAt(i, 'UTC') as unknown as Cdr);
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  const roomy = { UPSTREAM_LIMIT_PER_MINUTE: '10000', UPSTREAM_LIMIT_PER_HOUR: '100000', UPSTREAM_LIMIT_PER_DAY: '1000000' };
+  h = await startHarness({ sim: { perDay: 1500, days: 12, seed: 11 }, env: roomy });
+  // A signed-in session of demo: the copy renews its token with its secret.
+  await h.store.vault.put({ sid: 'sid-demo', apiKey: 'demo', enterpriseId: null, sealedSecret: seal('demo-secret', authSecret()), createdAt: NOW, expiresAt: NOW + 3600_000 });
+  await h.mirror.put(account(), { enabled: true, since: SINCE });
+  h.syncRunner.start();
+  await waitFor(async () => (await h.mirror.get(account())).state === 'complete', 60_000);
+  await h.syncRunner.stop();
+}, 90_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('the local history', () => {
+  it('copies every settled day from the start day, each complete with the upstream’s count', async () => {
+    const state = await h.mirror.get(account());
+    const complete = state.days.filter((d) => d.state === 'complete');
+    const lastSettled = dayOf(h.policy.settledBefore(Date.now()) - DAY);
+    expect(complete.map((d) => d.day).sort()).toEqual(
+      Array.from({ length: (startOf(lastSettled) - startOf(SINCE)) / DAY + 1 }, (_, i) => addDays(SINCE, i)),
+    );
+    for (const d of complete) {
+      const from = startOf(d.day);
+      const sim = h.sim.dataset.query({ from, to: from + DAY - 1, enterpriseId: 'ent-sakura', limit: 0 });
+      expect(d.records, d.day).toBe(sim.total);
+    }
+    expect(state.days.some((d) => d.state === 'unsettled')).toBe(true);
+    expect(state.callsToday).toBeGreaterThan(0);
+  });
+
+  it('answers varied searches over complete days exactly as the upstream would, with no call', async () => {
+    const first = startOf(SINCE);
+    const last = startOf(dayOf(h.policy.settledBefore(Date.now()) - DAY)) + DAY;
+    const sample = simRecords(first, first + 2 * DAY).filter((_, i) => i % 37 === 0);
+    const before = h.upstreamCalls('demo');
+    const cases: Record<string, string>[] = [];
+    const tzs: Zone[] = ['UTC', 'JST'];
+    for (let i = 0; i < 30; i++) {
+      const tz = tzs[i % 2]!;
+      const r = sample[i % sample.length] as unknown as Record<string, string>;
+      const span = [DAY, 3 * DAY, 7 * 3600_000, last - first][i % 4]!;
+      const from = Math.floor((first + ((i * 7919) % 3) * 3600_000) / 1000) * 1000;
+      const to = Math.min(last, from + span);
+      const filter = [{}, { status: r.delivery_status! }, { network: r.network_code! }, { oa: r.from_address! }, { da: r.to_address! }, { 'client-reference': r.ref! }, { 'api-key': r.api_key! }, { status: 'UNDELIV', network: r.network_code! }][i % 8]!;
+      cases.push({
+        'date-from': formatWallClock(new Date(from), tz),
+        'date-to': formatWallClock(new Date(to), tz),
+        tz,
+        'sort-order': i % 3 === 0 ? 'asc' : 'desc',
+        'page-size': ['10', '25', '50', '100'][i % 4]!,
+        page: String(1 + (i % 3)),
+        ...filter,
+      });
+    }
+    for (const params of cases) {
+      const q = query(params);
+      const page = await h.transactions.page(account(), q);
+      const want = expected(q);
+      expect(page._meta.source, JSON.stringify(params)).toBe('mirror');
+      expect(page._embedded.total_found, JSON.stringify(params)).toBe(want.total);
+      expect(page._embedded.cdrs.map((c) => c.trx_id), JSON.stringify(params)).toEqual(want.ids);
+    }
+    expect(h.upstreamCalls('demo')).toBe(before);
+  });
+
+  it('searches what only a local copy can: free text (Japanese too), the last digits of a number, another order', async () => {
+    const from = startOf(SINCE);
+    const to = from + 2 * DAY;
+    const records = simRecords(from, to);
+    const range = { 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(to), 'UTC'), 'page-size': '100' };
+    const text = (c: Cdr) => [c.trx_id, c.to_address, c.from_address, c.ref, c.message_body, c.unencrypted_message_body].join('\n').toLowerCase();
+
+    const japanese = records.map((c) => c.message_body as string).find((b) => /[\u3040-\u30ff\u4e00-\u9fff]{3}/.test(b ?? ''))!;
+    const word = /[\u3040-\u30ff\u4e00-\u9fff]{3}/.exec(japanese)![0];
+    const byText = await h.transactions.page(account(), query({ ...range, q: word }));
+    expect(byText._embedded.total_found).toBe(records.filter((c) => text(c).includes(word)).length);
+    expect(byText._meta).toMatchObject({ source: 'mirror', calls: 0 });
+
+    const upper = (records[3]!.ref as string).toUpperCase();
+    const byRef = await h.transactions.page(account(), query({ ...range, q: upper }));
+    expect(byRef._embedded.total_found).toBe(records.filter((c) => text(c).includes(upper.toLowerCase())).length);
+
+    const digits = (records[5]!.to_address as string).slice(-4);
+    const bySuffix = await h.transactions.page(account(), query({ ...range, 'da-suffix': digits }));
+    expect(bySuffix._embedded.total_found).toBe(records.filter((c) => (c.to_address as string).endsWith(digits)).length);
+    expect(bySuffix._embedded.cdrs.every((c) => (c.to_address as string).endsWith(digits))).toBe(true);
+
+    const byPrice = await h.transactions.page(account(), query({ ...range, sort: 'price', 'sort-order': 'desc' }));
+    const prices = byPrice._embedded.cdrs.map((c) => Number(c.price || '-1'));
+    expect(prices).toEqual([...prices].sort((a, b) => b - a));
+
+    const slow = await h.transactions.page(account(), query({ ...range, 'latency-min': '30', status: 'DELIVRD' }));
+    expect(slow._embedded.total_found).toBe(
+      records.filter((c) => c.delivery_status === 'DELIVRD' && c.date_delivered && Date.parse(c.date_delivered.replace('+0000', 'Z')) - Date.parse((c.date_submitted_to_mno as string).replace('+0000', 'Z')) >= 30_000).length,
+    );
+  });
+
+  it('says which part of a range it could not search for a query only the copy can answer', async () => {
+    const from = startOf(SINCE) - DAY; // the day before the start day is not copied
+    const page = await h.transactions.page(account(), query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + 2 * DAY), 'UTC'), q: 'sakura' }));
+    expect(page._meta.source).toBe('mirror');
+    expect(page._meta.uncovered).toEqual([{ dateFrom: formatWallClock(new Date(from), 'UTC'), dateTo: formatWallClock(new Date(startOf(SINCE)), 'UTC') }]);
+  });
+
+  it('asks the upstream only for the part of a range it does not hold, and composes one answer', async () => {
+    const lastSettled = dayOf(h.policy.settledBefore(Date.now()) - DAY);
+    const from = startOf(lastSettled) + 12 * 3600_000; // half a complete day…
+    const to = from + DAY; // …and half a day not copied
+    for (const order of ['desc', 'asc']) {
+      for (const page of ['1', '3']) {
+        const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(to), 'UTC'), 'sort-order': order, page, 'page-size': '50' });
+        const answer = await h.transactions.page(account(), q);
+        const want = expected(q);
+        expect(answer._meta.source).toMatch(/mixed|mirror/);
+        expect(answer._embedded.total_found).toBe(want.total);
+        expect(answer._embedded.cdrs.map((c) => c.trx_id)).toEqual(want.ids);
+      }
+    }
+  });
+
+  it('never shows one account’s copy to another, free text included', async () => {
+    const from = startOf(SINCE);
+    const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + DAY), 'UTC'), q: 'sakura' });
+    expect((await h.transactions.page(account(), q))._embedded.total_found).toBeGreaterThan(0);
+    // Another enterprise, and another key of the same enterprise: neither reads demo's copy.
+    for (const other of ['fuji', 'sakura-ops']) {
+      const page = await h.transactions.page(h.account(other), q);
+      expect(page._embedded.total_found, other).toBe(0);
+      expect(page._meta.uncovered?.length, other).toBeGreaterThan(0);
+    }
+  });
+});

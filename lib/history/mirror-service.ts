@@ -1,0 +1,202 @@
+import 'server-only';
+/**
+ * What GET/PUT/DELETE /api/mirror do for an account: say how its local history stands (day by
+ * day, what it costs, when it will be complete), change what is wanted (on/off, the start day, going
+ * on while signed out), and forget the copy. The state is worked out from what is stored — the
+ * settings, the days, the sessions, the governor's windows — so every instance answers alike.
+ */
+import type { MirrorDay, MirrorState } from '../api/mirror';
+import type { Config } from '../config';
+import { badRequest } from '../http/problem';
+import type { CachePolicy } from '../server/cache-policy';
+import type { UpstreamGateway } from '../server/upstream-gateway';
+import type { HistoryStore } from '../store/history-store';
+import type { VaultStore } from '../store/vault';
+import { formatWallClock } from '../time/zones';
+import { isComplete, type DayProgress } from './day-progress';
+import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from './days';
+import type { HistoryIndex } from './history-index';
+import { scopeOf } from './scope';
+import type { SyncRunner } from './sync-runner';
+import { wantedDays } from './sync-step';
+
+export interface MirrorAccount {
+  apiKey: string;
+  enterpriseId: string | null;
+  sid: string;
+}
+
+export interface MirrorServiceDeps {
+  history: HistoryStore;
+  index: HistoryIndex;
+  vault: VaultStore;
+  gateway: Pick<UpstreamGateway, 'nextCallAt' | 'planCalls' | 'callsMade' | 'limits'>;
+  runner: Pick<SyncRunner, 'kick' | 'cancel'>;
+  policy: CachePolicy;
+  config: Pick<Config, 'MIRROR_MAX_DAYS' | 'MIRROR_DEFAULT_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
+  now: () => number;
+}
+
+/** How long one call is assumed to take, for when the copy will be complete. */
+const ASSUMED_CALL_MS = 1_500;
+const KNOWN_KEYS = new Set(['enabled', 'since', 'keepSyncingSignedOut']);
+
+export class MirrorService {
+  constructor(private readonly deps: MirrorServiceDeps) {}
+
+  private defaultSince(now: number): string {
+    return addDays(dayOf(now), -this.deps.config.MIRROR_DEFAULT_DAYS);
+  }
+
+  async get(account: MirrorAccount): Promise<MirrorState> {
+    const { history, gateway, vault, policy, config } = this.deps;
+    const now = this.deps.now();
+    const scope = scopeOf(account).key;
+    const settings = await history.getSettings(scope);
+    const since = settings?.sinceDay ?? this.defaultSince(now);
+    const enabled = settings?.enabled ?? false;
+    const settledBefore = policy.settledBefore(now);
+    const lastSettled = lastSettledDay(settledBefore);
+    const { first } = wantedDays({ sinceDay: since }, config.MIRROR_MAX_DAYS, settledBefore, now);
+    const stored = new Map((await history.listDays<DayProgress>(scope)).map((d) => [d.day, d]));
+    const today = dayOf(now);
+    const wanted = first <= lastSettled ? daysBetween(first, lastSettled) : [];
+    const missing = wanted.filter((d) => stored.get(d)?.state !== 'complete');
+    const problem = [...stored.values()].map((d) => d.progress.problem).find((p) => p) ?? null;
+
+    // Why it does not copy right now, if it does not.
+    let state: MirrorState['state'] = 'off';
+    let message: string | null = null;
+    if (!enabled) {
+      state = problem ? 'paused' : 'off';
+      message = problem;
+    } else if (missing.length === 0) {
+      state = 'complete';
+      message = `Every settled day from ${first} is copied; the next one settles at ${formatWallClock(new Date(startOf(addDays(lastSettled, 2)) + (now - settledBefore)), 'UTC')} UTC.`;
+    } else if (!(await vault.liveSession(account.apiKey, now)) && !(settings?.keepSignedOut && settings.sealedSecret)) {
+      state = 'waiting';
+      message = `Waiting for a sign-in: the copy renews its upstream token with a signed-in session of ${account.apiKey} (or turn on "keep copying while signed out").`;
+    } else {
+      const next = await gateway.nextCallAt(account.apiKey, 'sync');
+      if (next.at > now + 1_000) {
+        state = 'waiting';
+        message = Number.isFinite(next.at)
+          ? `Waiting for quota until ${formatWallClock(new Date(next.at), 'UTC')} UTC: the copy takes at most ${Math.round(gateway.limits.syncShare * 100)} % of each window and never the calls kept for people.`
+          : 'The calls kept for people take every call of a window: the copy cannot go. Lower UPSTREAM_BACKGROUND_RESERVE.';
+      } else state = 'syncing';
+    }
+
+    const active = enabled ? missing[missing.length - 1] : undefined; // the copy goes newest first
+    const days: MirrorDay[] = (since <= today ? daysBetween(since, today) : []).reverse().map((day) => {
+      const d = stored.get(day);
+      const base = { day, records: d?.records ?? 0 };
+      if (d?.state === 'complete') return { ...base, state: 'complete' };
+      if (day > lastSettled) return { ...base, state: 'unsettled' };
+      if (day < first) return { ...base, state: 'pending' };
+      if (enabled && (d || day === missing[0] || day === active)) return { ...base, state: state === 'waiting' ? 'waiting' : 'syncing' };
+      return { ...base, state: 'pending' };
+    });
+
+    const remaining = this.remainingCalls(missing, stored);
+    const plan = enabled && remaining > 0 ? await gateway.planCalls(account.apiKey, 'sync', remaining, 0, ASSUMED_CALL_MS) : null;
+    return {
+      enabled,
+      state,
+      message,
+      since,
+      keepSyncingSignedOut: settings?.keepSignedOut ?? false,
+      maxDays: config.MIRROR_MAX_DAYS,
+      records: (await history.size(scope)).records,
+      callsToday: await gateway.callsMade(account.apiKey, 'sync', startOf(today)),
+      callsLeft: remaining,
+      completeAt: plan?.finishAt ? new Date(plan.finishAt).toISOString() : missing.length === 0 && enabled ? new Date(now).toISOString() : null,
+      days,
+    };
+  }
+
+  /** Calls the missing days still need: their known pages, and for days not begun as many as an average complete day took. */
+  private remainingCalls(missing: readonly string[], stored: ReadonlyMap<string, { progress: DayProgress; calls: number; state: string }>): number {
+    const complete = [...stored.values()].filter((d) => d.state === 'complete');
+    const perDay = complete.length > 0 ? Math.max(1, Math.round(complete.reduce((s, d) => s + d.calls, 0) / complete.length)) : 1;
+    let calls = 0;
+    for (const day of missing) {
+      const d = stored.get(day);
+      if (!d || d.progress.problem) {
+        calls += perDay;
+        continue;
+      }
+      if (isComplete(d.progress)) continue;
+      for (const w of d.progress.windows) {
+        if (w.state !== 'pending') continue;
+        calls += w.pagesTotal === null ? Math.max(1, perDay - d.calls) : w.pagesTotal - w.pagesDone;
+      }
+    }
+    return calls;
+  }
+
+  /** Changes what is wanted; answers the new state. */
+  async put(account: MirrorAccount, body: unknown): Promise<MirrorState> {
+    const { history, vault, config } = this.deps;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest({ body: 'The body must be a JSON object, e.g. {"enabled": true, "since": "2026-10-01", "keepSyncingSignedOut": false}.' });
+    }
+    const input = body as Record<string, unknown>;
+    const errors: Record<string, string> = {};
+    for (const key of Object.keys(input)) if (!KNOWN_KEYS.has(key)) errors[key] = `Unknown setting "${key.slice(0, 40)}": use enabled, since and keepSyncingSignedOut.`;
+    for (const key of ['enabled', 'keepSyncingSignedOut'] as const) {
+      if (input[key] !== undefined && typeof input[key] !== 'boolean') errors[key] = `${key} must be true or false.`;
+    }
+    const now = this.deps.now();
+    const today = dayOf(now);
+    const oldest = addDays(today, -config.MIRROR_MAX_DAYS);
+    if (input.since !== undefined) {
+      if (typeof input.since !== 'string' || dayStart(input.since) === null) errors.since = 'since must be a day as YYYY-MM-DD, e.g. 2026-10-01.';
+      else if (input.since > today) errors.since = 'since must not be in the future.';
+      else if (input.since < oldest) errors.since = `since may go back at most ${config.MIRROR_MAX_DAYS} days (MIRROR_MAX_DAYS): ${oldest} or later.`;
+    }
+    if (Object.keys(errors).length > 0) throw badRequest(errors);
+
+    const scope = scopeOf(account).key;
+    const current = await history.getSettings(scope);
+    const keepSignedOut = (input.keepSyncingSignedOut as boolean | undefined) ?? current?.keepSignedOut ?? false;
+    const sealedSecret = keepSignedOut ? (current?.sealedSecret ?? (await vault.get(account.sid, now))?.sealedSecret ?? null) : null;
+    const since = (input.since as string | undefined) ?? current?.sinceDay ?? this.defaultSince(now);
+    const enabled = (input.enabled as boolean | undefined) ?? current?.enabled ?? true;
+    await history.putSettings({
+      scope,
+      apiKey: account.apiKey,
+      enterpriseId: account.enterpriseId,
+      enabled,
+      sinceDay: since,
+      keepSignedOut,
+      sealedSecret,
+      createdAt: current?.createdAt ?? now,
+      updatedAt: now,
+    });
+    // A later start day gives up the days before it at once.
+    if (current && since > current.sinceDay) await history.deleteBefore(scope, since);
+    this.deps.index.invalidate(scope);
+    if (enabled) this.deps.runner.kick(scope);
+    else this.deps.runner.cancel(scope);
+    return this.get(account);
+  }
+
+  /** Forgets the copy: records, days, results and settings. */
+  async delete(account: MirrorAccount): Promise<void> {
+    const scope = scopeOf(account).key;
+    this.deps.runner.cancel(scope);
+    await this.deps.history.deleteScope(scope);
+    this.deps.index.invalidate(scope);
+  }
+
+  /** Keeps every copy within its start day and MIRROR_MAX_DAYS (store maintenance, daily). */
+  async enforceRetention(): Promise<void> {
+    const now = this.deps.now();
+    const oldest = addDays(dayOf(now), -this.deps.config.MIRROR_MAX_DAYS);
+    for (const settings of await this.deps.history.allSettings()) {
+      const cut = settings.sinceDay > oldest ? settings.sinceDay : oldest;
+      await this.deps.history.deleteBefore(settings.scope, cut);
+      this.deps.index.invalidate(settings.scope);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import 'server-only';
+/**
+ * Complete results of the page cache, kept as local history: once every page of a settled query is
+ * stored (a small result read page by page, an export's window), its records are copied into the
+ * local history with the range and filters they complete. A narrower query — a sub-range, an added
+ * filter, the other sort — is then answered from them with no call.
+ */
+import type { Cdr } from '../cdr/schema';
+import { log } from '../log';
+import { MAX_PAGE, type SortOrder } from '../query/query';
+import type { UpstreamBase } from '../query/wire';
+import type { HistoryStore, HistoryRecordRow } from '../store/history-store';
+import type { PageCacheStore } from '../store/page-cache';
+import { parseWallClock } from '../time/zones';
+import { filtersOfParams, type HistoryIndex } from './history-index';
+import { recordColumns } from './record-columns';
+import { scopeOf } from './scope';
+
+export interface ResultRecorderDeps {
+  cache: PageCacheStore;
+  history: HistoryStore;
+  index: HistoryIndex;
+  /** Whether a range ending at `to` is settled (its records no longer change). */
+  isSettled: (to: number) => boolean;
+  pageSize: number;
+  now: () => number;
+}
+
+/** A record as the local history keeps it, or null when it has no readable received time. */
+export function historyRow(cdr: Cdr): HistoryRecordRow | null {
+  const columns = recordColumns(cdr);
+  return columns ? { ...columns, body: JSON.stringify(cdr) } : null;
+}
+
+export class ResultRecorder {
+  /** Results being copied now, so a burst of pages does not copy one twice. */
+  private readonly busy = new Set<string>();
+
+  constructor(private readonly deps: ResultRecorderDeps) {}
+
+  /** After a page of `base` was stored: copies the result when it is now settled and complete. Never throws. */
+  note(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): void {
+    void this.record(account, base, sortOrder, totalFound).catch((err: unknown) => log.warn('history.result_failed', { error: err instanceof Error ? err.message : String(err) }));
+  }
+
+  private async record(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): Promise<void> {
+    const { cache, history, index, pageSize } = this.deps;
+    const from = parseWallClock(base.params['date-from'] ?? '', 'UTC')?.getTime();
+    const to = parseWallClock(base.params['date-to'] ?? '', 'UTC')?.getTime();
+    if (from === undefined || to === undefined || !this.deps.isSettled(to)) return;
+    const pages = Math.max(1, Math.ceil(totalFound / pageSize));
+    if (pages > MAX_PAGE) return; // deeper than the upstream reaches: never complete
+    if ((await cache.countPages(account.apiKey, base.key, sortOrder, totalFound)) < pages) return;
+    const scope = scopeOf(account).key;
+    const busyKey = `${scope}\u0000${base.key}`;
+    if (this.busy.has(busyKey)) return;
+    if ((await history.results(scope)).some((r) => r.key === base.key)) return;
+    this.busy.add(busyKey);
+    try {
+      const rows: HistoryRecordRow[] = [];
+      for (let p = 1; p <= pages; p++) {
+        const page = await cache.getPage(account.apiKey, base.key, sortOrder, p);
+        if (!page || page.totalFound !== totalFound) return; // replaced meanwhile: not one result
+        for (const cdr of page.body._embedded.cdrs) {
+          const row = historyRow(cdr);
+          if (row) rows.push(row);
+        }
+      }
+      await history.putResult(scope, { key: base.key, filters: filtersOfParams(base.params), from, to }, rows, this.deps.now());
+      index.invalidate(scope);
+    } finally {
+      this.busy.delete(busyKey);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import 'server-only';
+/**
+ * Runs the local history's copies inside the server, from startup to shutdown: for every scope
+ * whose copy is wanted, one worker (in one instance: it holds the scope's lease, renewed every step)
+ * repeats sync steps (sync-step.ts) while there is something to copy and a call to copy it with;
+ * a copy waiting for quota sleeps until the governor says the next call can go, one waiting for a
+ * sign-in or the next settled day is looked at again on a heartbeat. No fixed pacing: with larger
+ * limits it simply goes faster.
+ */
+import { randomUUID } from 'node:crypto';
+import { holdLease } from '../server/hold-lease';
+import type { LeaseStore } from '../store';
+import { runSyncStep, type SyncDeps } from './sync-step';
+
+/** How long a scope's lease lasts without renewal: a dead instance's copies move on within a minute. */
+const LEASE_MS = 30_000;
+const HEARTBEAT_MS = 30_000;
+
+export interface SyncRunnerDeps extends SyncDeps {
+  leases: LeaseStore;
+}
+
+const leaseOf = (scope: string) => `sync:${scope}`;
+
+export class SyncRunner {
+  private readonly holder = randomUUID();
+  private readonly workers = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  /** When a waiting scope is due to be looked at again. */
+  private readonly dueAt = new Map<string, number>();
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private kicked = false;
+  private ticking: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: SyncRunnerDeps) {}
+
+  start(): void {
+    if (this.heartbeat) return;
+    this.stopped = false;
+    this.heartbeat = setInterval(() => this.kick(), HEARTBEAT_MS);
+    this.heartbeat.unref?.();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.timer) clearTimeout(this.timer);
+    this.heartbeat = undefined;
+    this.timer = undefined;
+    const workers = [...this.workers.values()];
+    for (const w of workers) w.abort.abort(new Error('sync runner stopped'));
+    await Promise.all(workers.map((w) => w.done));
+    await this.ticking;
+  }
+
+  /** Something changed (the copy turned on, a sign-in, a scope deleted): look again now. */
+  kick(scope?: string): void {
+    if (scope) this.dueAt.delete(scope);
+    if (this.kicked || this.stopped) return;
+    this.kicked = true;
+    setTimeout(() => {
+      this.kicked = false;
+      this.ticking = this.tick().catch((err: unknown) => this.deps.log.warn('history.tick_failed', { error: err instanceof Error ? err.message : String(err) }));
+    }, 0).unref?.();
+  }
+
+  /** Stops the scope's worker here (its copy was paused or deleted). */
+  cancel(scope: string): void {
+    this.workers.get(scope)?.abort.abort(new Error('sync cancelled'));
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    const now = this.deps.now();
+    let wakeAt = Number.POSITIVE_INFINITY;
+    for (const settings of await this.deps.history.enabledScopes()) {
+      if (this.stopped) return;
+      const scope = settings.scope;
+      if (this.workers.has(scope)) continue;
+      const due = this.dueAt.get(scope);
+      if (due !== undefined && due > now) {
+        wakeAt = Math.min(wakeAt, due);
+        continue;
+      }
+      if (!(await this.deps.leases.tryAcquire(leaseOf(scope), this.holder, now, LEASE_MS))) continue;
+      this.startWorker(scope);
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (Number.isFinite(wakeAt)) {
+      this.timer = setTimeout(() => this.kick(), Math.max(0, wakeAt - this.deps.now()));
+      this.timer.unref?.();
+    }
+  }
+
+  private startWorker(scope: string): void {
+    const abort = new AbortController();
+    const done = (async () => {
+      try {
+        for (;;) {
+          const outcome = await holdLease(this.deps.leases, { resource: leaseOf(scope), holder: this.holder, ttlMs: LEASE_MS }, this.deps.now, abort.signal, (signal) =>
+            runSyncStep(this.deps, scope, signal),
+          );
+          if (!outcome) break;
+          if (outcome.next === 'continue' && !abort.signal.aborted) continue;
+          if (outcome.next === 'wait') this.dueAt.set(scope, outcome.until ?? this.deps.now() + HEARTBEAT_MS);
+          break;
+        }
+      } catch (err) {
+        this.deps.log.error('history.step_failed', { error: err instanceof Error ? err.message : String(err) });
+        this.dueAt.set(scope, this.deps.now() + 60_000);
+      } finally {
+        this.workers.delete(scope);
+        // Waiting, a lease is not held: any instance may take the copy up when it is due.
+        await this.deps.leases.release(leaseOf(scope), this.holder).catch(() => undefined);
+        this.kick();
+      }
+    })();
+    this.workers.set(scope, { abort, done });
+  }
+}

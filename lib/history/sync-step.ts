@@ -1,0 +1,166 @@
+import 'server-only';
+/**
+ * One step of a scope's copy: read the next page of the newest settled day not complete yet —
+ * with one call at the `sync` class (the governor keeps it out of the calls kept for people and
+ * under MIRROR_MAX_SHARE of every window, and paces it by the windows alone) — and store it with
+ * the day's progress in one transaction. The runner repeats steps; a restart, an instance dying or
+ * a pause between two steps loses nothing and pays for nothing twice.
+ */
+import type { Cdr } from '../cdr/schema';
+import type { Config } from '../config';
+import { QuotaExceededError } from '../governor/governor';
+import type { Logger } from '../log';
+import { upstreamBase } from '../query/wire';
+import type { CachePolicy } from '../server/cache-policy';
+import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
+import type { HistoryDay, HistoryRecordRow, HistorySettings, HistoryStore } from '../store/history-store';
+import type { VaultStore } from '../store/vault';
+import { isRetryable, UpstreamError } from '../upstream';
+import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from './day-progress';
+import { addDays, dayOf, DAY_MS, lastSettledDay, startOf } from './days';
+import type { HistoryIndex } from './history-index';
+import { historyRow } from './result-recorder';
+
+export interface SyncDeps {
+  history: HistoryStore;
+  index: HistoryIndex;
+  vault: VaultStore;
+  gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt'>;
+  policy: CachePolicy;
+  config: Pick<Config, 'MIRROR_MAX_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
+  /** Opens a sealed secret; null when it cannot be opened. */
+  secretOf(sealed: string): string | null;
+  now(): number;
+  log: Logger;
+}
+
+export type SyncOutcome = { next: 'continue' } | { next: 'wait'; until: number | null } | { next: 'stop' };
+
+/** A day whose copy met a problem is tried again after this long. */
+const PROBLEM_RETRY_MS = 6 * 3600_000;
+/** A wait shorter than this is left to the governor's own queue. */
+const SHORT_WAIT_MS = 1_000;
+const RETRY_MS = 60_000;
+
+/** The days a scope wants, newest first: from its start day (and MIRROR_MAX_DAYS) to the newest settled one. */
+export function wantedDays(settings: Pick<HistorySettings, 'sinceDay'>, maxDays: number, settledBefore: number, now: number): { first: string; last: string } {
+  const oldestAllowed = addDays(dayOf(now), -maxDays);
+  const first = settings.sinceDay > oldestAllowed ? settings.sinceDay : oldestAllowed;
+  return { first, last: lastSettledDay(settledBefore) };
+}
+
+/** When the day after `last` becomes settled (the next day there is to copy). */
+export function nextSettleAt(last: string, settledBefore: number, now: number): number {
+  return now + (startOf(addDays(last, 2)) - settledBefore);
+}
+
+/** The account the copy calls the upstream as: a live session's secret, or the one kept for signed-out copying. */
+async function accountOf(deps: SyncDeps, settings: HistorySettings): Promise<UpstreamAccount | null> {
+  const session = await deps.vault.liveSession(settings.apiKey, deps.now());
+  const sealed = session?.sealedSecret ?? (settings.keepSignedOut ? settings.sealedSecret : null);
+  if (!sealed) return null;
+  const secret = deps.secretOf(sealed);
+  if (secret === null) return null;
+  return { apiKey: settings.apiKey, enterpriseId: settings.enterpriseId, credentials: async () => ({ apiKey: settings.apiKey, secret }) };
+}
+
+/** The day to copy next: the newest wanted day not complete (one with a problem rests a while). */
+export function targetDay(days: ReadonlyMap<string, HistoryDay<DayProgress>>, first: string, last: string, now: number): string | null {
+  for (let day = last; day >= first; day = addDays(day, -1)) {
+    const known = days.get(day);
+    if (!known) return day;
+    if (known.state === 'complete') continue;
+    if (known.progress.problem && now - known.updatedAt < PROBLEM_RETRY_MS) continue;
+    return day;
+  }
+  return null;
+}
+
+export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortSignal): Promise<SyncOutcome> {
+  const { history, policy } = deps;
+  const settings = await history.getSettings(scope);
+  if (!settings?.enabled) return { next: 'stop' };
+  const now = deps.now();
+  const settledBefore = policy.settledBefore(now);
+  const { first, last } = wantedDays(settings, deps.config.MIRROR_MAX_DAYS, settledBefore, now);
+  const days = new Map((await history.listDays<DayProgress>(scope)).map((d) => [d.day, d]));
+  const day = first <= last ? targetDay(days, first, last, now) : null;
+  if (!day) return { next: 'wait', until: nextSettleAt(last, settledBefore, now) };
+
+  const account = await accountOf(deps, settings);
+  if (!account) return { next: 'wait', until: null }; // until someone signs in (the runner looks again)
+  const next = await deps.gateway.nextCallAt(settings.apiKey, 'sync');
+  if (!Number.isFinite(next.at)) return { next: 'wait', until: now + 3600_000 };
+  if (next.at - now > SHORT_WAIT_MS) return { next: 'wait', until: next.at };
+
+  const row: HistoryDay<DayProgress> = days.get(day) ?? { day, state: 'syncing', progress: startDay(day), records: 0, calls: 0, updatedAt: now, completedAt: null };
+  if (row.progress.problem) row.progress = startDay(day); // rested long enough: try it afresh
+  const target = nextPage(row.progress);
+  if (!target) {
+    // Every page read: complete, or a problem to rest on.
+    await finish(deps, scope, row);
+    return { next: 'continue' };
+  }
+  const { window: w, page } = target;
+  const base = upstreamBase({ from: new Date(w.from), to: new Date(w.to), filters: {} }, { enterpriseId: settings.enterpriseId, pageSize: deps.config.UPSTREAM_PAGE_SIZE });
+  let body;
+  try {
+    body = await deps.gateway.query(account, { base, page, sortOrder: 'asc' }, 'sync', signal);
+  } catch (err) {
+    if (signal?.aborted) return { next: 'stop' };
+    return failed(deps, scope, settings, row, err);
+  }
+  const dayStart = startOf(day);
+  const kept: HistoryRecordRow[] = [];
+  const beyond: HistoryRecordRow[] = [];
+  for (const cdr of body._embedded.cdrs as Cdr[]) {
+    const r = historyRow(cdr);
+    if (!r) continue;
+    if (inDay(dayStart, r.received_ms)) kept.push(r);
+    else if (r.received_ms === dayStart + DAY_MS) beyond.push(r);
+  }
+  applyPage(row.progress, w.id, page, body._embedded.total_found, body._embedded.cdrs.length, beyond.length, deps.config.UPSTREAM_PAGE_SIZE);
+  row.calls += 1;
+  await finish(deps, scope, row, kept, beyond);
+  return { next: 'continue' };
+}
+
+/** Stores what a step learnt; a day every page of which is read and counted is complete. */
+async function finish(deps: SyncDeps, scope: string, row: HistoryDay<DayProgress>, kept: HistoryRecordRow[] = [], beyond: HistoryRecordRow[] = []): Promise<void> {
+  const now = deps.now();
+  row.updatedAt = now;
+  if (isComplete(row.progress)) {
+    row.state = 'complete';
+    row.completedAt = now;
+  }
+  await deps.history.commitDayPage(scope, row, kept, beyond);
+  if (row.state === 'complete') {
+    deps.index.invalidate(scope);
+    deps.log.info('history.day_complete', { account: scope.split('\u0000')[0], day: row.day, records: row.records, calls: row.calls });
+  }
+}
+
+async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, row: HistoryDay<DayProgress>, err: unknown): Promise<SyncOutcome> {
+  const now = deps.now();
+  if (err instanceof QuotaExceededError) return { next: 'wait', until: err.nextCallAt };
+  if (err instanceof UpstreamError) {
+    // The call was sent (and counts) even though it failed.
+    row.calls += 1;
+    if (err.kind === 'unauthorized') {
+      await deps.history.commitDayPage(scope, { ...row, updatedAt: now }, [], []);
+      return { next: 'wait', until: null };
+    }
+    if (isRetryable(err) || err.kind === 'malformed') {
+      await deps.history.commitDayPage(scope, { ...row, updatedAt: now }, [], []);
+      return { next: 'wait', until: now + Math.max(RETRY_MS, err.retryAfterMs ?? 0) };
+    }
+    // The upstream refuses the copy's query for good (400, 403): the copy stops, saying why, rather
+    // than spending a call on every day.
+    row.progress.problem = `The Report API refused the copy's query (${err.status ?? err.kind})${err.upstreamMessage ? `: \u201c${err.upstreamMessage}\u201d` : ''}. The copy is paused.`;
+    await deps.history.commitDayPage(scope, { ...row, updatedAt: now }, [], []);
+    await deps.history.putSettings({ ...settings, enabled: false, updatedAt: now });
+    deps.log.warn('history.refused', { status: err.status, kind: err.kind });
+    return { next: 'stop' };
+  }
+  throw err;
+}

@@ -1,0 +1,104 @@
+import 'server-only';
+/**
+ * A page of a query whose range is held partly by the local history and partly only upstream
+ * (lib/history/coverage.ts cut it into pieces): the pieces in the query's sort order, each with its
+ * count (the local one counted in the store, the upstream one known from the cache or learned with
+ * the page the answer needs), the page's positions taken from whichever pieces hold them. The
+ * result is what one upstream query over the whole range would answer: the same records, the same
+ * total, the same order — pieces never overlap and received time orders them.
+ */
+import type { Cdr } from '../cdr/schema';
+import type { Piece } from '../history/coverage';
+import { localSearchOf } from '../history/local-query';
+import type { TransactionsQuery } from '../query/query';
+import { upstreamBase } from '../query/wire';
+import type { CachedPage } from '../store/page-cache';
+import type { HistoryStore } from '../store/history-store';
+import type { UpstreamAccount } from './upstream-gateway';
+import type { UpstreamPages } from './upstream-pages';
+
+export interface ComposedSlice {
+  total: number;
+  records: Cdr[];
+  calls: number;
+  /** The upstream pages the answer used (their ages are the answer's). */
+  pages: CachedPage[];
+  usedLocal: boolean;
+  usedUpstream: boolean;
+  stale?: string;
+}
+
+export interface ComposeDeps {
+  pages: UpstreamPages;
+  history: HistoryStore;
+  upstreamPageSize: number;
+}
+
+/** Positions [start, end) of the query, from the pieces. */
+export async function composedSlice(
+  deps: ComposeDeps,
+  account: UpstreamAccount,
+  scope: string,
+  query: TransactionsQuery,
+  pieces: readonly Piece[],
+  start: number,
+  end: number,
+  signal?: AbortSignal,
+): Promise<ComposedSlice> {
+  const ordered = query.sortOrder === 'asc' ? pieces : [...pieces].reverse();
+  const out: ComposedSlice = { total: 0, records: [], calls: 0, pages: [], usedLocal: false, usedUpstream: false };
+  let offset = 0;
+  for (const piece of ordered) {
+    // Where the wanted positions fall in this piece (as if it held them all: clipped below).
+    const from = Math.max(0, start - offset);
+    const until = Math.max(from, end - offset);
+    if (piece.kind === 'local') {
+      const search = localSearchOf(scope, query, [{ from: piece.from, to: piece.to }]);
+      const total = await deps.history.count(search);
+      if (from < total && until > from) {
+        const bodies = await deps.history.page(search, from, Math.min(until, total) - from);
+        out.records.push(...bodies.map((b) => JSON.parse(b) as Cdr));
+      }
+      out.usedLocal = true;
+      offset += total;
+    } else {
+      const base = upstreamBase({ from: new Date(piece.from), to: new Date(piece.to), filters: query.filters }, { enterpriseId: account.enterpriseId, pageSize: deps.upstreamPageSize });
+      // The piece's count is needed even when the page lies elsewhere: ask for what the page needs,
+      // or for its first page, which says the count too.
+      const needed = until > from;
+      const slice = await deps.pages.slice(account, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1, 'interactive', signal);
+      if (needed) out.records.push(...slice.records);
+      out.calls += slice.calls;
+      out.pages.push(...slice.pages);
+      out.usedUpstream = true;
+      if (slice.stale) out.stale = slice.stale;
+      offset += slice.total;
+    }
+  }
+  out.total = offset;
+  return out;
+}
+
+/** What the composed answer would cost now: upstream pieces whose needed pages are not cached. */
+export async function composedCalls(deps: ComposeDeps, account: UpstreamAccount, scope: string, query: TransactionsQuery, pieces: readonly Piece[], start: number, end: number): Promise<number> {
+  const ordered = query.sortOrder === 'asc' ? pieces : [...pieces].reverse();
+  let calls = 0;
+  let offset = 0;
+  for (const piece of ordered) {
+    const from = Math.max(0, start - offset);
+    const until = Math.max(from, end - offset);
+    if (piece.kind === 'local') {
+      offset += await deps.history.count(localSearchOf(scope, query, [{ from: piece.from, to: piece.to }]));
+      continue;
+    }
+    const base = upstreamBase({ from: new Date(piece.from), to: new Date(piece.to), filters: query.filters }, { enterpriseId: account.enterpriseId, pageSize: deps.upstreamPageSize });
+    const needed = until > from;
+    calls += (await deps.pages.callsFor(account.apiKey, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1)).calls;
+    const known = await deps.pages.knownTotal(account.apiKey, base);
+    // An unknown count: the call above learns it; where the later pieces' positions fall is not
+    // known before then, so the estimate stops here (at least this many calls).
+    if (known === null) return calls;
+    offset += known;
+  }
+  return calls;
+}

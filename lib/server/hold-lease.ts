@@ -1,0 +1,36 @@
+import 'server-only';
+/**
+ * Runs one step of background work under its lease (lib/store/leases.ts): renewed a few times a
+ * lease's life while the step lasts (a call may wait long for its turn), and the step aborted if
+ * the lease is lost (this instance stalled past it and another took the work over). Returns null
+ * when the lease could not be taken at all.
+ */
+import type { LeaseStore } from '../store';
+
+export async function holdLease<T>(
+  leases: LeaseStore,
+  lease: { resource: string; holder: string; ttlMs: number },
+  now: () => number,
+  outer: AbortSignal,
+  step: (signal: AbortSignal) => Promise<T>,
+): Promise<T | null> {
+  if (!(await leases.tryAcquire(lease.resource, lease.holder, now(), lease.ttlMs))) return null;
+  const controller = new AbortController();
+  const forward = () => controller.abort(outer.reason);
+  outer.addEventListener('abort', forward, { once: true });
+  const keepAlive = setInterval(() => {
+    void leases.tryAcquire(lease.resource, lease.holder, now(), lease.ttlMs).then(
+      (held) => {
+        if (!held) controller.abort(new Error('lease lost'));
+      },
+      () => undefined,
+    );
+  }, lease.ttlMs / 3);
+  keepAlive.unref?.();
+  try {
+    return await step(controller.signal);
+  } finally {
+    clearInterval(keepAlive);
+    outer.removeEventListener('abort', forward);
+  }
+}
