@@ -126,6 +126,14 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
             {formatCount(job.progress.pagesCached)} {job.progress.pagesCached === 1 ? 'page' : 'pages'}
           </dd>
         </div>
+        {job.progress.recordsFromHistory > 0 ? (
+          <div>
+            <dt>From the local history</dt>
+            <dd data-testid="export-local">
+              {formatCount(job.progress.recordsFromHistory)} {job.progress.recordsFromHistory === 1 ? 'record' : 'records'}
+            </dd>
+          </div>
+        ) : null}
         {job.progress.windows.length > 1 ? (
           <div>
             <dt>Windows</dt>

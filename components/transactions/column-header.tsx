@@ -1,7 +1,8 @@
 'use client';
 /**
- * A column's header cell. It takes only the header: the received-time column asks the upstream to
- * re-sort (a new search across all results); any other column sorts the rows on screen.
+ * A column's header cell. It takes only the header. A click orders the whole result (a new search)
+ * where that is possible: by received time always (the upstream's order), by any column when the
+ * result comes from the local history. Otherwise a click sorts only the rows on screen.
  */
 import { flexRender, type Header } from '@tanstack/react-table';
 import type { Cdr } from '@/lib/cdr/schema';
@@ -19,24 +20,27 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
   const zoneSuffix = field.kind === 'timestamp' ? ` (${meta.zone})` : '';
   const clientSorted = table.getState().sorting.length > 0;
 
-  if (column.id === UPSTREAM_SORT) {
+  if (column.id === UPSTREAM_SORT || meta.wholeSort) {
+    const active = meta.sort === column.id && !clientSorted;
     const order = meta.sortOrder;
-    const next = order === 'desc' ? 'asc' : 'desc';
+    // The column already sorting flips; another starts newest/largest first for times, A→Z otherwise.
+    const next: SortOrder = meta.sort === column.id ? (order === 'desc' ? 'asc' : 'desc') : field.kind === 'timestamp' ? 'desc' : 'asc';
+    const where = meta.wholeSort ? 'by the local history (no call)' : 'by the upstream';
     return (
-      <th scope="col" className={styles.th} aria-sort={clientSorted ? 'none' : order === 'desc' ? 'descending' : 'ascending'} data-column={column.id}>
+      <th scope="col" className={styles.th} aria-sort={!active ? 'none' : order === 'desc' ? 'descending' : 'ascending'} data-column={column.id}>
         <button
           type="button"
           className={styles.sortButton}
-          onClick={() => meta.onUpstreamSort(next)}
-          title={`Sorted by the upstream across all results. Click for ${next === 'asc' ? 'oldest' : 'newest'} first (a new search).`}
-          data-testid="upstream-sort"
+          onClick={() => meta.onSort(field.key, next)}
+          title={`${field.description} Orders all results ${where}. Click for ${next === 'asc' ? 'ascending' : 'descending'} (a new search).`}
+          data-testid={column.id === UPSTREAM_SORT ? 'upstream-sort' : 'whole-sort'}
         >
           {label}
           {zoneSuffix}
-          <span className={styles.sortMark} data-active={!clientSorted} aria-hidden="true">
-            {ARROWS[order]}
+          <span className={styles.sortMark} data-active={active} aria-hidden="true">
+            {active ? ARROWS[order] : '↕'}
           </span>
-          <span className="visually-hidden">, {order === 'desc' ? 'newest first' : 'oldest first'} across all results</span>
+          {active ? <span className="visually-hidden">, {order === 'desc' ? 'descending' : 'ascending'} across all results</span> : null}
         </button>
       </th>
     );
@@ -49,7 +53,7 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
         type="button"
         className={styles.sortButton}
         onClick={column.getToggleSortingHandler()}
-        title={`${field.description} Sorting by this column orders the rows on this page only.`}
+        title={`${field.description} Sorting by this column orders the rows on this page only (the whole result can be sorted by any column over days copied to the local history).`}
       >
         {label}
         {zoneSuffix}

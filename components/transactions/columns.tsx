@@ -4,7 +4,7 @@
  * all follow the field's kind. Nothing here names a field except the one the upstream sorts by.
  */
 import type { ColumnDef, RowData, SortingFn } from '@tanstack/react-table';
-import { CDR_FIELDS, type Field } from '@/lib/cdr/fields';
+import { CDR_FIELDS, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
@@ -20,9 +20,16 @@ declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface TableMeta<TData extends RowData> {
     zone: Zone;
+    /** The order of the whole result (the query's). */
+    sort: CdrFieldKey;
     sortOrder: SortOrder;
-    /** Re-asks the upstream in the other order (a new search). */
-    onUpstreamSort: (order: SortOrder) => void;
+    /**
+     * True when the result is answered by the local history, which sorts the whole result by any
+     * column; otherwise only received time orders the whole result and other columns sort the page.
+     */
+    wholeSort: boolean;
+    /** Orders the whole result (a new search; free over the local history). */
+    onSort: (field: CdrFieldKey, order: SortOrder) => void;
   }
 }
 

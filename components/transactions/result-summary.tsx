@@ -1,10 +1,12 @@
 'use client';
 /**
- * The line above the table: how many records, which page, and where they came from — the cache
- * (no call spent, and how old) or the upstream just now — plus what is still loading.
+ * The line above the table: how many records, which page, and where they came from — the local
+ * history or the cache (no call spent), the upstream just now, or both — plus what is still loading.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { TransactionsMeta } from '@/lib/api/types';
+import Link from 'next/link';
+import type { TransactionsMeta, UncoveredRange } from '@/lib/api/types';
+import { PAGE_PATHS } from '@/lib/ui/paths';
 import { formatAge, formatCount, formatCountdown } from '@/lib/ui/format';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import { quotaWaitUntil } from '@/lib/ui/quota';
@@ -12,6 +14,20 @@ import { useCountdown } from '../common/use-countdown';
 import styles from './transactions-view.module.css';
 
 export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'> }) {
+  if (meta.source === 'mirror') {
+    return (
+      <span className={styles.source} data-source="mirror" data-testid="result-source" title="Answered from the days copied to the local history: no upstream call was spent.">
+        From local history · no call
+      </span>
+    );
+  }
+  if (meta.source === 'mixed') {
+    return (
+      <span className={styles.source} data-source="mixed" data-testid="result-source" title="Part of the range came from the local history, the rest from the upstream or the cache.">
+        Local history + upstream · {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used
+      </span>
+    );
+  }
   if (meta.source === 'cache') {
     return (
       <span className={styles.source} data-source="cache" data-testid="result-source" title="Served by the dashboard’s cache: no upstream call was spent.">
@@ -52,5 +68,27 @@ export function RecordCount({ total }: { total: number }) {
     <strong className={styles.count} data-testid="record-count">
       {formatCount(total)} {total === 1 ? 'record' : 'records'}
     </strong>
+  );
+}
+
+/** For what only the local history can do: the parts of the range it could not search (not copied yet). */
+export function UncoveredNote({ ranges, zone }: { ranges: UncoveredRange[]; zone: string }) {
+  if (ranges.length === 0) return null;
+  return (
+    <p className={styles.banner} data-tone="warning" role="status" data-testid="uncovered-note">
+      <span>
+        Only days copied to the local history were searched. Not searched (not copied yet):{' '}
+        {ranges.map((r, i) => (
+          <span key={r.dateFrom}>
+            {i > 0 ? '; ' : ''}
+            <span className="mono">
+              {r.dateFrom} – {r.dateTo}
+            </span>
+          </span>
+        ))}{' '}
+        ({zone}).
+      </span>
+      <Link href={PAGE_PATHS.history}>See the local history</Link>
+    </p>
   );
 }

@@ -5,7 +5,7 @@
  * parser before the request is made.
  */
 import { useMemo, useRef, useState, type RefObject } from 'react';
-import { UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
 import { queryKey, type TransactionsQuery } from '@/lib/query/query';
 import type { RangeProblems } from '@/lib/ui/range';
 import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/ui/search-draft';
@@ -38,7 +38,12 @@ export function SearchForm({ draft, settings, enterpriseId, onDraftChange, onSea
     Object.entries(errors).filter(([param]) => submitted || touched.has(param)),
   ) as Partial<Record<FilterParam, string>>;
   const planParams = checked.ok ? queryKey(checked.query) : null;
-  const filtersOn = activeFilters(draft).length;
+  const active = activeFilters(draft);
+  const filtersOn = active.length;
+  const localOn = active.filter((p) => filterDef(p).source === 'local').length;
+  const [localOpen, setLocalOpen] = useState(false);
+  const setFilter = (param: FilterParam, value: string) => onDraftChange({ ...draft, filters: { ...draft.filters, [param]: value } });
+  const touch = (param: FilterParam) => setTouched((t) => (t.has(param) ? t : new Set(t).add(param)));
 
   function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -60,9 +65,23 @@ export function SearchForm({ draft, settings, enterpriseId, onDraftChange, onSea
         values={draft.filters}
         problems={filterProblems}
         implied={enterpriseId ? { 'enterprise-id': enterpriseId } : {}}
-        onChange={(param, value) => onDraftChange({ ...draft, filters: { ...draft.filters, [param]: value } })}
-        onBlur={(param) => setTouched((t) => (t.has(param) ? t : new Set(t).add(param)))}
+        onChange={setFilter}
+        onBlur={touch}
       />
+      <details className={styles.localFilters} open={localOn > 0 || localOpen} onToggle={(e) => setLocalOpen(e.currentTarget.open)} data-testid="local-filters">
+        <summary className={styles.localSummary}>
+          Free text, last digits and more <span className={styles.localBadge}>local history</span>
+        </summary>
+        <FilterFields
+          legend="Local history only"
+          note="Free text, partial numbers and these filters search the days copied to the local history (see History), at no cost. Days not copied yet are not searched; the result says which."
+          filters={LOCAL_FILTERS}
+          values={draft.filters}
+          problems={filterProblems}
+          onChange={setFilter}
+          onBlur={touch}
+        />
+      </details>
       <div className={styles.actions}>
         <button ref={searchButtonRef} type="submit" className="button button-primary" data-testid="search-button">
           {busy ? 'Searching…' : 'Search'}

@@ -8,9 +8,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
 import { useMemo, useRef, useState } from 'react';
-import type { Field } from '@/lib/cdr/fields';
+import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
 import { filterDef, type FilterParam } from '@/lib/query/filters';
-import { queryKey, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
+import { queryKey, UPSTREAM_SORT, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
 import { visibleInOrder } from '@/lib/ui/column-prefs';
 import { formatCount, formatInstant } from '@/lib/ui/format';
@@ -28,7 +28,7 @@ import { DetailDrawer } from './detail-drawer';
 import { PageSizeSelect, Pagination } from './pagination';
 import { QueryProblem } from './query-problem';
 import { EmptyState, IdleState, InvalidLinkState } from './result-states';
-import { LoadingNotice, RecordCount, SourceTag } from './result-summary';
+import { LoadingNotice, RecordCount, SourceTag, UncoveredNote } from './result-summary';
 import { ResultsSkeleton, ResultsTable } from './results-table';
 import { SearchForm } from './search-form';
 import { TruncatedNote } from './truncated-note';
@@ -43,6 +43,12 @@ export interface TransactionsViewProps {
 }
 
 const NO_ROWS: never[] = [];
+
+/** "received newest first", "by Price, descending". */
+function orderWords(sort: CdrFieldKey, order: SortOrder): string {
+  if (sort === UPSTREAM_SORT) return `received ${order === 'desc' ? 'newest' : 'oldest'} first`;
+  return `by ${FIELD_BY_KEY.get(sort)?.label ?? sort}, ${order === 'desc' ? 'descending' : 'ascending'}`;
+}
 
 export function TransactionsView({ defaultRange }: TransactionsViewProps) {
   const { enterpriseId } = useAccount();
@@ -63,9 +69,12 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
   const table = useTransactionsTable({
     rows: page?._embedded.cdrs ?? NO_ROWS,
     zone,
+    sort: settings.sort,
     sortOrder: settings.sortOrder,
+    wholeSort: page?._meta.source === 'mirror',
     prefs,
-    onUpstreamSort: (order: SortOrder) => commit({ 'sort-order': order, page: '1', [ROW_PARAM]: null }),
+    onSort: (field: CdrFieldKey, order: SortOrder) =>
+      commit({ sort: field === UPSTREAM_SORT ? null : field, 'sort-order': order, page: '1', [ROW_PARAM]: null }),
   });
   const shownRows = table.getRowModel().rows.map((r) => r.original);
   const openRow = url[ROW_PARAM] ?? null;
@@ -175,6 +184,7 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
               Showing a cached copy: {page._meta.stale} The records may be out of date.
             </p>
           ) : null}
+          {page?._meta.uncovered ? <UncoveredNote ranges={page._meta.uncovered} zone={zone} /> : null}
           {page?._meta.truncated && query ? (
             <TruncatedNote
               total={page._embedded.total_found}
@@ -187,7 +197,7 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
           {clientSort && page ? (
             <p className={styles.banner} data-tone="info" data-testid="client-sort-note">
               Sorted by {clientSortLabel} ({clientSort.desc ? 'descending' : 'ascending'}) among the {page._embedded.cdrs.length} rows of this page
-              only — the upstream orders all results by received time.{' '}
+              only — the upstream orders all results by received time; over days copied to the local history, any column orders them all.{' '}
               <button type="button" className="button button-small" onClick={() => table.resetSorting()}>
                 Back to received-time order
               </button>
@@ -217,7 +227,7 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
             <>
               <ResultsTable
                 table={table}
-                caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, received ${settings.sortOrder === 'desc' ? 'newest' : 'oldest'} first`}
+                caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, ${orderWords(settings.sort, settings.sortOrder)}`}
                 openRowId={openRow}
                 onOpenRow={(id) => commit({ [ROW_PARAM]: id })}
                 stale={results.isPlaceholderData}

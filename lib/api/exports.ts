@@ -51,6 +51,8 @@ export interface ExportProgress {
   callsSpent: number;
   /** Pages taken from the dashboard's page cache (no call). */
   pagesCached: number;
+  /** Records read from the local history (no call). */
+  recordsFromHistory: number;
   windows: ExportWindowProgress[];
 }
 

@@ -1,12 +1,14 @@
 import 'server-only';
 /**
  * What an export would cost before it is made (POST /api/exports with dryRun): records, upstream
- * calls at the upstream's largest page size minus the pages the dashboard has cached, and when
- * those calls can go. Makes no upstream call: sizes come from the page cache (the search on screen
- * put them there); a window the cache knows nothing of is counted as one call and said to be unknown.
+ * calls at the upstream's largest page size minus the pages the dashboard has cached and the parts
+ * the local history holds, and when those calls can go. Makes no upstream call: sizes come from
+ * the local history (exact) and the page cache (the search on screen put them there); a part
+ * neither knows is counted as one call and said to be unknown.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import { MAX_PAGE, queryBody } from '../query/query';
+import { cut } from '../history/coverage';
+import { MAX_PAGE, queryBody, UPSTREAM_SORT } from '../query/query';
 import { reachableRecords } from '../query/ranges';
 import type { PageCacheStore } from '../store/page-cache';
 import { formatWallClock } from '../time/zones';
@@ -14,11 +16,14 @@ import { accountSchedule, type ScheduleDeps } from './account-schedule';
 import { describeSchedule } from './describe';
 import type { FrozenQuery } from './export-request';
 import { windowBase } from './job-record';
+import { heldFor, isLocalOnly, localOnlyRanges, nothingHeldMessage, searchOfWindow, uncoveredWarning, type LocalReadDeps } from './local-windows';
 import type { ExportEstimate, ExportQuery } from '../api/exports';
 import { inSortOrder, splitForDepth, splitRange, type TimeRange } from '../query/ranges';
 
 export interface EstimateDeps extends ScheduleDeps {
   cache: PageCacheStore;
+  /** What the local history holds is read from it: no call. */
+  local: LocalReadDeps;
   pageSize: number;
 }
 
@@ -31,99 +36,137 @@ export interface EstimateInput {
   callsAhead: number;
 }
 
-interface WindowSize {
-  records: number | null;
-  exact: boolean;
-}
-
 export function exportQueryOf(frozen: FrozenQuery): ExportQuery {
   return queryBody(frozen.query) as ExportQuery;
 }
 
 export async function estimateExport(deps: EstimateDeps, input: EstimateInput): Promise<ExportEstimate> {
-  const now = deps.now();
   const q = input.frozen.query;
   const U = deps.pageSize;
   const jobLike = {
-    query: { from: q.from.getTime(), to: q.to.getTime(), requestedTo: null, tz: q.tz, sortOrder: q.sortOrder, filters: q.filters },
+    account: input.account.apiKey,
+    query: { from: q.from.getTime(), to: q.to.getTime(), requestedTo: null, tz: q.tz, sortOrder: q.sortOrder, ...(q.sort !== UPSTREAM_SORT ? { sort: q.sort } : {}), filters: q.filters },
     enterpriseId: input.account.enterpriseId,
     pageSize: U,
   };
   const ranges = inSortOrder(splitRange(q.from.getTime(), q.to.getTime()), q.sortOrder);
   const warnings: string[] = [];
-  if (ranges.length > 1) warnings.push(`The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`);
   if (input.frozen.requestedTo) warnings.push(`The range ends in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it is created.`);
 
-  const size = async (r: TimeRange): Promise<WindowSize> => {
-    const known = await deps.cache.anyPage(input.account.apiKey, windowBase(jobLike, r).key, now);
-    if (known) return { records: known.totalFound, exact: true };
-    // The search on screen ran with the unfrozen end; its total is close (the range still grows).
-    if (input.frozen.requestedTo && ranges.length === 1) {
-      const unfrozen = { ...jobLike, query: { ...jobLike.query, to: input.frozen.requestedTo.getTime() } };
-      const near = await deps.cache.anyPage(input.account.apiKey, windowBase(unfrozen, { from: r.from, to: input.frozen.requestedTo.getTime() }).key, now);
-      if (near) return { records: near.totalFound, exact: false };
-    }
-    return { records: null, exact: false };
+  const totals = { calls: 0, pagesCached: 0, windowsUnknown: 0, records: 0 as number | null, exact: true };
+  const windows: ExportEstimate['windows'] = [];
+  const addWindow = (r: TimeRange, size: PieceEstimate) => {
+    totals.calls += size.calls;
+    totals.pagesCached += size.pagesCached;
+    totals.windowsUnknown += size.unknown;
+    totals.records = totals.records === null || size.records === null ? null : totals.records + size.records;
+    if (!size.exact) totals.exact = false;
+    windows.push({ dateFrom: formatWallClock(new Date(r.from), q.tz), dateTo: formatWallClock(new Date(r.to), q.tz), records: size.records, calls: size.calls, pagesCached: size.pagesCached });
   };
 
-  let calls = 0;
-  let pagesCached = 0;
-  let windowsUnknown = 0;
-  let records: number | null = 0;
-  let allExact = true;
-  const windows: ExportEstimate['windows'] = [];
-  for (const r of ranges) {
-    const s = await size(r);
-    let wCalls = 1;
-    let wCached = 0;
-    if (s.records === null) {
-      windowsUnknown += 1;
-      records = null;
-      allExact = false;
-    } else {
-      if (records !== null) records += s.records;
-      if (!s.exact) allExact = false;
-      let pages = Math.ceil(s.records / U);
-      if (s.records > reachableRecords(U)) {
-        const parts = splitForDepth(r, s.records, reachableRecords(U));
-        // Each narrower window's first page is read again to learn its size.
-        pages += parts ? parts.length : 0;
-        warnings.push(
-          parts
-            ? `The window ${formatWallClock(new Date(r.from), q.tz)} \u2013 ${formatWallClock(new Date(r.to), q.tz)} holds more than the upstream's ${MAX_PAGE} pages: it will be split into about ${parts.length} narrower windows.`
-            : `The window ${formatWallClock(new Date(r.from), q.tz)} \u2013 ${formatWallClock(new Date(r.to), q.tz)} holds more records than the upstream can reach.`,
-        );
+  if (isLocalOnly(jobLike)) {
+    // Free text, local filters, another order: one local read over what the copy holds.
+    const { ranges: held, gaps } = await localOnlyRanges(deps.local, jobLike);
+    if (held.length === 0) warnings.push(nothingHeldMessage(jobLike));
+    else if (gaps.length > 0) warnings.push(uncoveredWarning(gaps, jobLike));
+    const records = held.length === 0 ? 0 : await deps.local.history.count(searchOfWindow(jobLike, held));
+    addWindow({ from: jobLike.query.from, to: jobLike.query.to }, { records, exact: true, calls: 0, pagesCached: 0, unknown: 0 });
+  } else {
+    if (ranges.length > 1) warnings.push(`The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`);
+    for (const r of ranges) {
+      const pieces = cut(r.from, r.to, await heldFor(deps.local, jobLike, r));
+      const parts: PieceEstimate[] = [];
+      for (const p of pieces) {
+        if (p.kind === 'local') parts.push({ records: await deps.local.history.count(searchOfWindow(jobLike, [p])), exact: true, calls: 0, pagesCached: 0, unknown: 0 });
+        else parts.push(await upstreamPiece(deps, input, jobLike, p, pieces.length === 1 && ranges.length === 1, warnings));
       }
-      if (s.exact) {
-        const key = windowBase(jobLike, r).key;
-        for (let p = 1; p <= Math.min(pages, MAX_PAGE); p++) {
-          const page = await deps.cache.getPage(input.account.apiKey, key, q.sortOrder, p);
-          if (page && page.expiresAt > now && page.totalFound === s.records) wCached += 1;
-        }
-      }
-      wCalls = Math.max(0, pages - wCached);
+      addWindow(r, sumOf(parts));
     }
-    calls += wCalls;
-    pagesCached += wCached;
-    windows.push({ dateFrom: formatWallClock(new Date(r.from), q.tz), dateTo: formatWallClock(new Date(r.to), q.tz), records: s.records, calls: wCalls, pagesCached: wCached });
   }
 
-  const schedule = await accountSchedule(deps, input.account.apiKey, calls, input.callsAhead);
+  const schedule = await accountSchedule(deps, input.account.apiKey, totals.calls, input.callsAhead);
   // A size not known yet cannot be promised "right now".
-  if (windowsUnknown > 0) schedule.fitsNow = false;
+  if (totals.windowsUnknown > 0) schedule.fitsNow = false;
   return {
-    records,
-    recordsKnown: records === null ? 'unknown' : allExact ? 'exact' : 'approximate',
-    calls,
-    windowsUnknown,
-    pagesCached,
+    records: totals.records,
+    recordsKnown: totals.records === null ? 'unknown' : totals.exact ? 'exact' : 'approximate',
+    calls: totals.calls,
+    windowsUnknown: totals.windowsUnknown,
+    pagesCached: totals.pagesCached,
     pageSize: U,
     query: exportQueryOf(input.frozen),
     windows,
     schedule,
-    summary: describeSchedule(schedule, windowsUnknown),
+    summary: describeSchedule(schedule, totals.windowsUnknown),
     warnings,
     fileName: input.fileName,
     columns: input.columns,
   };
+}
+
+interface PieceEstimate {
+  records: number | null;
+  exact: boolean;
+  calls: number;
+  pagesCached: number;
+  /** Windows whose size is not known (each counted as one call). */
+  unknown: number;
+}
+
+function sumOf(parts: readonly PieceEstimate[]): PieceEstimate {
+  return parts.reduce<PieceEstimate>(
+    (a, p) => ({
+      records: a.records === null || p.records === null ? null : a.records + p.records,
+      exact: a.exact && p.exact,
+      calls: a.calls + p.calls,
+      pagesCached: a.pagesCached + p.pagesCached,
+      unknown: a.unknown + p.unknown,
+    }),
+    { records: 0, exact: true, calls: 0, pagesCached: 0, unknown: 0 },
+  );
+}
+
+type JobLike = Parameters<typeof windowBase>[0];
+
+/**
+ * A part of the range read upstream: its size from the page cache (the search on screen put it
+ * there), its calls at the upstream's page size less the pages cached; unknown: one call.
+ * `wholeRange`: the part is the export's whole range, so the search on screen (which ran with the
+ * unfrozen end) tells a close size.
+ */
+async function upstreamPiece(deps: EstimateDeps, input: EstimateInput, jobLike: JobLike, r: TimeRange, wholeRange: boolean, warnings: string[]): Promise<PieceEstimate> {
+  const now = deps.now();
+  const q = input.frozen.query;
+  const U = deps.pageSize;
+  let records: number | null = null;
+  let exact = false;
+  const known = await deps.cache.anyPage(input.account.apiKey, windowBase(jobLike, r).key, now);
+  if (known) [records, exact] = [known.totalFound, true];
+  else if (input.frozen.requestedTo && wholeRange) {
+    const unfrozen = { ...jobLike, query: { ...jobLike.query, to: input.frozen.requestedTo.getTime() } };
+    const near = await deps.cache.anyPage(input.account.apiKey, windowBase(unfrozen, { from: r.from, to: input.frozen.requestedTo.getTime() }).key, now);
+    if (near) records = near.totalFound;
+  }
+  if (records === null) return { records: null, exact: false, calls: 1, pagesCached: 0, unknown: 1 };
+  let pages = Math.ceil(records / U);
+  if (records > reachableRecords(U)) {
+    const parts = splitForDepth(r, records, reachableRecords(U));
+    // Each narrower window's first page is read again to learn its size.
+    pages += parts ? parts.length : 0;
+    const label = `${formatWallClock(new Date(r.from), q.tz)} \u2013 ${formatWallClock(new Date(r.to), q.tz)}`;
+    warnings.push(
+      parts
+        ? `The window ${label} holds more than the upstream's ${MAX_PAGE} pages: it will be split into about ${parts.length} narrower windows.`
+        : `The window ${label} holds more records than the upstream can reach.`,
+    );
+  }
+  let cached = 0;
+  if (exact) {
+    const key = windowBase(jobLike, r).key;
+    for (let p = 1; p <= Math.min(pages, MAX_PAGE); p++) {
+      const page = await deps.cache.getPage(input.account.apiKey, key, q.sortOrder, p);
+      if (page && page.expiresAt > now && page.totalFound === records) cached += 1;
+    }
+  }
+  return { records, exact, calls: Math.max(0, pages - cached), pagesCached: cached, unknown: 0 };
 }

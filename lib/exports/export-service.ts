@@ -19,6 +19,7 @@ import { accountSchedule, callsQueued } from './account-schedule';
 import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
 import { createJobRecord, retentionEnd } from './job-record';
+import type { LocalReadDeps } from './local-windows';
 import { presentJob } from './present-job';
 import type { ExportRunner } from './runner';
 
@@ -34,6 +35,8 @@ export interface ExportServiceDeps {
   files: ExportFileStore;
   gateway: Pick<UpstreamGateway, 'planCalls' | 'limits'>;
   cache: PageCacheStore;
+  /** The local history, which answers what it holds with no call (for estimates). */
+  local: LocalReadDeps;
   runner: Pick<ExportRunner, 'kick' | 'cancel'>;
   config: Pick<Config, 'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS'>;
   log: Logger;
@@ -46,8 +49,8 @@ export class ExportService {
   constructor(private readonly deps: ExportServiceDeps) {}
 
   private get scheduleDeps() {
-    const { gateway, cache, config, now } = this.deps;
-    return { gateway, cache, now, pageSize: config.UPSTREAM_PAGE_SIZE };
+    const { gateway, cache, local, config, now } = this.deps;
+    return { gateway, cache, local, now, pageSize: config.UPSTREAM_PAGE_SIZE };
   }
 
   private async activeOf(apiKey: string): Promise<ExportJobRecord[]> {

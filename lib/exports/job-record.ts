@@ -104,7 +104,7 @@ export function remainingCalls(job: Pick<ExportJobRecord, 'windows'>): { calls: 
   let calls = 0;
   let windowsUnknown = 0;
   for (const w of leafWindows(job)) {
-    if (w.state === 'done') continue;
+    if (w.state === 'done' || w.local) continue;
     if (w.pagesTotal === null) {
       calls += 1;
       windowsUnknown += 1;

@@ -1,8 +1,8 @@
 import 'server-only';
 /**
- * One step of an export job: read the next page — from the dashboard's page cache when it holds it
- * fresh, else with one background call through the governor — and write it to the store before
- * anything else happens. The runner repeats steps until the job is done or has to wait.
+ * One step of an export job: read the next page — from the local history when it holds the window
+ * (./local-windows.ts), from the dashboard's page cache when it holds the page fresh, else with one
+ * background call through the governor — and write it to the store before anything else happens. The runner repeats steps until the job is done or has to wait.
  *
  * Why a step and not a loop over pages: every step starts from the stored job, so a restart, a
  * cancel or a crash between two steps loses nothing and repeats nothing.
@@ -10,7 +10,8 @@ import 'server-only';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Config } from '../config';
 import { QuotaExceededError } from '../governor/governor';
-import { MAX_PAGE } from '../query/query';
+import { MAX_PAGE, type SortOrder } from '../query/query';
+import type { UpstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
 import { reachableRecords } from '../query/ranges';
 import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
@@ -22,9 +23,14 @@ import { UpstreamError, isRetryable } from '../upstream';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
 import { inSortOrder, pagesFor, splitForDepth } from '../query/ranges';
+import { nothingHeldMessage, readLocalBatch, routeWindow, type LocalReadDeps } from './local-windows';
 
 export interface StepDeps extends FinishDeps {
   cache: PageCacheStore;
+  /** The local history: what it holds completely is read from it, with no call. */
+  local: LocalReadDeps;
+  /** Told after a page was shared with the dashboard's cache (a complete result may go to the local history). */
+  onSharedPage(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): void;
   /** The sessions whose secrets renew the upstream token. */
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt' | 'limits'>;
@@ -114,6 +120,7 @@ async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: Store
   const expiresAt = deps.policy.expiresAt(w.to, now);
   await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt: now, expiresAt });
   await deps.cache.putRecords(job.account, body._embedded.cdrs, now, expiresAt);
+  deps.onSharedPage({ apiKey: job.account, enterpriseId: job.enterpriseId }, windowBase(job, w), job.query.sortOrder, body._embedded.total_found);
 }
 
 /** Learns a window's size from its first page; splits it when it is deeper than the upstream reaches. */
@@ -145,16 +152,19 @@ function learnTotal(job: ExportJobRecord, w: StoredWindow, total: number): void 
   }
 }
 
-/** Writes a page and the job's progress in one transaction. */
-async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, body: ResultPage, source: 'cache' | 'upstream'): Promise<void> {
+const pageRead = (body: ResultPage) => ({ cdrs: body._embedded.cdrs, totalFound: body._embedded.total_found });
+
+/** Writes a page (or a batch of the local history) and the job's progress in one transaction. */
+async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, read: { cdrs: Cdr[]; totalFound: number }, source: 'cache' | 'upstream' | 'local'): Promise<void> {
   const w = job.windows.find((x) => x.id === windowId) as StoredWindow;
-  const cdrs = body._embedded.cdrs;
-  learnTotal(job, w, body._embedded.total_found);
+  const { cdrs } = read;
+  learnTotal(job, w, read.totalFound);
   const rows = cdrs.map((c) => storedRow(c, job));
   await deps.store.commitPage(job, w.id, rows, (r) => {
     job.recordsFetched += r.inserted;
     if (source === 'upstream') job.callsSpent += 1;
-    else job.pagesCached += 1;
+    else if (source === 'cache') job.pagesCached += 1;
+    else job.localRecords = (job.localRecords ?? 0) + r.inserted;
     // A split window's first page only seeds the file; its narrower windows are counted instead.
     if (w.state !== 'split') {
       w.received += cdrs.length;
@@ -214,6 +224,18 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
     await finishJob(deps, job);
     return { next: 'stop' };
   }
+  const route = await routeWindow(deps.local, job, w);
+  if (route === 'empty') return fail(deps, job, nothingHeldMessage(job));
+  if (route === 'replaced') {
+    await save(deps, job, {});
+    return { next: 'continue' };
+  }
+  if (route === 'local') {
+    const cdrs = await readLocalBatch(deps.local, job, w);
+    await commit(deps, job, w.id, w.pagesDone + 1, { cdrs, totalFound: w.totalFound ?? 0 }, 'local');
+    return { next: 'continue' };
+  }
+
   const now = deps.now();
   const page = w.pagesDone + 1;
   const base = windowBase(job, w);
@@ -223,7 +245,7 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
   // "Minus pages already cached": the dashboard's cache, when it holds this very page fresh.
   const cached = await deps.cache.getPage(job.account, key, sortOrder, page);
   if (cached && cached.expiresAt > now && (w.totalFound === null || cached.totalFound === w.totalFound)) {
-    await commit(deps, job, w.id, page, cached.body, 'cache');
+    await commit(deps, job, w.id, page, pageRead(cached.body), 'cache');
     return { next: 'continue' };
   }
 
@@ -253,7 +275,7 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
   if (!current || current.state === 'cancelled' || signal?.aborted) return { next: 'stop' };
   // The export's own record first: a crash after it never pays for this page again; the
   // dashboard's copy after it, so a crash in between cannot make the page look free on resume.
-  await commit(deps, current, w.id, page, body, 'upstream');
+  await commit(deps, current, w.id, page, pageRead(body), 'upstream');
   await shareWithDashboard(deps, current, w, key, page, body).catch((err: unknown) =>
     deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
   );

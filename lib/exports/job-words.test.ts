@@ -16,7 +16,7 @@ function job(over: Partial<ExportJob> = {}): ExportJob {
     requestedDateTo: null,
     columns: ['trx_id'],
     fileName: 'f.csv',
-    progress: { recordsFetched: 1234, totalExpected: 5000, callsSpent: 13, pagesCached: 0, windows: [{ dateFrom: '', dateTo: '', totalFound: 5000, pagesDone: 13, pagesTotal: 50, state: 'running' }] },
+    progress: { recordsFetched: 1234, totalExpected: 5000, callsSpent: 13, pagesCached: 0, recordsFromHistory: 0, windows: [{ dateFrom: '', dateTo: '', totalFound: 5000, pagesDone: 13, pagesTotal: 50, state: 'running' }] },
     waitingUntil: null,
     message: null,
     warnings: [],

@@ -36,6 +36,7 @@ export function presentJob(job: ExportJobRecord, schedule: ExportSchedule | null
       totalExpected: known.length === 0 ? null : known.reduce((sum, w) => sum + (w.totalFound ?? 0), 0),
       callsSpent: job.callsSpent,
       pagesCached: job.pagesCached,
+      recordsFromHistory: job.localRecords ?? 0,
       windows: leaves.map((w) => ({
         dateFrom: wall(w.from),
         dateTo: wall(w.to),

@@ -15,6 +15,11 @@ import type { Config } from '../config';
 import { Governor } from '../governor/governor';
 import { memoryBackend } from '../governor/memory-backend';
 import type { PolicyLimits } from '../governor/policy';
+import type { Cdr } from '../cdr/schema';
+import { HistoryIndex } from '../history/history-index';
+import { recordColumns } from '../history/record-columns';
+import { scopeOf } from '../history/scope';
+import { loadHistoryFixture } from '../../tests/support/history-fixture';
 import { createLogger } from '../log';
 import { cachePolicy } from '../server/cache-policy';
 import { UpstreamGateway } from '../server/upstream-gateway';
@@ -22,6 +27,7 @@ import { openStore, type DurableStore, type ExportJobStore, type LedgerStore, ty
 import type { ExportJobRecord } from '../store/export-job-record';
 import type { Zone } from '../time/zones';
 import { createTokenKeeper, createUpstreamClient } from '../upstream';
+import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
 import { createJobRecord, windowBase } from './job-record';
 import { runJobStep } from './job-step';
@@ -52,6 +58,7 @@ interface World {
   vault: VaultStore;
   deps: RunnerDeps;
   governor: Governor;
+  gateway: UpstreamGateway;
 }
 
 const LIMITS_OFF = { perMinute: 100_000, perHour: 100_000, perDay: 100_000 };
@@ -90,6 +97,8 @@ async function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; durab
     leases: durable.leases,
     vault,
     cache,
+    local: { historyIndex: new HistoryIndex(durable.history), history: durable.history },
+    onSharedPage: () => {},
     gateway,
     config,
     policy: cachePolicy(config),
@@ -98,7 +107,7 @@ async function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; durab
     now: Date.now,
     log: createLogger({ level: 'silent' }),
   };
-  return { durable, store, cache, ledger, vault, deps, governor };
+  return { durable, store, cache, ledger, vault, deps, governor, gateway };
 }
 
 async function signIn(w: World, apiKey: string, sid = `sid-${apiKey}`): Promise<void> {
@@ -414,5 +423,98 @@ describe('a stored secret that cannot be opened', () => {
     await signIn(w, 'demo', 'fresh-session');
     expect(await drive(w, job.id)).toBe('stop');
     expect((await w.store.getJob(job.id))!.state).toBe('done');
+  });
+});
+
+describe('exports over the local history', () => {
+  beforeEach(() => sim.resetStats());
+  const demo = CREDENTIALS.find((c) => c.apiKey === 'demo')!;
+  const queryCalls = () => sim.stats().accounts.demo?.queryRequests ?? 0;
+
+  /** A store whose copy of demo's account holds 2026-10-01 … 2026-10-10 complete. */
+  async function heldWorld(): Promise<World> {
+    const w = await world();
+    await signIn(w, 'demo');
+    await loadHistoryFixture(w.durable.history, sim.dataset, { scope: scopeOf({ apiKey: 'demo', enterpriseId: null }).key, enterpriseId: demo.enterpriseId, fromDay: '2026-10-01', toDay: '2026-10-10' });
+    return w;
+  }
+
+  it('reads a range of complete days from the local history: no call, the file the upstream would give', async () => {
+    const w = await heldWorld();
+    const job = await jobFor(w, { 'date-from': '2026-10-02 00:00:00', 'date-to': '2026-10-05 00:00:00', 'sort-order': 'asc' });
+    expect(await drive(w, job.id)).toBe('stop');
+    const done = (await w.store.getJob(job.id))!;
+    const expected = expectedIds('demo', '2026-10-02 00:00:00', '2026-10-05 00:00:00', 'UTC', 'asc');
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
+    expect(done).toMatchObject({ state: 'done', callsSpent: 0, localRecords: expected.length, countCheck: { ok: true } });
+    expect(queryCalls()).toBe(0);
+  });
+
+  it('reads the held part of a window locally and only the rest upstream, every record once, in order', async () => {
+    const w = await heldWorld();
+    const job = await jobFor(w, { 'date-from': '2026-10-08 06:00:00', 'date-to': '2026-10-14 00:00:00', 'sort-order': 'desc' });
+    expect(await drive(w, job.id)).toBe('stop');
+    const done = (await w.store.getJob(job.id))!;
+    const expected = expectedIds('demo', '2026-10-08 06:00:00', '2026-10-14 00:00:00', 'UTC', 'desc');
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
+    const upstreamPart = expectedIds('demo', '2026-10-11 00:00:00', '2026-10-14 00:00:00', 'UTC', 'desc');
+    // Only the days not held were paid for, one call per page of them.
+    expect(done.callsSpent).toBe(Math.ceil(upstreamPart.length / 100));
+    expect(queryCalls()).toBe(done.callsSpent);
+    expect(done.localRecords).toBe(expected.length - upstreamPart.length);
+    expect(done.countCheck).toMatchObject({ ok: true, written: expected.length });
+  });
+
+  it('answers free text over the held days in the asked order, and names the days it could not search', async () => {
+    const w = await heldWorld();
+    const columns: CdrFieldKey[] = ['trx_id', 'price', 'message_body', 'date_received'];
+    const job = await jobFor(w, { 'date-from': '2026-10-06 00:00:00', 'date-to': '2026-10-15 00:00:00', q: 'sakura', sort: 'price', 'sort-order': 'desc' }, { columns });
+    expect(await drive(w, job.id)).toBe('stop');
+    const done = (await w.store.getJob(job.id))!;
+    expect(done).toMatchObject({ state: 'done', callsSpent: 0 });
+    expect(done.warnings.join(' ')).toContain('Not searched (not copied yet): 2026-10-11 00:00:00');
+    // What the simulator holds of those days that mentions "sakura" in a searched field.
+    const from = Date.UTC(2026, 9, 6);
+    const to = Date.UTC(2026, 9, 11);
+    const page = sim.dataset.query({ from, to, now: NOW, enterpriseId: demo.enterpriseId, order: 'asc', offset: 0, limit: 1_000_000 });
+    const matching = page.indices.map((i) => sim.dataset.recordAt(i, 'UTC') as unknown as Cdr).filter((c) => recordColumns(c)!.search_text.includes('sakura'));
+    expect(matching.length).toBeGreaterThan(0);
+    const { rows } = await fileOf(w, job.id);
+    expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(matching.map((c) => c.trx_id)));
+    const prices = rows.map((r) => Number(r[1]));
+    expect(prices).toEqual([...prices].sort((a, b) => b - a));
+    expect(queryCalls()).toBe(0);
+  });
+
+  it('estimates from the local history: exact counts and no call for what it holds', async () => {
+    const w = await heldWorld();
+    const estimate = async (body: Record<string, unknown>) => {
+      const parsed = parseExportRequest(body);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      const frozen = freezeRange(parsed.request.query, NOW);
+      if (!frozen.ok) throw new Error(frozen.error);
+      const deps = { gateway: w.gateway, cache: w.cache, local: w.deps.local, now: () => NOW, pageSize: 100 };
+      return estimateExport(deps, { account: { apiKey: 'demo', enterpriseId: null }, frozen: frozen.frozen, columns: COLUMNS, fileName: 'f.csv', callsAhead: 0 });
+    };
+    const held = await estimate({ 'date-from': '2026-10-02 00:00:00', 'date-to': '2026-10-05 00:00:00' });
+    expect(held).toMatchObject({ calls: 0, recordsKnown: 'exact', records: expectedIds('demo', '2026-10-02 00:00:00', '2026-10-05 00:00:00', 'UTC', 'desc').length });
+    // Days 11–13 are not held and the cache knows nothing of them: one call at least, size unknown.
+    const part = await estimate({ 'date-from': '2026-10-08 00:00:00', 'date-to': '2026-10-14 00:00:00' });
+    expect(part).toMatchObject({ calls: 1, windowsUnknown: 1, recordsKnown: 'unknown' });
+    const text = await estimate({ 'date-from': '2026-10-06 00:00:00', 'date-to': '2026-10-15 00:00:00', q: 'sakura' });
+    expect(text.calls).toBe(0);
+    expect(text.records).toBeGreaterThan(0);
+    expect(text.warnings.join(' ')).toContain('Not searched (not copied yet)');
+    expect(queryCalls()).toBe(0);
+  });
+
+  it('refuses free text over a range with no copied day, saying how to get one', async () => {
+    const w = await heldWorld();
+    const job = await jobFor(w, { 'date-from': '2026-10-12 00:00:00', 'date-to': '2026-10-14 00:00:00', q: 'sakura' });
+    expect(await drive(w, job.id)).toBe('stop');
+    const done = (await w.store.getJob(job.id))!;
+    expect(done.state).toBe('failed');
+    expect(done.message).toContain('Start the local history on the History page');
+    expect(queryCalls()).toBe(0);
   });
 });

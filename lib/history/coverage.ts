@@ -79,3 +79,31 @@ function joinUpstream(pieces: Piece[]): Piece[] {
 export function allLocal(pieces: readonly Piece[]): boolean {
   return pieces.every((p) => p.kind === 'local');
 }
+
+/** A range inside the query, inclusive at both ends (ms). */
+export interface HeldRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * For what only the local history can do (free text, its own filters and orders): the parts of
+ * [from, to] it holds, sorted and disjoint — the whole answer is read from these.
+ */
+export function heldRanges(from: number, to: number, held: readonly Interval[]): HeldRange[] {
+  return merge(held)
+    .map((i) => ({ from: Math.max(from, i.from), to: Math.min(to, i.until - 1) }))
+    .filter((r) => r.to >= r.from);
+}
+
+/** The parts of [from, to] that `ranges` (from heldRanges) leave out, in whole seconds as a person reads a range. */
+export function gapsOf(from: number, to: number, ranges: readonly HeldRange[]): HeldRange[] {
+  const gaps: HeldRange[] = [];
+  let cursor = from;
+  for (const r of ranges) {
+    if (r.from > cursor) gaps.push({ from: cursor, to: r.from - 1 });
+    cursor = Math.max(cursor, r.to + 1);
+  }
+  if (cursor <= to) gaps.push({ from: cursor, to });
+  return gaps.map((g) => ({ from: Math.floor(g.from / 1000) * 1000, to: Math.ceil(g.to / 1000) * 1000 }));
+}

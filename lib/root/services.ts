@@ -80,6 +80,9 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     leases: store.leases,
     vault: store.vault,
     cache,
+    local: { historyIndex, history: store.history },
+    // A settled window an export read in full is a complete result the local history can answer from.
+    onSharedPage: (account, base, sortOrder, totalFound) => results.note(account, base, sortOrder, totalFound),
     gateway,
     config,
     policy,
@@ -100,7 +103,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     log,
   });
   const mirror = new MirrorService({ history: store.history, index: historyIndex, vault: store.vault, gateway, runner: syncRunner, policy, config, now });
-  const exportService = new ExportService({ store: store.exportJobs, files: store.exportFiles, gateway, cache, runner: exportRunner, config, log, now });
+  const exportService = new ExportService({ store: store.exportJobs, files: store.exportFiles, gateway, cache, local: { historyIndex, history: store.history }, runner: exportRunner, config, log, now });
   let stopMaintenance: (() => void) | undefined;
   return {
     config,

@@ -13,7 +13,7 @@ import 'server-only';
 import type { QuotaSnapshot, SearchPlan, TransactionMeta, TransactionsMeta, TransactionsPage, UncoveredRange } from '../api/types';
 import type { Cdr } from '../cdr/schema';
 import { statusInfo } from '../cdr/status';
-import { cut, merge, type Interval, type Piece } from '../history/coverage';
+import { cut, gapsOf, heldRanges, type Interval, type Piece } from '../history/coverage';
 import { filtersOfParams, type HistoryIndex } from '../history/history-index';
 import { localSearchOf } from '../history/local-query';
 import { scopeOf } from '../history/scope';
@@ -134,9 +134,7 @@ export class TransactionsService {
   private async localOnly(scope: string, query: TransactionsQuery, held: Interval[], start: number, end: number): Promise<Answer> {
     const from = query.from.getTime();
     const to = query.to.getTime();
-    const ranges = merge(held)
-      .map((i) => ({ from: Math.max(from, i.from), to: Math.min(to, i.until - 1) }))
-      .filter((r) => r.to >= r.from);
+    const ranges = heldRanges(from, to, held);
     const search = localSearchOf(scope, query, ranges);
     const total = await this.deps.history.count(search);
     const bodies = start < total ? await this.deps.history.page(search, start, Math.min(end, total) - start) : [];
@@ -159,7 +157,7 @@ export class TransactionsService {
     if (plot.localOnly) {
       const from = query.from.getTime();
       const to = query.to.getTime();
-      const ranges = merge(plot.held).map((i) => ({ from: Math.max(from, i.from), to: Math.min(to, i.until - 1) })).filter((r) => r.to >= r.from);
+      const ranges = heldRanges(from, to, plot.held);
       return { calls: 0, source: 'mirror', cachedAgeSeconds: null, quota, uncovered: gapsOf(from, to, ranges).map((g) => wallClocks({ from: new Date(g.from), to: new Date(g.to), tz: query.tz })) };
     }
     if (plot.pieces.every((p) => p.kind === 'local')) return { calls: 0, source: 'mirror', cachedAgeSeconds: null, quota };
@@ -249,19 +247,6 @@ export class TransactionsService {
       },
     };
   }
-}
-
-/** The parts of [from, to] (inclusive, ms) that `ranges` (sorted, disjoint, inclusive) leave out. */
-function gapsOf(from: number, to: number, ranges: readonly { from: number; to: number }[]): { from: number; to: number }[] {
-  const gaps: { from: number; to: number }[] = [];
-  let cursor = from;
-  for (const r of ranges) {
-    if (r.from > cursor) gaps.push({ from: cursor, to: r.from - 1 });
-    cursor = Math.max(cursor, r.to + 1);
-  }
-  if (cursor <= to) gaps.push({ from: cursor, to });
-  // Said in whole seconds, as a person reads a range.
-  return gaps.map((g) => ({ from: Math.floor(g.from / 1000) * 1000, to: Math.ceil(g.to / 1000) * 1000 }));
 }
 
 function recordMeta(source: TransactionMeta['source'], calls: number, fetchedAt: number, now: number): TransactionMeta {

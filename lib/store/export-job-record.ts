@@ -14,8 +14,13 @@ export interface StoredWindow {
   /** Instants (ms), whole seconds, inclusive. */
   from: number;
   to: number;
-  /** `split`: found too deep for the upstream and replaced by narrower windows (kept for accounting). */
+  /**
+   * `split`: replaced by narrower windows (kept for accounting): found too deep for the upstream,
+   * or held in part by the local history (lib/exports/local-windows.ts).
+   */
   state: 'pending' | 'done' | 'split';
+  /** Read from the local history, over these ranges (inclusive ms), instead of the upstream. */
+  local?: { ranges: { from: number; to: number }[] };
   totalFound: number | null;
   pagesDone: number;
   pagesTotal: number | null;
@@ -62,6 +67,8 @@ export interface ExportJobRecord {
   warnings: string[];
   callsSpent: number;
   pagesCached: number;
+  /** Records read from the local history (no call); absent in jobs stored before it existed. */
+  localRecords?: number;
   /** Distinct records stored. */
   recordsFetched: number;
   /** Records received again (any cause) and stored once. */

@@ -32,6 +32,8 @@ export function quotaWaitUntil(quota: QuotaSnapshot): number | null {
 
 export type PlanVerdict =
   | { kind: 'cached'; text: string }
+  /** Answered by the local history: free, and (for what only it can do) which parts it cannot search. */
+  | { kind: 'local'; text: string }
   | { kind: 'spends'; text: string }
   /** A call is needed and none is free yet: the text is completed by a live countdown. */
   | { kind: 'waits'; text: string };
@@ -41,17 +43,24 @@ export type PlanVerdict =
  * go (the caller's live countdown to quotaWaitUntil), 0 when it can go now.
  */
 export function planVerdict(plan: SearchPlan, waitSeconds: number): PlanVerdict {
+  if (plan.source === 'mirror') {
+    const gaps = plan.uncovered?.length ?? 0;
+    if (gaps === 0) return { kind: 'local', text: 'Local history: no call.' };
+    return { kind: 'local', text: `Local history: no call. ${gaps === 1 ? 'Part' : `${gaps} parts`} of the range ${gaps === 1 ? 'is' : 'are'} not copied yet and will not be searched.` };
+  }
   if (plan.calls === 0) {
     const age = plan.cachedAgeSeconds === null ? '' : `, ${formatAge(plan.cachedAgeSeconds)}`;
     return { kind: 'cached', text: `From cache${age}: no upstream call.` };
   }
   const calls = plan.calls === 1 ? '1 upstream call' : `${plan.calls} upstream calls`;
+  // A range partly held locally: only the rest goes upstream.
+  const rest = plan.source === 'mixed' ? ' (the rest from the local history)' : '';
   const tight = tightestWindow(plan.quota);
   if (waitSeconds > 0) {
     const why = tight && tight.remaining === 0 ? `no${tight.shared ? ' shared' : ''} call left ${WINDOW_WORDS[tight.name]}` : 'the upstream is busy';
-    return { kind: 'waits', text: `Uses ${calls}; ${why}. Next free call in` };
+    return { kind: 'waits', text: `Uses ${calls}${rest}; ${why}. Next free call in` };
   }
-  if (!tight) return { kind: 'spends', text: `Uses ${calls}.` };
+  if (!tight) return { kind: 'spends', text: `Uses ${calls}${rest}.` };
   const whose = tight.shared ? ' of the dashboard\u2019s shared calls' : ' calls';
-  return { kind: 'spends', text: `Uses ${plan.calls} of ${tight.remaining}${whose} left ${WINDOW_WORDS[tight.name]}.` };
+  return { kind: 'spends', text: `Uses ${plan.calls} of ${tight.remaining}${whose} left ${WINDOW_WORDS[tight.name]}${rest}.` };
 }

@@ -3,7 +3,7 @@
  * same query) plus `row` for the open record. The URL is the state; this module reads it as "what
  * has been searched" with the one query parser (lib/query/query.ts), and writes a query back.
  */
-import { UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import {
   PAGE_SIZES,
   parseQuery,
@@ -101,5 +101,5 @@ export function queryOfApiHref(href: string): TransactionsQuery | null {
 
 /** The filters' values in the URL, for the form ("" for none). */
 export function filterValuesOf(values: PageUrlValues): Record<FilterParam, string> {
-  return Object.fromEntries(UPSTREAM_FILTERS.map((f) => [f.param, values[f.param] ?? ''])) as Record<FilterParam, string>;
+  return Object.fromEntries(FILTERS.map((f) => [f.param, values[f.param] ?? ''])) as Record<FilterParam, string>;
 }

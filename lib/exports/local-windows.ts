@@ -1,0 +1,117 @@
+import 'server-only';
+/**
+ * An export reads from the local history (lib/history) whatever it holds completely: no call, at
+ * local speed. Before a window's first page it is cut by what the account's copy holds for the
+ * export's filters (complete days, complete results of the cache):
+ *  - held whole: the window is read locally;
+ *  - held in part: it is replaced by narrower windows, local and upstream, in the export's order
+ *    (the way a window too deep for the upstream is replaced), so each part is read its own way;
+ *  - a query only the local history can answer (free text, its own filters, another order) is
+ *    read as one local window over every held part of the range, so the file keeps the query's
+ *    order; the parts not held are named in the job's warnings.
+ * Windows already started keep their source: a page bought upstream is never read twice.
+ */
+import type { Cdr } from '../cdr/schema';
+import { cut, gapsOf, heldRanges, type Interval, type Piece } from '../history/coverage';
+import { filtersOfParams, type HistoryIndex } from '../history/history-index';
+import { localSearchOf } from '../history/local-query';
+import { scopeOf } from '../history/scope';
+import { needsLocalHistory, UPSTREAM_SORT } from '../query/query';
+import { inSortOrder, type TimeRange } from '../query/ranges';
+import type { HistoryStore, LocalSearch } from '../store/history-store';
+import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
+import { formatWallClock } from '../time/zones';
+import { newWindow, windowBase, windowLabel } from './job-record';
+
+export interface LocalReadDeps {
+  historyIndex: Pick<HistoryIndex, 'intervals'>;
+  history: Pick<HistoryStore, 'count' | 'page'>;
+}
+
+/** Records read from the local history per step (one transaction of the job's store each). */
+export const LOCAL_BATCH = 1_000;
+
+type JobView = Pick<ExportJobRecord, 'account' | 'enterpriseId' | 'query' | 'pageSize'>;
+
+/** Whether the export asks for what only the local history can do. */
+export function isLocalOnly(job: Pick<ExportJobRecord, 'query'>): boolean {
+  return needsLocalHistory({ filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT });
+}
+
+function scopeKey(job: JobView): string {
+  return scopeOf({ apiKey: job.account, enterpriseId: job.enterpriseId }).key;
+}
+
+/** What the account's copy holds of `range` for the export's upstream filters. */
+export function heldFor(deps: LocalReadDeps, job: JobView, range: TimeRange): Promise<Interval[]> {
+  return deps.historyIndex.intervals(scopeKey(job), range.from, range.to, filtersOfParams(windowBase(job, range).params));
+}
+
+/** The search that reads a local window (its held ranges, the export's filters and order). */
+export function searchOfWindow(job: JobView, ranges: readonly TimeRange[]): LocalSearch {
+  return localSearchOf(scopeKey(job), { filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT, sortOrder: job.query.sortOrder }, ranges);
+}
+
+/** How a local-only export's range splits into what the copy holds and what it cannot search. */
+export async function localOnlyRanges(deps: LocalReadDeps, job: JobView): Promise<{ ranges: TimeRange[]; gaps: TimeRange[] }> {
+  const { from, to } = job.query;
+  const ranges = heldRanges(from, to, await heldFor(deps, job, { from, to }));
+  return { ranges, gaps: gapsOf(from, to, ranges) };
+}
+
+export type Route = 'local' | 'upstream' | 'replaced';
+
+/**
+ * Decides how pending window `w` (no page read yet) is read. May mark it local, or replace windows
+ * of the job; the caller saves the job when the answer is not 'upstream'.
+ */
+export async function routeWindow(deps: LocalReadDeps, job: ExportJobRecord, w: StoredWindow): Promise<Route | 'empty'> {
+  if (w.local) return 'local';
+  if (w.pagesDone > 0 || w.totalFound !== null) return 'upstream';
+  if (isLocalOnly(job)) {
+    const { ranges, gaps } = await localOnlyRanges(deps, job);
+    if (ranges.length === 0) return 'empty';
+    for (const x of job.windows) if (x.state === 'pending') x.state = 'split';
+    job.windows.push({ ...newWindow(job, { from: job.query.from, to: job.query.to }), local: { ranges } });
+    if (gaps.length > 0) job.warnings.push(uncoveredWarning(gaps, job));
+    return 'replaced';
+  }
+  const pieces = cut(w.from, w.to, await heldFor(deps, job, w));
+  if (pieces.every((p) => p.kind === 'upstream')) return 'upstream';
+  if (pieces.length === 1) {
+    w.local = { ranges: [{ from: w.from, to: w.to }] };
+    return 'local';
+  }
+  w.state = 'split';
+  const children = inSortOrder(pieces, job.query.sortOrder).map((p: Piece) => ({
+    ...newWindow(job, p),
+    ...(p.kind === 'local' ? { local: { ranges: [{ from: p.from, to: p.to }] } } : {}),
+  }));
+  job.windows.splice(job.windows.indexOf(w) + 1, 0, ...children);
+  return 'replaced';
+}
+
+/** The next batch of a local window (learning its size first); the caller commits it as a page. */
+export async function readLocalBatch(deps: LocalReadDeps, job: ExportJobRecord, w: StoredWindow): Promise<Cdr[]> {
+  const search = searchOfWindow(job, w.local?.ranges ?? []);
+  if (w.totalFound === null) {
+    w.totalFound = await deps.history.count(search);
+    w.pagesTotal = Math.max(1, Math.ceil(w.totalFound / LOCAL_BATCH));
+  }
+  const bodies = await deps.history.page(search, w.received, LOCAL_BATCH);
+  return bodies.map((b) => JSON.parse(b) as Cdr);
+}
+
+export function uncoveredWarning(gaps: readonly TimeRange[], job: Pick<ExportJobRecord, 'query'>): string {
+  const list = gaps.map((g) => windowLabel(g, job.query.tz)).join('; ');
+  return `Free text, the local filters and other orders search only days copied to the local history. Not searched (not copied yet): ${list}.`;
+}
+
+export function nothingHeldMessage(job: Pick<ExportJobRecord, 'query'>): string {
+  const { from, to, tz } = job.query;
+  return (
+    `Free text, the local filters and other orders search only days copied to the local history, and none of ` +
+    `${formatWallClock(new Date(from), tz)} \u2013 ${formatWallClock(new Date(to), tz)} ${tz} is copied yet. ` +
+    'Start the local history on the History page, or remove those filters to read the upstream.'
+  );
+}
