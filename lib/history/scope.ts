@@ -10,5 +10,6 @@ export interface HistoryScope {
 }
 
 export function scopeOf(account: { apiKey: string; enterpriseId: string | null }): HistoryScope {
-  return { key: `${account.apiKey}\u0000${account.enterpriseId ?? ''}`, apiKey: account.apiKey, enterpriseId: account.enterpriseId };
+  // JSON: unambiguous whatever the key holds, and text either database stores (PostgreSQL refuses NUL).
+  return { key: JSON.stringify([account.apiKey, account.enterpriseId]), apiKey: account.apiKey, enterpriseId: account.enterpriseId };
 }

@@ -98,7 +98,7 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   const target = nextPage(row.progress);
   if (!target) {
     // Every page read: complete, or a problem to rest on.
-    await finish(deps, scope, row);
+    await finish(deps, scope, settings.apiKey, row);
     return { next: 'continue' };
   }
   const { window: w, page } = target;
@@ -121,12 +121,12 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   }
   applyPage(row.progress, w.id, page, body._embedded.total_found, body._embedded.cdrs.length, beyond.length, deps.config.UPSTREAM_PAGE_SIZE);
   row.calls += 1;
-  await finish(deps, scope, row, kept, beyond);
+  await finish(deps, scope, settings.apiKey, row, kept, beyond);
   return { next: 'continue' };
 }
 
 /** Stores what a step learnt; a day every page of which is read and counted is complete. */
-async function finish(deps: SyncDeps, scope: string, row: HistoryDay<DayProgress>, kept: HistoryRecordRow[] = [], beyond: HistoryRecordRow[] = []): Promise<void> {
+async function finish(deps: SyncDeps, scope: string, apiKey: string, row: HistoryDay<DayProgress>, kept: HistoryRecordRow[] = [], beyond: HistoryRecordRow[] = []): Promise<void> {
   const now = deps.now();
   row.updatedAt = now;
   if (isComplete(row.progress)) {
@@ -136,7 +136,7 @@ async function finish(deps: SyncDeps, scope: string, row: HistoryDay<DayProgress
   await deps.history.commitDayPage(scope, row, kept, beyond);
   if (row.state === 'complete') {
     deps.index.invalidate(scope);
-    deps.log.info('history.day_complete', { account: scope.split('\u0000')[0], day: row.day, records: row.records, calls: row.calls });
+    deps.log.info('history.day_complete', { account: apiKey, day: row.day, records: row.records, calls: row.calls });
   }
 }
 

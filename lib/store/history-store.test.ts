@@ -1,0 +1,174 @@
+/**
+ * The local history's store, the same contract on SQLite and PostgreSQL: a page stored twice is
+ * kept once, every search (filters, free text in Japanese, last digits, price, latency, any order
+ * with its tie rule) finds what a person would expect, scopes never see each other, and deleting a
+ * copy leaves nothing a search could find.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Cdr } from '@/lib/cdr/schema';
+import { historyRow } from '@/lib/history/result-recorder';
+import { localSearchOf } from '@/lib/history/local-query';
+import { scopeOf } from '@/lib/history/scope';
+import { parseQuery, type TransactionsQuery } from '@/lib/query/query';
+import { forEachBackend } from '@/tests/support/backends';
+import type { HistoryDay, HistoryRecordRow, HistoryStore } from './history-store';
+
+const DAY = '2026-10-01';
+const T0 = Date.UTC(2026, 9, 1, 0, 0, 0);
+const A = scopeOf({ apiKey: 'key-a', enterpriseId: null }).key;
+const B = scopeOf({ apiKey: 'key-b', enterpriseId: 'ent-2' }).key;
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+0000');
+}
+
+/** A record as the upstream sends it, with what the test varies. */
+function cdr(n: number, over: Partial<Record<string, unknown>> = {}): Cdr {
+  const received = T0 + n * 60_000;
+  return {
+    trx_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    date_received: iso(received),
+    date_submitted_to_mno: iso(received + 1000),
+    date_delivered: iso(received + 1000 + n * 1000),
+    to_address: `8190${String(10_000_000 + n).slice(-8)}`,
+    from_address: n % 2 === 0 ? 'SAKURA' : 'FUJI',
+    delivery_status: n % 3 === 0 ? 'UNDELIV' : 'DELIVRD',
+    network_code: '44010',
+    network_name: 'NTT docomo',
+    api_key: 'key-a',
+    api_key_name: 'Main',
+    ref: `order-${n}`,
+    enterprise_id: 'ent-1',
+    delivery_method: 'API',
+    dlr_error_code: n % 3 === 0 ? '001' : '000',
+    how_many_message_parts: (n % 2) + 1,
+    price: `${(n % 4) + 3}.30000000`,
+    price_currency: 'JPY',
+    message_body: n === 7 ? 'お荷物の配達予定のお知らせ' : `Your code is ${1000 + n}`,
+    ...over,
+  } as unknown as Cdr;
+}
+
+const rows = (cdrs: Cdr[]) => cdrs.map((c) => historyRow(c)!);
+
+function day(records = 0): HistoryDay {
+  return { day: DAY, state: 'syncing', progress: { page: 1 }, records, calls: 1, updatedAt: T0, completedAt: null };
+}
+
+function q(params: Record<string, string>): TransactionsQuery {
+  const r = parseQuery({ 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', ...params });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.query;
+}
+
+/** trx_id numbers (the last digits) a search finds, in its order. */
+async function find(store: HistoryStore, scope: string, params: Record<string, string>): Promise<number[]> {
+  const query = q(params);
+  const search = localSearchOf(scope, query, [{ from: query.from.getTime(), to: query.to.getTime() }]);
+  const bodies = await store.page(search, 0, 1000);
+  expect(await store.count(search)).toBe(bodies.length);
+  return bodies.map((b) => Number((JSON.parse(b) as Cdr).trx_id.slice(-12)));
+}
+
+const TWENTY = Array.from({ length: 20 }, (_, i) => cdr(i + 1));
+
+async function seeded(open: () => Promise<{ history: HistoryStore }>): Promise<HistoryStore> {
+  const { history } = await open();
+  await history.commitDayPage(A, day(), rows(TWENTY.slice(0, 10)), []);
+  await history.commitDayPage(A, day(10), rows(TWENTY.slice(10)), []);
+  return history;
+}
+
+forEachBackend((open) => {
+  describe('the local history store', () => {
+    it('keeps a page stored twice once, and counts the day’s records once', async () => {
+      const history = await seeded(open);
+      const d = { ...day(20), state: 'complete' as const, completedAt: T0 };
+      // The same page again (a restart that re-read it): nothing new.
+      await history.commitDayPage(A, d, rows(TWENTY.slice(10)), []);
+      expect((await history.getDay(A, DAY))?.records).toBe(20);
+      expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual([DAY]);
+      expect((await history.size(A)).records).toBe(20);
+    });
+
+    it('answers the upstream’s filters and its order, received time then trx_id on a tie', async () => {
+      const history = await seeded(open);
+      // Two records received at the same instant: the lower trx_id comes first in ascending order.
+      const tie = [cdr(30, { date_received: iso(T0 + 5 * 60_000) }), cdr(31, { date_received: iso(T0 + 5 * 60_000) })];
+      await history.commitDayPage(A, day(20), rows(tie), []);
+      const asc = await find(history, A, { 'sort-order': 'asc' });
+      expect(asc.slice(3, 7)).toEqual([4, 5, 30, 31]);
+      expect(await find(history, A, { 'sort-order': 'desc', status: 'UNDELIV', oa: 'SAKURA' })).toEqual([18, 12, 6, 30]);
+    });
+
+    it('finds free text as a case-insensitive substring, Japanese included, and short text too', async () => {
+      const history = await seeded(open);
+      expect(await find(history, A, { q: '配達' })).toEqual([7]);
+      expect(await find(history, A, { q: 'お荷物の配達' })).toEqual([7]);
+      expect(await find(history, A, { q: 'ORDER-1', 'sort-order': 'asc' })).toEqual([1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+      expect(await find(history, A, { q: 'sakura', status: 'UNDELIV', 'sort-order': 'asc' })).toEqual([6, 12, 18]);
+      // Part of a trx_id; and a two-character text (below the trigram index, read row by row).
+      expect(await find(history, A, { q: '8000-000000000013' })).toEqual([13]);
+      expect(await find(history, A, { q: 'お荷' })).toEqual([7]);
+      // A LIKE wildcard is a literal character.
+      expect(await find(history, A, { q: 'order_1' })).toEqual([]);
+    });
+
+    it('filters by the last digits of the number, price, parts, error code and latency', async () => {
+      const history = await seeded(open);
+      const to13 = TWENTY[12]!.to_address;
+      expect(await find(history, A, { 'da-suffix': to13.slice(-4) })).toEqual([13]);
+      expect(await find(history, A, { 'price-min': '6', 'sort-order': 'asc' })).toEqual([3, 7, 11, 15, 19]);
+      expect(await find(history, A, { 'price-max': '3.3', parts: '2', 'sort-order': 'asc' })).toEqual([]);
+      expect(await find(history, A, { 'price-max': '3.3', 'sort-order': 'asc' })).toEqual([4, 8, 12, 16, 20]);
+      expect(await find(history, A, { 'dlr-error-code': '001', 'sort-order': 'asc' })).toEqual([3, 6, 9, 12, 15, 18]);
+      // Delivered n seconds after submission: at least 18 s.
+      expect(await find(history, A, { 'latency-min': '18', 'sort-order': 'asc' })).toEqual([18, 19, 20]);
+    });
+
+    it('sorts the whole result by any column, ties by received time then trx_id', async () => {
+      const history = await seeded(open);
+      const byPrice = await find(history, A, { sort: 'price', 'sort-order': 'desc' });
+      // 6.30 for n ≡ 3 (mod 4), then 5.30, …; within a price, newest first.
+      expect(byPrice.slice(0, 5)).toEqual([19, 15, 11, 7, 3]);
+      expect(byPrice.slice(-5)).toEqual([20, 16, 12, 8, 4]);
+      const byTo = await find(history, A, { sort: 'to_address', 'sort-order': 'asc' });
+      expect(byTo).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      // A field with no column of its own is read from the record.
+      const byBody = await find(history, A, { sort: 'message_body', 'sort-order': 'asc', q: 'code' });
+      expect(byBody).toEqual([1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    });
+
+    it('never shows one scope’s records to another, free text included', async () => {
+      const history = await seeded(open);
+      await history.commitDayPage(B, day(), rows([cdr(99, { message_body: 'only for B: 配達済み' })]), []);
+      expect(await find(history, B, { q: '配達' })).toEqual([99]);
+      expect(await find(history, A, { q: '配達済み' })).toEqual([]);
+      expect(await history.record(A, cdr(99).trx_id)).toBeNull();
+      expect(await history.record(B, cdr(99).trx_id)).not.toBeNull();
+    });
+
+    it('forgets a deleted copy entirely: records, days, results and what free text could find', async () => {
+      const history = await seeded(open);
+      await history.putResult(A, { key: 'k', filters: {}, from: T0, to: T0 + 3600_000 }, rows([cdr(50)]), T0);
+      await history.commitDayPage(B, day(), rows([cdr(1)]), []);
+      await history.deleteScope(A);
+      expect(await find(history, A, { q: 'order' })).toEqual([]);
+      expect(await history.listDays(A)).toEqual([]);
+      expect(await history.results(A)).toEqual([]);
+      expect((await history.size(A)).records).toBe(0);
+      // Another scope keeps its copy, its text index included.
+      expect(await find(history, B, { q: 'order-1' })).toEqual([1]);
+    });
+
+    it('drops days before the start day, with their records', async () => {
+      const { history } = await open();
+      const earlier: HistoryRecordRow[] = rows([cdr(1, { date_received: iso(T0 - 86_400_000 + 5000) })]);
+      await history.commitDayPage(A, { ...day(), day: '2026-09-30' }, earlier, []);
+      await history.commitDayPage(A, day(), rows([cdr(2)]), []);
+      await history.deleteBefore(A, DAY);
+      expect((await history.listDays(A)).map((d) => d.day)).toEqual([DAY]);
+      expect((await history.size(A)).records).toBe(1);
+    });
+  });
+});
