@@ -12,6 +12,7 @@ import 'server-only';
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
 import { randomUUID } from 'node:crypto';
+import { drainWorkers } from '../server/drain-workers';
 import { holdLease } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
 import { retentionEnd } from './job-record';
@@ -67,9 +68,8 @@ export class ExportRunner {
     this.heartbeat = undefined;
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
-    const workers = [...this.workers.values()];
-    for (const w of workers) w.abort.abort(new Error('export runner stopped'));
-    await Promise.all(workers.map((w) => w.done));
+    // Steps in flight finish (their calls are paid for); a stuck one is aborted after a grace.
+    await drainWorkers([...this.workers.values()], 'export runner stopped');
     await this.ticking;
   }
 
@@ -139,7 +139,7 @@ export class ExportRunner {
           const outcome = await holdLease(this.deps.leases, { resource: leaseOf(jobId), holder: this.holder, ttlMs: LEASE_MS }, this.deps.now, abort.signal, (signal) =>
             runJobStep(this.deps, jobId, signal),
           );
-          if (!outcome || outcome.next !== 'continue' || abort.signal.aborted) break;
+          if (!outcome || outcome.next !== 'continue' || abort.signal.aborted || this.stopped) break;
         }
       } catch (err) {
         await this.afterCrash(jobId, err).catch(() => undefined);

@@ -8,6 +8,7 @@ import 'server-only';
  * limits it simply goes faster.
  */
 import { randomUUID } from 'node:crypto';
+import { drainWorkers } from '../server/drain-workers';
 import { holdLease } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
 import { runSyncStep, type SyncDeps } from './sync-step';
@@ -49,9 +50,8 @@ export class SyncRunner {
     if (this.timer) clearTimeout(this.timer);
     this.heartbeat = undefined;
     this.timer = undefined;
-    const workers = [...this.workers.values()];
-    for (const w of workers) w.abort.abort(new Error('sync runner stopped'));
-    await Promise.all(workers.map((w) => w.done));
+    // Steps in flight finish (their calls are paid for); a stuck one is aborted after a grace.
+    await drainWorkers([...this.workers.values()], 'sync runner stopped');
     await this.ticking;
   }
 
@@ -104,7 +104,7 @@ export class SyncRunner {
             runSyncStep(this.deps, scope, signal),
           );
           if (!outcome) break;
-          if (outcome.next === 'continue' && !abort.signal.aborted) continue;
+          if (outcome.next === 'continue' && !abort.signal.aborted && !this.stopped) continue;
           if (outcome.next === 'wait') this.dueAt.set(scope, outcome.until ?? this.deps.now() + HEARTBEAT_MS);
           break;
         }
