@@ -1,0 +1,229 @@
+/**
+ * bench/mirror: what the local history costs and what it saves.
+ *  1. Sync cost per page beyond the upstream's time: the real sync (the services of
+ *     lib/root/services.ts, the simulator over HTTP, limits off) copies 14 settled days; every
+ *     upstream HTTP exchange is timed (headers and body), and what the sync spends besides —
+ *     parsing, checking, storing with the text index and rollups, the governor, the lease — is
+ *     divided by the pages it read.
+ *  2. A scripted support day: 30 distinct questions over the last 14 settled days (numbers,
+ *     statuses, senders, references, sub-ranges, later pages, zone switches) asked without the
+ *     local history and again once its 14 days are complete: upstream calls each way, beside the
+ *     sync's own calls.
+ *  3. At 1,000,000 records over 31 days (BENCH_MIRROR_RECORDS to change it; loaded straight from the
+ *     simulator's dataset, each day marked complete, through the store's own write path): disk
+ *     bytes per record, and p95 of searches answered by the planner (lib/server/transactions-service)
+ *     — two filters, free text, another column's order, pages 1 and 1000 — with no call.
+ *
+ *   npm run bench:mirror
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { authSecret } from '../lib/auth/auth-secret';
+import { seal } from '../lib/auth/secret-box';
+import type { Cdr } from '../lib/cdr/schema';
+import { addDays, dayOf, DAY_MS, lastSettledDay, startOf } from '../lib/history/days';
+import { scopeOf } from '../lib/history/scope';
+import { parseQuery, type TransactionsQuery } from '../lib/query/query';
+import { formatWallClock, type Zone } from '../lib/time/zones';
+import { startHarness, type Harness } from '../tests/support/service-harness';
+import { loadHistoryFixture } from '../tests/support/history-fixture';
+
+const ROOMY = { UPSTREAM_LIMIT_PER_MINUTE: '100000', UPSTREAM_LIMIT_PER_HOUR: '1000000', UPSTREAM_LIMIT_PER_DAY: '10000000', LOG_LEVEL: 'error' };
+const RECORDS = Number(process.env.BENCH_MIRROR_RECORDS ?? 1_000_000);
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Times every upstream HTTP exchange (to the body's last byte) made while `run` runs. */
+async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Promise<{ result: T; upstreamMs: number; exchanges: number }> {
+  const original = globalThis.fetch;
+  let upstreamMs = 0;
+  let exchanges = 0;
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith(upstreamUrl)) return original(input, init);
+    const started = performance.now();
+    const res = await original(input, init);
+    const body = await res.arrayBuffer();
+    upstreamMs += performance.now() - started;
+    exchanges += 1;
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  try {
+    return { result: await run(), upstreamMs, exchanges };
+  } finally {
+    globalThis.fetch = original;
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+function query(params: Record<string, string>): TransactionsQuery {
+  const r = parseQuery(params);
+  if (!r.ok) throw new Error(`bad query ${JSON.stringify(params)}: ${JSON.stringify(r.errors)}`);
+  return r.query;
+}
+
+const wall = (ms: number, tz: Zone = 'UTC') => formatWallClock(new Date(ms), tz);
+
+async function signedIn(h: Harness, apiKey: string, secret: string) {
+  const now = Date.now();
+  await h.store.vault.put({ sid: `sid-${apiKey}`, apiKey, enterpriseId: null, sealedSecret: seal(secret, authSecret()), createdAt: now, expiresAt: now + 6 * 3600_000 });
+  return { apiKey, enterpriseId: null, sid: `sid-${apiKey}` };
+}
+
+/**
+ * The support day's 30 questions over [first, last] (UTC days): a person's searches as they come,
+ * built from records the simulator holds (so lookups find something).
+ */
+function supportDay(h: Harness, first: string, last: string): TransactionsQuery[] {
+  const from = startOf(first);
+  const to = startOf(last) + DAY_MS;
+  const all = h.sim.dataset.query({ from, to, enterpriseId: 'ent-sakura', order: 'asc', offset: 0, limit: 10_000_000 });
+  const pick = (i: number) => h.sim.dataset.recordAt(all.indices[Math.floor(((i * 7919) % 997) / 997 * all.indices.length)]!, 'UTC') as unknown as Cdr;
+  const range = (dayOffset: number, days: number, tz: Zone = 'UTC') => ({ 'date-from': wall(from + dayOffset * DAY_MS, tz), 'date-to': wall(from + (dayOffset + days) * DAY_MS - 1000, tz), tz });
+  const questions: Record<string, string>[] = [];
+  for (let i = 0; i < 6; i++) questions.push({ ...range(14 - 7, 7), da: pick(i).to_address }); // a customer's number, last week
+  for (let i = 0; i < 4; i++) questions.push({ ...range(10 + i, 1), status: 'UNDELIV' }); // failures of a day
+  for (let i = 0; i < 4; i++) questions.push({ ...range(i * 3, 3), oa: pick(20 + i).from_address }); // a sender over 3 days
+  for (let i = 0; i < 4; i++) questions.push({ ...range(i, 1), 'client-reference': pick(40 + i).ref }); // an order reference
+  for (let i = 0; i < 4; i++) {
+    const start = from + (5 + i) * DAY_MS + 9 * 3600_000; // a morning: 09:00–15:00
+    questions.push({ 'date-from': wall(start), 'date-to': wall(start + 6 * 3600_000), tz: 'UTC' });
+  }
+  for (let i = 0; i < 4; i++) questions.push({ ...range(2, 5), status: 'DELIVRD', page: String(2 + i) }); // later pages
+  for (let i = 0; i < 4; i++) questions.push({ ...range(6 + i, 2, 'JST'), network: pick(60 + i).network_code }); // in JST
+  return questions.slice(0, 30).map(query);
+}
+
+async function syncAndSupportDay(): Promise<void> {
+  const base = { perDay: 3_000, days: 20, seed: 21, limits: false as const, quiet: true };
+  const now = Date.now();
+
+  // Without the local history: the 30 questions, each through the planner, as the API asks them.
+  const plain = await startHarness({ sim: base, env: ROOMY });
+  const lastSettled = lastSettledDay(plain.policy.settledBefore(now));
+  const first = addDays(lastSettled, -13);
+  const questions = supportDay(plain, first, lastSettled);
+  const account = plain.account('demo');
+  const before = plain.sim.stats().accounts.demo?.queryRequests ?? 0;
+  for (const q of questions) await plain.transactions.page(account, q);
+  const withoutCalls = (plain.sim.stats().accounts.demo?.queryRequests ?? 0) - before;
+  await plain.close();
+
+  // With it: the copy of the 14 days (timed against its upstream exchanges), then the same questions.
+  const h = await startHarness({ sim: base, env: ROOMY });
+  const who = await signedIn(h, 'demo', 'demo-secret');
+  await h.mirror.put(who, { enabled: true, since: first });
+  const started = Date.now();
+  const scope = scopeOf(who).key;
+  const { upstreamMs, exchanges } = await timingUpstream(h.sim.url, async () => {
+    h.syncRunner.start();
+    // Looked at once a second, not to weigh on what is measured; the end is the last day's completion.
+    await waitFor(async () => (await h.store.history.completeDays(scope, first, lastSettled)).length === 14, 600_000, 1_000);
+    await h.syncRunner.stop();
+  });
+  const syncMs = Math.max(...(await h.store.history.listDays(scope)).map((d) => d.completedAt ?? 0)) - started;
+  const state = await h.mirror.get(who);
+  const syncCalls = h.sim.stats().accounts.demo?.queryRequests ?? 0;
+  const mirrorAccount = h.account('demo', null);
+  const mark = syncCalls;
+  for (const q of questions) await h.transactions.page(mirrorAccount, q);
+  const withCalls = (h.sim.stats().accounts.demo?.queryRequests ?? 0) - mark;
+  await h.close();
+
+  const overhead = (syncMs - upstreamMs) / syncCalls;
+  console.log('Sync of 14 settled days (simulator over HTTP, limits off)');
+  console.log(`  records copied                 ${fmt(state.records)}`);
+  console.log(`  pages (upstream calls)         ${fmt(syncCalls)}   (token requests and other exchanges: ${fmt(exchanges - syncCalls)})`);
+  console.log(`  wall time                      ${fmt(syncMs)} ms, of which upstream exchanges ${fmt(upstreamMs)} ms`);
+  console.log(`  cost per page beyond upstream  ${fmt(overhead, 2)} ms   (target <= 5 ms)`);
+  console.log(`  at the seed's limits (10/h, 100/day, sync share 0.6) these ${fmt(syncCalls)} calls take about ${fmt(syncCalls / 60, 1)} days of idle quota`);
+  console.log('');
+  console.log('Scripted support day: 30 distinct questions over the last 14 settled days');
+  console.log(`  upstream calls without the local history   N = ${withoutCalls}`);
+  console.log(`  upstream calls with it (14 days complete)  M = ${withCalls}   (target M = 0)`);
+  console.log(`  the sync's own calls                       ${syncCalls}   (made with quota nobody was using)`);
+  console.log('');
+}
+
+interface Case {
+  name: string;
+  params: (i: number) => Record<string, string>;
+}
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+}
+
+async function searchesAtScale(): Promise<void> {
+  const days = 31;
+  const perDay = Math.ceil(RECORDS / days);
+  const h = await startHarness({ sim: { perDay, days: days + 4, seed: 3, limits: false, quiet: true }, env: ROOMY });
+  const account = h.account('support');
+  const scope = scopeOf(account).key;
+  const lastDay = lastSettledDay(h.policy.settledBefore(Date.now()));
+  const firstDay = addDays(lastDay, -(days - 1));
+  const loadStarted = performance.now();
+  const records = await loadHistoryFixture(h.store.history, h.sim.dataset, { scope, enterpriseId: null, fromDay: firstDay, toDay: lastDay });
+  const loadMs = performance.now() - loadStarted;
+  const files = ['dashboard.sqlite', 'dashboard.sqlite-wal'].map((f) => path.join(h.config.dataDir, f)).filter((f) => fs.existsSync(f));
+  const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
+
+  const range = { 'date-from': `${firstDay} 00:00:00`, 'date-to': `${addDays(lastDay, 1)} 00:00:00` };
+  const sample = h.sim.dataset.query({ from: startOf(firstDay), to: startOf(lastDay) + DAY_MS, enterpriseId: null, order: 'asc', offset: 0, limit: 10_000_000 });
+  const rec = (i: number) => h.sim.dataset.recordAt(sample.indices[(i * 104_729) % sample.indices.length]!, 'UTC') as unknown as Record<string, string>;
+  const statuses = ['DELIVRD', 'UNDELIV', 'EXPIRED', 'REJECTD'];
+  const words = ['配達', 'ポイント', 'お届け', 'verification', 'order'];
+  const cases: Case[] = [
+    { name: 'two filters, page 1', params: (i) => ({ ...range, status: statuses[i % 4]!, network: rec(i).network_code! }) },
+    { name: 'two filters, page 1000', params: (i) => ({ ...range, status: 'DELIVRD', network: rec(i).network_code!, page: '1000' }) },
+    { name: 'free text (q), page 1', params: (i) => ({ ...range, q: words[i % words.length]! }) },
+    { name: 'free text (q), page 1000', params: (i) => ({ ...range, q: words[i % words.length]!, page: '1000' }) },
+    { name: 'q: part of a number, page 1', params: (i) => ({ ...range, q: rec(i).to_address!.slice(-7) }) },
+    { name: 'sorted by price, page 1', params: (i) => ({ ...range, sort: 'price', 'sort-order': i % 2 ? 'asc' : 'desc' }) },
+    { name: 'sorted by price, page 1000', params: (i) => ({ ...range, sort: 'price', 'sort-order': i % 2 ? 'asc' : 'desc', page: '1000' }) },
+    { name: 'last 4 digits (da-suffix)', params: (i) => ({ ...range, 'da-suffix': rec(i).to_address!.slice(-4) }) },
+    { name: 'no filter, page 1000', params: () => ({ ...range, page: '1000' }) },
+  ];
+  const calls = () => h.sim.stats().total.queryRequests;
+  const callsBefore = calls();
+  console.log(`Searches over ${fmt(records)} local records, ${days} days (loaded in ${fmt(loadMs / 1000)} s); each case 20 times, planner and store, no HTTP`);
+  console.log(`  disk bytes per record (records, text index, rollups, indexes)  ${fmt(bytes / records)}`);
+  console.log(`  ${'case'.padEnd(32)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}   total_found (first)`);
+  for (const c of cases) {
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < 20; i++) {
+      const q = query({ 'page-size': '25', ...c.params(i) });
+      const t = performance.now();
+      const page = await h.transactions.page(account, q);
+      times.push(performance.now() - t);
+      if (i === 0) total = page._embedded.total_found;
+      if (page._meta.source !== 'mirror') throw new Error(`${c.name}: answered by ${page._meta.source}`);
+    }
+    const p50 = [...times].sort((a, b) => a - b)[10]!;
+    console.log(`  ${c.name.padEnd(32)} ${fmt(p50, 1).padStart(8)} ${fmt(p95(times), 1).padStart(8)}   ${fmt(total)}`);
+  }
+  console.log(`  upstream calls for all of them: ${calls() - callsBefore}   (target < 100 ms p95 each)`);
+  await h.close();
+}
+
+async function main() {
+  process.env.LOG_LEVEL = 'error';
+  console.log(`bench:mirror on ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('');
+  await syncAndSupportDay();
+  await searchesAtScale();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
