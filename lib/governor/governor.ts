@@ -348,6 +348,9 @@ export class Governor {
       best.start({ id, lease });
       state = await backend.state(now);
     }
+    // Other instances rank these waiters by when their account was last served: as of now, not as
+    // of when they arrived (a burst's later requests are not "never served" once the first went).
+    for (const w of this.waiters) w.lastServed = lastServedOf(state, w.account);
     this.backendWaiters();
     now = this.now();
     this.expireWaiters(state, now);
