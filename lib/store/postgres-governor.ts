@@ -55,6 +55,7 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
   let listener: pg.PoolClient | undefined;
   let closed = false;
   let published: readonly WaitingCall[] = [];
+  let publishedKey = '[]';
   let publishing: Promise<void> | undefined;
   let publishTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -95,9 +96,16 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
       await trx.deleteFrom('governor_waiters').where('seen_at', '<', t - 10 * WAITER_TTL_MS).execute();
     });
   };
+  // Writes coalesce: each one writes the latest list, so one waiting behind the write under way is enough.
+  let writeQueued = false;
   const publish = () => {
+    if (writeQueued) return;
+    writeQueued = true;
     publishing = (publishing ?? Promise.resolve())
-      .then(writeWaiters)
+      .then(() => {
+        writeQueued = false;
+        return writeWaiters();
+      })
       .catch((err: unknown) => log.warn('governor.publish_failed', { error: err instanceof Error ? err.message : String(err) }));
   };
 
@@ -121,10 +129,9 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
         const row = await trx.insertInto('upstream_calls').values({ account: call.account, at: call.at, kind: call.kind, class: call.cls }).returning('id').executeTakeFirstOrThrow();
         return row.id;
       });
-      if (id !== null) {
-        cached = undefined;
-        void notify();
-      }
+      // Either way the state read before was stale: the next look must see the rows as they are.
+      cached = undefined;
+      if (id !== null) void notify();
       return id;
     },
 
@@ -187,8 +194,14 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
     },
 
     publishWaiters(waiters) {
-      published = waiters.map((w) => ({ account: w.account, cls: w.cls, rank: w.rank, lastServed: w.lastServed, since: w.since }));
-      publish();
+      const next = waiters.map((w) => ({ account: w.account, cls: w.cls, rank: w.rank, lastServed: w.lastServed, since: w.since }));
+      const key = JSON.stringify(next);
+      // Unchanged: the timer below keeps the rows alive; no write needed.
+      if (key !== publishedKey) {
+        published = next;
+        publishedKey = key;
+        publish();
+      }
       // While requests wait, keep their rows alive; stop when none do.
       if (published.length > 0 && !publishTimer) {
         publishTimer = setInterval(publish, WAITER_TTL_MS / 4);
