@@ -161,10 +161,10 @@ export class Governor {
     const ticket = await this.waitForTurn(req);
     try {
       const result = await fn();
-      await this.opts.backend.finish(ticket.id, 'ok');
+      await this.opts.backend.finish(ticket.id, 'ok', this.now());
       return result;
     } catch (err) {
-      await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error');
+      await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error', this.now());
       throw err;
     } finally {
       this.running.delete(req.account);
@@ -338,7 +338,7 @@ export class Governor {
       const i = this.waiters.indexOf(best);
       if (i < 0) {
         // Gone while the slot was taken (aborted): the call was recorded but is not sent.
-        await backend.finish(id, 'abandoned');
+        await backend.finish(id, 'abandoned', now);
         await lease.release();
         continue;
       }

@@ -71,11 +71,11 @@ forEachBackend((open, dialect) => {
    * `n` instances of the governor on this backend. On SQLite there is one instance, whatever `n`:
    * a second process cannot open the folder.
    */
-  async function instances(n: number, limits = limitsOf(), maxWaitMs = 10_000): Promise<Governor[]> {
+  async function instances(n: number, limits = limitsOf(), maxWaitMs = 10_000, now: () => number = Date.now): Promise<Governor[]> {
     const make = (store: DurableStore) => {
-      const backend = shared ? postgresGovernorBackend(store.db, store.pool!, { maxInFlight: 1 }) : memoryBackend(store.ledger, 1);
+      const backend = shared ? postgresGovernorBackend(store.db, store.pool!, { maxInFlight: 1, now }) : memoryBackend(store.ledger, 1);
       closers.push(() => backend.close());
-      const governor = new Governor({ backend, limits, maxInFlight: 1, maxWaitMs });
+      const governor = new Governor({ backend, limits, maxInFlight: 1, maxWaitMs, now });
       governors.push(governor);
       return governor;
     };
@@ -131,6 +131,27 @@ forEachBackend((open, dialect) => {
     expect(await callsOf('a')).toBe(3);
     // Every instance counts the same calls.
     for (const g of gs) expect((await g.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({ used: 3, remaining: 0 });
+  });
+
+  it('counts a call from when its answer came, so a slow call cannot let the next one in early upstream', async () => {
+    // The upstream counts a call when it arrives, somewhere between our sending and its answer:
+    // only the answer's time is sure to be no earlier than that.
+    let t = Date.UTC(2026, 10, 20, 9, 0, 0);
+    const start = t;
+    const gs = await instances(2, limitsOf({ perMinute: 1, perHour: 100, perDay: 100 }), 0, () => t);
+    await gs[0]!.run(ask('a'), async () => {
+      t += 5_000; // a slow answer
+      return 'slow';
+    });
+    t = start + 61_000; // a minute after it was sent, not yet a minute after it answered
+    for (const g of gs) {
+      const err = (await g.run(ask('a'), async () => 'early').catch((e: unknown) => e)) as QuotaExceededError;
+      expect(err).toBeInstanceOf(QuotaExceededError);
+      expect(err.limitedBy).toBe('minute');
+      expect(err.nextCallAt).toBe(start + 65_000);
+    }
+    t = start + 65_000;
+    expect(await gs[1]!.run(ask('a', 'interactive', { maxWaitMs: 1_000 }), async () => 'on time')).toBe('on time');
   });
 
   it('holds every instance back from an account the upstream answered 429 on one of them', async () => {
