@@ -1,7 +1,8 @@
 /**
  * Two instances of the dashboard on one PostgreSQL, as a deployment behind a load balancer runs
  * them: the suite's production build started twice (`next start`, one DATABASE_URL, one
- * NEXTAUTH_SECRET), a throwaway PostgreSQL (tests/support/postgres.ts) and a simulator of this
+ * NEXTAUTH_SECRET), a throwaway PostgreSQL (tests/support/postgres.ts; a database on the server of
+ * TEST_DATABASE_URL when that is set) and a simulator of this
  * spec's own (in this process, limits off, so the instances' governors are what is under test and
  * the dataset is the oracle). Faults are real: `kill -9` of a whole instance.
  *  - a cookie one instance issued works on the other; sign-out on one ends it on both;
@@ -27,7 +28,7 @@ const ACCOUNT = 'demo';
 const ENTERPRISE = 'ent-sakura';
 const UPSTREAM_TIMEOUT_MS = 10_000;
 
-let postgres: PostgresServer;
+let postgres: PostgresServer | undefined;
 let database: TestDatabase;
 let sim: RunningSimulator;
 const instances: (Proc | null)[] = [null, null];
@@ -104,8 +105,10 @@ async function leaseHolder(jobId: string): Promise<string | null> {
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  postgres = await startPostgres();
-  database = await createDatabase(postgres.url, 'e2e_cluster');
+  // A server of your own (TEST_DATABASE_URL), as the vitest suite takes it, or a throwaway one.
+  const given = process.env.TEST_DATABASE_URL;
+  if (!given) postgres = await startPostgres();
+  database = await createDatabase(given ?? postgres!.url, 'e2e_cluster');
   sim = await startSimulator({ port: 0, limits: false, quiet: true, seed: 11, days: 30, perDay: 3000, latencyMs: 40 });
   // Both at once, on a fresh database: their migrations meet, one applies them.
   await Promise.all([start(0), start(1)]);
