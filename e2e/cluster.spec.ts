@@ -152,7 +152,7 @@ test('the instance holding the call in flight dies: the other one’s next call 
   expect(res.status).toBe(200);
   expect(after).toBeLessThan(UPSTREAM_TIMEOUT_MS);
   await held;
-  test.info().annotations.push({ type: 'next call after the kill', description: `${after} ms` });
+  console.log(`the other instance's call answered ${after} ms after the kill`);
   await start(0);
 });
 
@@ -184,7 +184,7 @@ test('the instance running an export dies in the middle: the other finishes it w
   await expect.poll(async () => (await job(survivor)).state, { timeout: 60_000, intervals: [250] }).toBe('done');
   const tookOver = Date.now() - killedAt;
   expect(tookOver).toBeLessThan(60_000);
-  test.info().annotations.push({ type: 'done after the kill', description: `${tookOver} ms` });
+  console.log(`the export was done ${tookOver} ms after the kill`);
 
   const done = await job(survivor);
   const { indices } = sim.dataset.query({ from: parseWallClock(range.from, 'UTC')!.getTime(), to: parseWallClock(range.to, 'UTC')!.getTime(), enterpriseId: ENTERPRISE, order: 'asc', offset: 0, limit: 10_000_000 });
