@@ -135,7 +135,7 @@ export interface DashboardOptions {
 }
 
 export async function startDashboard(opts: DashboardOptions): Promise<Proc & { dataDir: string }> {
-  const distDir = opts.distDir ?? '.next-bench';
+  const distDir = opts.distDir ?? process.env.NEXT_DIST_DIR ?? '.next-bench';
   if (opts.build !== false) ensureBuild(ROOT, distDir);
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-bench-'));
