@@ -123,10 +123,21 @@ export async function startSimulatorProcess(args: string[] = []): Promise<Proc> 
   return procOf(child, port, '127.0.0.1');
 }
 
-export async function startDashboard(opts: { upstreamUrl: string; distDir?: string; dataDir?: string; env?: Record<string, string> }): Promise<Proc & { dataDir: string }> {
-  const distDir = opts.distDir ?? '.next-bench';
-  ensureBuild(ROOT, distDir);
-  const port = await freePort();
+export interface DashboardOptions {
+  upstreamUrl: string;
+  distDir?: string;
+  dataDir?: string;
+  /** A port of its own (default: any free one). */
+  port?: number;
+  /** false: the build exists already (made by whoever runs this); do not look at it. */
+  build?: boolean;
+  env?: Record<string, string>;
+}
+
+export async function startDashboard(opts: DashboardOptions): Promise<Proc & { dataDir: string }> {
+  const distDir = opts.distDir ?? process.env.NEXT_DIST_DIR ?? '.next-bench';
+  if (opts.build !== false) ensureBuild(ROOT, distDir);
+  const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-bench-'));
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,

@@ -12,6 +12,7 @@ import 'server-only';
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { drainWorkers } from '../server/drain-workers';
 import { holdLease } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
@@ -37,8 +38,12 @@ interface Worker {
 const leaseOf = (jobId: string) => `export:${jobId}`;
 
 export class ExportRunner {
-  /** Which instance this is, as lease holder. */
-  private readonly holder = randomUUID();
+  /**
+   * Which instance this is, as lease holder: host and process id first, so the leases table tells
+   * an operator (and the fault tests) which instance works on a job; the random part keeps two
+   * runners of one process (tests) apart.
+   */
+  private readonly holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly workers = new Map<string, Worker>();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;

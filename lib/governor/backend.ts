@@ -36,8 +36,11 @@ export interface GovernorBackend {
    * The call is recorded before it is sent: a crash after this still counts it.
    */
   admit(call: NewCall, stillAllowed: (state: GovernorState) => boolean): Promise<number | null>;
-  /** Notes how a call ended (it counts either way). */
-  finish(id: number, outcome: string): Promise<void>;
+  /**
+   * Notes how a call ended (it counts either way) and when its answer came: from then on the call
+   * counts from `at`, the one moment known to be no earlier than when the upstream counted it.
+   */
+  finish(id: number, outcome: string, at: number): Promise<void>;
   /** The upstream answered 429: no call for this account before `until`. */
   block(account: string, until: number): Promise<void>;
   /**

@@ -96,9 +96,10 @@ describe('Governor', () => {
     const fourth = g.run({ account: 'a', cls: 'interactive', kind: 'query', maxWaitMs: 10_000 }, u.call('a3'));
     await expect(fourth).rejects.toMatchObject({ name: 'QuotaExceededError', limitedBy: 'minute' });
     const err = (await fourth.catch((e: unknown) => e)) as QuotaExceededError;
-    // The first call was sent at T0; it leaves the minute window at T0 + 60 s; now is T0 + 3 s.
-    expect(err.nextCallAt).toBe(T0 + MINUTE);
-    expect(err.retryAfterMs).toBe(MINUTE - 3000);
+    // The first call was answered at T0 + 10 ms (it counts from its answer); it leaves the minute
+    // window at T0 + 60.01 s; now is T0 + 3 s.
+    expect(err.nextCallAt).toBe(T0 + 10 + MINUTE);
+    expect(err.retryAfterMs).toBe(MINUTE + 10 - 3000);
     expect(u.seen.calls).toBe(3);
     const snap = await g.snapshot('a');
     expect(snap.windows.find((w) => w.name === 'minute')).toMatchObject({ used: 3, remaining: 0 });
@@ -106,14 +107,15 @@ describe('Governor', () => {
   });
 
   it('lets a person wait for a window that frees within the wait bound', async () => {
-    const g = governor({ maxWaitMs: 30_000 });
+    const g = governor({ maxWaitMs: 31_000 });
     const u = upstream(10);
     for (let i = 0; i < 3; i++) {
       const p = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call(`a${i}`));
       await vi.advanceTimersByTimeAsync(10_000);
       await p;
     }
-    // Now T0+30 s; the first call leaves the minute window at T0+60 s: a 30 s wait, within the bound.
+    // Now T0+30 s; the first call (answered at T0+10 ms) leaves the minute window at T0+60.01 s: a
+    // 30 s wait, within the bound.
     const fourth = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('a3'));
     await vi.advanceTimersByTimeAsync(29_000);
     expect(u.seen.calls).toBe(3);
@@ -133,7 +135,7 @@ describe('Governor', () => {
     const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect(err.limitedBy).toBe('hour');
-    expect(err.nextCallAt).toBe(T0 + HOUR);
+    expect(err.nextCallAt).toBe(T0 + 10 + HOUR);
   });
 
   it('holds the day window across many hours', async () => {
@@ -147,7 +149,7 @@ describe('Governor', () => {
     }
     const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('day');
-    expect(err.nextCallAt).toBe(T0 + 24 * HOUR);
+    expect(err.nextCallAt).toBe(T0 + 10 + 24 * HOUR);
   });
 
   it('keeps the reserve of the hour for people: background work stops short of it', async () => {

@@ -161,10 +161,10 @@ export class Governor {
     const ticket = await this.waitForTurn(req);
     try {
       const result = await fn();
-      await this.opts.backend.finish(ticket.id, 'ok');
+      await this.opts.backend.finish(ticket.id, 'ok', this.now());
       return result;
     } catch (err) {
-      await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error');
+      await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error', this.now());
       throw err;
     } finally {
       this.running.delete(req.account);
@@ -344,7 +344,7 @@ export class Governor {
       const i = this.waiters.indexOf(best);
       if (i < 0) {
         // Gone while the slot was taken (aborted): the call was recorded but is not sent.
-        await backend.finish(id, 'abandoned');
+        await backend.finish(id, 'abandoned', now);
         await lease.release();
         continue;
       }
@@ -354,6 +354,9 @@ export class Governor {
       best.start({ id, lease });
       state = await backend.state(now);
     }
+    // Other instances rank these waiters by when their account was last served: as of now, not as
+    // of when they arrived (a burst's later requests are not "never served" once the first went).
+    for (const w of this.waiters) w.lastServed = lastServedOf(state, w.account);
     this.backendWaiters();
     now = this.now();
     this.expireWaiters(state, now);

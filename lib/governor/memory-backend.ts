@@ -13,8 +13,8 @@ import { DAY } from './windows';
 export interface CallLedger {
   /** Records a call about to be sent; returns its id. */
   recordCall(call: NewCall): Promise<number>;
-  /** Notes how the call ended (for the record; it counts either way). */
-  finishCall(id: number, outcome: string): Promise<void>;
+  /** Notes how the call ended (for the record; it counts either way) and moves its time to `at` when later. */
+  finishCall(id: number, outcome: string, at: number): Promise<void>;
   /** Every call sent at or after `since`, oldest first. */
   callsSince(since: number): Promise<CallRecord[]>;
   /** The upstream answered 429: do not call for this account before `until`. */
@@ -28,6 +28,15 @@ export function memoryBackend(ledger: CallLedger, maxInFlight: number): Governor
   let calls: CallRecord[] = [];
   let blocks = new Map<string, number>();
   const busy = new Set<string>();
+  /** Calls sent and not answered yet, by ledger id (their time moves to the answer's). */
+  const unanswered = new Map<number, CallRecord>();
+
+  /** `calls` with `record` placed by its time (oldest first); a new array, so earlier states stay as they were. */
+  const placed = (list: readonly CallRecord[], record: CallRecord): CallRecord[] => {
+    let i = list.length;
+    while (i > 0 && list[i - 1]!.at > record.at) i -= 1;
+    return [...list.slice(0, i), record, ...list.slice(i)];
+  };
 
   const load = (now: number) =>
     (loaded ??= (async () => {
@@ -54,12 +63,17 @@ export function memoryBackend(ledger: CallLedger, maxInFlight: number): Governor
       await load(call.at);
       if (!stillAllowed(current(call.at))) return null;
       const record: CallRecord = { account: call.account, at: call.at, cls: call.cls };
-      let i = calls.length;
-      while (i > 0 && calls[i - 1]!.at > record.at) i -= 1;
-      calls = [...calls.slice(0, i), record, ...calls.slice(i)];
-      return ledger.recordCall(call);
+      calls = placed(calls, record);
+      const id = await ledger.recordCall(call);
+      unanswered.set(id, record);
+      return id;
     },
-    finish: (id, outcome) => ledger.finishCall(id, outcome),
+    async finish(id, outcome, at) {
+      const record = unanswered.get(id);
+      unanswered.delete(id);
+      if (record && at > record.at) calls = placed(calls.filter((c) => c !== record), { ...record, at });
+      await ledger.finishCall(id, outcome, at);
+    },
     async block(account, until) {
       blocks = new Map(blocks).set(account, Math.max(until, blocks.get(account) ?? 0));
       await ledger.setBlockedUntil(account, until);

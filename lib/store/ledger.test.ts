@@ -23,8 +23,20 @@ describe('the ledger', () => {
     it('counts a call whatever its outcome', async () => {
       const { ledger } = await open();
       const id = await ledger.recordCall(call('demo', T0));
-      await ledger.finishCall(id, 'error');
+      await ledger.finishCall(id, 'error', T0);
       expect(await ledger.callsSince(T0)).toHaveLength(1);
+    });
+
+    it('counts a call from when its answer came, never from earlier than it was sent', async () => {
+      const { ledger } = await open();
+      const slow = await ledger.recordCall(call('demo', T0));
+      const early = await ledger.recordCall(call('fuji', T0 + 1000));
+      await ledger.finishCall(slow, 'ok', T0 + 5000);
+      await ledger.finishCall(early, 'ok', T0);
+      expect(await ledger.callsSince(0)).toEqual([
+        { account: 'fuji', at: T0 + 1000, cls: 'interactive' },
+        { account: 'demo', at: T0 + 5000, cls: 'interactive' },
+      ]);
     });
 
     it('keeps what it recorded across a restart', async () => {

@@ -5,7 +5,7 @@ import 'server-only';
  * call and the next call after a restart cannot break a window. The same rows serve every
  * instance when the store is PostgreSQL.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CallLedger } from '../governor/memory-backend';
 import type { Database } from './db/schema';
 import { greaterOf } from './db/greater-of';
@@ -21,8 +21,13 @@ export function createLedger(db: Kysely<Database>): LedgerStore {
       const row = await db.insertInto('upstream_calls').values({ account: call.account, at: call.at, kind: call.kind, class: call.cls }).returning('id').executeTakeFirstOrThrow();
       return row.id;
     },
-    async finishCall(id, outcome) {
-      await db.updateTable('upstream_calls').set({ outcome }).where('id', '=', id).execute();
+    async finishCall(id, outcome, at) {
+      // The call counts from its answer on (lib/governor/backend.ts); never moved earlier.
+      await db
+        .updateTable('upstream_calls')
+        .set({ outcome, at: sql<number>`case when at > ${at} then at else ${at} end` })
+        .where('id', '=', id)
+        .execute();
     },
     async callsSince(since) {
       const rows = await db.selectFrom('upstream_calls').select(['account', 'at', 'class']).where('at', '>=', since).orderBy('at').orderBy('id').execute();

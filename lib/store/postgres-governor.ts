@@ -21,6 +21,7 @@ import type { GovernorState } from '../governor/policy';
 import { DAY } from '../governor/windows';
 import { log } from '../log';
 import type { Database } from './db/schema';
+import { createLedger, type LedgerStore } from './ledger';
 
 /** Advisory-lock namespaces (the first key of the two-int form). */
 const SLOT_NS = 0x534d5301;
@@ -39,22 +40,22 @@ export interface PostgresGovernorOptions {
   now?: () => number;
 }
 
-async function readState(q: Kysely<Database>, now: number): Promise<GovernorState> {
-  const [calls, blocks] = await Promise.all([
-    q.selectFrom('upstream_calls').select(['account', 'at', 'class']).where('at', '>', now - DAY).orderBy('at').orderBy('id').execute(),
-    q.selectFrom('upstream_blocks').select(['account', 'until']).where('until', '>', now).execute(),
-  ]);
-  return { calls: calls.map((c) => ({ account: c.account, at: c.at, cls: c.class })), blocks: new Map(blocks.map((b) => [b.account, b.until])) };
+/** The state as the ledger holds it (the ledger owns the rows; `ledger` may work in a transaction). */
+async function readState(ledger: LedgerStore, now: number): Promise<GovernorState> {
+  const [calls, blocks] = await Promise.all([ledger.callsSince(now - DAY), ledger.blocksAfter(now)]);
+  return { calls, blocks };
 }
 
 export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opts: PostgresGovernorOptions): GovernorBackend {
   const now = opts.now ?? Date.now;
+  const ledger = createLedger(db);
   const instance = randomUUID();
   const listeners = new Set<() => void>();
   let cached: { at: number; state: Promise<GovernorState> } | undefined;
   let listener: pg.PoolClient | undefined;
   let closed = false;
   let published: readonly WaitingCall[] = [];
+  let publishedKey = '[]';
   let publishing: Promise<void> | undefined;
   let publishTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -95,9 +96,16 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
       await trx.deleteFrom('governor_waiters').where('seen_at', '<', t - 10 * WAITER_TTL_MS).execute();
     });
   };
+  // Writes coalesce: each one writes the latest list, so one waiting behind the write under way is enough.
+  let writeQueued = false;
   const publish = () => {
+    if (writeQueued) return;
+    writeQueued = true;
     publishing = (publishing ?? Promise.resolve())
-      .then(writeWaiters)
+      .then(() => {
+        writeQueued = false;
+        return writeWaiters();
+      })
       .catch((err: unknown) => log.warn('governor.publish_failed', { error: err instanceof Error ? err.message : String(err) }));
   };
 
@@ -106,7 +114,7 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
   const backend: GovernorBackend = {
     async state(t) {
       if (cached && t - cached.at < STATE_TTL_MS && t >= cached.at) return cached.state;
-      const state = readState(db, t);
+      const state = readState(ledger, t);
       cached = { at: t, state };
       state.catch(() => {
         if (cached?.state === state) cached = undefined;
@@ -117,27 +125,25 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
     async admit(call: NewCall, stillAllowed) {
       const id = await db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(${WINDOWS_NS}, 0)`.execute(trx);
-        if (!stillAllowed(await readState(trx, call.at))) return null;
-        const row = await trx.insertInto('upstream_calls').values({ account: call.account, at: call.at, kind: call.kind, class: call.cls }).returning('id').executeTakeFirstOrThrow();
-        return row.id;
+        const inTransaction = createLedger(trx);
+        if (!stillAllowed(await readState(inTransaction, call.at))) return null;
+        return inTransaction.recordCall(call);
       });
-      if (id !== null) {
-        cached = undefined;
-        void notify();
-      }
+      // Either way the state read before was stale: the next look must see the rows as they are.
+      cached = undefined;
+      if (id !== null) void notify();
       return id;
     },
 
-    async finish(id, outcome) {
-      await db.updateTable('upstream_calls').set({ outcome }).where('id', '=', id).execute();
+    async finish(id, outcome, at) {
+      await ledger.finishCall(id, outcome, at);
+      // The call's time moved: other instances must not decide on the time it was sent.
+      cached = undefined;
+      void notify();
     },
 
     async block(account, until) {
-      await db
-        .insertInto('upstream_blocks')
-        .values({ account, until })
-        .onConflict((oc) => oc.column('account').doUpdateSet({ until: sql`greatest(excluded.until, upstream_blocks.until)` }))
-        .execute();
+      await ledger.setBlockedUntil(account, until);
       cached = undefined;
       void notify();
     },
@@ -187,8 +193,14 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
     },
 
     publishWaiters(waiters) {
-      published = waiters.map((w) => ({ account: w.account, cls: w.cls, rank: w.rank, lastServed: w.lastServed, since: w.since }));
-      publish();
+      const next = waiters.map((w) => ({ account: w.account, cls: w.cls, rank: w.rank, lastServed: w.lastServed, since: w.since }));
+      const key = JSON.stringify(next);
+      // Unchanged: the timer below keeps the rows alive; no write needed.
+      if (key !== publishedKey) {
+        published = next;
+        publishedKey = key;
+        publish();
+      }
       // While requests wait, keep their rows alive; stop when none do.
       if (published.length > 0 && !publishTimer) {
         publishTimer = setInterval(publish, WAITER_TTL_MS / 4);

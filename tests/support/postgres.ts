@@ -3,6 +3,9 @@
  * temporary folder, listening on a free loopback port with its socket in that folder, stopped and
  * removed by `stop()`. Tuned to start fast and lose everything on a crash (fsync off): never a real
  * database.
+ *
+ * With `dir`, the cluster lives in that folder instead and is kept between runs (`npm run
+ * demo:cluster`): made on first use, started again the next time, stopped cleanly, fsync on.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,21 +69,36 @@ function clusterUser(): { uid: number; gid: number; wrap: (cmd: string, args: st
   return { uid, gid, wrap: (cmd, args) => ['runuser', ['-u', 'postgres', '--', cmd, ...args]] };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface StartPostgresOptions {
+  /** Keep the cluster in this folder between runs (made on first use); default: a temporary folder removed by stop(). */
+  dir?: string;
+}
+
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresServer> {
   const bin = findPostgresBin();
   if (!bin) throw new Error(INSTALL_HINT);
   const user = clusterUser();
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-pg-'));
+  const kept = opts.dir !== undefined;
+  const root = kept ? path.resolve(opts.dir!) : fs.mkdtempSync(path.join(os.tmpdir(), 'sms-pg-'));
+  // Only the cluster's own folder is private: the user `postgres` must be able to reach it.
+  fs.mkdirSync(path.dirname(root), { recursive: true });
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   if (user) fs.chownSync(root, user.uid, user.gid);
   const data = path.join(root, 'data');
   const command = (tool: string, args: string[]): [string, string[]] => (user ? user.wrap(path.join(bin, tool), args) : [path.join(bin, tool), args]);
   const pgCtl = (args: string[]) => command('pg_ctl', ['-D', data, ...args]);
+  const discard = () => {
+    if (!kept) fs.rmSync(root, { recursive: true, force: true });
+  };
 
-  try {
-    await run(...command('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']));
-  } catch (err) {
-    fs.rmSync(root, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${(err as { stderr?: string }).stderr ?? String(err)}`);
+  if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
+    try {
+      await run(...command('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']));
+    } catch (err) {
+      if (kept) fs.rmSync(data, { recursive: true, force: true });
+      discard();
+      throw new Error(`initdb failed: ${(err as { stderr?: string }).stderr ?? String(err)}`);
+    }
   }
 
   let port = 0;
@@ -90,9 +108,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       `-p ${port}`,
       `-k ${root}`,
       '-c listen_addresses=127.0.0.1',
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
+      // A throwaway cluster trades durability for speed; a kept one does not.
+      ...(kept ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
       '-c shared_buffers=16MB',
       '-c max_connections=200',
     ].join(' ');
@@ -103,22 +120,24 @@ export async function startPostgres(): Promise<PostgresServer> {
       // Another program may have taken the port between the check and the start: try another.
       if (attempt >= 3) {
         const logText = fs.existsSync(path.join(root, 'server.log')) ? fs.readFileSync(path.join(root, 'server.log'), 'utf8').slice(-2000) : '';
-        fs.rmSync(root, { recursive: true, force: true });
+        discard();
         throw new Error(`PostgreSQL did not start: ${(err as { stderr?: string }).stderr ?? String(err)}\n${logText}`);
       }
     }
   }
 
   let stopped = false;
-  // If the test process ends without calling stop(), do not leave a server running.
+  // Immediate for a throwaway cluster (nothing in it is worth a clean shutdown); fast for a kept one.
+  const mode = kept ? 'fast' : 'immediate';
+  // If the process ends without calling stop(), do not leave a server running.
   const onExit = () => {
     if (stopped) return;
     try {
-      execFileSync(...pgCtl(['-m', 'immediate', 'stop']), { stdio: 'ignore' });
+      execFileSync(...pgCtl(['-m', mode, 'stop']), { stdio: 'ignore' });
     } catch {
       // already gone
     }
-    fs.rmSync(root, { recursive: true, force: true });
+    discard();
   };
   process.once('exit', onExit);
 
@@ -128,9 +147,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       if (stopped) return;
       stopped = true;
       process.removeListener('exit', onExit);
-      // Immediate: nothing in a throwaway cluster is worth a clean shutdown.
-      await run(...pgCtl(['-m', 'immediate', 'stop'])).catch(() => undefined);
-      fs.rmSync(root, { recursive: true, force: true });
+      await run(...pgCtl(['-m', mode, 'stop'])).catch(() => undefined);
+      discard();
     },
   };
 }
