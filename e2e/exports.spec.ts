@@ -11,14 +11,14 @@
  *    it can be cancelled.
  * The dashboard has 60 calls a minute (account and deployment), so a 75-call export cannot go at once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import { DEFAULT_VISIBLE_COLUMNS } from '../lib/cdr/fields';
 import { parseWallClock, type Zone } from '../lib/time/zones';
-import { DATA_ROOT, DIST_DIR } from './env';
+import { DATA_ROOT } from './env';
+import { OwnDashboard } from './own-dashboard';
 import { resultRows, rowIds, screenshot, seriousA11yViolations, signIn } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -31,54 +31,15 @@ const ENTERPRISE = 'ent-sakura';
 const PER_MINUTE = 60;
 
 let sim: RunningSimulator;
-let server: ChildProcess | null = null;
-let serverLog = '';
-
-function startServer(): ChildProcess {
-  const child = spawn(process.execPath, [path.join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(PORT)], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_DIST_DIR: DIST_DIR,
-      DATA_DIR,
-      UPSTREAM_BASE_URL: sim.url,
-      NEXTAUTH_URL: BASE,
-      NEXTAUTH_SECRET: 'e2e-exports-secret-0123456789abcdef0123456789',
-      UPSTREAM_LIMIT_PER_MINUTE: String(PER_MINUTE),
-      UPSTREAM_LIMIT_PER_HOUR: '10000',
-      UPSTREAM_LIMIT_PER_DAY: '100000',
-      UPSTREAM_BACKGROUND_RESERVE: '3',
-      LOG_LEVEL: 'warn',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (serverLog += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (serverLog += d.toString()));
-  return child;
-}
-
-async function waitUntilReady(): Promise<void> {
-  const until = Date.now() + 30_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${BASE}/signin`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the dashboard did not start:\n${serverLog}`);
-}
-
-async function stopServer(signal: NodeJS.Signals): Promise<void> {
-  const child = server;
-  server = null;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill(signal);
-  await exited;
-}
+const dashboard = new OwnDashboard(PORT, () => ({
+  DATA_DIR,
+  UPSTREAM_BASE_URL: sim.url,
+  NEXTAUTH_SECRET: 'e2e-exports-secret-0123456789abcdef0123456789',
+  UPSTREAM_LIMIT_PER_MINUTE: String(PER_MINUTE),
+  UPSTREAM_LIMIT_PER_HOUR: '10000',
+  UPSTREAM_LIMIT_PER_DAY: '100000',
+  UPSTREAM_BACKGROUND_RESERVE: '3',
+}));
 
 /** The simulator's own answer: trx_ids of every record of the query, in its order. */
 function expectedIds(from: string, to: string, tz: Zone, order: 'asc' | 'desc'): string[] {
@@ -151,12 +112,11 @@ async function openDialog(page: Page) {
 test.beforeAll(async () => {
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   sim = await startSimulator({ port: 0, limits: false, quiet: true, seed: 11, days: 30, perDay: 3000, latencyMs: 40 });
-  server = startServer();
-  await waitUntilReady();
+  await dashboard.start();
 });
 
 test.afterAll(async () => {
-  await stopServer('SIGTERM');
+  await dashboard.stop('SIGTERM');
   await sim?.close();
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
 });
@@ -185,13 +145,12 @@ test('an export killed mid-way resumes after a restart and loses nothing', async
       { timeout: 30_000, intervals: [50] },
     )
     .toBeGreaterThanOrEqual(800);
-  await stopServer('SIGKILL');
+  await dashboard.stop('SIGKILL');
   expect(before.totalExpected).toBeGreaterThan(before.recordsFetched);
   const callsAtKill = queryCalls();
 
   // The restarted server resumes on its own: calls go out before anyone asks for the export.
-  server = startServer();
-  await waitUntilReady();
+  await dashboard.start();
   await expect.poll(queryCalls, { timeout: 20_000 }).toBeGreaterThan(callsAtKill);
 
   await expect.poll(async () => (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()).state, { timeout: 60_000, intervals: [200] }).toBe('done');

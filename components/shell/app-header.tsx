@@ -23,6 +23,7 @@ export function AppHeader({ account }: { account: ShellAccount }) {
         {/* Exports area (components/exports): the page link and the badge of exports under way. */}
         <NavLink href={PAGE_PATHS.exports}>Exports</NavLink>
         <ExportsBadge />
+        <NavLink href={PAGE_PATHS.history}>History</NavLink>
       </nav>
       <div className={styles.lookup}>
         <TrxLookup />

@@ -93,7 +93,7 @@ export class MirrorService {
       if (d?.state === 'complete') return { ...base, state: 'complete' };
       if (day > lastSettled) return { ...base, state: 'unsettled' };
       if (day < first) return { ...base, state: 'pending' };
-      if (enabled && (d || day === missing[0] || day === active)) return { ...base, state: state === 'waiting' ? 'waiting' : 'syncing' };
+      if (enabled && (d || day === active)) return { ...base, state: state === 'waiting' ? 'waiting' : 'syncing' };
       return { ...base, state: 'pending' };
     });
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { displayText, EMPTY, formatAge, formatCountdown, formatDuration, formatPrice, formatTimestamp } from './format';
+import { displayText, EMPTY, formatAge, formatCompactCount, formatCountdown, formatDuration, formatPrice, formatTimestamp } from './format';
 
 describe('formatters', () => {
+  it('shortens a count where room is short', () => {
+    expect(formatCompactCount(0)).toBe('0');
+    expect(formatCompactCount(980)).toBe('980');
+    expect(formatCompactCount(33_120)).toBe('33.1K');
+    expect(formatCompactCount(1_250_000)).toBe('1.3M');
+  });
+
   it('shows empty strings as a dash', () => {
     expect(displayText('')).toBe(EMPTY);
     expect(displayText('  ')).toBe(EMPTY);

@@ -82,6 +82,13 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** `980`, `33.1K`, `1.2M`: a count where room is short (a calendar cell); the exact one goes in its label. */
+export function formatCompactCount(n: number): string {
+  return compact.format(n);
+}
+
 /** `4.2 s`, `3 min 12 s`, `2 h 5 min`, `1 d 3 h`: a latency or a span, to the precision that matters. */
 export function formatDuration(ms: number): string {
   const sign = ms < 0 ? '−' : '';

@@ -5,6 +5,7 @@
  */
 import { keepPreviousData, mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportList, type ExportQuery } from '@/lib/api/exports';
+import type { MirrorSettingsInput, MirrorState } from '@/lib/api/mirror';
 import type { QuotaSnapshot, SearchPlan, TransactionDetail, TransactionsPage } from '@/lib/api/types';
 import type { CdrFieldKey } from '@/lib/cdr/fields';
 import type { Zone } from '@/lib/time/zones';
@@ -14,6 +15,7 @@ import { API_PATHS } from './paths';
 export const QUOTA_KEY = ['quota'] as const;
 const PLAN_KEY = ['plan'] as const;
 export const EXPORTS_KEY = ['exports'] as const;
+export const MIRROR_KEY = ['mirror'] as const;
 
 /** Every answer of the API that touches the upstream says what is left: keep the meter in step. */
 function afterUpstreamAnswer(client: QueryClient, quota: QuotaSnapshot | undefined): void {
@@ -127,5 +129,52 @@ export function cancelExportMutation(client: QueryClient) {
   return mutationOptions({
     mutationFn: (id: string) => apiRequest<ExportJob | null>('DELETE', API_PATHS.export(id)),
     onSettled: () => void client.invalidateQueries({ queryKey: EXPORTS_KEY }),
+  });
+}
+
+/** The History page looks every ~3 s while the copy is under way (or waiting to go on), not otherwise. */
+export const MIRROR_POLL_MS = 3_000;
+
+export function mirrorQueryOptions(pollMs: number = MIRROR_POLL_MS) {
+  return queryOptions({
+    queryKey: MIRROR_KEY,
+    queryFn: async ({ signal, client }) => {
+      const before = client.getQueryData<MirrorState>(MIRROR_KEY);
+      const state = await getJson<MirrorState>(API_PATHS.mirror, signal);
+      // The copy spends the account's calls: once it has, the meter (and what people have left) is behind.
+      if (before && before.callsToday !== state.callsToday) void client.invalidateQueries({ queryKey: QUOTA_KEY });
+      return state;
+    },
+    // A complete, paused or stopped copy changes only when someone changes it (the mutations below).
+    refetchInterval: (query) => (query.state.data?.state === 'syncing' || query.state.data?.state === 'waiting' ? pollMs : false),
+    refetchIntervalInBackground: false,
+    staleTime: 2_000,
+  });
+}
+
+/** What a search costs depends on what the local history holds: ask again after any change to it. */
+function afterMirrorChange(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: PLAN_KEY });
+}
+
+/** PUT /api/mirror: start, pause, the start day, copying while signed out; answers the new state. */
+export function updateMirrorMutation(client: QueryClient) {
+  return mutationOptions({
+    mutationFn: (input: MirrorSettingsInput) => apiRequest<MirrorState>('PUT', API_PATHS.mirror, { body: input }),
+    onSuccess: (state) => {
+      client.setQueryData(MIRROR_KEY, state);
+      afterMirrorChange(client);
+    },
+  });
+}
+
+/** DELETE /api/mirror: forgets the copy, then reads the state again. */
+export function deleteMirrorMutation(client: QueryClient) {
+  return mutationOptions({
+    mutationFn: () => apiRequest<null>('DELETE', API_PATHS.mirror),
+    onSettled: async () => {
+      afterMirrorChange(client);
+      await client.invalidateQueries({ queryKey: MIRROR_KEY });
+    },
   });
 }

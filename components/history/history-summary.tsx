@@ -1,0 +1,81 @@
+'use client';
+/**
+ * How the copy stands, in words: its state (and why it waits or stopped), the days and records
+ * copied, the calls it spent today beside those people still have, the calls it still needs and
+ * when it should be complete. A change of state is announced; the numbers that tick are not.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { MirrorState } from '@/lib/api/mirror';
+import type { Zone } from '@/lib/time/zones';
+import { formatCount } from '@/lib/ui/format';
+import { dayTally } from '@/lib/ui/history-calendar';
+import { callsLeftText, completeAtText, MIRROR_STATE_WORDS, mirrorStateDetail, peopleCallsText, recordsText, reserveText } from '@/lib/ui/history-words';
+import { quotaQueryOptions } from '@/lib/ui/queries';
+import styles from './history-summary.module.css';
+
+/** "Local history: complete." when the state changes between two answers (derived while rendering, as in the exports list). */
+function useStateAnnouncement(state: MirrorState['state']): string {
+  const [seen, setSeen] = useState({ state, text: '' });
+  if (state !== seen.state) setSeen({ state, text: `Local history: ${MIRROR_STATE_WORDS[state].toLowerCase()}.` });
+  return seen.text;
+}
+
+export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone }) {
+  const { data: quota } = useQuery(quotaQueryOptions());
+  const announcement = useStateAnnouncement(state.state);
+  const tally = dayTally(state.days);
+  const percent = tally.settled > 0 ? Math.round((100 * tally.complete) / tally.settled) : 0;
+  const progress = `${formatCount(tally.complete)} of ${formatCount(tally.settled)} settled ${tally.settled === 1 ? 'day' : 'days'} copied`;
+  const people = quota ? peopleCallsText(quota) : null;
+  const reserve = quota ? reserveText(quota) : null;
+
+  return (
+    <section className={`panel ${styles.summary}`} aria-labelledby="history-state" data-testid="history-summary" data-state={state.state}>
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      <div className={styles.head}>
+        <h2 id="history-state" className={styles.state} data-state={state.state} data-testid="history-state">
+          {MIRROR_STATE_WORDS[state.state]}
+        </h2>
+        <p className={styles.detail} data-testid="history-message">
+          {mirrorStateDetail(state)}
+        </p>
+      </div>
+
+      <div className={styles.progressRow}>
+        <div className={styles.bar} role="progressbar" aria-label="Settled days copied" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={progress}>
+          <span style={{ width: `${percent}%` }} />
+        </div>
+        <span className={styles.progressText}>{progress}</span>
+      </div>
+
+      <dl className={styles.facts}>
+        <div>
+          <dt>Records kept</dt>
+          <dd data-testid="history-records">{recordsText(state.records)}</dd>
+        </div>
+        <div>
+          <dt>Calls the copy made today (UTC)</dt>
+          <dd data-testid="history-calls-today">{formatCount(state.callsToday)}</dd>
+        </div>
+        <div>
+          <dt>Calls still needed</dt>
+          <dd data-testid="history-calls-left">{callsLeftText(state)}</dd>
+        </div>
+        <div>
+          <dt>Complete by</dt>
+          <dd data-testid="history-complete-at">{completeAtText(state, zone)}</dd>
+        </div>
+        <div>
+          <dt>Start day</dt>
+          <dd className="mono">{state.since}</dd>
+        </div>
+      </dl>
+      <p className={styles.people} data-testid="history-people-calls">
+        {people ?? 'Reading the calls left for searches…'} {reserve}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+'use client';
+/**
+ * The History page: what the local history is, how far the copy has come, its controls and the
+ * calendar of its days. Reads GET /api/mirror, polled while the copy is under way; times are shown
+ * in the page's zone (`tz` in the URL, as on the other pages).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { parseAsString, useQueryStates } from 'nuqs';
+import { errorText } from '@/lib/ui/api-client';
+import { mirrorQueryOptions } from '@/lib/ui/queries';
+import { zoneOf } from '@/lib/ui/url-state';
+import { ZoneToggle } from '../common/zone-toggle';
+import { HistoryCalendar } from './history-calendar';
+import { HistoryControls } from './history-controls';
+import { HistoryIntro } from './history-intro';
+import { HistorySummary } from './history-summary';
+import styles from './history-view.module.css';
+
+export function HistoryView() {
+  const [url, setUrl] = useQueryStates({ tz: parseAsString });
+  const zone = zoneOf(url);
+  const { data, error, isPending } = useQuery(mirrorQueryOptions());
+
+  return (
+    <div className={styles.page} data-testid="history-page">
+      <header className={styles.header}>
+        <h1 className={styles.title}>Local history</h1>
+        <ZoneToggle zone={zone} onChange={(tz) => void setUrl({ tz })} />
+      </header>
+      <HistoryIntro className={styles.intro} />
+      {error && !data ? (
+        <p className={styles.error} role="alert">
+          The local history could not be read. {errorText(error)}
+        </p>
+      ) : null}
+      {isPending ? <p aria-busy="true">Loading the local history…</p> : null}
+      {data ? (
+        <>
+          <HistorySummary state={data} zone={zone} />
+          <HistoryControls state={data} />
+          <HistoryCalendar days={data.days} />
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { QuotaSnapshot } from '@/lib/api/types';
+import { callsLeftText, completeAtText, dayLabel, mirrorStateDetail, peopleCallsText, reserveText } from './history-words';
+
+function quota(remaining: [number, number, number], reserve = 3): QuotaSnapshot {
+  const [m, h, d] = remaining;
+  return {
+    windows: [
+      { name: 'minute', limit: 3, used: 3 - m, remaining: m, freesAt: null },
+      { name: 'hour', limit: 10, used: 10 - h, remaining: h, freesAt: null },
+      { name: 'day', limit: 100, used: 100 - d, remaining: d, freesAt: null },
+    ],
+    shared: null,
+    inFlight: 0,
+    queued: { interactive: 0, background: 0 },
+    nextCallAt: null,
+    blockedUntil: null,
+    reserve,
+    limitedBy: null,
+    limitScope: null,
+  };
+}
+
+describe('the local history in words', () => {
+  it('labels a calendar day with its state and its exact count', () => {
+    expect(dayLabel({ day: '2026-11-03', state: 'complete', records: 33_120 })).toBe('2026-11-03: complete, 33,120 records');
+    expect(dayLabel({ day: '2026-11-03', state: 'complete', records: 1 })).toBe('2026-11-03: complete, 1 record');
+    expect(dayLabel({ day: '2026-11-04', state: 'syncing', records: 400 })).toBe('2026-11-04: copying, 400 records');
+    expect(dayLabel({ day: '2026-11-05', state: 'pending', records: 0 })).toBe('2026-11-05: not copied yet');
+    expect(dayLabel({ day: '2026-11-09', state: 'unsettled', records: 0 })).toBe('2026-11-09: not settled yet');
+    expect(dayLabel({ day: '2026-11-06', state: 'waiting', records: 0 })).toBe('2026-11-06: waiting for a call');
+  });
+
+  it('says what people still have in the tightest window, and what the copy leaves them', () => {
+    expect(peopleCallsText(quota([3, 7, 93]))).toBe('People still have 3 calls this minute.');
+    expect(peopleCallsText(quota([3, 1, 93]))).toBe('People still have 1 call this hour.');
+    const shared: QuotaSnapshot = { ...quota([3, 8, 90]), shared: [{ name: 'hour', limit: 10, used: 8, remaining: 2, freesAt: null, accounts: 3 }] };
+    expect(peopleCallsText(shared)).toBe('People still have 2 calls this hour (shared by every account of this dashboard).');
+    expect(reserveText(quota([3, 7, 93], 3))).toBe('The copy never takes the last 3 calls of each hour and day.');
+    expect(reserveText(quota([3, 7, 93], 1))).toBe('The copy never takes the last call of each hour and day.');
+    expect(reserveText(quota([3, 7, 93], 0))).toBeNull();
+  });
+
+  it('says why the copy waits or stopped with the server’s own message', () => {
+    expect(mirrorStateDetail({ state: 'waiting', message: 'Waiting for a sign-in: …', records: 0 })).toBe('Waiting for a sign-in: …');
+    expect(mirrorStateDetail({ state: 'paused', message: 'The upstream refused the copy (403).', records: 10 })).toBe('The upstream refused the copy (403).');
+    expect(mirrorStateDetail({ state: 'off', message: null, records: 0 })).toMatch(/press Start/);
+    expect(mirrorStateDetail({ state: 'off', message: null, records: 5 })).toMatch(/still answer searches for free/);
+  });
+
+  it('says what is left to pay and when it is done, in the page’s zone', () => {
+    expect(callsLeftText({ state: 'syncing', callsLeft: 1_234 })).toBe('About 1,234');
+    expect(callsLeftText({ state: 'complete', callsLeft: 0 })).toBe('None');
+    expect(completeAtText({ state: 'syncing', completeAt: '2026-11-20T15:04:05.000Z' }, 'UTC')).toBe('2026-11-20 15:04:05 UTC');
+    expect(completeAtText({ state: 'syncing', completeAt: '2026-11-20T15:04:05.000Z' }, 'JST')).toBe('2026-11-21 00:04:05 JST');
+    expect(completeAtText({ state: 'waiting', completeAt: null }, 'UTC')).toBe('Not known yet');
+    expect(completeAtText({ state: 'complete', completeAt: '2026-11-20T15:04:05.000Z' }, 'UTC')).toBe('Already complete');
+    expect(completeAtText({ state: 'off', completeAt: null }, 'UTC')).toBe('Not while the copy is stopped');
+  });
+});

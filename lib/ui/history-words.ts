@@ -1,0 +1,82 @@
+/**
+ * The local history said for people: the copy's state, a day of the calendar, the calls left for
+ * searches, what is still to pay and when it will be done. Pure, so the page and its tests agree.
+ */
+import type { MirrorDay, MirrorState } from '@/lib/api/mirror';
+import type { QuotaSnapshot } from '@/lib/api/types';
+import type { Zone } from '@/lib/time/zones';
+import { formatCount, formatInstant } from './format';
+import { tightestWindow, WINDOW_WORDS } from './quota';
+
+export const MIRROR_STATE_WORDS: Record<MirrorState['state'], string> = {
+  off: 'Off',
+  syncing: 'Copying',
+  waiting: 'Waiting',
+  complete: 'Complete',
+  paused: 'Paused',
+};
+
+/** What the state means right now, after its word (the server's `message` says why it waits or stopped). */
+export function mirrorStateDetail(state: Pick<MirrorState, 'state' | 'message' | 'records'>): string {
+  switch (state.state) {
+    case 'off':
+      return state.records > 0
+        ? 'Nothing is being copied; the days already copied still answer searches for free.'
+        : 'Nothing is being copied. Choose a start day and press Start.';
+    case 'syncing':
+      return 'Settled days are being copied, newest first, with calls nobody is using.';
+    case 'waiting':
+      return state.message ?? 'No call can go right now; the copy goes on by itself when one can.';
+    case 'complete':
+      return state.message ?? 'Every settled day from the start day is copied.';
+    case 'paused':
+      return state.message ?? 'The copy stopped.';
+  }
+}
+
+export const DAY_STATE_WORDS: Record<MirrorDay['state'], string> = {
+  complete: 'complete',
+  syncing: 'copying',
+  waiting: 'waiting for a call',
+  unsettled: 'not settled yet',
+  pending: 'not copied yet',
+};
+
+export function recordsText(n: number): string {
+  return `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
+}
+
+/** `2026-11-03: complete, 33,120 records` — a calendar day for a screen reader (and a tooltip). */
+export function dayLabel(day: MirrorDay): string {
+  const records = day.state === 'complete' || day.records > 0 ? `, ${recordsText(day.records)}` : '';
+  return `${day.day}: ${DAY_STATE_WORDS[day.state]}${records}`;
+}
+
+/** `People still have 7 calls this hour.` — the account's tightest window, which searches may use in full. */
+export function peopleCallsText(quota: QuotaSnapshot): string | null {
+  const tight = tightestWindow(quota);
+  if (!tight) return null;
+  const calls = tight.remaining === 1 ? '1 call' : `${formatCount(tight.remaining)} calls`;
+  const whose = tight.shared ? ' (shared by every account of this dashboard)' : '';
+  return `People still have ${calls} ${WINDOW_WORDS[tight.name]}${whose}.`;
+}
+
+/** Why the copy never leaves people short. */
+export function reserveText(quota: QuotaSnapshot): string | null {
+  if (quota.reserve <= 0) return null;
+  return `The copy never takes the last ${quota.reserve === 1 ? 'call' : `${quota.reserve} calls`} of each hour and day.`;
+}
+
+export function callsLeftText(state: Pick<MirrorState, 'state' | 'callsLeft'>): string {
+  if (state.state === 'complete' || state.callsLeft === 0) return 'None';
+  return `About ${formatCount(state.callsLeft)}`;
+}
+
+/** When the copy should be complete, in the page's zone. */
+export function completeAtText(state: Pick<MirrorState, 'state' | 'completeAt'>, zone: Zone): string {
+  if (state.state === 'complete') return 'Already complete';
+  if (state.state === 'off' || state.state === 'paused') return 'Not while the copy is stopped';
+  if (!state.completeAt) return 'Not known yet';
+  const at = new Date(state.completeAt);
+  return Number.isNaN(at.getTime()) ? 'Not known yet' : `${formatInstant(at, zone)} ${zone}`;
+}
