@@ -22,7 +22,7 @@ import path from 'node:path';
 import { authSecret } from '../lib/auth/auth-secret';
 import { seal } from '../lib/auth/secret-box';
 import type { Cdr } from '../lib/cdr/schema';
-import { addDays, dayOf, DAY_MS, lastSettledDay, startOf } from '../lib/history/days';
+import { addDays, DAY_MS, lastSettledDay, startOf } from '../lib/history/days';
 import { scopeOf } from '../lib/history/scope';
 import { parseQuery, type TransactionsQuery } from '../lib/query/query';
 import { formatWallClock, type Zone } from '../lib/time/zones';

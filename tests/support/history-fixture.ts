@@ -2,7 +2,7 @@
  * Fills a scope's local history straight from the simulator's dataset — the records the sync would
  * have copied, each day marked complete — so benchmarks and tests over a million records need not
  * wait for a sync through the upstream's limits. Only for benchmarks and tests: the product copies
- * through the governor (lib/history/sync-step.ts).
+ * through the governor (lib/mirror/sync-step.ts).
  */
 import type { Cdr } from '../../lib/cdr/schema';
 import { startDay, type DayProgress } from '../../lib/history/day-progress';

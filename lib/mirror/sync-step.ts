@@ -16,10 +16,10 @@ import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gatewa
 import type { HistoryDay, HistoryRecordRow, HistorySettings, HistoryStore } from '../store/history-store';
 import type { VaultStore } from '../store/vault';
 import { isRetryable, UpstreamError } from '../upstream';
-import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from './day-progress';
-import { addDays, dayOf, DAY_MS, lastSettledDay, startOf } from './days';
-import type { HistoryIndex } from './history-index';
-import { historyRow } from './result-recorder';
+import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from '../history/day-progress';
+import { addDays, dayOf, DAY_MS, daysBetween, lastSettledDay, startOf } from '../history/days';
+import type { HistoryIndex } from '../history/history-index';
+import { historyRow } from '../history/result-recorder';
 
 export interface SyncDeps {
   history: HistoryStore;
@@ -66,7 +66,10 @@ async function accountOf(deps: SyncDeps, settings: HistorySettings): Promise<Ups
 
 /** The day to copy next: the newest wanted day not complete (one with a problem rests a while). */
 export function targetDay(days: ReadonlyMap<string, HistoryDay<DayProgress>>, first: string, last: string, now: number): string | null {
-  for (let day = last; day >= first; day = addDays(day, -1)) {
+  // Not `day = addDays(day, -1)` in the loop's update: Turbopack (Next 16.4) left that imported
+  // name unresolved in the production build (addDays is not defined), which stopped every copy
+  // after its first day. e2e/history.spec.ts runs the production build and guards this.
+  for (const day of daysBetween(first, last).reverse()) {
     const known = days.get(day);
     if (!known) return day;
     if (known.state === 'complete') continue;

@@ -13,10 +13,10 @@ import type { UpstreamGateway } from '../server/upstream-gateway';
 import type { HistoryStore } from '../store/history-store';
 import type { VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
-import { isComplete, type DayProgress } from './day-progress';
-import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from './days';
-import type { HistoryIndex } from './history-index';
-import { scopeOf } from './scope';
+import { isComplete, type DayProgress } from '../history/day-progress';
+import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from '../history/days';
+import type { HistoryIndex } from '../history/history-index';
+import { scopeOf } from '../history/scope';
 import type { SyncRunner } from './sync-runner';
 import { wantedDays } from './sync-step';
 

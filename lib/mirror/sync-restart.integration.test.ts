@@ -18,7 +18,7 @@ import { buildServices, type Services } from '../root/services';
 import { CREDENTIALS } from '../../simulator/accounts';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';
 import { formatWallClock } from '../time/zones';
-import { dayOf, DAY_MS, startOf } from './days';
+import { dayOf, DAY_MS, startOf } from '../history/days';
 
 let sim: RunningSimulator;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sync-restart-'));
