@@ -6,8 +6,11 @@
 export const SIM_PORT = Number(process.env.E2E_SIM_PORT ?? 4110);
 export const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
 export const STRICT_PORT = Number(process.env.E2E_STRICT_PORT ?? 3101);
+/** Specs with a dashboard of their own (e2e/own-dashboard.ts), each on its own port. */
+export const EXPORTS_PORT = Number(process.env.E2E_EXPORTS_PORT ?? 3102);
 /** The cluster spec's two instances listen on this port and the next (e2e/cluster.spec.ts). */
 export const CLUSTER_PORT = Number(process.env.E2E_CLUSTER_PORT ?? 3103);
+export const HISTORY_PORT = Number(process.env.E2E_HISTORY_PORT ?? 3105);
 
 export const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 export const APP_URL = `http://localhost:${APP_PORT}`;

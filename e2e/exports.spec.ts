@@ -17,13 +17,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import { DEFAULT_VISIBLE_COLUMNS } from '../lib/cdr/fields';
 import { parseWallClock, type Zone } from '../lib/time/zones';
-import { DATA_ROOT } from './env';
+import { DATA_ROOT, EXPORTS_PORT } from './env';
 import { OwnDashboard } from './own-dashboard';
 import { resultRows, rowIds, screenshot, seriousA11yViolations, signIn } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
-const PORT = Number(process.env.E2E_EXPORTS_PORT ?? 3102);
+const PORT = EXPORTS_PORT;
 const BASE = `http://localhost:${PORT}`;
 const DATA_DIR = path.join(DATA_ROOT, 'exports');
 const ACCOUNT = 'demo';

@@ -15,11 +15,11 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import type { MirrorState } from '../lib/api/mirror';
 import type { Cdr, TransactionsPage } from '../lib/api/types';
-import { DATA_ROOT } from './env';
+import { DATA_ROOT, HISTORY_PORT } from './env';
 import { OwnDashboard } from './own-dashboard';
 import { resultRows, screenshot, seriousA11yViolations, signIn } from './helpers';
 
-const PORT = Number(process.env.E2E_HISTORY_PORT ?? 3103);
+const PORT = HISTORY_PORT;
 const DATA_DIR = path.join(DATA_ROOT, 'history');
 const ACCOUNT = 'demo';
 const ENTERPRISE = 'ent-sakura';
