@@ -43,7 +43,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Waits until the form is live (hydrated, and its price known) before typing into it. */
 export async function formReady(page: Page): Promise<void> {
-  await expect(page.getByTestId('search-cost')).toContainText(/Uses|From cache|Correct|Could not/);
+  await expect(page.getByTestId('search-cost')).toContainText(/Uses|From cache|Local history|Correct|Could not/);
 }
 
 /** Types a range into the picker (wall clocks in the page's zone, `YYYY-MM-DD HH:MM:SS`). */

@@ -17,7 +17,7 @@ import type { MirrorState } from '../lib/api/mirror';
 import type { Cdr, TransactionsPage } from '../lib/api/types';
 import { DATA_ROOT, HISTORY_PORT } from './env';
 import { OwnDashboard } from './own-dashboard';
-import { resultRows, screenshot, seriousA11yViolations, signIn } from './helpers';
+import { formReady, resultRows, screenshot, seriousA11yViolations, signIn } from './helpers';
 
 const PORT = HISTORY_PORT;
 const DATA_DIR = path.join(DATA_ROOT, 'history');
@@ -148,8 +148,9 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   const range = { 'date-from': `${settled[settled.length - 1]} 00:00:00`, 'date-to': `${settled[0]} 23:59:59`, tz: 'UTC' };
   const calls = queryCalls();
   await openSearch(page, range);
-  // The source tag for the local history is being added to the results on the main branch.
-  await expect.soft(page.getByTestId('result-source')).toHaveAttribute('data-source', 'mirror', { timeout: 5_000 });
+  await expect(page.getByTestId('result-source')).toHaveAttribute('data-source', 'mirror');
+  await expect(page.getByTestId('result-source')).toHaveText('From local history · no call');
+  await expect(page.getByTestId('search-cost')).toHaveText('Local history: no call.');
   const plain = await search(api, range);
   expect(plain._meta).toMatchObject({ source: 'mirror', calls: 0 });
   expect(plain._embedded.total_found).toBe(total);
@@ -157,7 +158,15 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   // Free text in Japanese: exactly the records whose message holds the word.
   const withWord = settled.flatMap(recordsOn).filter((i) => (sim.dataset.recordAt(i).message_body ?? '').includes(WORD));
   expect(withWord.length).toBeGreaterThan(0);
-  await openSearch(page, { ...range, q: WORD });
+  // Typed into the form's local-history filters, as a person would.
+  await formReady(page);
+  await page.getByTestId('local-filters').locator('summary').click();
+  await page.locator('#filter-q').fill(WORD);
+  await expect(page.getByTestId('search-cost')).toHaveText('Local history: no call.');
+  await page.getByTestId('search-button').click();
+  await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(WORD)}`));
+  await expect(page.getByTestId('record-count')).toHaveText(`${count(withWord.length)} ${withWord.length === 1 ? 'record' : 'records'}`);
+  await screenshot(page, 'history-03-free-text');
   const byText = await search(api, { ...range, q: WORD });
   expect(byText._meta).toMatchObject({ source: 'mirror', calls: 0 });
   expect(byText._embedded.total_found).toBe(withWord.length);
@@ -175,6 +184,17 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   expect(byDigits._embedded.cdrs.map((c) => field(c, 'trx_id'))).toContain(field(plain._embedded.cdrs[0]!, 'trx_id'));
   for (const cdr of byDigits._embedded.cdrs) expect(field(cdr, 'to_address').endsWith(suffix)).toBe(true);
   for (const shown of await page.locator('tbody td[data-kind="phone"]').allInnerTexts()) expect(shown.replace(/\D/g, '').endsWith(suffix)).toBe(true);
+  // Any column orders the whole result over the local history: the price header, a new search for free.
+  await openSearch(page, range);
+  await page.locator('th[data-column="price"] button').click();
+  await expect(page).toHaveURL(/sort=price/);
+  await expect(page.locator('th[data-column="price"]')).toHaveAttribute('aria-sort', 'ascending');
+  const byPrice = await search(api, { ...range, sort: 'price', 'sort-order': 'asc' });
+  // A record without a price sorts as the smallest value.
+  const priceOf = (v: string | undefined) => (v ? Number(v) : Number.NEGATIVE_INFINITY);
+  const cheapest = Math.min(...settled.flatMap(recordsOn).map((i) => priceOf(sim.dataset.recordAt(i).price)));
+  expect(priceOf(field(byPrice._embedded.cdrs[0]!, 'price'))).toBe(cheapest);
+  await expect(resultRows(page).first()).toHaveAttribute('data-row-id', field(byPrice._embedded.cdrs[0]!, 'trx_id'));
   expect(queryCalls()).toBe(calls);
 
   // Pause, then delete the copy: nothing complete, nothing kept.
