@@ -11,10 +11,8 @@ import 'server-only';
  *  - finished jobs and their files past their retention are deleted.
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
-import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import { drainWorkers } from '../server/drain-workers';
-import { holdLease } from '../server/hold-lease';
+import { BackgroundLoop } from '../server/background-loop';
+import { holdLease, leaseHolder } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
 import { retentionEnd } from './job-record';
 import { MAX_FAILURES, runJobStep, type StepDeps } from './job-step';
@@ -38,54 +36,33 @@ interface Worker {
 const leaseOf = (jobId: string) => `export:${jobId}`;
 
 export class ExportRunner {
-  /**
-   * Which instance this is, as lease holder: host and process id first, so the leases table tells
-   * an operator (and the fault tests) which instance works on a job; the random part keeps two
-   * runners of one process (tests) apart.
-   */
-  private readonly holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly holder = leaseHolder();
   private readonly workers = new Map<string, Worker>();
-  private heartbeat: ReturnType<typeof setInterval> | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Number.POSITIVE_INFINITY;
-  private kicked = false;
-  private ticking: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: BackgroundLoop;
   private lastPrune = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.loop = new BackgroundLoop({
+      heartbeatMs: HEARTBEAT_MS,
+      tick: () => this.tick(),
+      onTickError: (err) => this.deps.log.warn('export.tick_failed', { error: err instanceof Error ? err.message : String(err) }),
+      now: deps.now,
+    });
+  }
 
   /** Starts the heartbeat and picks up whatever the store holds (a restart resumes here). */
   start(): void {
-    if (this.heartbeat) return;
-    this.stopped = false;
-    this.heartbeat = setInterval(() => this.kick(), HEARTBEAT_MS);
-    // Neither timer may keep a finished test or a stopping server alive.
-    this.heartbeat.unref?.();
-    this.kick();
+    this.loop.start();
   }
 
-  /** Stops scheduling and aborts the calls in flight (their jobs resume at the next start, here or elsewhere). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.timer) clearTimeout(this.timer);
-    this.heartbeat = undefined;
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
-    // Steps in flight finish (their calls are paid for); a stuck one is aborted after a grace.
-    await drainWorkers([...this.workers.values()], 'export runner stopped');
-    await this.ticking;
+  /** Stops scheduling; steps in flight finish (their jobs resume at the next start, here or elsewhere). */
+  stop(): Promise<void> {
+    return this.loop.stop([...this.workers.values()], 'export runner stopped');
   }
 
   /** Something changed (a job created, cancelled, an account came back): look again soon. */
   kick(): void {
-    if (this.kicked || this.stopped) return;
-    this.kicked = true;
-    setTimeout(() => {
-      this.kicked = false;
-      this.ticking = this.tick().catch((err: unknown) => this.deps.log.warn('export.tick_failed', { error: err instanceof Error ? err.message : String(err) }));
-    }, 0).unref?.();
+    this.loop.kick();
   }
 
   /** Aborts the job's call in flight, if it runs here; its state is already `cancelled` in the store. */
@@ -99,7 +76,7 @@ export class ExportRunner {
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
+    if (this.loop.stopped) return;
     const { store, leases } = this.deps;
     const now = this.deps.now();
     if (now - this.lastPrune >= PRUNE_EVERY_MS) {
@@ -109,7 +86,7 @@ export class ExportRunner {
     let wakeAt = Number.POSITIVE_INFINITY;
     const seen = new Set<string>();
     for (const job of await store.activeJobs()) {
-      if (this.stopped) return;
+      if (this.loop.stopped) return;
       if (seen.has(job.account)) continue;
       if (this.workers.has(job.account)) {
         seen.add(job.account);
@@ -132,7 +109,7 @@ export class ExportRunner {
       seen.add(job.account);
       this.startWorker(job.account, job.id);
     }
-    this.wakeAt(wakeAt);
+    this.loop.wakeAt(wakeAt);
   }
 
   private startWorker(account: string, jobId: string): void {
@@ -144,7 +121,7 @@ export class ExportRunner {
           const outcome = await holdLease(this.deps.leases, { resource: leaseOf(jobId), holder: this.holder, ttlMs: LEASE_MS }, this.deps.now, abort.signal, (signal) =>
             runJobStep(this.deps, jobId, signal),
           );
-          if (!outcome || outcome.next !== 'continue' || abort.signal.aborted || this.stopped) break;
+          if (!outcome || outcome.next !== 'continue' || abort.signal.aborted || this.loop.stopped) break;
         }
       } catch (err) {
         await this.afterCrash(jobId, err).catch(() => undefined);
@@ -175,20 +152,6 @@ export class ExportRunner {
     }
     Object.assign(job, { state: 'waiting', waitingUntil: now + AFTER_CRASH_RETRY_MS, message: 'A problem on the server interrupted the export; it tries again in a minute.' });
     await store.saveJob(job);
-  }
-
-  private wakeAt(at: number): void {
-    if (at === this.timerAt) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = at;
-    if (!Number.isFinite(at)) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Number.POSITIVE_INFINITY;
-      this.kick();
-    }, Math.max(0, at - this.deps.now()));
-    this.timer.unref?.();
   }
 
   private async prune(now: number): Promise<void> {

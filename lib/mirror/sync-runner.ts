@@ -7,9 +7,8 @@ import 'server-only';
  * sign-in or the next settled day is looked at again on a heartbeat. No fixed pacing: with larger
  * limits it simply goes faster.
  */
-import { randomUUID } from 'node:crypto';
-import { drainWorkers } from '../server/drain-workers';
-import { holdLease } from '../server/hold-lease';
+import { BackgroundLoop } from '../server/background-loop';
+import { holdLease, leaseHolder } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
 import { runSyncStep, type SyncDeps } from './sync-step';
 
@@ -24,46 +23,34 @@ export interface SyncRunnerDeps extends SyncDeps {
 const leaseOf = (scope: string) => `sync:${scope}`;
 
 export class SyncRunner {
-  private readonly holder = randomUUID();
+  private readonly holder = leaseHolder();
   private readonly workers = new Map<string, { abort: AbortController; done: Promise<void> }>();
   /** When a waiting scope is due to be looked at again. */
   private readonly dueAt = new Map<string, number>();
-  private heartbeat: ReturnType<typeof setInterval> | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private kicked = false;
-  private ticking: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: BackgroundLoop;
 
-  constructor(private readonly deps: SyncRunnerDeps) {}
-
-  start(): void {
-    if (this.heartbeat) return;
-    this.stopped = false;
-    this.heartbeat = setInterval(() => this.kick(), HEARTBEAT_MS);
-    this.heartbeat.unref?.();
-    this.kick();
+  constructor(private readonly deps: SyncRunnerDeps) {
+    this.loop = new BackgroundLoop({
+      heartbeatMs: HEARTBEAT_MS,
+      tick: () => this.tick(),
+      onTickError: (err) => this.deps.log.warn('history.tick_failed', { error: err instanceof Error ? err.message : String(err) }),
+      now: deps.now,
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.timer) clearTimeout(this.timer);
-    this.heartbeat = undefined;
-    this.timer = undefined;
-    // Steps in flight finish (their calls are paid for); a stuck one is aborted after a grace.
-    await drainWorkers([...this.workers.values()], 'sync runner stopped');
-    await this.ticking;
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Stops scheduling; a page being read is stored first (its call is paid for). */
+  stop(): Promise<void> {
+    return this.loop.stop([...this.workers.values()], 'sync runner stopped');
   }
 
   /** Something changed (the copy turned on, a sign-in, a scope deleted): look again now. */
   kick(scope?: string): void {
     if (scope) this.dueAt.delete(scope);
-    if (this.kicked || this.stopped) return;
-    this.kicked = true;
-    setTimeout(() => {
-      this.kicked = false;
-      this.ticking = this.tick().catch((err: unknown) => this.deps.log.warn('history.tick_failed', { error: err instanceof Error ? err.message : String(err) }));
-    }, 0).unref?.();
+    this.loop.kick();
   }
 
   /** Stops the scope's worker here (its copy was paused or deleted). */
@@ -72,11 +59,11 @@ export class SyncRunner {
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
+    if (this.loop.stopped) return;
     const now = this.deps.now();
     let wakeAt = Number.POSITIVE_INFINITY;
     for (const settings of await this.deps.history.enabledScopes()) {
-      if (this.stopped) return;
+      if (this.loop.stopped) return;
       const scope = settings.scope;
       if (this.workers.has(scope)) continue;
       const due = this.dueAt.get(scope);
@@ -87,12 +74,7 @@ export class SyncRunner {
       if (!(await this.deps.leases.tryAcquire(leaseOf(scope), this.holder, now, LEASE_MS))) continue;
       this.startWorker(scope);
     }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (Number.isFinite(wakeAt)) {
-      this.timer = setTimeout(() => this.kick(), Math.max(0, wakeAt - this.deps.now()));
-      this.timer.unref?.();
-    }
+    this.loop.wakeAt(wakeAt);
   }
 
   private startWorker(scope: string): void {
@@ -104,7 +86,7 @@ export class SyncRunner {
             runSyncStep(this.deps, scope, signal),
           );
           if (!outcome) break;
-          if (outcome.next === 'continue' && !abort.signal.aborted && !this.stopped) continue;
+          if (outcome.next === 'continue' && !abort.signal.aborted && !this.loop.stopped) continue;
           if (outcome.next === 'wait') this.dueAt.set(scope, outcome.until ?? this.deps.now() + HEARTBEAT_MS);
           break;
         }

@@ -5,7 +5,18 @@ import 'server-only';
  * the lease is lost (this instance stalled past it and another took the work over). Returns null
  * when the lease could not be taken at all.
  */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { LeaseStore } from '../store';
+
+/**
+ * Which instance holds a lease: host and process id first, so the leases table tells an operator
+ * (and the fault tests) which instance works on what; the random part keeps two runners of one
+ * process (tests) apart.
+ */
+export function leaseHolder(): string {
+  return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
 
 export async function holdLease<T>(
   leases: LeaseStore,
