@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { QuotaSnapshot } from '@/lib/api/types';
+import { quotaSnapshot } from '@/tests/support/quota-snapshot';
 import { callsLeftText, completeAtText, dayLabel, mirrorStateDetail, peopleCallsText, reserveText } from './history-words';
 
-function quota(remaining: [number, number, number], reserve = 3): QuotaSnapshot {
-  const [m, h, d] = remaining;
-  return {
-    windows: [
-      { name: 'minute', limit: 3, used: 3 - m, remaining: m, freesAt: null },
-      { name: 'hour', limit: 10, used: 10 - h, remaining: h, freesAt: null },
-      { name: 'day', limit: 100, used: 100 - d, remaining: d, freesAt: null },
-    ],
-    shared: null,
-    inFlight: 0,
-    queued: { interactive: 0, background: 0 },
-    nextCallAt: null,
-    blockedUntil: null,
-    reserve,
-    limitedBy: null,
-    limitScope: null,
-  };
-}
+const quota = (remaining: [number, number, number], reserve = 3) => quotaSnapshot(remaining, { reserve });
 
 describe('the local history in words', () => {
   it('labels a calendar day with its state and its exact count', () => {

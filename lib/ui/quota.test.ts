@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { QuotaSnapshot, SearchPlan } from '@/lib/api/types';
+import { quotaSnapshot } from '@/tests/support/quota-snapshot';
 import { planVerdict, quotaWaitUntil, tightestWindow } from './quota';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
-function quota(remaining: [number, number, number], nextCallAt = '2026-11-20T11:59:00Z'): QuotaSnapshot {
-  const [m, h, d] = remaining;
-  return {
-    windows: [
-      { name: 'minute', limit: 3, used: 3 - m, remaining: m, freesAt: null },
-      { name: 'hour', limit: 10, used: 10 - h, remaining: h, freesAt: null },
-      { name: 'day', limit: 100, used: 100 - d, remaining: d, freesAt: null },
-    ],
-    shared: null,
-    inFlight: 0,
-    queued: { interactive: 0, background: 0 },
-    nextCallAt,
-    blockedUntil: null,
-    reserve: 2,
-    limitedBy: null,
-    limitScope: null,
-  };
-}
+const quota = (remaining: [number, number, number], nextCallAt = '2026-11-20T11:59:00Z') => quotaSnapshot(remaining, { nextCallAt });
 
 const plan = (calls: number, q: QuotaSnapshot, cachedAgeSeconds: number | null = null): SearchPlan => ({ calls, source: calls > 0 ? 'upstream' : 'cache', cachedAgeSeconds, quota: q });
 
