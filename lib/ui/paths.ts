@@ -9,6 +9,7 @@ export const PAGE_PATHS = {
   transactions: '/transactions',
   transaction: (trxId: string, tz?: Zone) => `/transactions/${encodeURIComponent(trxId)}${tz ? `?tz=${tz}` : ''}`,
   exports: '/exports',
+  insights: '/insights',
 } as const;
 
 export const API_PATHS = {
@@ -19,6 +20,8 @@ export const API_PATHS = {
   exports: '/api/exports',
   export: (id: string) => `/api/exports/${encodeURIComponent(id)}`,
   exportFile: (id: string) => `/api/exports/${encodeURIComponent(id)}/file`,
+  insights: '/api/insights',
+  mirror: '/api/mirror',
 } as const;
 
 /** `/signin?callbackUrl=<path>`: sign in, then come back to `path`. */

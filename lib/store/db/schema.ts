@@ -187,6 +187,34 @@ export interface HistoryResultsTable {
   created_at: number;
 }
 
+/**
+ * Sums of a scope's records per UTC hour and combination of the values Insights breaks down and
+ * filters by (lib/store/history-rollups.ts keeps them with the records).
+ */
+export interface HistoryRollupsTable {
+  scope: string;
+  /** The UTC hour's first instant (ms). */
+  hour_ms: number;
+  status: string;
+  network_code: string;
+  network_name: string;
+  from_address: string;
+  api_key: string;
+  api_key_name: string;
+  enterprise_id: string;
+  delivery_method: string;
+  dlr_error_code: string;
+  /** Message parts; 0 when the record had none. */
+  parts: number;
+  currency: string;
+  records: number;
+  parts_sum: number;
+  /** Sum of the prices in 1e-8 of the currency (exact). */
+  price_units: number;
+  /** Records with a price. */
+  priced: number;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -203,6 +231,7 @@ export interface Database {
   history_days: HistoryDaysTable;
   history_records: HistoryRecordsTable;
   history_results: HistoryResultsTable;
+  history_rollups: HistoryRollupsTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';
