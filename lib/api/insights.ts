@@ -2,7 +2,9 @@
  * GET /api/insights?<the query's parameters>: delivery at a glance, summed from the local history's
  * complete days (lib/insights). Browser-safe: types only.
  */
-import type { DayState } from '../insights/coverage';
+
+/** complete: counted; unsettled: still changing upstream; syncing: being copied; missing: not copied. */
+export type DayState = 'complete' | 'unsettled' | 'syncing' | 'missing';
 
 /** How the records of a breakdown fared. `rate` is delivered / total (null for none). */
 export interface Outcome {

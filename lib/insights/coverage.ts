@@ -4,13 +4,13 @@
  * complete copies — so a chart is never drawn over a partly copied day. The rest is said, with why
  * it is left out. Pure.
  */
+import type { DayState } from '../api/insights';
 import { merge, type Interval } from '../history/coverage';
 import { DAY_MS as UTC_DAY_MS, startOf } from '../history/days';
 import type { Zone } from '../time/zones';
-import { daySegments, type DaySegment } from './zone-days';
+import { daySegments, type DaySegment } from '../time/zone-days';
 
-/** complete: counted; unsettled: still changing upstream; syncing: being copied; missing: not copied. */
-export type DayState = 'complete' | 'unsettled' | 'syncing' | 'missing';
+export type { DayState };
 
 export interface CoveredDay extends DaySegment {
   state: DayState;

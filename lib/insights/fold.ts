@@ -1,31 +1,15 @@
 /**
- * Folds the store's hourly cells (lib/store/insights-store.ts) into what Insights answers: totals,
- * days and hours in the query's zone stacked by status, breakdowns by network, sender and API key,
- * parts and prices per currency, the DLR error codes explained. One pass over the cells. Pure.
+ * Turns the store's sums (lib/store/insights-store.ts) into what Insights answers: totals, days and
+ * hours in the query's zone stacked by status, outcomes by network, sender and API key, parts and
+ * prices per currency, the DLR error codes explained. Pure.
  */
 import type { InsightsAnswer, InsightsDay, InsightsHour, Outcome, PriceTotal } from '../api/insights';
 import { explainDlrError } from '../cdr/dlr-errors';
 import { statusInfo } from '../cdr/status';
 import { formatPriceUnits } from '../history/record-columns';
+import type { InsightsSums } from '../store/insights-store';
 import type { Zone } from '../time/zones';
-import { zoneDayIndex, zoneDayName, zoneHourName } from './zone-days';
-
-/** The fields of a cell folding reads (the store's InsightsCell has them). */
-export interface Cell {
-  hour_ms: number;
-  status: string;
-  network_code: string;
-  network_name: string;
-  from_address: string;
-  api_key: string;
-  api_key_name: string;
-  dlr_error_code: string;
-  currency: string;
-  records: number;
-  parts_sum: number;
-  price_units: number;
-  priced: number;
-}
+import { zoneDayName, zoneHourName } from '../time/zone-days';
 
 export type Folded = Pick<
   InsightsAnswer,
@@ -41,9 +25,9 @@ export function outcomeKind(status: string): Kind {
 
 const newOutcome = (): Outcome => ({ total: 0, delivered: 0, failed: 0, other: 0, rate: null });
 
-function add(o: Outcome, kind: Kind, n: number): void {
+function add(o: Outcome, status: string, n: number): void {
   o.total += n;
-  o[kind] += n;
+  o[outcomeKind(status)] += n;
 }
 
 function finish<T extends Outcome>(o: T): T {
@@ -71,68 +55,67 @@ class Prices {
 }
 
 /** A DLR code that says something went wrong ("" is none yet, 0 is "no error"). */
-function isErrorCode(code: string): boolean {
+export function isErrorCode(code: string): boolean {
   return code.trim() !== '' && !(/^\d+$/.test(code) && Number(code) === 0);
 }
 
-function sortedByTotal<T extends Outcome>(map: Map<string, T>): T[] {
+/** Rows of one key and several statuses as one outcome per key, the largest first. */
+function outcomes<R extends { status: string; records: number }, T extends object>(rows: readonly R[], keyOf: (r: R) => string, base: (r: R) => T): (T & Outcome)[] {
+  const map = new Map<string, T & Outcome>();
+  for (const r of rows) {
+    const key = keyOf(r);
+    let o = map.get(key);
+    if (!o) map.set(key, (o = { ...base(r), ...newOutcome() }));
+    add(o, r.status, r.records);
+  }
   return [...map.values()].map(finish).sort((a, b) => b.total - a.total);
 }
 
 /**
- * `countedDays` and `countedHours` (UTC hour starts) are listed even when they hold no record, so a
- * chart shows a quiet day or hour as zero rather than leaving it out.
+ * `countedDays` (zone day indexes) and `countedHours` (UTC hour starts) are listed even when they
+ * hold no record, so a chart shows a quiet day or hour as zero rather than leaving it out.
  */
-export function foldCells(cells: readonly Cell[], zone: Zone, countedDays: readonly string[], countedHours: readonly number[] = []): Folded {
+export function foldSums(
+  sums: Omit<InsightsSums, 'source'>,
+  hourly: readonly { hour_ms: number; status: string; records: number }[],
+  zone: Zone,
+  countedDays: readonly number[],
+  countedHours: readonly number[],
+): Folded {
   const all = newOutcome();
   const byStatus: Record<string, number> = {};
-  const days = new Map<string, Omit<InsightsDay, 'latencyMs'> & { prices: Prices }>();
-  for (const day of countedDays) days.set(day, { day, ...newOutcome(), byStatus: {}, parts: 0, price: [], prices: new Prices() });
-  const hours = new Map<number, InsightsHour>();
-  for (const h of countedHours) hours.set(h, { hour: zoneHourName(h, zone), ...newOutcome(), byStatus: {} });
-  const networks = new Map<string, Outcome & { network_code: string; network_name: string }>();
-  const senders = new Map<string, Outcome & { from_address: string }>();
-  const keys = new Map<string, Outcome & { api_key: string; api_key_name: string }>();
-  const errors = new Map<string, number>();
   const prices = new Prices();
   let parts = 0;
+  const days = new Map<number, Omit<InsightsDay, 'latencyMs'> & { prices: Prices }>();
+  const dayOf = (index: number) => {
+    let d = days.get(index);
+    if (!d) days.set(index, (d = { day: zoneDayName(index), ...newOutcome(), byStatus: {}, parts: 0, price: [], prices: new Prices() }));
+    return d;
+  };
+  for (const index of countedDays) dayOf(index);
+  for (const r of sums.byDay) {
+    add(all, r.status, r.records);
+    byStatus[r.status] = (byStatus[r.status] ?? 0) + r.records;
+    parts += r.parts_sum;
+    prices.add(r.currency, r.price_units, r.priced);
+    const d = dayOf(r.day);
+    add(d, r.status, r.records);
+    d.byStatus[r.status] = (d.byStatus[r.status] ?? 0) + r.records;
+    d.parts += r.parts_sum;
+    d.prices.add(r.currency, r.price_units, r.priced);
+  }
 
-  for (const c of cells) {
-    const kind = outcomeKind(c.status);
-    const n = c.records;
-    add(all, kind, n);
-    byStatus[c.status] = (byStatus[c.status] ?? 0) + n;
-
-    const dayName = zoneDayName(zoneDayIndex(c.hour_ms, zone));
-    let day = days.get(dayName);
-    if (!day) days.set(dayName, (day = { day: dayName, ...newOutcome(), byStatus: {}, parts: 0, price: [], prices: new Prices() }));
-    add(day, kind, n);
-    day.byStatus[c.status] = (day.byStatus[c.status] ?? 0) + n;
-    day.parts += c.parts_sum;
-    day.prices.add(c.currency, c.price_units, c.priced);
-
-    let hour = hours.get(c.hour_ms);
-    if (!hour) hours.set(c.hour_ms, (hour = { hour: zoneHourName(c.hour_ms, zone), ...newOutcome(), byStatus: {} }));
-    add(hour, kind, n);
-    hour.byStatus[c.status] = (hour.byStatus[c.status] ?? 0) + n;
-
-    const networkKey = `${c.network_code}\u0000${c.network_name}`;
-    let network = networks.get(networkKey);
-    if (!network) networks.set(networkKey, (network = { network_code: c.network_code, network_name: c.network_name, ...newOutcome() }));
-    add(network, kind, n);
-
-    let sender = senders.get(c.from_address);
-    if (!sender) senders.set(c.from_address, (sender = { from_address: c.from_address, ...newOutcome() }));
-    add(sender, kind, n);
-
-    const keyKey = `${c.api_key}\u0000${c.api_key_name}`;
-    let key = keys.get(keyKey);
-    if (!key) keys.set(keyKey, (key = { api_key: c.api_key, api_key_name: c.api_key_name, ...newOutcome() }));
-    add(key, kind, n);
-
-    if (isErrorCode(c.dlr_error_code)) errors.set(c.dlr_error_code, (errors.get(c.dlr_error_code) ?? 0) + n);
-    parts += c.parts_sum;
-    prices.add(c.currency, c.price_units, c.priced);
+  const hours = new Map<number, InsightsHour>();
+  const hourOf = (ms: number) => {
+    let h = hours.get(ms);
+    if (!h) hours.set(ms, (h = { hour: zoneHourName(ms, zone), ...newOutcome(), byStatus: {} }));
+    return h;
+  };
+  for (const ms of countedHours) hourOf(ms);
+  for (const r of hourly) {
+    const h = hourOf(r.hour_ms);
+    add(h, r.status, r.records);
+    h.byStatus[r.status] = (h.byStatus[r.status] ?? 0) + r.records;
   }
 
   finish(all);
@@ -141,19 +124,18 @@ export function foldCells(cells: readonly Cell[], zone: Zone, countedDays: reado
     delivered: all.delivered,
     rate: all.rate,
     byStatus,
-    byDay: [...days.values()]
-      .sort((a, b) => a.day.localeCompare(b.day))
-      .map(({ prices: dayPrices, ...d }) => finish({ ...d, price: dayPrices.list() })),
+    byDay: [...days.entries()].sort(([a], [b]) => a - b).map(([, { prices: p, ...d }]) => finish({ ...d, price: p.list() })),
     byHour: [...hours.entries()].sort(([a], [b]) => a - b).map(([, h]) => finish(h)),
-    byNetwork: sortedByTotal(networks),
-    bySender: sortedByTotal(senders),
-    byApiKey: sortedByTotal(keys),
+    byNetwork: outcomes(sums.byNetwork, (r) => `${r.network_code}\u0000${r.network_name}`, (r) => ({ network_code: r.network_code, network_name: r.network_name })),
+    bySender: outcomes(sums.bySender, (r) => r.from_address, (r) => ({ from_address: r.from_address })),
+    byApiKey: outcomes(sums.byApiKey, (r) => `${r.api_key}\u0000${r.api_key_name}`, (r) => ({ api_key: r.api_key, api_key_name: r.api_key_name })),
     parts,
     price: prices.list(),
-    dlrErrors: [...errors.entries()]
-      .map(([code, count]) => {
-        const known = explainDlrError(code);
-        return { code, reason: known?.meaning ?? 'A code this dashboard does not know.', final: known ? known.permanent : null, count };
+    dlrErrors: sums.byDlr
+      .filter((r) => isErrorCode(r.dlr_error_code))
+      .map((r) => {
+        const known = explainDlrError(r.dlr_error_code);
+        return { code: r.dlr_error_code, reason: known?.meaning ?? 'A code this dashboard does not know.', final: known ? known.permanent : null, count: r.records };
       })
       .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
   };

@@ -16,9 +16,12 @@ import type { HistoryStore } from '../store/history-store';
 import type { InsightsStore } from '../store/insights-store';
 import { countedRanges, coverDays, type CoveredDay } from './coverage';
 import { coverageNote } from './coverage-note';
-import { foldCells } from './fold';
-import { histogramOf, LATENCY_BUCKETS, percentilesOf, percentilesOfAll } from './latency-stats';
-import { HOUR_MS } from './zone-days';
+import { foldSums } from './fold';
+import { concat, histogramOf, LATENCY_BUCKETS, percentilesOf } from './latency-stats';
+import { HOUR_MS } from '../time/zone-days';
+
+/** Hours are answered for ranges up to a week (168 bars); a month is read by day. */
+export const HOURLY_MAX_DAYS = 7;
 
 export interface InsightsServiceDeps {
   history: Pick<HistoryStore, 'listDays'>;
@@ -55,16 +58,20 @@ export class InsightsService {
       settledBefore: this.deps.policy.settledBefore(this.deps.now()),
     });
     const counted = days.filter((d) => d.state === 'complete');
-    const search = localSearchOf(scope, query, countedRanges(days));
+    const local = localSearchOf(scope, query, countedRanges(days));
+    const search = { scope, where: local.where, ...(local.text ? { text: local.text } : {}), zone: query.tz, days: counted };
 
-    const { cells, source } = await this.deps.insights.cells(search);
-    // Latencies day by day: each day's percentiles, and the whole range's from the same sorted days.
-    const latencies: Float64Array[] = [];
-    for (const d of counted) latencies.push(await this.deps.insights.latencies({ ...search, ranges: [{ from: d.from, to: d.to }] }));
+    const { source, ...sums } = await this.deps.insights.sums(search);
+    const hourly = counted.length <= HOURLY_MAX_DAYS ? await this.deps.insights.hourly(search) : [];
+    // Latencies day by day: each day's percentiles, then the whole range's from all of them.
+    const byDay = await this.deps.insights.latencies(search);
+    const latencies = counted.map((d) => byDay.get(d.index) ?? new Float64Array(0));
+    const all = concat(latencies);
+    const histogram = histogramOf(all);
+    const latencyMs = percentilesOf(all);
+    const latencyOfDay = new Map(counted.map((d, i) => [d.day, percentilesOf(latencies[i]!)]));
 
-    const folded = foldCells(cells, query.tz, counted.map((d) => d.day), hoursOf(counted));
-    const latencyOfDay = new Map(counted.map((d, i) => [d.day, { ...percentilesOf(latencies[i]!), count: latencies[i]!.length }]));
-    const histogram = histogramOf(latencies);
+    const folded = foldSums(sums, hourly, query.tz, counted.map((d) => d.index), counted.length <= HOURLY_MAX_DAYS ? hoursOf(counted) : []);
     const coverage = {
       from: counted[0]?.day ?? null,
       to: counted[counted.length - 1]?.day ?? null,
@@ -79,7 +86,7 @@ export class InsightsService {
       coverage,
       ...folded,
       byDay: folded.byDay.map((d) => ({ ...d, latencyMs: latencyOfDay.get(d.day) ?? { p50: null, p90: null, p99: null, count: 0 } })),
-      latencyMs: percentilesOfAll(latencies),
+      latencyMs,
       latencyHistogram: LATENCY_BUCKETS.map((b, i) => ({ ...b, count: histogram[i]! })),
       _meta: { source: 'mirror', calls: 0, computedFrom: source, tookMs: Math.round(performance.now() - started) },
     };

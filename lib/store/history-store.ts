@@ -9,7 +9,7 @@ import 'server-only';
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
-import { addToRollups, deleteRollups, ROLLED_COLUMNS } from './history-rollups';
+import { addToRollups, deleteRollups, deleteRollupsBefore, ROLLED_COLUMNS } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;
@@ -241,7 +241,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     async deleteBefore(scope, day) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
-        await deleteRollups(trx, scope, Date.parse(`${day}T00:00:00Z`));
+        await deleteRollupsBefore(trx, scope, Date.parse(`${day}T00:00:00Z`));
         await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).where('from_ms', '<', sql<number>`${Date.parse(`${day}T00:00:00Z`)}`).execute();
       });

@@ -187,14 +187,8 @@ export interface HistoryResultsTable {
   created_at: number;
 }
 
-/**
- * Sums of a scope's records per UTC hour and combination of the values Insights breaks down and
- * filters by (lib/store/history-rollups.ts keeps them with the records).
- */
-export interface HistoryRollupsTable {
-  scope: string;
-  /** The UTC hour's first instant (ms). */
-  hour_ms: number;
+/** What the rollups sum per combination of values (lib/store/history-rollups.ts keeps them with the records). */
+export interface RollupSums {
   status: string;
   network_code: string;
   network_name: string;
@@ -215,6 +209,21 @@ export interface HistoryRollupsTable {
   priced: number;
 }
 
+/** A scope's records per UTC hour and combination of values. */
+export interface HistoryRollupsHourlyTable extends RollupSums {
+  scope: string;
+  /** The UTC hour's first instant (ms). */
+  hour_ms: number;
+}
+
+/** A scope's records per day of a zone and combination of values. */
+export interface HistoryRollupsDailyTable extends RollupSums {
+  scope: string;
+  zone: 'UTC' | 'JST';
+  /** Days since 1970-01-01 in that zone. */
+  day: number;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -231,7 +240,8 @@ export interface Database {
   history_days: HistoryDaysTable;
   history_records: HistoryRecordsTable;
   history_results: HistoryResultsTable;
-  history_rollups: HistoryRollupsTable;
+  history_rollups_hourly: HistoryRollupsHourlyTable;
+  history_rollups_daily: HistoryRollupsDailyTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

@@ -3,7 +3,7 @@
  * so a zone's day is a run of 24 UTC hours and its hour is a UTC hour: the store's hourly sums serve
  * both. Days are numbered from the epoch in the zone (day 0 = 1970-01-01 in that zone). Pure.
  */
-import { zoneOffsetMs, type Zone } from '../time/zones';
+import { zoneOffsetMs, type Zone } from './zones';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
