@@ -3,6 +3,9 @@
  * complete days (lib/insights). Browser-safe: types only.
  */
 
+/** Hours are answered (`byHour`) for ranges of up to a week (168 bars); a longer range is read by day. */
+export const HOURLY_MAX_DAYS = 7;
+
 /** complete: counted; unsettled: still changing upstream; syncing: being copied; missing: not copied. */
 export type DayState = 'complete' | 'unsettled' | 'syncing' | 'missing';
 

@@ -5,7 +5,7 @@ import 'server-only';
  * named, with why), and the sums, breakdowns and exact latency percentiles of those days computed
  * in the store. Never an upstream call: Insights reads the account's own copy only.
  */
-import type { InsightsAnswer } from '../api/insights';
+import { HOURLY_MAX_DAYS, type InsightsAnswer } from '../api/insights';
 import { badRequest } from '../http/problem';
 import type { HistoryIndex } from '../history/history-index';
 import { localSearchOf } from '../history/local-query';
@@ -20,8 +20,6 @@ import { foldSums } from './fold';
 import { concat, histogramOf, LATENCY_BUCKETS, percentilesOf } from './latency-stats';
 import { HOUR_MS } from '../time/zone-days';
 
-/** Hours are answered for ranges up to a week (168 bars); a month is read by day. */
-export const HOURLY_MAX_DAYS = 7;
 
 export interface InsightsServiceDeps {
   history: Pick<HistoryStore, 'listDays'>;
