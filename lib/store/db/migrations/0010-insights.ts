@@ -9,8 +9,9 @@ import 'server-only';
  *    day the query's range cuts.
  *  - `history_rollups_daily`: the same per scope, zone (UTC, JST) and day in that zone: whole days,
  *    about 24 times fewer rows to sum. Both zones are kept because a JST day is not a UTC day.
- *  - `history_records_latency`: the records' delivery latency beside received time and the values
- *    the rollups filter on, so exact percentiles read an index, not the records.
+ *  - `history_records_latency`: the records' delivery latency beside received time, with every value
+ *    the rollups keep and the price: exact percentiles, and sums the rollups cannot give (a latency
+ *    or price bound), read this index rather than the records (about 2 KB each, bodies included).
  * Both rollups are kept in the transaction that stores the records (lib/store/history-rollups.ts);
  * those of records stored before this migration are built here from them. In SQLite they are
  * WITHOUT ROWID tables: a range of them is read in key order, without a lookup per row.
@@ -63,7 +64,7 @@ export function insightsMigration(dialect: SqlDialect): Migration {
       await db.schema
         .createIndex('history_records_latency')
         .on('history_records')
-        .columns(['scope', 'received_ms', 'latency_ms', ...DIMENSIONS.filter((d) => d !== 'network_name' && d !== 'currency')])
+        .columns(['scope', 'received_ms', 'latency_ms', ...DIMENSIONS, 'price_units'])
         .execute();
 
       const dims = sql.raw(DIMENSIONS.map((d) => (d === 'parts' ? 'coalesce(parts, 0)' : d)).join(', '));
