@@ -17,7 +17,7 @@ import type { HistoryDay, HistoryRecordRow, HistorySettings, HistoryStore } from
 import type { VaultStore } from '../store/vault';
 import { isRetryable, UpstreamError } from '../upstream';
 import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from './day-progress';
-import { addDays, dayOf, DAY_MS, lastSettledDay, startOf } from './days';
+import { addDays, dayOf, DAY_MS, daysBetween, lastSettledDay, startOf } from './days';
 import type { HistoryIndex } from './history-index';
 import { historyRow } from './result-recorder';
 
@@ -66,7 +66,9 @@ async function accountOf(deps: SyncDeps, settings: HistorySettings): Promise<Ups
 
 /** The day to copy next: the newest wanted day not complete (one with a problem rests a while). */
 export function targetDay(days: ReadonlyMap<string, HistoryDay<DayProgress>>, first: string, last: string, now: number): string | null {
-  for (let day = last; day >= first; day = addDays(day, -1)) {
+  // Newest first. (Not `day = addDays(day, -1)` in the loop's update: Next's production minifier
+  // inlines this function and leaves that call unbound — "addDays is not defined" at run time.)
+  for (const day of first <= last ? daysBetween(first, last).reverse() : []) {
     const known = days.get(day);
     if (!known) return day;
     if (known.state === 'complete') continue;
