@@ -94,9 +94,26 @@ test.describe('insights', () => {
     const problems = await watchProblems(page);
     await signIn(page, ACCOUNT, baseURL!);
     await page.goto(insightsUrl(RANGE));
-    const slices = page.getByTestId('chart-status-chart').locator('.recharts-pie-sector path');
-    await expect(slices.first()).toBeVisible();
-    await slices.first().click();
+    const slice = page.getByTestId('chart-status-chart').locator('.recharts-pie-sector path[data-status="DELIVRD"]');
+    await expect(slice).toBeVisible();
+    // A donut slice's box centre may fall in the hole: click a point inside the slice itself.
+    const point = await slice.evaluate((el) => {
+      const path = el as SVGPathElement;
+      const box = path.getBBox();
+      const matrix = path.getScreenCTM()!;
+      for (let i = 1; i < 20; i++) {
+        for (let j = 1; j < 20; j++) {
+          const p = new DOMPoint(box.x + (box.width * i) / 20, box.y + (box.height * j) / 20);
+          if (path.isPointInFill(p)) {
+            const screen = p.matrixTransform(matrix);
+            return { x: screen.x, y: screen.y };
+          }
+        }
+      }
+      return null;
+    });
+    expect(point).not.toBeNull();
+    await page.mouse.click(point!.x, point!.y);
     await expect(page).toHaveURL(/\/transactions\?.*status=DELIVRD/);
     await expect(resultRows(page).first()).toBeVisible();
     await expect(page.getByTestId('results-table').locator('tbody')).not.toContainText('Undeliverable');

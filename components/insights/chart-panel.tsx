@@ -12,12 +12,14 @@ export interface ChartPanelProps {
   /** What the chart shows and what a click on it does. */
   description?: string;
   chart: ReactNode;
+  /** Said under the chart (a key the chart's own legend cannot give). */
+  legend?: ReactNode;
   table: ReactNode;
   testId: string;
   wide?: boolean;
 }
 
-export function ChartPanel({ title, description, chart, table, testId, wide }: ChartPanelProps) {
+export function ChartPanel({ title, description, chart, legend, table, testId, wide }: ChartPanelProps) {
   const [asTable, setAsTable] = useState(false);
   const id = useId();
   return (
@@ -33,6 +35,7 @@ export function ChartPanel({ title, description, chart, table, testId, wide }: C
       {description ? <p className={styles.chartNote}>{description}</p> : null}
       <div className={styles.chartBody} hidden={asTable} aria-hidden="true" data-testid={`${testId}-chart`}>
         {chart}
+        {legend}
       </div>
       <div className={styles.tableBody} data-shown={asTable ? 'true' : undefined}>
         {table}

@@ -290,7 +290,8 @@ function BreakdownChart({ title, testId, rows, query }: { title: string; testId:
 
 function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
   const drill = useDrill(query);
-  const rows = data.dlrErrors.slice(0, 10).map((e) => ({ ...e, label: e.code }));
+  // The axis says what each code means; the colour whether a resend can help.
+  const rows = data.dlrErrors.slice(0, 10).map((e) => ({ ...e, label: `${e.code} · ${e.reason.replace(/\.$/, '').split(':')[0]}` }));
   const kind = (final: boolean | null) => (final === null ? 'unknown code' : final ? 'final: a resend will not help' : 'temporary: worth a resend');
   return (
     <ChartPanel
@@ -305,8 +306,14 @@ function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
           <BarChart data={rows} layout="vertical" responsive style={{ width: '100%', height: Math.max(160, 40 + rows.length * 30) }} margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
             <XAxis type="number" tick={{ fontSize: 12 }} allowDecimals={false} />
-            <YAxis type="category" dataKey="label" width={60} tick={{ fontSize: 12 }} />
-            <Tooltip formatter={(v) => formatCount(Number(v))} labelFormatter={(code) => { const e = rows.find((r) => r.code === code); return e ? `${e.code}: ${e.reason} (${kind(e.final)})` : String(code); }} />
+            <YAxis type="category" dataKey="label" width={260} tick={{ fontSize: 12 }} />
+            <Tooltip
+              formatter={(v) => formatCount(Number(v))}
+              labelFormatter={(label) => {
+                const e = rows.find((r) => r.label === label);
+                return e ? `${e.code}: ${e.reason} (${kind(e.final)})` : String(label);
+              }}
+            />
             <Bar
               dataKey="count"
               name="Messages"
@@ -323,6 +330,12 @@ function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
             </Bar>
           </BarChart>
         )
+      }
+      legend={
+        <p className={styles.swatches}>
+          <span className={styles.swatch} style={{ background: colourOf('UNDELIV') }} /> final: a resend will not help
+          <span className={styles.swatch} style={{ background: colourOf('ENROUTE') }} /> temporary: worth a resend
+        </p>
       }
       table={
         <table className={styles.table}>

@@ -13,7 +13,7 @@ import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import type { Zone } from '@/lib/time/zones';
 import { errorText } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
-import { formatLatency, formatRate } from '@/lib/ui/insights-format';
+import { formatLatency, formatPrice, formatRate } from '@/lib/ui/insights-format';
 import { insightsQueryOptions } from '@/lib/ui/insights-queries';
 import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
 import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
@@ -170,7 +170,7 @@ function Summary({ data }: { data: InsightsAnswer }) {
     ['Delivery rate', formatRate(data.rate)],
     ['Latency p50 / p90 / p99', `${formatLatency(data.latencyMs.p50)} / ${formatLatency(data.latencyMs.p90)} / ${formatLatency(data.latencyMs.p99)}`],
     ['Parts', formatCount(data.parts)],
-    ['Cost', data.price.map((p) => `${p.total} ${p.currency}`).join(', ') || '—'],
+    ['Cost', data.price.map((p) => `${formatPrice(p.total)} ${p.currency}`).join(', ') || '—'],
   ];
   return (
     <dl className={`panel ${styles.summary}`} data-testid="insights-summary">
