@@ -96,6 +96,7 @@ test.describe('insights', () => {
     await page.goto(insightsUrl(RANGE));
     const slice = page.getByTestId('chart-status-chart').locator('.recharts-pie-sector path[data-status="DELIVRD"]');
     await expect(slice).toBeVisible();
+    await slice.scrollIntoViewIfNeeded();
     // A donut slice's box centre may fall in the hole: click a point inside the slice itself.
     const point = await slice.evaluate((el) => {
       const path = el as SVGPathElement;

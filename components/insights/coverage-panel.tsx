@@ -25,6 +25,9 @@ export function CoveragePanel({ coverage, rangeStartDay }: { coverage: InsightsC
   );
 }
 
+/** Records a call reads at most (the upstream's largest page, UPSTREAM_PAGE_SIZE's default): for estimates only. */
+const RECORDS_PER_CALL = 100;
+
 function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   const client = useQueryClient();
   const mirror = useQuery(mirrorQueryOptions(true));
@@ -34,10 +37,10 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   // The oldest day the copy may start at: MIRROR_MAX_DAYS before today (the newest day listed).
   const today = state.days[0]?.day ?? state.since;
   const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - state.maxDays * 86_400_000).toISOString().slice(0, 10);
-  const since = [state.since, rangeStartDay < oldest ? oldest : rangeStartDay].sort()[0]!;
-  const earlier = since < state.since;
+  const wanted = rangeStartDay < oldest ? oldest : rangeStartDay;
+  const earlier = wanted < state.since;
 
-  if (state.enabled && (state.state === 'syncing' || state.state === 'waiting' || state.state === 'complete')) {
+  if (state.enabled && !earlier) {
     return (
       <p className={styles.coverageNote} data-testid="sync-progress" role="status">
         The local history is being copied ({state.state}): {formatCount(state.records)} records so far, about {formatCount(state.callsLeft)} calls to go
@@ -46,12 +49,19 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
       </p>
     );
   }
+  // What it will cost: the calls the copy still needs from its start day, and for days before it as
+  // many as the days already copied took (a page of records a call).
+  const since = earlier ? wanted : state.since;
+  const copied = state.days.filter((d) => d.state === 'complete');
+  const perDay = copied.length > 0 ? Math.max(1, Math.round(copied.reduce((n, d) => n + Math.ceil(d.records / RECORDS_PER_CALL), 0) / copied.length)) : 1;
+  const extraDays = earlier ? Math.round((Date.parse(state.since) - Date.parse(since)) / 86_400_000) : 0;
+  const calls = state.callsLeft + extraDays * perDay;
   return (
     <div className={styles.syncOffer} data-testid="sync-offer">
       <p className={styles.coverageNote}>
         Copy the account’s settled days from <strong>{since}</strong> into the local history to see them here: about{' '}
-        <strong>{formatCount(state.callsLeft)}</strong> upstream calls{earlier ? ' and more for the earlier days' : ''}, made in the background with
-        calls nobody is using (never the calls kept for people, never more than its share of any window).
+        <strong>{formatCount(calls)}</strong> upstream calls, made in the background with calls nobody is using (never the calls kept for people,
+        never more than its share of any window).
         {state.message ? ` ${state.message}` : ''}
       </p>
       <button type="button" className="button button-primary" disabled={start.isPending} onClick={() => start.mutate({ enabled: true, since })} data-testid="start-sync">
