@@ -9,7 +9,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { InsightsAnswer } from '../lib/api/insights';
 import type { MirrorState } from '../lib/api/mirror';
-import { ACCOUNTS, resultRows, screenshot, signIn } from './helpers';
+import { ACCOUNTS, resultRows, screenshot, signIn, upstreamCalls } from './helpers';
 
 const ACCOUNT = ACCOUNTS.insights;
 const DAY = 86_400_000;
@@ -93,6 +93,8 @@ test.describe('insights', () => {
   test('a click on a slice opens the transactions of that status; a table link opens them too', async ({ page, baseURL }) => {
     const problems = await watchProblems(page);
     await signIn(page, ACCOUNT, baseURL!);
+    const api = (await (await page.request.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)).json()) as InsightsAnswer;
+    const calls = await upstreamCalls(ACCOUNT);
     await page.goto(insightsUrl(RANGE));
     const slice = page.getByTestId('chart-status-chart').locator('.recharts-pie-sector path[data-status="DELIVRD"]');
     await expect(slice).toBeVisible();
@@ -118,6 +120,9 @@ test.describe('insights', () => {
     await expect(page).toHaveURL(/\/transactions\?.*status=DELIVRD/);
     await expect(resultRows(page).first()).toBeVisible();
     await expect(page.getByTestId('results-table').locator('tbody')).not.toContainText('Undeliverable');
+    // The table lists what the slice counted (the counted days only), from the local history: no call.
+    await expect(page.getByTestId('record-count')).toContainText(api.byStatus.DELIVRD!.toLocaleString('en-US'));
+    expect(await upstreamCalls(ACCOUNT)).toBe(calls);
     await screenshot(page, 'insights-drill-status');
 
     // The keyboard way: the table view of the network chart, its first link.

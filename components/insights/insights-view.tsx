@@ -14,6 +14,7 @@ import type { Zone } from '@/lib/time/zones';
 import { errorText } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
 import { formatLatency, formatPrice, formatRate } from '@/lib/ui/insights-format';
+import { countedQuery } from '@/lib/ui/insights-links';
 import { insightsQueryOptions } from '@/lib/ui/insights-queries';
 import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
 import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
@@ -150,7 +151,7 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
           {data.total > 0 ? (
             <>
               <Summary data={data} />
-              <InsightsCharts data={data} query={query} byHour={byHour} />
+              <InsightsCharts data={data} query={countedQuery(query, data.coverage.from, data.coverage.to)} byHour={byHour} />
             </>
           ) : (
             <p className={styles.loading} data-testid="insights-empty">

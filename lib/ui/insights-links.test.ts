@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery, type TransactionsQuery } from '@/lib/query/query';
 import { formatLatency, formatPrice, formatRate } from './insights-format';
-import { drillHref } from './insights-links';
+import { countedQuery, drillHref } from './insights-links';
 
 function query(params: Record<string, string>): TransactionsQuery {
   const r = parseQuery(params);
@@ -26,6 +26,16 @@ describe('Insights drill-down links', () => {
     const edge = query({ 'date-from': '2026-11-01 12:00:00', 'date-to': '2026-11-02 06:00:00', tz: 'UTC' });
     const first = new URL(drillHref(edge, { day: '2026-11-01' }), 'http://x').searchParams;
     expect([first.get('date-from'), first.get('date-to')]).toEqual(['2026-11-01 12:00:00', '2026-11-01 23:59:59']);
+  });
+});
+
+describe('the counted part of a query', () => {
+  it('is the query cut to the first and last counted day, in its zone', () => {
+    const q = query({ 'date-from': '2026-11-01 12:00:00', 'date-to': '2026-11-23 23:59:59', tz: 'JST' });
+    const c = countedQuery(q, '2026-11-01', '2026-11-19');
+    const url = new URL(drillHref(c, {}), 'http://x').searchParams;
+    expect([url.get('date-from'), url.get('date-to')]).toEqual(['2026-11-01 12:00:00', '2026-11-19 23:59:59']);
+    expect(countedQuery(q, null, null)).toBe(q);
   });
 });
 

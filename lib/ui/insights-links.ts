@@ -37,3 +37,16 @@ export function drillHref(query: QuerySelection, drill: Drill): string {
   const next: TransactionsQuery = { ...query, from: new Date(from), to: new Date(to), filters, page: 1, pageSize: QUERY_DEFAULTS.pageSize };
   return pageHref(next);
 }
+
+/**
+ * The query cut to the days Insights counted (`first` to `last`, days of the query's zone): a
+ * drill-down then lists exactly the records the charts counted, and from the local history at no
+ * cost — not the unsettled days after them, which would go upstream.
+ */
+export function countedQuery<Q extends QuerySelection>(query: Q, first: string | null, last: string | null): Q {
+  if (!first || !last) return query;
+  const start = parseWallClock(`${first} 00:00:00`, query.tz)?.getTime();
+  const end = parseWallClock(`${last} 23:59:59`, query.tz)?.getTime();
+  if (start === undefined || end === undefined) return query;
+  return { ...query, from: new Date(Math.max(query.from.getTime(), start)), to: new Date(Math.min(query.to.getTime(), end)) };
+}
