@@ -2,7 +2,9 @@
  * bench/ui: what the transactions page costs a browser.
  *  - First-load JavaScript of /transactions, from the production build's own manifests: the root
  *    chunks every page loads plus the client chunks of the root layout and the page (raw and gzip),
- *    and, as a cross-check, the script bytes a real Chromium downloads on first load.
+ *    and, as a cross-check, the script bytes a real Chromium downloads on first load. Its budget:
+ *    200 kB gzip. The same for /insights, whose charts (Recharts) load on that page only: its own
+ *    budget, 350 kB gzip.
  *  - Time from pressing Search to rows on screen (real Chromium, in-page clock), on a cache miss
  *    (a range nobody asked for: one upstream call) and on a cache hit (the same range from a fresh
  *    page, so the browser's own cache cannot help: the server answers from its cache).
@@ -42,6 +44,9 @@ function readClientManifest(route: string): ClientManifest {
   if (!manifest) throw new Error(`no client manifest for /${route} in ${file}`);
   return manifest;
 }
+
+/** First-load budgets (gzip) of the pages measured. */
+const BUDGETS_KB = { transactions: 200, insights: 350 } as const;
 
 function firstLoadFiles(route: string): { js: string[]; css: string[] } {
   const build = JSON.parse(fs.readFileSync(path.join(ROOT, DIST_DIR, 'build-manifest.json'), 'utf8')) as { rootMainFiles: string[] };
@@ -113,13 +118,13 @@ async function searchToRows(page: Page, window: { from: string; to: string }): P
   })`);
 }
 
-async function browserScriptBytes(context: BrowserContext, baseUrl: string): Promise<{ files: number; encoded: number }> {
+async function browserScriptBytes(context: BrowserContext, baseUrl: string, pagePath = '/transactions?tz=UTC'): Promise<{ files: number; encoded: number }> {
   const page = await context.newPage();
   const sizes: Promise<number>[] = [];
   page.on('requestfinished', (req) => {
     if (req.resourceType() === 'script') sizes.push(req.sizes().then((s) => s.responseBodySize));
   });
-  await page.goto(`${baseUrl}/transactions?tz=UTC`, { waitUntil: 'networkidle' });
+  await page.goto(`${baseUrl}${pagePath}`, { waitUntil: 'networkidle' });
   const all = await Promise.all(sizes);
   await page.close();
   return { files: all.length, encoded: all.reduce((a, b) => a + b, 0) };
@@ -147,6 +152,9 @@ async function main() {
       }),
     );
     const transferred = await browserScriptBytes(context, dashboard.url);
+    const insightsFiles = firstLoadFiles('insights');
+    const insightsJs = sizeOf(insightsFiles.js);
+    const insightsTransferred = await browserScriptBytes(context, dashboard.url, '/insights?tz=UTC');
 
     // One warm-up search, so the first measured miss does not also pay for the upstream token.
     const warm = await openForm(context, dashboard.url);
@@ -174,6 +182,15 @@ async function main() {
     console.log(`  ${js.length} files   ${kb(jsSize.raw)} raw   ${kb(jsSize.gzip)} gzip`);
     console.log(`  CSS: ${css.length} files   ${kb(cssSize.raw)} raw   ${kb(cssSize.gzip)} gzip`);
     console.log(`  Chromium downloaded ${transferred.files} scripts, ${kb(transferred.encoded)} on the wire`);
+    console.log(`  budget ${BUDGETS_KB.transactions} kB gzip: ${jsSize.gzip / 1024 <= BUDGETS_KB.transactions ? 'within' : 'OVER'}`);
+    console.log('');
+    console.log('First-load JavaScript of /insights (its charts load on this page only)');
+    console.log(`  ${insightsFiles.js.length} files   ${kb(insightsJs.raw)} raw   ${kb(insightsJs.gzip)} gzip`);
+    console.log(`  Chromium downloaded ${insightsTransferred.files} scripts, ${kb(insightsTransferred.encoded)} on the wire`);
+    console.log(`  budget ${BUDGETS_KB.insights} kB gzip: ${insightsJs.gzip / 1024 <= BUDGETS_KB.insights ? 'within' : 'OVER'}`);
+    // Recharts draws an <svg class="recharts-surface">: that string marks its code in a chunk.
+    const chartsIn = (files: string[]) => files.some((f) => fs.readFileSync(path.join(ROOT, DIST_DIR, f.replace(/^\/?_next\//, '')), 'utf8').includes('recharts-surface'));
+    console.log(`  Recharts in the first load of /insights: ${chartsIn(insightsFiles.js) ? 'yes' : 'no'}; of /transactions: ${chartsIn(js) ? 'yes' : 'no'}`);
     console.log('');
     console.log('Search pressed → rows on screen');
     console.log(`  cache miss (1 upstream call each): ${fmt(misses)}`);

@@ -15,6 +15,8 @@ export const ACCOUNTS = {
   // Shares minato with the session spec, which spends no calls: the counts checked here stay its own.
   security: 'minato',
   quota: 'support',
+  // Its own local history, so the Insights spec's copy and counts are its own.
+  insights: 'minato-audit',
 } as const;
 
 /** Signs the page's browser context in through next-auth's credentials flow (no UI). */

@@ -20,6 +20,7 @@ export function AppHeader({ account }: { account: ShellAccount }) {
       </Link>
       <nav aria-label="Main" className={styles.nav}>
         <NavLink href={PAGE_PATHS.transactions}>Transactions</NavLink>
+        <NavLink href={PAGE_PATHS.insights}>Insights</NavLink>
         {/* Exports area (components/exports): the page link and the badge of exports under way. */}
         <NavLink href={PAGE_PATHS.exports}>Exports</NavLink>
         <ExportsBadge />

@@ -16,6 +16,7 @@ import { ExportService } from '../exports/export-service';
 import { ExportRunner } from '../exports/runner';
 import { memoryBackend } from '../governor/memory-backend';
 import { HistoryIndex } from '../history/history-index';
+import { InsightsService } from '../insights/insights-service';
 import { MirrorService } from '../mirror/mirror-service';
 import { ResultRecorder } from '../history/result-recorder';
 import { SyncRunner } from '../mirror/sync-runner';
@@ -43,6 +44,7 @@ export interface Services {
   exportRunner: ExportRunner;
   mirror: MirrorService;
   syncRunner: SyncRunner;
+  insights: InsightsService;
   /** Starts background work (the export runner, store maintenance): at server start, not in tests. */
   start(): void;
   /** Stops background work and closes the store. */
@@ -103,6 +105,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     log,
   });
   const mirror = new MirrorService({ history: store.history, index: historyIndex, vault: store.vault, gateway, runner: syncRunner, policy, config, now });
+  const insights = new InsightsService({ history: store.history, insights: store.insights, index: historyIndex, policy, now });
   const exportService = new ExportService({ store: store.exportJobs, files: store.exportFiles, gateway, cache, local: { historyIndex, history: store.history }, runner: exportRunner, config, log, now });
   let stopMaintenance: (() => void) | undefined;
   return {
@@ -116,6 +119,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     exportRunner,
     mirror,
     syncRunner,
+    insights,
     start() {
       stopMaintenance ??= scheduleMaintenance({ ledger: store.ledger, cache, vault: store.vault, mirror });
       exportRunner.start();

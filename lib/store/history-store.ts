@@ -9,6 +9,7 @@ import 'server-only';
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
+import { addToRollups, deleteRollups, deleteRollupsBefore, ROLLED_COLUMNS } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;
@@ -120,44 +121,57 @@ function prefixUpperBound(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
+/**
+ * The WHERE of a search of the local history: the scope, the ranges, every condition and the free
+ * text. The one builder of it: the store's count and page use it, and so do Insights' aggregates
+ * (lib/store/insights-store.ts), so a filter means the same everywhere.
+ */
+export function searchWhere(search: LocalSearch, dialect: SqlDialect) {
+  return (eb: ExpressionBuilder<Database, 'history_records'>) => {
+    const parts: Expression<SqlBool>[] = [eb('history_records.scope', '=', search.scope)];
+    parts.push(eb.or(search.ranges.map((r) => eb.and([eb('history_records.received_ms', '>=', r.from), eb('history_records.received_ms', '<=', r.to)]))));
+    for (const c of search.where) {
+      if (c.op === 'prefix') parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
+      else parts.push(eb(c.column, c.op, c.value));
+    }
+    if (search.text) parts.push(textCondition(search.text, dialect));
+    return eb.and(parts);
+  };
+}
+
+/** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE below 3 characters. */
+function textCondition(text: string, dialect: SqlDialect): Expression<SqlBool> {
+  const needle = text.toLowerCase();
+  if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
+  // A trigram index matches 3 characters and more; shorter text is looked for row by row.
+  if ([...needle].length < 3) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
+  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${needle.replace(/"/g, '""')}"`})`;
+}
+
 export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): HistoryStore {
   type Q = Kysely<Database> | Transaction<Database>;
 
+  /**
+   * Stores records not held yet and adds exactly those to the rollups Insights reads, in the
+   * caller's transaction (a record already held — from a complete result, or read twice — is
+   * neither stored nor counted again).
+   */
   const insertRecords = async (q: Q, scope: string, rows: readonly HistoryRecordRow[]): Promise<number> => {
     let inserted = 0;
     for (const batch of chunks(rows, ROWS_PER_INSERT)) {
-      const result = await q
+      const stored = await q
         .insertInto('history_records')
         .values(batch.map((r) => ({ ...r, scope })))
         .onConflict((oc) => oc.columns(['scope', 'trx_id']).doNothing())
-        .executeTakeFirst();
-      inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+        .returning([...ROLLED_COLUMNS])
+        .execute();
+      await addToRollups(q, scope, stored);
+      inserted += stored.length;
     }
     return inserted;
   };
 
-  /** The WHERE of a search, shared by count and page. */
-  const whereOf = (search: LocalSearch) => {
-    return (eb: ExpressionBuilder<Database, 'history_records'>) => {
-      const parts: Expression<SqlBool>[] = [eb('scope', '=', search.scope)];
-      parts.push(eb.or(search.ranges.map((r) => eb.and([eb('received_ms', '>=', r.from), eb('received_ms', '<=', r.to)]))));
-      for (const c of search.where) {
-        if (c.op === 'prefix') parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
-        else parts.push(eb(c.column, c.op, c.value));
-      }
-      if (search.text) parts.push(textCondition(search.text));
-      return eb.and(parts);
-    };
-  };
-
-  /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE below 3 characters. */
-  const textCondition = (text: string): Expression<SqlBool> => {
-    const needle = text.toLowerCase();
-    if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
-    // A trigram index matches 3 characters and more; shorter text is looked for row by row.
-    if ([...needle].length < 3) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-    return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${needle.replace(/"/g, '""')}"`})`;
-  };
+  const whereOf = (search: LocalSearch) => searchWhere(search, dialect);
 
   const sortExpression = (key: SortKey) => {
     if ('column' in key) return sql.ref(key.column);
@@ -218,6 +232,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     async deleteScope(scope) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('history_records').where('scope', '=', scope).execute();
+        await deleteRollups(trx, scope);
         await trx.deleteFrom('history_days').where('scope', '=', scope).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).execute();
         await trx.deleteFrom('history_settings').where('scope', '=', scope).execute();
@@ -226,6 +241,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     async deleteBefore(scope, day) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
+        await deleteRollupsBefore(trx, scope, Date.parse(`${day}T00:00:00Z`));
         await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).where('from_ms', '<', sql<number>`${Date.parse(`${day}T00:00:00Z`)}`).execute();
       });

@@ -7,6 +7,7 @@ export { openStore, type DurableStore } from './open-store';
 export type { ExportFileStore } from './export-files';
 export type { ExportJobStore } from './export-jobs';
 export type { HistoryStore } from './history-store';
+export type { InsightsStore } from './insights-store';
 export type { LeaseStore } from './leases';
 export type { LedgerStore } from './ledger';
 export type { CachedPage, CachedRecord, PageCacheStore } from './page-cache';

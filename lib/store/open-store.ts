@@ -13,6 +13,7 @@ import type { Database, SqlDialect } from './db/schema';
 import { createExportFileStore, type ExportFileStore } from './export-files';
 import { createExportJobStore, type ExportJobStore } from './export-jobs';
 import { createHistoryStore, type HistoryStore } from './history-store';
+import { createInsightsStore, type InsightsStore } from './insights-store';
 import { createLeaseStore, type LeaseStore } from './leases';
 import { createLedger, type LedgerStore } from './ledger';
 import { createPageCache, type PageCacheStore } from './page-cache';
@@ -30,6 +31,8 @@ export interface DurableStore {
   exportFiles: ExportFileStore;
   leases: LeaseStore;
   history: HistoryStore;
+  /** Insights' sums and latencies over the local history. */
+  insights: InsightsStore;
   /** Closes the database (for SQLite, frees the data folder for another process). */
   close(): Promise<void>;
 }
@@ -56,6 +59,7 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     exportFiles: createExportFileStore(db),
     leases: createLeaseStore(db),
     history: createHistoryStore(db, dialect),
+    insights: createInsightsStore(db, dialect),
     close,
   };
 }

@@ -61,6 +61,11 @@ export function parseUpstreamTimestamp(value: string): Date | null {
  */
 const OFFSET_MINUTES: Record<Zone, number> = { UTC: 0, JST: 9 * 60 };
 
+/** The zone's offset from UTC in ms (fixed: see above), for day and hour boundaries in the zone. */
+export function zoneOffsetMs(zone: Zone): number {
+  return OFFSET_MINUTES[zone] * 60_000;
+}
+
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** Writes an instant the way the sample does: `YYYY-MM-DDTHH:MM:SS.mmm+0900`. */

@@ -10,6 +10,7 @@ export const PAGE_PATHS = {
   transaction: (trxId: string, tz?: Zone) => `/transactions/${encodeURIComponent(trxId)}${tz ? `?tz=${tz}` : ''}`,
   exports: '/exports',
   history: '/history',
+  insights: '/insights',
 } as const;
 
 export const API_PATHS = {
@@ -20,6 +21,7 @@ export const API_PATHS = {
   exports: '/api/exports',
   export: (id: string) => `/api/exports/${encodeURIComponent(id)}`,
   exportFile: (id: string) => `/api/exports/${encodeURIComponent(id)}/file`,
+  insights: '/api/insights',
   mirror: '/api/mirror',
 } as const;
 

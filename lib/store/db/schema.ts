@@ -187,6 +187,43 @@ export interface HistoryResultsTable {
   created_at: number;
 }
 
+/** What the rollups sum per combination of values (lib/store/history-rollups.ts keeps them with the records). */
+export interface RollupSums {
+  status: string;
+  network_code: string;
+  network_name: string;
+  from_address: string;
+  api_key: string;
+  api_key_name: string;
+  enterprise_id: string;
+  delivery_method: string;
+  dlr_error_code: string;
+  /** Message parts; 0 when the record had none. */
+  parts: number;
+  currency: string;
+  records: number;
+  parts_sum: number;
+  /** Sum of the prices in 1e-8 of the currency (exact). */
+  price_units: number;
+  /** Records with a price. */
+  priced: number;
+}
+
+/** A scope's records per UTC hour and combination of values. */
+export interface HistoryRollupsHourlyTable extends RollupSums {
+  scope: string;
+  /** The UTC hour's first instant (ms). */
+  hour_ms: number;
+}
+
+/** A scope's records per day of a zone and combination of values. */
+export interface HistoryRollupsDailyTable extends RollupSums {
+  scope: string;
+  zone: 'UTC' | 'JST';
+  /** Days since 1970-01-01 in that zone. */
+  day: number;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -203,6 +240,8 @@ export interface Database {
   history_days: HistoryDaysTable;
   history_records: HistoryRecordsTable;
   history_results: HistoryResultsTable;
+  history_rollups_hourly: HistoryRollupsHourlyTable;
+  history_rollups_daily: HistoryRollupsDailyTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

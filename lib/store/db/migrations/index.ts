@@ -11,6 +11,7 @@ import { callClassMigration } from './0002-call-class';
 import { leasesMigration } from './0003-leases';
 import { governorWaitersMigration } from './0004-governor-waiters';
 import { historyMigration } from './0006-history';
+import { insightsMigration } from './0010-insights';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -19,5 +20,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0003-leases': leasesMigration(dialect),
     '0004-governor-waiters': governorWaitersMigration(dialect),
     '0006-history': historyMigration(dialect),
+    '0010-insights': insightsMigration(dialect),
   };
 }

@@ -1,0 +1,14 @@
+/**
+ * GET /api/insights?<the query's parameters> (the same names as /api/transactions): delivery at a
+ * glance over the local history's complete days — counts by status, day, hour, network, sender and
+ * API key, exact latency percentiles, parts, prices per currency, DLR error codes — with the
+ * coverage said. Spends no upstream call (lib/insights/insights-service.ts).
+ */
+import type { NextRequest } from 'next/server';
+import { json } from '@/lib/http/problem';
+import { withAccount } from '@/lib/root/with-account';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = withAccount(async (req: NextRequest, account, { insights }) => json(await insights.get(account, req.nextUrl.searchParams)));

@@ -1,0 +1,73 @@
+'use client';
+/**
+ * Coverage, always in view: which days Insights counted and which it left out, and why (the
+ * server's own sentence). When days are missing because they were never copied, the offer to copy
+ * them — what it will cost first, then PUT /api/mirror — and, while the copy runs, how far it is.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InsightsCoverage } from '@/lib/api/insights';
+import { errorText } from '@/lib/ui/api-client';
+import { formatCount } from '@/lib/ui/format';
+import { mirrorQueryOptions, startMirrorMutation } from '@/lib/ui/insights-queries';
+import styles from './insights.module.css';
+
+export function CoveragePanel({ coverage, rangeStartDay }: { coverage: InsightsCoverage; rangeStartDay: string }) {
+  const missing = coverage.days.some((d) => d.state === 'missing' || d.state === 'syncing');
+  const tone = coverage.complete ? 'complete' : coverage.from === null ? 'none' : 'partial';
+  return (
+    <section className={styles.coverage} data-tone={tone} aria-label="Coverage" data-testid="coverage">
+      <p className={styles.coverageNote} data-testid="coverage-note">
+        <strong>Local history:</strong> {coverage.note}. Days are {coverage.zone} days; Insights counts only days the local history holds
+        completely, and costs no upstream call.
+      </p>
+      {missing ? <SyncOffer rangeStartDay={rangeStartDay} /> : null}
+    </section>
+  );
+}
+
+/** Records a call reads at most (the upstream's largest page, UPSTREAM_PAGE_SIZE's default): for estimates only. */
+const RECORDS_PER_CALL = 100;
+
+function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
+  const client = useQueryClient();
+  const mirror = useQuery(mirrorQueryOptions(true));
+  const start = useMutation(startMirrorMutation(client));
+  const state = mirror.data;
+  if (!state) return mirror.isError ? <p className={styles.coverageNote}>{errorText(mirror.error)}</p> : null;
+  // The oldest day the copy may start at: MIRROR_MAX_DAYS before today (the newest day listed).
+  const today = state.days[0]?.day ?? state.since;
+  const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - state.maxDays * 86_400_000).toISOString().slice(0, 10);
+  const wanted = rangeStartDay < oldest ? oldest : rangeStartDay;
+  const earlier = wanted < state.since;
+
+  if (state.enabled && !earlier) {
+    return (
+      <p className={styles.coverageNote} data-testid="sync-progress" role="status">
+        The local history is being copied ({state.state}): {formatCount(state.records)} records so far, about {formatCount(state.callsLeft)} calls to go
+        {state.completeAt ? `, complete about ${new Date(state.completeAt).toLocaleString('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' })} UTC` : ''}.
+        {state.message ? ` ${state.message}` : ''} This page updates as days complete.
+      </p>
+    );
+  }
+  // What it will cost: the calls the copy still needs from its start day, and for days before it as
+  // many as the days already copied took (a page of records a call).
+  const since = earlier ? wanted : state.since;
+  const copied = state.days.filter((d) => d.state === 'complete');
+  const perDay = copied.length > 0 ? Math.max(1, Math.round(copied.reduce((n, d) => n + Math.ceil(d.records / RECORDS_PER_CALL), 0) / copied.length)) : 1;
+  const extraDays = earlier ? Math.round((Date.parse(state.since) - Date.parse(since)) / 86_400_000) : 0;
+  const calls = state.callsLeft + extraDays * perDay;
+  return (
+    <div className={styles.syncOffer} data-testid="sync-offer">
+      <p className={styles.coverageNote}>
+        Copy the account’s settled days from <strong>{since}</strong> into the local history to see them here: about{' '}
+        <strong>{formatCount(calls)}</strong> upstream calls, made in the background with calls nobody is using (never the calls kept for people,
+        never more than its share of any window).
+        {state.message ? ` ${state.message}` : ''}
+      </p>
+      <button type="button" className="button button-primary" disabled={start.isPending} onClick={() => start.mutate({ enabled: true, since })} data-testid="start-sync">
+        {start.isPending ? 'Starting…' : `Start copying from ${since}`}
+      </button>
+      {start.isError ? <p role="alert">{errorText(start.error)}</p> : null}
+    </div>
+  );
+}

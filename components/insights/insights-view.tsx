@@ -1,0 +1,187 @@
+'use client';
+/**
+ * The Insights page: delivery at a glance for the current query — the same range, filters and
+ * zone as a search, in the URL with the query's own parameter names — summed from the local
+ * history's complete days (GET /api/insights), at no upstream cost. The form edits a draft; Show
+ * commits it to the URL, which is what is read. A URL without a range shows the last 7 days.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useQueryStates } from 'nuqs';
+import { useEffect, useMemo, useState } from 'react';
+import { HOURLY_MAX_DAYS, type InsightsAnswer } from '@/lib/api/insights';
+import { FILTERS, type FilterParam } from '@/lib/query/filters';
+import type { Zone } from '@/lib/time/zones';
+import { errorText } from '@/lib/ui/api-client';
+import { formatCount } from '@/lib/ui/format';
+import { formatLatency, formatPrice, formatRate } from '@/lib/ui/insights-format';
+import { countedQuery } from '@/lib/ui/insights-links';
+import { insightsQueryOptions } from '@/lib/ui/insights-queries';
+import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
+import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
+import { activeFilters, checkDraft, draftOfQuery, emptyFilters, type SearchDraft } from '@/lib/ui/search-draft';
+import { searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
+import { ZoneToggle } from '../common/zone-toggle';
+import { useAccount } from '../shell/account-context';
+import { DateRangePicker } from '../transactions/date-range-picker';
+import { FilterFields } from '../transactions/filter-fields';
+import { CoveragePanel } from './coverage-panel';
+import { InsightsCharts } from './insights-charts';
+import styles from './insights.module.css';
+
+/** The URL's query as a draft for the form (every filter, local ones too: Insights reads the local history). */
+function draftOfUrl(url: PageUrlValues, fallback: WallRange): SearchDraft {
+  const search = searchStateOf(url);
+  if (search.kind === 'ready') return draftOfQuery(search.query);
+  const filters = { ...emptyFilters(), ...Object.fromEntries(FILTERS.map((f) => [f.param, url[f.param] ?? ''])) };
+  return { range: search.kind === 'idle' ? fallback : { dateFrom: url['date-from'] ?? '', dateTo: url['date-to'] ?? '' }, filters };
+}
+
+export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
+  const { enterpriseId } = useAccount();
+  const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
+  const settings = useMemo(() => settingsOf(url), [url]);
+  const zone = settings.tz;
+  const search = useMemo(() => searchStateOf(url), [url]);
+  const urlKey = search.kind === 'ready' ? search.key : `${search.kind}|${url['date-from']}|${url['date-to']}`;
+  const [draftState, setDraftState] = useState(() => ({ key: urlKey, draft: draftOfUrl(url, defaultRange) }));
+  let draft = draftState.draft;
+  if (draftState.key !== urlKey) {
+    draft = draftOfUrl(url, defaultRange);
+    setDraftState({ key: urlKey, draft });
+  }
+  const setDraft = (next: SearchDraft) => setDraftState((s) => ({ ...s, draft: next }));
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+
+  // Insights costs nothing: a URL without a range shows the default one at once.
+  useEffect(() => {
+    if (search.kind !== 'idle') return;
+    const checked = checkDraft({ range: defaultRange, filters: draft.filters }, settings);
+    if (checked.ok) void setUrl(urlValuesOf(checked.query), { history: 'replace' });
+  }, [search.kind, defaultRange, draft.filters, settings, setUrl]);
+
+  const query = search.kind === 'ready' ? search.query : null;
+  const [polling, setPolling] = useState(false);
+  const insights = useQuery({ ...insightsQueryOptions(search.kind === 'ready' ? search.key : '', polling), enabled: search.kind === 'ready' });
+  const data = insights.data;
+  const incomplete = data ? data.coverage.days.some((d) => d.state === 'syncing' || d.state === 'missing') : false;
+  if (polling !== incomplete) setPolling(incomplete);
+
+  const checked = checkDraft(draft, settings);
+  const problems = checked.ok ? {} : checked.errors;
+
+  function show(event: React.FormEvent) {
+    event.preventDefault();
+    setTouched(new Set(FILTERS.map((f) => f.param)));
+    if (checked.ok) void setUrl(urlValuesOf(checked.query));
+  }
+
+  function changeZone(next: Zone) {
+    const values: PageUrlValues = { tz: next };
+    for (const name of ['date-from', 'date-to'] as const) {
+      const v = url[name];
+      if (v) values[name] = rezoneWallClock(v, zone, next);
+    }
+    void setUrl(values);
+  }
+
+  const filtersOn = activeFilters(draft).length;
+  const byHour = data ? data.coverage.days.filter((d) => d.state === 'complete').length <= HOURLY_MAX_DAYS && data.byHour.length > 0 : false;
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.titleRow}>
+        <h1 className={styles.title}>Insights</h1>
+        <div className={styles.zone}>
+          <span className={styles.zoneLabel}>Days in</span>
+          <ZoneToggle zone={zone} onChange={changeZone} />
+          <button type="button" className="button" onClick={() => window.print()}>
+            Print
+          </button>
+        </div>
+      </div>
+
+      <form className={`panel ${styles.form}`} onSubmit={show} noValidate aria-label="Insights query">
+        <DateRangePicker
+          range={draft.range}
+          zone={zone}
+          problems={{ 'date-from': problems['date-from'], 'date-to': problems['date-to'] }}
+          onChange={(range) => setDraft({ ...draft, range })}
+        />
+        <FilterFields
+          legend="Filters"
+          note="Any filter of a search, the local history's own included."
+          filters={FILTERS}
+          values={draft.filters}
+          problems={Object.fromEntries(Object.entries(problems).filter(([p]) => touched.has(p))) as Partial<Record<FilterParam, string>>}
+          implied={enterpriseId ? { 'enterprise-id': enterpriseId } : {}}
+          onChange={(param, value) => setDraft({ ...draft, filters: { ...draft.filters, [param]: value } })}
+          onBlur={(param) => setTouched((t) => new Set(t).add(param))}
+        />
+        <div className={styles.actions}>
+          <button type="submit" className="button button-primary" data-testid="insights-show">
+            {insights.isFetching ? 'Reading…' : 'Show'}
+          </button>
+          {filtersOn > 0 ? (
+            <button type="button" className="button button-ghost" onClick={() => setDraft({ ...draft, filters: emptyFilters() })}>
+              Clear {filtersOn === 1 ? 'filter' : `${filtersOn} filters`}
+            </button>
+          ) : null}
+          <span className={styles.free}>Local history: no upstream call</span>
+        </div>
+      </form>
+
+      {search.kind === 'invalid' ? (
+        <p className={styles.problem} role="alert" data-testid="insights-invalid">
+          This link’s query cannot be read: {Object.values(search.errors).join(' ')}
+        </p>
+      ) : null}
+      {insights.isError ? (
+        <p className={styles.problem} role="alert">
+          {errorText(insights.error)}{' '}
+          <button type="button" className="button button-small" onClick={() => void insights.refetch()}>
+            Retry
+          </button>
+        </p>
+      ) : null}
+      {!data && insights.isFetching ? <p className={styles.loading}>Reading the local history…</p> : null}
+
+      {data && query ? (
+        <>
+          <CoveragePanel coverage={data.coverage} rangeStartDay={query.from.toISOString().slice(0, 10)} />
+          {data.total > 0 ? (
+            <>
+              <Summary data={data} />
+              <InsightsCharts data={data} query={countedQuery(query, data.coverage.from, data.coverage.to)} byHour={byHour} />
+            </>
+          ) : (
+            <p className={styles.loading} data-testid="insights-empty">
+              {data.coverage.from === null ? 'Nothing to show until a day of this range is in the local history.' : 'No message in the counted days matches this query.'}
+            </p>
+          )}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function Summary({ data }: { data: InsightsAnswer }) {
+  const figures = [
+    ['Messages', formatCount(data.total)],
+    ['Delivered', formatCount(data.delivered)],
+    ['Delivery rate', formatRate(data.rate)],
+    ['Latency p50 / p90 / p99', `${formatLatency(data.latencyMs.p50)} / ${formatLatency(data.latencyMs.p90)} / ${formatLatency(data.latencyMs.p99)}`],
+    ['Parts', formatCount(data.parts)],
+    ['Cost', data.price.map((p) => `${formatPrice(p.total)} ${p.currency}`).join(', ') || '—'],
+  ];
+  return (
+    <dl className={`panel ${styles.summary}`} data-testid="insights-summary">
+      {figures.map(([label, value]) => (
+        <div key={label} className={styles.figure}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+

@@ -1,0 +1,68 @@
+/**
+ * Which days of a query Insights may count: a day in the query's zone is counted only when the
+ * local history holds every record of its part of the range — all the UTC days it touches are
+ * complete copies — so a chart is never drawn over a partly copied day. The rest is said, with why
+ * it is left out. Pure.
+ */
+import type { DayState } from '../api/insights';
+import { merge, type Interval } from '../history/coverage';
+import { DAY_MS as UTC_DAY_MS, startOf } from '../history/days';
+import type { Zone } from '../time/zones';
+import { daySegments, type DaySegment } from '../time/zone-days';
+
+export type { DayState };
+
+export interface CoveredDay extends DaySegment {
+  state: DayState;
+}
+
+export interface HeldDays {
+  /** UTC days (YYYY-MM-DD) the local history holds completely. */
+  complete: readonly string[];
+  /** UTC days being copied now. */
+  syncing: readonly string[];
+  /** Instants before this are settled (lib/server/cache-policy.ts). */
+  settledBefore: number;
+}
+
+/** A complete UTC day holds [D 00:00, D+1 00:00] — the next midnight's records are read with it (lib/history/coverage.ts). */
+export function heldIntervals(completeDays: readonly string[]): Interval[] {
+  return merge(completeDays.map((d) => ({ from: startOf(d), until: startOf(d) + UTC_DAY_MS + 1 })));
+}
+
+function covered(held: readonly Interval[], from: number, to: number): boolean {
+  return held.some((h) => h.from <= from && h.until > to);
+}
+
+function touchesAny(days: ReadonlySet<string>, from: number, to: number): boolean {
+  for (let t = Math.floor(from / UTC_DAY_MS) * UTC_DAY_MS; t <= to; t += UTC_DAY_MS) {
+    if (days.has(new Date(t).toISOString().slice(0, 10))) return true;
+  }
+  return false;
+}
+
+/** Each zone day of [from, to] with whether it is counted, and if not why. */
+export function coverDays(from: number, to: number, zone: Zone, held: HeldDays): CoveredDay[] {
+  const intervals = heldIntervals(held.complete);
+  const syncing = new Set(held.syncing);
+  return daySegments(from, to, zone).map((segment) => {
+    let state: DayState;
+    if (covered(intervals, segment.from, segment.to)) state = 'complete';
+    else if (segment.to >= held.settledBefore) state = 'unsettled';
+    else if (touchesAny(syncing, segment.from, segment.to)) state = 'syncing';
+    else state = 'missing';
+    return { ...segment, state };
+  });
+}
+
+/** The counted days as ranges to read (adjacent days joined), inclusive ms. */
+export function countedRanges(days: readonly CoveredDay[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  for (const d of days) {
+    if (d.state !== 'complete') continue;
+    const last = out[out.length - 1];
+    if (last && d.from === last.to + 1) last.to = d.to;
+    else out.push({ from: d.from, to: d.to });
+  }
+  return out;
+}

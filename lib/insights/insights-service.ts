@@ -1,0 +1,92 @@
+import 'server-only';
+/**
+ * GET /api/insights for an account: the query parsed by the one query model, its range cut into
+ * days of the query's zone, only the days the local history holds completely counted (the others
+ * named, with why), and the sums, breakdowns and exact latency percentiles of those days computed
+ * in the store. Never an upstream call: Insights reads the account's own copy only.
+ */
+import { HOURLY_MAX_DAYS, type InsightsAnswer } from '../api/insights';
+import { badRequest } from '../http/problem';
+import type { HistoryIndex } from '../history/history-index';
+import { localSearchOf } from '../history/local-query';
+import { scopeOf } from '../history/scope';
+import { parseQuery, type QueryInput } from '../query/query';
+import type { CachePolicy } from '../server/cache-policy';
+import type { HistoryStore } from '../store/history-store';
+import type { InsightsStore } from '../store/insights-store';
+import { countedRanges, coverDays, type CoveredDay } from './coverage';
+import { coverageNote } from './coverage-note';
+import { foldSums } from './fold';
+import { concat, histogramOf, LATENCY_BUCKETS, percentilesOf } from './latency-stats';
+import { HOUR_MS } from '../time/zone-days';
+
+
+export interface InsightsServiceDeps {
+  history: Pick<HistoryStore, 'listDays'>;
+  insights: InsightsStore;
+  index: Pick<HistoryIndex, 'completeDays'>;
+  policy: Pick<CachePolicy, 'settledBefore'>;
+  now: () => number;
+}
+
+/** Every whole or partial UTC hour of the counted days (for an hourly chart that shows quiet hours). */
+function hoursOf(days: readonly CoveredDay[]): number[] {
+  const out: number[] = [];
+  for (const d of days) {
+    if (d.state !== 'complete') continue;
+    for (let h = Math.floor(d.from / HOUR_MS) * HOUR_MS; h <= d.to; h += HOUR_MS) out.push(h);
+  }
+  return out;
+}
+
+export class InsightsService {
+  constructor(private readonly deps: InsightsServiceDeps) {}
+
+  async get(account: { apiKey: string; enterpriseId: string | null }, params: QueryInput): Promise<InsightsAnswer> {
+    const started = performance.now();
+    const parsed = parseQuery(params);
+    if (!parsed.ok) throw badRequest(parsed.errors);
+    const query = parsed.query;
+    const scope = scopeOf(account).key;
+
+    const [complete, stored] = await Promise.all([this.deps.index.completeDays(scope), this.deps.history.listDays(scope)]);
+    const days = coverDays(query.from.getTime(), query.to.getTime(), query.tz, {
+      complete,
+      syncing: stored.filter((d) => d.state === 'syncing').map((d) => d.day),
+      settledBefore: this.deps.policy.settledBefore(this.deps.now()),
+    });
+    const counted = days.filter((d) => d.state === 'complete');
+    const local = localSearchOf(scope, query, countedRanges(days));
+    const search = { scope, where: local.where, ...(local.text ? { text: local.text } : {}), zone: query.tz, days: counted };
+
+    const { source, ...sums } = await this.deps.insights.sums(search);
+    const hourly = counted.length <= HOURLY_MAX_DAYS ? await this.deps.insights.hourly(search) : [];
+    // Latencies day by day: each day's percentiles, then the whole range's from all of them.
+    const byDay = await this.deps.insights.latencies(search);
+    const latencies = counted.map((d) => byDay.get(d.index) ?? new Float64Array(0));
+    const all = concat(latencies);
+    const histogram = histogramOf(all);
+    const latencyMs = percentilesOf(all);
+    const latencyOfDay = new Map(counted.map((d, i) => [d.day, percentilesOf(latencies[i]!)]));
+
+    const folded = foldSums(sums, hourly, query.tz, counted.map((d) => d.index), counted.length <= HOURLY_MAX_DAYS ? hoursOf(counted) : []);
+    const coverage = {
+      from: counted[0]?.day ?? null,
+      to: counted[counted.length - 1]?.day ?? null,
+      complete: counted.length === days.length,
+      records: folded.total,
+      zone: query.tz,
+      note: coverageNote(days, folded.total),
+      days: days.map((d) => ({ day: d.day, state: d.state })),
+    };
+
+    return {
+      coverage,
+      ...folded,
+      byDay: folded.byDay.map((d) => ({ ...d, latencyMs: latencyOfDay.get(d.day) ?? { p50: null, p90: null, p99: null, count: 0 } })),
+      latencyMs,
+      latencyHistogram: LATENCY_BUCKETS.map((b, i) => ({ ...b, count: histogram[i]! })),
+      _meta: { source: 'mirror', calls: 0, computedFrom: source, tookMs: Math.round(performance.now() - started) },
+    };
+  }
+}

@@ -1,0 +1,138 @@
+import 'server-only';
+/**
+ * The rollups Insights reads (migration 0010-insights): per scope, the records of each combination
+ * of the values it breaks down and filters by, with their parts and price — per UTC hour, and per
+ * day of each zone. Added to in the transaction that stores the records (only records really
+ * inserted: one already held is not counted twice) and dropped with them, so they always equal
+ * the records.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { ZONES } from '../time/zones';
+import { HOUR_MS, zoneDayIndex, zoneDayStart } from '../time/zone-days';
+import type { Database, HistoryRecordsTable, RollupSums } from './db/schema';
+
+/** The values a rollup row is kept per (besides scope and time). */
+export const ROLLUP_DIMENSIONS = [
+  'status',
+  'network_code',
+  'network_name',
+  'from_address',
+  'api_key',
+  'api_key_name',
+  'enterprise_id',
+  'delivery_method',
+  'dlr_error_code',
+  'parts',
+  'currency',
+] as const satisfies readonly (keyof RollupSums & keyof HistoryRecordsTable)[];
+
+export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
+
+/** What a stored record gives its rollup rows. */
+export type RolledRecord = Pick<HistoryRecordsTable, RollupDimension | 'received_ms' | 'price_units'>;
+
+/** The record columns to read back from an insert (RETURNING) to roll it up. */
+export const ROLLED_COLUMNS = [...ROLLUP_DIMENSIONS, 'received_ms', 'price_units'] as const;
+
+/** Rows per upsert (18 values each: well under either dialect's parameter limit). */
+const ROWS_PER_UPSERT = 500;
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** Records summed per time bucket (`bucketOf`) and combination of values (pure). */
+export function foldRecords<B>(records: readonly RolledRecord[], bucketOf: (receivedMs: number) => B): (RollupSums & { bucket: B })[] {
+  const rows = new Map<string, RollupSums & { bucket: B }>();
+  for (const r of records) {
+    const bucket = bucketOf(r.received_ms);
+    const parts = r.parts ?? 0;
+    const key = [String(bucket), r.status, r.network_code, r.network_name, r.from_address, r.api_key, r.api_key_name, r.enterprise_id, r.delivery_method, r.dlr_error_code, parts, r.currency].join('\u0000');
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        bucket,
+        status: r.status,
+        network_code: r.network_code,
+        network_name: r.network_name,
+        from_address: r.from_address,
+        api_key: r.api_key,
+        api_key_name: r.api_key_name,
+        enterprise_id: r.enterprise_id,
+        delivery_method: r.delivery_method,
+        dlr_error_code: r.dlr_error_code,
+        parts,
+        currency: r.currency,
+        records: 0,
+        parts_sum: 0,
+        price_units: 0,
+        priced: 0,
+      };
+      rows.set(key, row);
+    }
+    row.records += 1;
+    row.parts_sum += parts;
+    if (r.price_units !== null) {
+      row.price_units += r.price_units;
+      row.priced += 1;
+    }
+  }
+  return [...rows.values()];
+}
+
+/** Adds newly stored records to the scope's rollups (inside the transaction that stored them). */
+export async function addToRollups(q: Q, scope: string, records: readonly RolledRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const hourly = foldRecords(records, (ms) => Math.floor(ms / HOUR_MS) * HOUR_MS).map(({ bucket, ...sums }) => ({ scope, hour_ms: bucket, ...sums }));
+  for (let i = 0; i < hourly.length; i += ROWS_PER_UPSERT) {
+    await q
+      .insertInto('history_rollups_hourly')
+      .values(hourly.slice(i, i + ROWS_PER_UPSERT))
+      .onConflict((oc) => oc.columns(['scope', 'hour_ms', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified('history_rollups_hourly')))
+      .execute();
+  }
+  for (const zone of ZONES) {
+    const daily = foldRecords(records, (ms) => zoneDayIndex(ms, zone)).map(({ bucket, ...sums }) => ({ scope, zone, day: bucket, ...sums }));
+    for (let i = 0; i < daily.length; i += ROWS_PER_UPSERT) {
+      await q
+        .insertInto('history_rollups_daily')
+        .values(daily.slice(i, i + ROWS_PER_UPSERT))
+        .onConflict((oc) => oc.columns(['scope', 'zone', 'day', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified('history_rollups_daily')))
+        .execute();
+    }
+  }
+}
+
+/** The sums added in an upsert, the stored values named by their table (PostgreSQL needs it). */
+function qualified(table: string) {
+  const t = sql.table(table);
+  return {
+    records: sql<number>`${t}.records + excluded.records`,
+    parts_sum: sql<number>`${t}.parts_sum + excluded.parts_sum`,
+    price_units: sql<number>`${t}.price_units + excluded.price_units`,
+    priced: sql<number>`${t}.priced + excluded.priced`,
+  };
+}
+
+/** Drops all of the scope's rollups (its records are being dropped). */
+export async function deleteRollups(q: Q, scope: string): Promise<void> {
+  await q.deleteFrom('history_rollups_hourly').where('scope', '=', scope).execute();
+  await q.deleteFrom('history_rollups_daily').where('scope', '=', scope).execute();
+}
+
+/**
+ * Drops the rollups of the records before `cutMs` (a UTC midnight; its records were just dropped).
+ * Hours are whole on either side of it; a day of a zone that straddles it is summed again from the
+ * hours that remain.
+ */
+export async function deleteRollupsBefore(q: Q, scope: string, cutMs: number): Promise<void> {
+  await q.deleteFrom('history_rollups_hourly').where('scope', '=', scope).where('hour_ms', '<', cutMs).execute();
+  for (const zone of ZONES) {
+    const day = zoneDayIndex(cutMs, zone);
+    await q.deleteFrom('history_rollups_daily').where('scope', '=', scope).where('zone', '=', zone).where('day', '<=', day).execute();
+    const dims = sql.join(ROLLUP_DIMENSIONS.map((d) => sql.ref(d)));
+    await sql`insert into history_rollups_daily (scope, zone, day, ${dims}, records, parts_sum, price_units, priced)
+        select scope, ${zone}, ${day}, ${dims}, sum(records), sum(parts_sum), sum(price_units), sum(priced)
+        from history_rollups_hourly
+        where scope = ${scope} and hour_ms >= ${cutMs} and hour_ms < ${zoneDayStart(day + 1, zone)}
+        group by scope, ${dims}`.execute(q);
+  }
+}

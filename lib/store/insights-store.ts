@@ -1,0 +1,256 @@
+import 'server-only';
+/**
+ * Insights' reads of the local history (lib/insights): sums by day, status, network, sender, API key
+ * and DLR code, per hour, and the exact delivery latencies, for a search of the local history — the
+ * search the transactions table runs (lib/history/local-query.ts), narrowed by the same WHERE
+ * (history-store.ts `searchWhere`), so a count here is the count of rows the table lists.
+ *
+ * Where the sums come from, when every condition of the search is on a value the rollups are kept
+ * by (history-rollups.ts): the daily rollups of the query's zone for its whole days, the hourly
+ * rollups for the whole hours of a day the range cuts, and the records for what is left (under an
+ * hour at either end). A search with any other filter (text, a phone number, a reference, a price
+ * or latency bound) sums the records. Every source gives rows of one shape, summed by SQL.
+ */
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Zone } from '../time/zones';
+import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
+import { zoneOffsetMs } from '../time/zones';
+import type { Database, SqlDialect } from './db/schema';
+import { searchWhere, type LocalSearch } from './history-store';
+import { ROLLUP_DIMENSIONS, type RollupDimension } from './history-rollups';
+
+/** A search of the local history by days of a zone: each day's counted part (inclusive ms). */
+export interface InsightsSearch extends Omit<LocalSearch, 'ranges' | 'sort' | 'order'> {
+  zone: Zone;
+  days: readonly { index: number; from: number; to: number }[];
+}
+
+export interface InsightsSums {
+  byDay: { day: number; status: string; currency: string; records: number; parts_sum: number; price_units: number; priced: number }[];
+  byNetwork: { network_code: string; network_name: string; status: string; records: number }[];
+  bySender: { from_address: string; status: string; records: number }[];
+  byApiKey: { api_key: string; api_key_name: string; status: string; records: number }[];
+  byDlr: { dlr_error_code: string; records: number }[];
+  /** Where the sums came from. */
+  source: 'rollups' | 'records' | 'both';
+}
+
+export interface InsightsStore {
+  sums(search: InsightsSearch): Promise<InsightsSums>;
+  /** Records per UTC hour and status. */
+  hourly(search: InsightsSearch): Promise<{ hour_ms: number; status: string; records: number }[]>;
+  /** The delivery latencies (ms) of the search's records per day (records without one are left out), in no order. */
+  latencies(search: InsightsSearch): Promise<Map<number, Float64Array>>;
+}
+
+const DIMENSIONS = new Set<string>(ROLLUP_DIMENSIONS);
+
+/** Whether the rollups can answer: every condition is "equals" on a value they are kept by, and there is no free text. */
+export function rollupsServe(search: Pick<LocalSearch, 'where' | 'text'>): boolean {
+  return !search.text && search.where.every((c) => c.op === '=' && DIMENSIONS.has(c.column));
+}
+
+type Range = { from: number; to: number };
+
+/** A range cut into its whole UTC hours (for the rollups) and the pieces before and after (for the records). */
+export function splitByHours(range: Range): { hours: Range | null; edges: Range[] } {
+  const first = Math.ceil(range.from / HOUR_MS) * HOUR_MS;
+  const last = Math.floor((range.to + 1) / HOUR_MS) * HOUR_MS - HOUR_MS; // the last hour that ends inside
+  if (first > last) return { hours: null, edges: [range] };
+  const edges: Range[] = [];
+  if (range.from < first) edges.push({ from: range.from, to: first - 1 });
+  if (last + HOUR_MS <= range.to) edges.push({ from: last + HOUR_MS, to: range.to });
+  return { hours: { from: first, to: last }, edges };
+}
+
+/** Which source answers which part of the search's days. */
+export function planSources(search: InsightsSearch): { days: number[]; hours: Range[]; records: Range[] } {
+  if (!rollupsServe(search)) return { days: [], hours: [], records: search.days.map((d) => ({ from: d.from, to: d.to })) };
+  const plan = { days: [] as number[], hours: [] as Range[], records: [] as Range[] };
+  for (const d of search.days) {
+    const start = zoneDayStart(d.index, search.zone);
+    if (d.from === start && d.to === start + DAY_MS - 1) {
+      plan.days.push(d.index);
+      continue;
+    }
+    const split = splitByHours(d);
+    if (split.hours) plan.hours.push(split.hours);
+    plan.records.push(...split.edges);
+  }
+  return plan;
+}
+
+const toNumber = <T extends Record<string, unknown>>(rows: T[], keys: readonly (keyof T)[]): T[] => {
+  for (const r of rows) for (const k of keys) (r as Record<keyof T, unknown>)[k] = Number(r[k]);
+  return rows;
+};
+
+/** A day's records of one combination of values, with their sums. */
+export type Cell = { day: number; status: string; network_code: string; network_name: string; from_address: string; api_key: string; api_key_name: string; dlr_error_code: string; currency: string; records: number; parts_sum: number; price_units: number; priced: number };
+
+/** Sums rows by a key (pure). */
+function sumBy<T extends { records: number }>(cells: readonly Cell[], keyOf: (c: Cell) => string, make: (c: Cell) => T, more?: (into: T, c: Cell) => void): T[] {
+  const out = new Map<string, T>();
+  for (const c of cells) {
+    const key = keyOf(c);
+    let row = out.get(key);
+    if (!row) out.set(key, (row = { ...make(c), records: 0 }));
+    row.records += c.records;
+    more?.(row, c);
+  }
+  return [...out.values()];
+}
+
+/** The breakdowns Insights shows, from the cells (pure). */
+export function breakdownsOf(cells: readonly Cell[]): Omit<InsightsSums, 'source'> {
+  const k = (...parts: (string | number)[]) => parts.join('\u0000');
+  return {
+    byDay: sumBy(
+      cells,
+      (c) => k(c.day, c.status, c.currency),
+      (c) => ({ day: c.day, status: c.status, currency: c.currency, records: 0, parts_sum: 0, price_units: 0, priced: 0 }),
+      (into, c) => {
+        into.parts_sum += c.parts_sum;
+        into.price_units += c.price_units;
+        into.priced += c.priced;
+      },
+    ),
+    byNetwork: sumBy(cells, (c) => k(c.network_code, c.network_name, c.status), (c) => ({ network_code: c.network_code, network_name: c.network_name, status: c.status, records: 0 })),
+    bySender: sumBy(cells, (c) => k(c.from_address, c.status), (c) => ({ from_address: c.from_address, status: c.status, records: 0 })),
+    byApiKey: sumBy(cells, (c) => k(c.api_key, c.api_key_name, c.status), (c) => ({ api_key: c.api_key, api_key_name: c.api_key_name, status: c.status, records: 0 })),
+    byDlr: sumBy(cells, (c) => c.dlr_error_code, (c) => ({ dlr_error_code: c.dlr_error_code, records: 0 })),
+  };
+}
+
+export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): InsightsStore {
+  type Table = 'history_rollups_daily' | 'history_rollups_hourly';
+  /** The search's conditions on a rollup table (all of them are on its values: rollupsServe). */
+  const rollupConditions = <T extends Table>(eb: ExpressionBuilder<Database, T>, search: InsightsSearch): Expression<SqlBool>[] =>
+    search.where.map((c) => eb(eb.ref(c.column as RollupDimension) as never, '=', c.value as never));
+
+  /** The values the breakdowns read (the others — parts, enterprise, delivery method — only filter). */
+  const VALUES = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code', 'currency'] as const;
+  const SUMS = ['records', 'parts_sum', 'price_units', 'priced'] as const;
+
+  /** The rows of every source, one shape: day (in the zone), the values, the sums. */
+  const cellsOf = (search: InsightsSearch, plan: ReturnType<typeof planSources>): RawBuilder<unknown> | null => {
+    const offset = sql.lit(zoneOffsetMs(search.zone));
+    const day = sql.lit(DAY_MS);
+    const parts: RawBuilder<unknown>[] = [];
+    if (plan.days.length > 0) {
+      const q = db
+        .selectFrom('history_rollups_daily')
+        .select(['day', ...VALUES, ...SUMS])
+        .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), ...rollupConditions(eb, search)]));
+      parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
+    }
+    if (plan.hours.length > 0) {
+      const q = db
+        .selectFrom('history_rollups_hourly')
+        .select([sql<number>`(hour_ms + ${offset}) / ${day}`.as('day'), ...VALUES, ...SUMS])
+        .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]));
+      parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
+    }
+    if (plan.records.length > 0) {
+      const q = db
+        .selectFrom('history_records')
+        .select([
+          sql<number>`(received_ms + ${offset}) / ${day}`.as('day'),
+          ...VALUES,
+          sql<number>`1`.as('records'),
+          sql<number>`coalesce(parts, 0)`.as('parts_sum'),
+          sql<number>`coalesce(price_units, 0)`.as('price_units'),
+          sql<number>`case when price_units is null then 0 else 1 end`.as('priced'),
+        ])
+        .where(searchWhere({ ...search, ranges: plan.records, order: 'desc' }, dialect));
+      parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
+    }
+    if (parts.length === 0) return null;
+    return sql.join(parts, sql` union all `);
+  };
+
+  const int = (e: RawBuilder<unknown>) => sql`cast(${e} as bigint)`;
+  const sum = (column: string) => int(sql`sum(${sql.ref(column)})`);
+
+  return {
+    async sums(search) {
+      const plan = planSources(search);
+      const source = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
+      const cells = cellsOf(search, plan);
+      if (!cells) return { byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: [], source };
+      const run = async <T extends Record<string, unknown>>(query: RawBuilder<T>, numbers: (keyof T)[]): Promise<T[]> => toNumber((await query.execute(db)).rows, numbers);
+      if (source === 'records') {
+        // The records are read once (their WHERE may be a text search), summed per day and combination,
+        // and the breakdowns read from those rows.
+        const values = sql.join(VALUES.map((v) => sql.ref(v)));
+        const cellRows = await run(
+          sql<Cell>`select day, ${values}, ${sum('records')} as records, ${sum('parts_sum')} as parts_sum, ${sum('price_units')} as price_units, ${sum('priced')} as priced
+            from (${cells}) cells group by day, ${values}`,
+          ['day', 'records', 'parts_sum', 'price_units', 'priced'],
+        );
+        return { ...breakdownsOf(cellRows), source };
+      }
+      // Rollup rows are few and already summed: SQL sums each breakdown straight from them.
+      const from = sql`from (${cells}) cells`;
+      const byDay = await run(
+        sql<InsightsSums['byDay'][number]>`select day, status, currency, ${sum('records')} as records, ${sum('parts_sum')} as parts_sum, ${sum('price_units')} as price_units, ${sum('priced')} as priced ${from} group by day, status, currency`,
+        ['day', 'records', 'parts_sum', 'price_units', 'priced'],
+      );
+      const byNetwork = await run(sql<InsightsSums['byNetwork'][number]>`select network_code, network_name, status, ${sum('records')} as records ${from} group by network_code, network_name, status`, ['records']);
+      const bySender = await run(sql<InsightsSums['bySender'][number]>`select from_address, status, ${sum('records')} as records ${from} group by from_address, status`, ['records']);
+      const byApiKey = await run(sql<InsightsSums['byApiKey'][number]>`select api_key, api_key_name, status, ${sum('records')} as records ${from} group by api_key, api_key_name, status`, ['records']);
+      const byDlr = await run(sql<InsightsSums['byDlr'][number]>`select dlr_error_code, ${sum('records')} as records ${from} group by dlr_error_code`, ['records']);
+      return { byDay, byNetwork, bySender, byApiKey, byDlr, source };
+    },
+
+    async hourly(search) {
+      const plan = planSources(search);
+      // Whole days count by their hours here (the daily rollups have none).
+      const hours = [...plan.hours, ...plan.days.map((d) => ({ from: zoneDayStart(d, search.zone), to: zoneDayStart(d + 1, search.zone) - HOUR_MS }))];
+      const parts: RawBuilder<unknown>[] = [];
+      if (hours.length > 0) {
+        const q = db
+          .selectFrom('history_rollups_hourly')
+          .select(['hour_ms', 'status', 'records'])
+          .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]));
+        parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
+      }
+      if (plan.records.length > 0) {
+        const q = db
+          .selectFrom('history_records')
+          .select([sql`(received_ms / ${sql.lit(HOUR_MS)}) * ${sql.lit(HOUR_MS)}`.as('hour_ms'), 'status', sql`1`.as('records')])
+          .where(searchWhere({ ...search, ranges: plan.records, order: 'desc' }, dialect));
+        parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
+      }
+      if (parts.length === 0) return [];
+      const rows = await sql<{ hour_ms: number; status: string; records: number }>`select hour_ms, status, ${sum('records')} as records from (${sql.join(parts, sql` union all `)}) cells group by hour_ms, status`.execute(db);
+      return toNumber(rows.rows, ['hour_ms', 'records']);
+    },
+
+    async latencies(search) {
+      const out = new Map<number, Float64Array>();
+      // One text of the values rather than a row each (a day holds tens of thousands), read as JSON.
+      const joined = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
+      const parse = (text: string | null) => (text ? Float64Array.from(JSON.parse(`[${text}]`) as number[]) : new Float64Array(0));
+      const base = (ranges: Range[]) =>
+        db
+          .selectFrom('history_records')
+          .where(searchWhere({ ...search, ranges, order: 'desc' }, dialect))
+          .where('latency_ms', 'is not', null);
+      if (rollupsServe(search)) {
+        // Day by day: each a range of the latency index, read in order with no sorting.
+        for (const d of search.days) out.set(d.index, parse((await base([d]).select(joined.as('values')).executeTakeFirst())?.values ?? null));
+        return out;
+      }
+      // Any other filter (free text above all) is worked out once, for every day together.
+      for (const d of search.days) out.set(d.index, new Float64Array(0));
+      if (search.days.length === 0) return out;
+      const rows = await base(search.days.map((d) => ({ from: d.from, to: d.to })))
+        .select([sql<number>`(received_ms + ${sql.lit(zoneOffsetMs(search.zone))}) / ${sql.lit(DAY_MS)}`.as('day'), joined.as('values')])
+        .groupBy(sql`1`)
+        .execute();
+      for (const r of rows) out.set(Number(r.day), parse(r.values));
+      return out;
+    },
+  };
+}
