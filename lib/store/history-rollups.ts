@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ZONES } from '../time/zones';
-import { HOUR_MS, zoneDayIndex, zoneDayStart } from '../time/zone-days';
+import { DAY_MS, HOUR_MS, zoneDayIndex, zoneDayStart } from '../time/zone-days';
 import type { Database, HistoryRecordsTable, RollupSums } from './db/schema';
 
 /** The values a rollup row is kept per (besides scope and time). */
@@ -135,4 +135,50 @@ export async function deleteRollupsBefore(q: Q, scope: string, cutMs: number): P
         where scope = ${scope} and hour_ms >= ${cutMs} and hour_ms < ${zoneDayStart(day + 1, zone)}
         group by scope, ${dims}`.execute(q);
   }
+}
+
+const DIMENSIONS = new Set<string>(ROLLUP_DIMENSIONS);
+
+/** Whether the rollups can answer: every condition is "equals" on a value they are kept by, and there is no free text. */
+export function rollupsServe(search: { where: readonly { column: string; op: string; value?: unknown }[]; text?: string }): boolean {
+  return !search.text && search.where.every((c) => c.op === '=' && DIMENSIONS.has(c.column));
+}
+
+/** Instants (ms), both ends inclusive. */
+export type Range = { from: number; to: number };
+
+/** A range cut into its whole UTC hours (for the rollups) and the pieces before and after (for the records). */
+export function splitByHours(range: Range): { hours: Range | null; edges: Range[] } {
+  const first = Math.ceil(range.from / HOUR_MS) * HOUR_MS;
+  const last = Math.floor((range.to + 1) / HOUR_MS) * HOUR_MS - HOUR_MS; // the last hour that ends inside
+  if (first > last) return { hours: null, edges: [range] };
+  const edges: Range[] = [];
+  if (range.from < first) edges.push({ from: range.from, to: first - 1 });
+  if (last + HOUR_MS <= range.to) edges.push({ from: last + HOUR_MS, to: range.to });
+  return { hours: { from: first, to: last }, edges };
+}
+
+/**
+ * Inclusive ranges cut for counting: whole UTC days (their index, for the daily rollups), whole
+ * hours (the hourly ones), and the ragged ends (the records).
+ */
+export function rollupPlan(ranges: readonly Range[]): { days: number[]; hours: Range[]; edges: Range[] } {
+  const plan = { days: [] as number[], hours: [] as Range[], edges: [] as Range[] };
+  const byHours = (r: Range) => {
+    const split = splitByHours(r);
+    if (split.hours) plan.hours.push(split.hours);
+    plan.edges.push(...split.edges);
+  };
+  for (const r of ranges) {
+    const firstDay = Math.ceil(r.from / DAY_MS);
+    const lastDay = Math.floor((r.to + 1) / DAY_MS) - 1; // the last day that ends inside
+    if (firstDay > lastDay) {
+      byHours(r);
+      continue;
+    }
+    if (r.from < firstDay * DAY_MS) byHours({ from: r.from, to: firstDay * DAY_MS - 1 });
+    for (let d = firstDay; d <= lastDay; d++) plan.days.push(d);
+    if ((lastDay + 1) * DAY_MS <= r.to) byHours({ from: (lastDay + 1) * DAY_MS, to: r.to });
+  }
+  return plan;
 }

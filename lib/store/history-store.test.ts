@@ -11,7 +11,7 @@ import { localSearchOf } from '@/lib/history/local-query';
 import { scopeOf } from '@/lib/history/scope';
 import { parseQuery, type TransactionsQuery } from '@/lib/query/query';
 import { forEachBackend } from '@/tests/support/backends';
-import type { HistoryDay, HistoryRecordRow, HistoryStore } from './history-store';
+import type { Condition, HistoryDay, HistoryRecordRow, HistoryStore } from './history-store';
 
 const DAY = '2026-10-01';
 const T0 = Date.UTC(2026, 9, 1, 0, 0, 0);
@@ -110,6 +110,10 @@ forEachBackend((open) => {
       // Part of a trx_id; and a two-character text (below the trigram index, read row by row).
       expect(await find(history, A, { q: '8000-000000000013' })).toEqual([13]);
       expect(await find(history, A, { q: 'お荷' })).toEqual([7]);
+      // Two characters both in the text but never side by side: no match.
+      expect(await find(history, A, { q: '物配' })).toEqual([]);
+      // Two plain characters, any case: read row by row, all twenty references hold "r-".
+      expect(await find(history, A, { q: 'R-' })).toHaveLength(20);
       // A LIKE wildcard is a literal character.
       expect(await find(history, A, { q: 'order_1' })).toEqual([]);
     });
@@ -137,6 +141,24 @@ forEachBackend((open) => {
       // A field with no column of its own is read from the record.
       const byBody = await find(history, A, { sort: 'message_body', 'sort-order': 'asc', q: 'code' });
       expect(byBody).toEqual([1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    });
+
+    it('counts from the rollups exactly what the records hold, ragged ends included', async () => {
+      const { history } = await open();
+      // Records every 37 minutes over three days, so the ends cut through hours and days.
+      const spread = Array.from({ length: 3 * 24 * 60 / 37 }, (_, i) => cdr(100 + i, { date_received: iso(T0 + i * 37 * 60_000 + 1234) }));
+      await history.commitDayPage(A, day(), rows(spread), []);
+      const from = T0 + 5 * 3600_000 + 17 * 60_000;
+      for (const [to, where] of [
+        [T0 + 2 * 86_400_000 + 7 * 3600_000 + 59_999, [] as Condition[]],
+        [T0 + 3 * 86_400_000 - 1, [{ column: 'status', op: '=', value: 'UNDELIV' } as Condition]],
+        [T0 + 86_400_000 + 3600_000 - 1, [{ column: 'from_address', op: '=', value: 'SAKURA' } as Condition, { column: 'parts', op: '=', value: 1 } as Condition]],
+      ] as const) {
+        const search = { scope: A, ranges: [{ from, to }], where, order: 'asc' as const };
+        const listed = (await history.page(search, 0, 10_000)).length;
+        expect(listed).toBeGreaterThan(0);
+        expect(await history.count(search)).toBe(listed);
+      }
     });
 
     it('never shows one scope’s records to another, free text included', async () => {

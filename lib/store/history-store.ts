@@ -9,7 +9,7 @@ import 'server-only';
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
-import { addToRollups, deleteRollups, deleteRollupsBefore, ROLLED_COLUMNS } from './history-rollups';
+import { addToRollups, deleteRollups, deleteRollupsBefore, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;
@@ -35,7 +35,7 @@ export interface HistoryDay<P = unknown> {
 }
 
 /** A record to keep: its columns (lib/history/record-columns.ts) and the record itself. */
-export type HistoryRecordRow = Omit<HistoryRecordsTable, 'id' | 'scope' | 'body'> & { body: string };
+export type HistoryRecordRow = Omit<HistoryRecordsTable, 'id' | 'scope'> & { body: string };
 
 /** The columns a search can filter or sort on. */
 export type RecordColumn = Exclude<keyof HistoryRecordsTable, 'id' | 'scope' | 'body' | 'search_text'>;
@@ -103,6 +103,9 @@ export interface HistoryStore {
   size(scope: string): Promise<{ records: number }>;
 }
 
+/** Columns whose conditions pick a few records each (see searchWhere). */
+const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 'trx_id']);
+
 /** Rows per INSERT (well under either dialect's parameter limit: 24 columns each). */
 const ROWS_PER_INSERT = 40;
 
@@ -127,9 +130,14 @@ function prefixUpperBound(prefix: string): string {
  * (lib/store/insights-store.ts), so a filter means the same everywhere.
  */
 export function searchWhere(search: LocalSearch, dialect: SqlDialect) {
+  // A condition that picks a handful of records (a number, its last digits, a reference) is read
+  // from its own index; the time range is then only checked (`+received_ms` keeps the planner from
+  // walking a month of the received-time index instead, which it otherwise prefers).
+  const selective = search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));
+  const received = selective ? sql.raw('+history_records.received_ms') : sql.raw('history_records.received_ms');
   return (eb: ExpressionBuilder<Database, 'history_records'>) => {
     const parts: Expression<SqlBool>[] = [eb('history_records.scope', '=', search.scope)];
-    parts.push(eb.or(search.ranges.map((r) => eb.and([eb('history_records.received_ms', '>=', r.from), eb('history_records.received_ms', '<=', r.to)]))));
+    parts.push(eb.or(search.ranges.map((r) => sql<SqlBool>`${received} between ${r.from} and ${r.to}`)));
     for (const c of search.where) {
       if (c.op === 'prefix') parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
       else parts.push(eb(c.column, c.op, c.value));
@@ -139,13 +147,37 @@ export function searchWhere(search: LocalSearch, dialect: SqlDialect) {
   };
 }
 
+/**
+ * Ends each pair of wide characters appended to the SQLite text (wideBigrams). A control character:
+ * `q` cannot hold one, so no search of three characters or more can match across the pairs.
+ */
+const PAIR_MARK = '\u0001';
+
+const isWide = (ch: string) => ch.codePointAt(0)! > 0x7f;
+
+/**
+ * Japanese is searched by two characters as often as by three (配達, 予約, 注文), and a trigram
+ * index matches three and more. So SQLite's text also holds every pair of adjacent wide
+ * characters followed by a mark: "配達" is found as the trigram "配達␁" from the index, not by
+ * reading every row. (PostgreSQL's ILIKE needs no help to be right; see the README on its speed.)
+ */
+export function wideBigrams(text: string): string {
+  const chars = [...text];
+  let pairs = '';
+  for (let i = 0; i + 1 < chars.length; i++) if (isWide(chars[i]!) && isWide(chars[i + 1]!)) pairs += chars[i]! + chars[i + 1]! + PAIR_MARK;
+  return pairs ? `${text}\n${pairs}` : text;
+}
+
 /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE below 3 characters. */
 function textCondition(text: string, dialect: SqlDialect): Expression<SqlBool> {
   const needle = text.toLowerCase();
   if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  // A trigram index matches 3 characters and more; shorter text is looked for row by row.
-  if ([...needle].length < 3) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${needle.replace(/"/g, '""')}"`})`;
+  const chars = [...needle];
+  const fts = (phrase: string) => sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${phrase.replace(/"/g, '""')}"`})`;
+  if (chars.length === 2 && chars.every(isWide)) return fts(needle + PAIR_MARK);
+  // A trigram index matches 3 characters and more; other short text is looked for row by row.
+  if (chars.length < 3) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
+  return fts(needle);
 }
 
 export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): HistoryStore {
@@ -159,11 +191,17 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
   const insertRecords = async (q: Q, scope: string, rows: readonly HistoryRecordRow[]): Promise<number> => {
     let inserted = 0;
     for (const batch of chunks(rows, ROWS_PER_INSERT)) {
+      const bodies = new Map(batch.map((r) => [r.trx_id, r.body]));
       const stored = await q
         .insertInto('history_records')
-        .values(batch.map((r) => ({ ...r, scope })))
+        .values(batch.map(({ body: _body, ...columns }) => ({ ...columns, scope, search_text: dialect === 'sqlite' ? wideBigrams(columns.search_text) : columns.search_text })))
         .onConflict((oc) => oc.columns(['scope', 'trx_id']).doNothing())
-        .returning([...ROLLED_COLUMNS])
+        .returning(['id', 'trx_id', ...ROLLED_COLUMNS])
+        .execute();
+      if (stored.length === 0) continue;
+      await q
+        .insertInto('history_bodies')
+        .values(stored.map((r) => ({ id: r.id, body: bodies.get(r.trx_id)! })))
         .execute();
       await addToRollups(q, scope, stored);
       inserted += stored.length;
@@ -171,12 +209,30 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     return inserted;
   };
 
+
   const whereOf = (search: LocalSearch) => searchWhere(search, dialect);
 
+  const countRecords = async (search: LocalSearch): Promise<number> => {
+    const row = await db
+      .selectFrom('history_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(whereOf(search))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  /** A field without a column of its own is read from the record's body (slow: every row's body is read). */
   const sortExpression = (key: SortKey) => {
     if ('column' in key) return sql.ref(key.column);
-    if (dialect === 'postgres') return key.numeric ? sql`nullif(body::json->>${key.field}, '')::numeric` : sql`body::json->>${key.field}`;
-    return key.numeric ? sql`cast(nullif(json_extract(body, ${`$.${key.field}`}), '') as real)` : sql`json_extract(body, ${`$.${key.field}`})`;
+    const value =
+      dialect === 'postgres'
+        ? key.numeric
+          ? sql`nullif(body::json->>${key.field}, '')::numeric`
+          : sql`body::json->>${key.field}`
+        : key.numeric
+          ? sql`cast(nullif(json_extract(body, ${`$.${key.field}`}), '') as real)`
+          : sql`json_extract(body, ${`$.${key.field}`})`;
+    return sql`(select ${value} from history_bodies where history_bodies.id = history_records.id)`;
   };
 
   const toSettings = (r: Database['history_settings']): HistorySettings => ({
@@ -231,6 +287,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     },
     async deleteScope(scope) {
       await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('history_bodies').where('id', 'in', trx.selectFrom('history_records').select('id').where('scope', '=', scope)).execute();
         await trx.deleteFrom('history_records').where('scope', '=', scope).execute();
         await deleteRollups(trx, scope);
         await trx.deleteFrom('history_days').where('scope', '=', scope).execute();
@@ -240,6 +297,8 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     },
     async deleteBefore(scope, day) {
       await db.transaction().execute(async (trx) => {
+        const before = trx.selectFrom('history_records').select('id').where('scope', '=', scope).where('day', '<', day);
+        await trx.deleteFrom('history_bodies').where('id', 'in', before).execute();
         await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
         await deleteRollupsBefore(trx, scope, Date.parse(`${day}T00:00:00Z`));
         await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
@@ -308,32 +367,57 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     },
 
     async record(scope, trxId) {
-      const row = await db.selectFrom('history_records').select('body').where('scope', '=', scope).where('trx_id', '=', trxId.toLowerCase()).executeTakeFirst();
+      const row = await db
+        .selectFrom('history_records')
+        .innerJoin('history_bodies', 'history_bodies.id', 'history_records.id')
+        .select('history_bodies.body')
+        .where('history_records.scope', '=', scope)
+        .where('history_records.trx_id', '=', trxId.toLowerCase())
+        .executeTakeFirst();
       return row?.body ?? null;
     },
     async count(search) {
       if (search.ranges.length === 0) return 0;
-      const row = await db
-        .selectFrom('history_records')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(whereOf(search))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      if (!rollupsServe(search)) return countRecords(search);
+      // Whole UTC days from the daily rollups, whole hours from the hourly ones, the rest from the
+      // records: a month's count sums a few thousand rows instead of reading a million.
+      const plan = rollupPlan(search.ranges);
+      const conditions = <T extends 'history_rollups_daily' | 'history_rollups_hourly'>(eb: ExpressionBuilder<Database, T>) =>
+        search.where.map((c) => eb(eb.ref(c.column as RollupDimension) as never, '=', c.value as never));
+      let total = plan.edges.length > 0 ? await countRecords({ ...search, ranges: plan.edges }) : 0;
+      if (plan.days.length > 0) {
+        const row = await db
+          .selectFrom('history_rollups_daily')
+          .select((eb) => eb.fn.sum<number>('records').as('n'))
+          .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', 'UTC'), eb('day', 'in', plan.days), ...conditions(eb)]))
+          .executeTakeFirstOrThrow();
+        total += Number(row.n ?? 0);
+      }
+      if (plan.hours.length > 0) {
+        const row = await db
+          .selectFrom('history_rollups_hourly')
+          .select((eb) => eb.fn.sum<number>('records').as('n'))
+          .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...conditions(eb)]))
+          .executeTakeFirstOrThrow();
+        total += Number(row.n ?? 0);
+      }
+      return total;
     },
     async page(search, offset, limit) {
       if (search.ranges.length === 0 || limit <= 0) return [];
       const dir = search.order === 'desc' ? sql`desc` : sql`asc`;
       // Absent values sort as the smallest in both dialects (SQLite and PostgreSQL differ by default).
       const nulls = search.order === 'desc' ? sql`nulls last` : sql`nulls first`;
-      let q = db.selectFrom('history_records').select('body').where(whereOf(search));
+      // The page's ids first, in the search's order, from the narrow rows (an index, mostly); then
+      // the bodies of just those rows.
+      let q = db.selectFrom('history_records').select('id').where(whereOf(search));
       if (search.sort && !('column' in search.sort && search.sort.column === 'received_ms')) q = q.orderBy(sql`${sortExpression(search.sort)} ${dir} ${nulls}`);
-      const rows = await q
-        .orderBy(sql`received_ms ${dir}`)
-        .orderBy(sql`trx_id ${dir}`)
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      return rows.map((r) => r.body);
+      const ids = (await q.orderBy(sql`received_ms ${dir}`).orderBy(sql`trx_id ${dir}`).limit(limit).offset(offset).execute()).map((r) => r.id);
+      if (ids.length === 0) return [];
+      const bodies = await db.selectFrom('history_bodies').select(['id', 'body']).where('id', 'in', ids).execute();
+      // PostgreSQL answers its bigint ids as strings: keyed by their text either way.
+      const byId = new Map(bodies.map((b) => [String(b.id), b.body]));
+      return ids.map((id) => byId.get(String(id))!);
     },
     async size(scope) {
       const row = await db

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
 import type { HistoryDay, HistoryRecordRow, LocalSearch } from './history-store';
 import { daySegments, zoneDayIndex } from '../time/zone-days';
-import { breakdownsOf, planSources, rollupsServe, splitByHours, type InsightsSearch, type InsightsSums } from './insights-store';
+import { rollupsServe, splitByHours } from './history-rollups';
+import { breakdownsOf, planSources, type InsightsSearch, type InsightsSums } from './insights-store';
 
 const H = 3_600_000;
 const DAY0 = Date.parse('2026-11-01T00:00:00Z');

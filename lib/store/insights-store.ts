@@ -17,7 +17,7 @@ import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from './db/schema';
 import { searchWhere, type LocalSearch } from './history-store';
-import { ROLLUP_DIMENSIONS, type RollupDimension } from './history-rollups';
+import { ROLLUP_DIMENSIONS, rollupsServe, splitByHours, type Range, type RollupDimension } from './history-rollups';
 
 /** A search of the local history by days of a zone: each day's counted part (inclusive ms). */
 export interface InsightsSearch extends Omit<LocalSearch, 'ranges' | 'sort' | 'order'> {
@@ -41,26 +41,6 @@ export interface InsightsStore {
   hourly(search: InsightsSearch): Promise<{ hour_ms: number; status: string; records: number }[]>;
   /** The delivery latencies (ms) of the search's records per day (records without one are left out), in no order. */
   latencies(search: InsightsSearch): Promise<Map<number, Float64Array>>;
-}
-
-const DIMENSIONS = new Set<string>(ROLLUP_DIMENSIONS);
-
-/** Whether the rollups can answer: every condition is "equals" on a value they are kept by, and there is no free text. */
-export function rollupsServe(search: Pick<LocalSearch, 'where' | 'text'>): boolean {
-  return !search.text && search.where.every((c) => c.op === '=' && DIMENSIONS.has(c.column));
-}
-
-type Range = { from: number; to: number };
-
-/** A range cut into its whole UTC hours (for the rollups) and the pieces before and after (for the records). */
-export function splitByHours(range: Range): { hours: Range | null; edges: Range[] } {
-  const first = Math.ceil(range.from / HOUR_MS) * HOUR_MS;
-  const last = Math.floor((range.to + 1) / HOUR_MS) * HOUR_MS - HOUR_MS; // the last hour that ends inside
-  if (first > last) return { hours: null, edges: [range] };
-  const edges: Range[] = [];
-  if (range.from < first) edges.push({ from: range.from, to: first - 1 });
-  if (last + HOUR_MS <= range.to) edges.push({ from: last + HOUR_MS, to: range.to });
-  return { hours: { from: first, to: last }, edges };
 }
 
 /** Which source answers which part of the search's days. */

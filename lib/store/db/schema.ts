@@ -171,6 +171,11 @@ export interface HistoryRecordsTable {
   latency_ms: number | null;
   /** What `q` searches, lower-cased. */
   search_text: string;
+}
+
+/** The record itself, by the id of its row in history_records (kept apart: most searches never read it). */
+export interface HistoryBodiesTable {
+  id: number;
   /** The record as the upstream sent it (UTC), JSON. */
   body: string;
 }
@@ -239,6 +244,7 @@ export interface Database {
   history_settings: HistorySettingsTable;
   history_days: HistoryDaysTable;
   history_records: HistoryRecordsTable;
+  history_bodies: HistoryBodiesTable;
   history_results: HistoryResultsTable;
   history_rollups_hourly: HistoryRollupsHourlyTable;
   history_rollups_daily: HistoryRollupsDailyTable;

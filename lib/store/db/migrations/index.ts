@@ -12,6 +12,7 @@ import { leasesMigration } from './0003-leases';
 import { governorWaitersMigration } from './0004-governor-waiters';
 import { historyMigration } from './0006-history';
 import { insightsMigration } from './0010-insights';
+import { historyBodiesMigration } from './0011-history-bodies';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -21,5 +22,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0004-governor-waiters': governorWaitersMigration(dialect),
     '0006-history': historyMigration(dialect),
     '0010-insights': insightsMigration(dialect),
+    '0011-history-bodies': historyBodiesMigration(dialect),
   };
 }
