@@ -17,7 +17,7 @@ import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from './db/schema';
 import { searchWhere, type LocalSearch } from './history-store';
-import { ROLLUP_DIMENSIONS, rollupsServe, splitByHours, type Range, type RollupDimension } from './history-rollups';
+import { rollupsServe, splitByHours, type Range, type RollupDimension } from './history-rollups';
 
 /** A search of the local history by days of a zone: each day's counted part (inclusive ms). */
 export interface InsightsSearch extends Omit<LocalSearch, 'ranges' | 'sort' | 'order'> {
