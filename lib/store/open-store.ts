@@ -15,6 +15,7 @@ import { createExportJobStore, type ExportJobStore } from './export-jobs';
 import { createLeaseStore, type LeaseStore } from './leases';
 import { createLedger, type LedgerStore } from './ledger';
 import { createPageCache, type PageCacheStore } from './page-cache';
+import { createSignInAttemptStore, type SignInAttemptStore } from './sign-in-attempts';
 import { createVault, type VaultStore } from './vault';
 
 export interface DurableStore {
@@ -28,6 +29,7 @@ export interface DurableStore {
   exportJobs: ExportJobStore;
   exportFiles: ExportFileStore;
   leases: LeaseStore;
+  signInAttempts: SignInAttemptStore;
   /** Closes the database (for SQLite, frees the data folder for another process). */
   close(): Promise<void>;
 }
@@ -53,6 +55,7 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     exportJobs: createExportJobStore(db),
     exportFiles: createExportFileStore(db),
     leases: createLeaseStore(db),
+    signInAttempts: createSignInAttemptStore(db, dialect),
     close,
   };
 }

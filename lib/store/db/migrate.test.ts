@@ -11,7 +11,7 @@ import { migrationsFor } from './migrations';
 import { openDatabase } from './open-database';
 
 /** Every table the schema types declare (lib/store/db/schema.ts), which the migrations must create. */
-const TABLES = ['cache_pages', 'cache_records', 'export_file_chunks', 'export_files', 'export_jobs', 'export_rows', 'governor_waiters', 'leases', 'sessions', 'upstream_blocks', 'upstream_calls'];
+const TABLES = ['cache_pages', 'cache_records', 'export_file_chunks', 'export_files', 'export_jobs', 'export_rows', 'governor_waiters', 'leases', 'sessions', 'sign_in_attempts', 'upstream_blocks', 'upstream_calls'];
 const ALL = Object.keys(migrationsFor('postgres'));
 
 describe('migrations', () => {

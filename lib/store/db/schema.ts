@@ -113,6 +113,14 @@ export interface GovernorWaitersTable {
   seen_at: number;
 }
 
+/** Failed sign-ins per subject, a keyed hash of an API key or a client address (lib/store/sign-in-attempts.ts). */
+export interface SignInAttemptsTable {
+  subject: string;
+  /** Failures of the subject's current streak. */
+  failures: number;
+  last_failure_at: number;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -125,6 +133,7 @@ export interface Database {
   export_file_chunks: ExportFileChunksTable;
   leases: LeasesTable;
   governor_waiters: GovernorWaitersTable;
+  sign_in_attempts: SignInAttemptsTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

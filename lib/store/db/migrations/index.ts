@@ -10,6 +10,7 @@ import { initialMigration } from './0001-initial';
 import { callClassMigration } from './0002-call-class';
 import { leasesMigration } from './0003-leases';
 import { governorWaitersMigration } from './0004-governor-waiters';
+import { signInAttemptsMigration } from './0005-sign-in-attempts';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -17,5 +18,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0002-call-class': callClassMigration,
     '0003-leases': leasesMigration(dialect),
     '0004-governor-waiters': governorWaitersMigration(dialect),
+    '0005-sign-in-attempts': signInAttemptsMigration(dialect),
   };
 }
