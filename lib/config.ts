@@ -61,6 +61,21 @@ export const configSchema = z.object({
   NEXTAUTH_SECRET: z.string().min(1).optional(),
   NEXTAUTH_URL: z.string().optional(),
   SESSION_MAX_AGE_HOURS: int(12, 1),
+  /**
+   * Sign-in throttling (lib/auth/throttle-rules.ts): failed sign-ins a key, and a client address,
+   * may have before each further one waits, the wait after the first of those, doubling after each
+   * further failure up to the longest, and how long without a failure before a streak is forgotten.
+   */
+  SIGN_IN_FAILURES_PER_KEY: int(5, 1),
+  SIGN_IN_FAILURES_PER_ADDRESS: int(20, 1),
+  SIGN_IN_FIRST_WAIT_SECONDS: int(60, 1),
+  SIGN_IN_MAX_WAIT_SECONDS: int(3600, 1),
+  SIGN_IN_FAILURE_WINDOW_MINUTES: int(15, 1),
+  /**
+   * Reverse proxies in front of the dashboard that add the address they were reached from to
+   * X-Forwarded-For. 0: none — the header is the client's to write and is not read (lib/http/client-address.ts).
+   */
+  TRUST_PROXY_HOPS: int(0, 0),
   EXPORT_RETENTION_DAYS: int(7, 0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
