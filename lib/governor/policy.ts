@@ -147,7 +147,9 @@ function deploymentVerdict(state: GovernorState, limits: PolicyLimits, deploymen
       v = later(v, full);
       continue;
     }
-    const held = windowVerdict(all, now, { ...w, limit: Math.max(0, w.limit - hold) }, 'deployment', { ...extra, held: full.at <= now });
+    const share = windowVerdict(all, now, { ...w, limit: Math.max(0, w.limit - hold) }, 'deployment', { ...extra, held: full.at <= now });
+    // When the whole window is used, not only the account's share of it, the message names the whole window.
+    const held = share.at > now && !share.held ? { ...share, limit: w.limit } : share;
     // Either the held window frees, or the account's own calls leave it and it is new again.
     const newAgainAt = Math.max(...ownInWindow) + w.ms;
     const asNew = full.at > newAgainAt ? full : { ...held, at: newAgainAt };
