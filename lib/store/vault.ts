@@ -24,6 +24,8 @@ export interface VaultStore {
   delete(sid: string): Promise<void>;
   /** Sessions still open for an API key (the upstream token is shared between them). */
   countForApiKey(apiKey: string, now: number): Promise<number>;
+  /** Ends every session of an API key (signed in before `createdBefore`, when given); how many there were. */
+  deleteForApiKey(apiKey: string, createdBefore?: number): Promise<number>;
   prune(now: number): Promise<void>;
 }
 
@@ -67,6 +69,12 @@ export function createVault(db: Kysely<Database>): VaultStore {
         .where('expires_at', '>', now)
         .executeTakeFirstOrThrow();
       return row.n;
+    },
+    async deleteForApiKey(apiKey, createdBefore) {
+      let q = db.deleteFrom('sessions').where('api_key', '=', apiKey);
+      if (createdBefore !== undefined) q = q.where('created_at', '<', createdBefore);
+      const result = await q.executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async prune(now) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
