@@ -22,7 +22,10 @@ export function fingerprint(value: string, secret: string = authSecret()): strin
   return createHmac('sha256', keyFor(secret)).update(value, 'utf8').digest('hex');
 }
 
-/** A short fingerprint (12 hex digits) for log lines: `fp:3f9a0c51d2e7`. */
+/**
+ * A short fingerprint for log lines: `fp:3f9a0c51d2e7b804`. Sixteen hex digits, the shortest the
+ * logger keeps whole (lib/log.ts reads a shorter run of digits as a phone number).
+ */
 export function logFingerprint(value: string, secret: string = authSecret()): string {
-  return `fp:${fingerprint(value, secret).slice(0, 12)}`;
+  return `fp:${fingerprint(value, secret).slice(0, 16)}`;
 }
