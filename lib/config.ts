@@ -6,6 +6,7 @@ import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PolicyLimits } from './governor/policy';
+import { MAX_ARRIVAL_MARGIN_MS } from './governor/windows';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 const share = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
@@ -36,6 +37,8 @@ export const configSchema = z.object({
   UPSTREAM_IP_HOLDBACK_SHARE: share(0.2),
   /** Token requests (sign-ins and renewals) a minute, for the whole deployment. */
   UPSTREAM_TOKEN_LIMIT_PER_MINUTE: int(10, 1),
+  /** How much longer than its window a call is counted: the upstream counts a call when it arrives. */
+  UPSTREAM_WINDOW_MARGIN_MS: int(1000, 0).pipe(z.number().max(MAX_ARRIVAL_MARGIN_MS)),
   /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
   UPSTREAM_PAGE_SIZE: int(100, 1),
   /** Calls of each hour and day that background work (exports, the local history) leaves for people. */
@@ -115,5 +118,6 @@ export function upstreamLimits(c: Config): PolicyLimits {
     syncShare: c.MIRROR_MAX_SHARE,
     holdbackShare: c.UPSTREAM_IP_HOLDBACK_SHARE,
     tokensPerMinute: c.UPSTREAM_TOKEN_LIMIT_PER_MINUTE,
+    arrivalMarginMs: c.UPSTREAM_WINDOW_MARGIN_MS,
   };
 }

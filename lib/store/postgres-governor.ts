@@ -18,7 +18,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { GovernorBackend, NewCall, SlotLease, WaitingCall } from '../governor/backend';
 import type { GovernorState } from '../governor/policy';
-import { DAY } from '../governor/windows';
+import { STATE_SPAN_MS } from '../governor/windows';
 import { log } from '../log';
 import type { Database } from './db/schema';
 
@@ -41,7 +41,7 @@ export interface PostgresGovernorOptions {
 
 async function readState(q: Kysely<Database>, now: number): Promise<GovernorState> {
   const [calls, blocks] = await Promise.all([
-    q.selectFrom('upstream_calls').select(['account', 'at', 'class']).where('at', '>', now - DAY).orderBy('at').orderBy('id').execute(),
+    q.selectFrom('upstream_calls').select(['account', 'at', 'class']).where('at', '>', now - STATE_SPAN_MS).orderBy('at').orderBy('id').execute(),
     q.selectFrom('upstream_blocks').select(['account', 'until']).where('until', '>', now).execute(),
   ]);
   return { calls: calls.map((c) => ({ account: c.account, at: c.at, cls: c.class })), blocks: new Map(blocks.map((b) => [b.account, b.until])) };
