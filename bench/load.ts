@@ -6,7 +6,8 @@
  * The dashboard runs its defaults: per-account windows, one call in flight for the deployment.
  *
  * Clients are signed in as five accounts and ask for a mix of searches — most of them repeats a
- * person would make (paging, zone, page size), some new — and transaction lookups. Prints:
+ * person would make (paging, zone, page size), some new — and lookups of transactions the same
+ * account was shown. Prints:
  *  - the most upstream calls ever in flight at once (must be 1),
  *  - the upstream's 429s (must be 0: the dashboard never breaks a limit),
  *  - the dashboard's answers by status (only 200, and 429 with Retry-After, are acceptable),
@@ -72,11 +73,13 @@ async function main() {
   const byStatus = new Map<string, number>();
   const latencies: number[] = [];
   let missingRetryAfter = 0;
-  let seenTrx: string[] = [];
+  // Per account: a transaction is looked up by an account that saw it (another enterprise's is a 404).
+  const seenBy: string[][] = ACCOUNTS.map(() => []);
 
   const deadline = Date.now() + SECONDS * 1000;
   async function client(i: number) {
     const cookie = cookies[i % cookies.length] as string;
+    const seenTrx = seenBy[i % cookies.length] as string[];
     const urls = workload(i);
     let n = i;
     while (Date.now() < deadline) {
@@ -92,7 +95,7 @@ async function main() {
         const body = await res.text();
         if (res.status === 200 && path.startsWith('/api/transactions?') && seenTrx.length < 200) {
           const ids = (JSON.parse(body) as { _embedded: { cdrs: { trx_id: string }[] } })._embedded.cdrs.map((c) => c.trx_id);
-          seenTrx = seenTrx.concat(ids.slice(0, 3));
+          seenTrx.push(...ids.slice(0, 3));
         }
       } catch {
         status = 'error';
