@@ -1,6 +1,9 @@
 /**
  * bench/load: 50 concurrent clients for 60 seconds against the dashboard, in front of the simulator
- * with the real upstream's limits on (1 in flight, 3/min, 10/h, 100/day per account and per IP).
+ * with the real upstream's limits on, as it reads them by default: 1 call in flight per account and
+ * per client IP (every call of the dashboard leaves from one IP), and the 3/min, 10/h, 100/day
+ * windows per account only (README, "Whose limits"; `--ip-rate-limits` would count them per IP too).
+ * The dashboard runs its defaults: per-account windows, one call in flight for the deployment.
  *
  * Clients are signed in as five accounts and ask for a mix of searches — most of them repeats a
  * person would make (paging, zone, page size), some new — and transaction lookups (bench/lib/workload.ts). Prints:
@@ -24,7 +27,7 @@ async function main() {
   const cookies = await Promise.all(ACCOUNTS.map(([k, s]) => signIn(dash.url, k, s)));
   const tally = new AnswerTally();
 
-  console.log(`bench/load — ${CLIENTS} clients for ${SECONDS} s, 5 accounts, simulator limits 1 in flight, 3/min, 10/h, 100/day`);
+  console.log(`bench/load — ${CLIENTS} clients for ${SECONDS} s, 5 accounts, simulator limits: 1 in flight per account and per IP, 3/min, 10/h, 100/day per account`);
   const elapsed = await runClients(CLIENTS, SECONDS, (i) => ({ baseUrl: dash.url, cookie: cookies[i % cookies.length] as string, tallies: [tally] }));
   const stats = await simStats(sim.url);
 

@@ -12,6 +12,8 @@ export const ACCOUNTS = {
   drawer: 'sakura-ops',
   lookup: 'fuji',
   session: 'minato',
+  // Signed out everywhere on purpose, on the strict dashboard, where no other spec holds a session of it.
+  signOutEverywhere: 'minato-audit',
   // Shares minato with the session spec, which spends no calls: the counts checked here stay its own.
   security: 'minato',
   quota: 'support',

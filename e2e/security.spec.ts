@@ -4,7 +4,8 @@
  *    single violation, and the policy really blocks what it should;
  *  - the sign-in page shows only its own messages, whatever `?error=` says;
  *  - an oversized body is refused with 413 before it is read whole, and the server goes on serving;
- *  - a request from another site or origin spends no upstream call.
+ *  - a request from another site or origin spends no upstream call, and a search link opened from
+ *    another site fills the form and waits for Search.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -249,5 +250,47 @@ test.describe('security', () => {
     await page.goto(query.replace('/api/transactions', '/transactions'));
     await expect(resultRows(page).first()).toBeVisible();
     expect(await upstreamCalls(ACCOUNT)).toBe(before + 1);
+  });
+
+  test('a search link opened from another site fills the form and waits for Search', async ({ page, baseURL }) => {
+    await signIn(page, ACCOUNT, baseURL!);
+    const window = pastWindow(9, 2, 7);
+    const link = searchUrl(window, { row: '0123456789abcdef0123456789abcdef' });
+    const attacker = http.createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html');
+      res.end(`<!doctype html><title>elsewhere</title><a id="go" href="${APP_URL}${link}">see your messages</a>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, resolve));
+    const port = (attacker.address() as AddressInfo).port;
+    const before = await upstreamCalls(ACCOUNT);
+    const spending: string[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname.startsWith('/api/transactions')) spending.push(req.url());
+    });
+    try {
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.click('#go');
+      await expect(page).toHaveURL(new RegExp(`^${APP_URL}/transactions\\?`));
+      await expect(page.getByTestId('held-link')).toContainText('The link came from another site');
+      // The picker shows whole minutes (the seconds of :00 are left off).
+      await expect(page.locator('input[name="date-from"]')).toHaveValue(new RegExp(`^${window.from.replace(' ', 'T').slice(0, 16)}`));
+      await expect(page.getByTestId('search-cost')).toContainText(/Uses|From cache/);
+      // Nothing spent: no search and no drawer lookup, whatever the link carried.
+      await expect(page.getByTestId('detail-drawer')).toHaveCount(0);
+      expect(spending).toEqual([]);
+      expect(await upstreamCalls(ACCOUNT)).toBe(before);
+
+      await page.getByTestId('search-button').click();
+      await expect(resultRows(page).first()).toBeVisible();
+      await expect(page.getByTestId('held-link')).toHaveCount(0);
+      expect(await upstreamCalls(ACCOUNT)).toBeGreaterThan(before);
+    } finally {
+      attacker.close();
+    }
+
+    // The same link opened from the dashboard itself (or typed in) searches at once.
+    const own = pastWindow(9, 2, 12);
+    await page.goto(searchUrl(own));
+    await expect(resultRows(page).first()).toBeVisible();
   });
 });

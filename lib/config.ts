@@ -6,6 +6,7 @@ import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PolicyLimits } from './governor/policy';
+import { MAX_ARRIVAL_MARGIN_MS } from './governor/windows';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 const share = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
@@ -36,6 +37,8 @@ export const configSchema = z.object({
   UPSTREAM_IP_HOLDBACK_SHARE: share(0.2),
   /** Token requests (sign-ins and renewals) a minute, for the whole deployment. */
   UPSTREAM_TOKEN_LIMIT_PER_MINUTE: int(10, 1),
+  /** How much longer than its window a call is counted: the upstream counts a call when it arrives. */
+  UPSTREAM_WINDOW_MARGIN_MS: int(1000, 0).pipe(z.number().max(MAX_ARRIVAL_MARGIN_MS)),
   /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
   UPSTREAM_PAGE_SIZE: int(100, 1),
   /** Calls of each hour and day that background work (exports, the local history) leaves for people. */
@@ -65,6 +68,21 @@ export const configSchema = z.object({
   NEXTAUTH_SECRET: z.string().min(1).optional(),
   NEXTAUTH_URL: z.string().optional(),
   SESSION_MAX_AGE_HOURS: int(12, 1),
+  /**
+   * Sign-in throttling (lib/auth/throttle-rules.ts): failed sign-ins a key, and a client address,
+   * may have before each further one waits, the wait after the first of those, doubling after each
+   * further failure up to the longest, and how long without a failure before a streak is forgotten.
+   */
+  SIGN_IN_FAILURES_PER_KEY: int(5, 1),
+  SIGN_IN_FAILURES_PER_ADDRESS: int(20, 1),
+  SIGN_IN_FIRST_WAIT_SECONDS: int(60, 1),
+  SIGN_IN_MAX_WAIT_SECONDS: int(3600, 1),
+  SIGN_IN_FAILURE_WINDOW_MINUTES: int(15, 1),
+  /**
+   * Reverse proxies in front of the dashboard that add the address they were reached from to
+   * X-Forwarded-For. 0: none — the header is the client's to write and is not read (lib/http/client-address.ts).
+   */
+  TRUST_PROXY_HOPS: int(0, 0),
   EXPORT_RETENTION_DAYS: int(7, 0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -104,5 +122,6 @@ export function upstreamLimits(c: Config): PolicyLimits {
     syncShare: c.MIRROR_MAX_SHARE,
     holdbackShare: c.UPSTREAM_IP_HOLDBACK_SHARE,
     tokensPerMinute: c.UPSTREAM_TOKEN_LIMIT_PER_MINUTE,
+    arrivalMarginMs: c.UPSTREAM_WINDOW_MARGIN_MS,
   };
 }

@@ -15,6 +15,9 @@ export interface AdminContext {
   setFaults(f: FaultSpec): void;
   clearFaults(): void;
   currentFaults(): unknown;
+  /** Rotates an account's secret; false when no account has that key. */
+  setSecret(apiKey: string, secret: string): boolean;
+  resetSecrets(): void;
 }
 
 export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<number> {
@@ -51,6 +54,24 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
       if (!parsed.ok) return reply(400, errorBody(400, parsed.message));
       ctx.setFaults(parsed.spec);
       return reply(200, { ok: true, faults: ctx.currentFaults() });
+    }
+    case `${ADMIN_PREFIX}secrets`: {
+      if (method === 'DELETE') {
+        ctx.resetSecrets();
+        return reply(200, { ok: true });
+      }
+      if (method !== 'POST') return allow('POST, DELETE');
+      let input: { apiKey?: unknown; secret?: unknown };
+      try {
+        input = JSON.parse(await readBody(req)) as typeof input;
+      } catch {
+        return reply(400, errorBody(400, 'the body must be JSON: {"apiKey": "…", "secret": "…"}'));
+      }
+      if (typeof input?.apiKey !== 'string' || typeof input.secret !== 'string' || input.secret === '') {
+        return reply(400, errorBody(400, 'apiKey and secret must be strings, the secret not empty'));
+      }
+      if (!ctx.setSecret(input.apiKey, input.secret)) return reply(404, errorBody(404, `no account has the API key ${input.apiKey.slice(0, 64)}`));
+      return reply(200, { ok: true });
     }
     default:
       return reply(404, errorBody(404, `no admin endpoint ${path}`));

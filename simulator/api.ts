@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findCredential, type Credential } from './accounts';
+import type { SecretOverrides } from './secrets';
 import { DETAIL_PATH_PREFIX as DETAIL_PREFIX } from './cdr';
 import type { Dataset } from './dataset';
 import type { FaultState, AppliedFaults } from './faults';
@@ -32,6 +33,8 @@ export interface ApiContext {
   latencyMs: number;
   /** Added to token requests only, on top of latencyMs: a real token endpoint is slow (~200 ms). */
   tokenLatencyMs: number;
+  /** Secrets rotated at run time. */
+  secrets: SecretOverrides;
 }
 
 /** An answer before faults and encoding are applied. */
@@ -75,7 +78,7 @@ export async function handleToken(ctx: ApiContext, req: IncomingMessage, res: Se
   const answer = ((): Answer => {
     if (!mediaTypes(req.headers.accept).includes('application/json')) return error(406, 'Accept: must be application/json');
     if (!basic) return error(401, 'Authorization: HTTP Basic credentials required (API key as user name, its secret as password)', { 'WWW-Authenticate': 'Basic realm="cpaas"' });
-    if (!credential || credential.secret !== basic.secret) return error(401, 'unknown API key or wrong secret');
+    if (!credential || ctx.secrets.secretOf(credential) !== basic.secret) return error(401, 'unknown API key or wrong secret');
     const { token, claims } = ctx.tokens.issue(credential.apiKey);
     return {
       status: 200,

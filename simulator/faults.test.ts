@@ -173,7 +173,7 @@ describe('admin endpoints', () => {
       end: (b: string) => (body = b),
     } as unknown as ServerResponse;
     const req = { method: 'GET', socket: { remoteAddress: '::ffff:10.0.0.5' } } as unknown as IncomingMessage;
-    const ctx: AdminContext = { stats: () => sim.stats(), resetStats: () => {}, setFaults: () => {}, clearFaults: () => {}, currentFaults: () => null };
+    const ctx: AdminContext = { stats: () => sim.stats(), resetStats: () => {}, setFaults: () => {}, clearFaults: () => {}, currentFaults: () => null, setSecret: () => true, resetSecrets: () => {} };
     expect(await handleAdmin(ctx, req, res, '/__admin/stats')).toBe(403);
     expect(status).toBe(403);
     expect(JSON.parse(body)).toMatchObject({ status: 403 });

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { findCredential } from './accounts';
 import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { DETAIL_PREFIX, QUERY_PATH, TOKEN_PATH, handleApi, handleToken, type ApiContext } from './api';
 import { Dataset } from './dataset';
@@ -12,6 +13,7 @@ import { FaultState, type FaultSpec } from './faults';
 import { generate } from './generate';
 import { clientIp, errorBody, sendJson } from './http';
 import { DEFAULT_LIMITS, RateLimiter, type Limits } from './limits';
+import { SecretOverrides } from './secrets';
 import { StatsRecorder, type SimStats } from './stats';
 import { TokenIssuer } from './tokens';
 
@@ -56,6 +58,9 @@ export interface RunningSimulator {
   resetStats(): void;
   setFaults(f: FaultSpec): void;
   clearFaults(): void;
+  /** Rotates an account's secret (false: no such account); `resetSecrets` puts every one back. */
+  setSecret(apiKey: string, secret: string): boolean;
+  resetSecrets(): void;
   dataset: Dataset;
 }
 
@@ -91,7 +96,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const faults = new FaultState();
   const limiter = limits ? new RateLimiter(limits, now) : null;
 
-  const api: ApiContext = { dataset, tokens, limiter, stats, faults, now, maxPageSize: o.maxPageSize, latencyMs: o.latencyMs, tokenLatencyMs: o.tokenLatencyMs };
+  const secrets = new SecretOverrides();
+  const api: ApiContext = { dataset, tokens, limiter, stats, faults, now, maxPageSize: o.maxPageSize, latencyMs: o.latencyMs, tokenLatencyMs: o.tokenLatencyMs, secrets };
   const setFaults = (f: FaultSpec) => {
     if (f.expireTokens) tokens.revokeAll();
     faults.set(f);
@@ -106,6 +112,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     setFaults,
     clearFaults: () => faults.clear(),
     currentFaults: () => faults.current(),
+    setSecret: (apiKey: string, secret: string) => {
+      const credential = findCredential(apiKey);
+      if (credential) secrets.set(credential.apiKey, secret);
+      return credential !== undefined;
+    },
+    resetSecrets: () => secrets.clear(),
   };
 
   const log = (req: IncomingMessage, path: string, status: number | null, started: number) => {
@@ -167,6 +179,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     resetStats,
     setFaults,
     clearFaults: admin.clearFaults,
+    setSecret: admin.setSecret,
+    resetSecrets: admin.resetSecrets,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

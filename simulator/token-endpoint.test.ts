@@ -121,3 +121,23 @@ describe('token statistics', () => {
     expect(s.stats().unknownKeys.keys[keys[0]!]).toEqual({ tokenRequests: 2, tokenRefused: 2 });
   });
 });
+
+describe('secret rotation', () => {
+  it('takes only the new secret once rotated, keeps issued tokens, and puts every secret back on DELETE', async () => {
+    const s = await start();
+    const before = await getToken(s, 'demo');
+    const rotate = await call(s, '/__admin/secrets', { method: 'POST', body: JSON.stringify({ apiKey: 'demo', secret: 'demo-rotated' }) });
+    expect(rotate.status).toBe(200);
+    expect((await askToken(s, 'demo', 'demo-secret')).status).toBe(401);
+    expect((await askToken(s, 'demo', 'demo-rotated')).status).toBe(200);
+    // Other accounts, and tokens issued before, are untouched.
+    expect((await askToken(s, 'fuji', 'fuji-secret')).status).toBe(200);
+    expect((await apiGet(s, RANGE, before)).status).toBe(200);
+
+    expect((await call(s, '/__admin/secrets', { method: 'POST', body: JSON.stringify({ apiKey: 'nobody', secret: 'x' }) })).status).toBe(404);
+    expect((await call(s, '/__admin/secrets', { method: 'POST', body: '{"apiKey":"demo"}' })).status).toBe(400);
+    expect((await call(s, '/__admin/secrets', { method: 'DELETE' })).status).toBe(200);
+    expect((await askToken(s, 'demo', 'demo-secret')).status).toBe(200);
+    expect((await askToken(s, 'demo', 'demo-rotated')).status).toBe(401);
+  });
+});

@@ -6,7 +6,7 @@ import { ExportsBadge } from '../exports/exports-badge';
 import { QuotaMeter } from '../quota/quota-meter';
 import { TrxLookup } from '../lookup/trx-lookup';
 import { NavLink } from './nav-link';
-import { SignOutButton } from './sign-out-button';
+import { SignOutButton, SignOutEverywhereButton } from './sign-out-button';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import type { ShellAccount } from './account';
 import styles from './app-header.module.css';
@@ -42,6 +42,7 @@ export function AppHeader({ account }: { account: ShellAccount }) {
           ) : null}
         </div>
         <SignOutButton />
+        <SignOutEverywhereButton />
       </div>
     </header>
   );

@@ -1,6 +1,18 @@
 'use client';
+/**
+ * Signing out: of this browser (next-auth's sign-out, which also ends this session on the server),
+ * or everywhere — every session of the API key, in every browser and script — and then this browser.
+ */
 import { useState } from 'react';
-import { PAGE_PATHS } from '@/lib/ui/paths';
+import { apiRequest, errorText } from '@/lib/ui/api-client';
+import { API_PATHS, PAGE_PATHS, signInHref } from '@/lib/ui/paths';
+import styles from './sign-out-button.module.css';
+
+async function signOutHere(callbackUrl: string): Promise<void> {
+  // next-auth's client is loaded on the click, not with every page: it is ~10 kB gzip.
+  const { signOut } = await import('next-auth/react');
+  await signOut({ callbackUrl });
+}
 
 export function SignOutButton() {
   const [busy, setBusy] = useState(false);
@@ -11,12 +23,44 @@ export function SignOutButton() {
       disabled={busy}
       onClick={async () => {
         setBusy(true);
-        // next-auth's client is loaded on the click, not with every page: it is ~10 kB gzip.
-        const { signOut } = await import('next-auth/react');
-        await signOut({ callbackUrl: PAGE_PATHS.signIn });
+        await signOutHere(PAGE_PATHS.signIn);
       }}
     >
       {busy ? 'Signing out…' : 'Sign out'}
     </button>
+  );
+}
+
+export function SignOutEverywhereButton() {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={busy}
+        title="End every session of this API key: other browsers, scripts and copied cookies too"
+        onClick={async () => {
+          setBusy(true);
+          setProblem(null);
+          try {
+            await apiRequest('POST', API_PATHS.signOutEverywhere);
+          } catch (err) {
+            setBusy(false);
+            setProblem(errorText(err));
+            return;
+          }
+          await signOutHere(signInHref(undefined, 'SignedOutEverywhere'));
+        }}
+      >
+        {busy ? 'Signing out everywhere…' : 'Sign out everywhere'}
+      </button>
+      {problem ? (
+        <span role="alert" className={styles.problem}>
+          {problem}
+        </span>
+      ) : null}
+    </>
   );
 }

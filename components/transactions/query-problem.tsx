@@ -5,6 +5,7 @@
  */
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { CREDENTIALS_REFUSED_PROBLEM } from '@/lib/api/types';
 import { ApiError, NO_ANSWER, retryAt } from '@/lib/ui/api-client';
 import { signInHref } from '@/lib/ui/paths';
 import { Countdown } from '../common/countdown';
@@ -54,6 +55,16 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
 
   if (problem.status === 401) {
     const back = `${pathname}${searchParams.size ? `?${searchParams.toString()}` : ''}`;
+    if (problem.type === CREDENTIALS_REFUSED_PROBLEM) {
+      // Every session of the key ended: say why, and let the sign-in page say it again.
+      return (
+        <Problem tone="danger" testId="credentials-refused" title={problem.title} detail={problem.detail}>
+          <a className="button button-primary" href={signInHref(back, 'CredentialsRefused')}>
+            Sign in with the current secret
+          </a>
+        </Problem>
+      );
+    }
     return (
       <Problem tone="warning" title="Your session has ended" detail="Sign in again to continue; you will come back to this view.">
         <a className="button button-primary" href={signInHref(back)}>

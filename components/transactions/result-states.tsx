@@ -1,7 +1,8 @@
 'use client';
 /**
- * The results area when there are no rows to show: nothing searched yet, a link that cannot be
- * searched, or a search that found nothing (with what to widen).
+ * The results area when there are no rows to show: nothing searched yet, a link from another site
+ * waiting for Search, a link that cannot be searched, or a search that found nothing (with what to
+ * widen).
  */
 import { useQuery } from '@tanstack/react-query';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
@@ -19,6 +20,19 @@ export function IdleState() {
         Pick a range and any filters, then press <strong>Search</strong>. A search the dashboard has not cached uses one of the
         upstream’s calls{limits ? ` (${limits})` : ''}, so nothing is fetched until you ask; the line beside the button says what
         it will cost.
+      </p>
+    </div>
+  );
+}
+
+/** A search link opened from another site: the form holds it, and it runs only when Search is pressed. */
+export function HeldLinkState() {
+  return (
+    <div className={styles.state} role="status" data-testid="held-link">
+      <h3 className={styles.stateTitle}>This search has not run yet</h3>
+      <p className={styles.detail}>
+        The link came from another site, so the dashboard did not search on its own: a search it has not cached uses one of your
+        account’s upstream calls. The form above holds the link’s search; check it and press <strong>Search</strong> to run it.
       </p>
     </div>
   );

@@ -3,7 +3,8 @@
  * The transactions page. The URL is the state (the API's parameter names plus `row`); the form
  * edits a draft, and only Search — or a change of page, sort, page size or zone — commits it to
  * the URL, which is what fetches. Without a range in the URL nothing is fetched: a search costs an
- * upstream call, so the page waits to be asked.
+ * upstream call, so the page waits to be asked. A URL opened from another site (`heldLink`) fills the
+ * form and waits for Search too: another site's link is not the person asking.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
@@ -27,7 +28,7 @@ import { ColumnChooser } from './column-chooser';
 import { DetailDrawer } from './detail-drawer';
 import { PageSizeSelect, Pagination } from './pagination';
 import { QueryProblem } from './query-problem';
-import { EmptyState, IdleState, InvalidLinkState } from './result-states';
+import { EmptyState, HeldLinkState, IdleState, InvalidLinkState } from './result-states';
 import { LoadingNotice, RecordCount, SourceTag, UncoveredNote } from './result-summary';
 import { ResultsSkeleton, ResultsTable } from './results-table';
 import { SearchForm } from './search-form';
@@ -40,6 +41,8 @@ import styles from './transactions-view.module.css';
 export interface TransactionsViewProps {
   /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
   defaultRange: WallRange;
+  /** The page was opened from another site: its search (and open row) wait for a press of Search. */
+  heldLink?: boolean;
 }
 
 const NO_ROWS: never[] = [];
@@ -50,7 +53,7 @@ function orderWords(sort: CdrFieldKey, order: SortOrder): string {
   return `by ${FIELD_BY_KEY.get(sort)?.label ?? sort}, ${order === 'desc' ? 'descending' : 'ascending'}`;
 }
 
-export function TransactionsView({ defaultRange }: TransactionsViewProps) {
+export function TransactionsView({ defaultRange, heldLink = false }: TransactionsViewProps) {
   const { enterpriseId } = useAccount();
   const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
   const settings = useMemo(() => settingsOf(url), [url]);
@@ -59,10 +62,11 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
   const queryClient = useQueryClient();
   const searchButton = useRef<HTMLButtonElement>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [held, setHeld] = useState(heldLink);
 
   const [draft, setDraft] = useSearchDraft(url, search, zone, defaultRange);
 
-  const results = useQuery({ ...transactionsQueryOptions(search.kind === 'ready' ? search.key : ''), enabled: search.kind === 'ready' });
+  const results = useQuery({ ...transactionsQueryOptions(search.kind === 'ready' ? search.key : ''), enabled: search.kind === 'ready' && !held });
   const page = search.kind === 'ready' ? results.data : undefined;
   const [prefs, setPrefs] = useColumnPrefs();
   const commit = (values: PageUrlValues, history: 'push' | 'replace' = 'push') => void setUrl(values, { history });
@@ -77,10 +81,11 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
       commit({ sort: field === UPSTREAM_SORT ? null : field, 'sort-order': order, page: '1', [ROW_PARAM]: null }),
   });
   const shownRows = table.getRowModel().rows.map((r) => r.original);
-  const openRow = url[ROW_PARAM] ?? null;
+  const openRow = held ? null : (url[ROW_PARAM] ?? null);
 
   function runSearch(query: TransactionsQuery) {
     setNotice(null);
+    setHeld(false);
     const key = queryKey(query);
     // The same search again: ask the server once more (it answers from its cache while fresh).
     if (search.kind === 'ready' && key === search.key) void queryClient.refetchQueries({ queryKey: transactionsQueryOptions(key).queryKey });
@@ -205,6 +210,7 @@ export function TransactionsView({ defaultRange }: TransactionsViewProps) {
           ) : null}
 
           {search.kind === 'idle' ? <IdleState /> : null}
+          {search.kind === 'ready' && held ? <HeldLinkState /> : null}
           {search.kind === 'invalid' ? <InvalidLinkState errors={search.errors} /> : null}
           {search.kind === 'ready' && results.isError && !results.isFetching ? (
             <QueryProblem key={results.errorUpdatedAt} error={results.error} onRetry={() => void results.refetch()} subject="search" />

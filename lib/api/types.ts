@@ -1,6 +1,6 @@
 /**
  * The dashboard's own HTTP API, as the browser (and any script) sees it. It mirrors the upstream's
- * result page (seed §2.1) and adds `_meta`. Browser-safe: types only.
+ * result page (seed §2.1) and adds `_meta`. Browser-safe: types, and the few constants both sides share.
  */
 import type { Cdr } from '../cdr/schema';
 import type { Zone } from '../time/zones';
@@ -133,6 +133,12 @@ export interface SearchPlan {
 }
 
 /** RFC 9457 problem details, as every error of the dashboard's API is answered. */
+/**
+ * The problem type of a 401 that ended every session of the key: the upstream refused its secret
+ * at a token renewal. The page tells it apart from a plain "sign in first".
+ */
+export const CREDENTIALS_REFUSED_PROBLEM = '/problems/credentials-refused';
+
 export interface Problem {
   type: string;
   title: string;
@@ -148,4 +154,9 @@ export interface Problem {
   nextCallAt?: string;
   /** For 413: the largest body the endpoint reads, in bytes. */
   maxBodyBytes?: number;
+  /**
+   * For a refused sign-in: the sign-in page carrying the error code (`/signin?error=…`), where
+   * next-auth's client (`signIn(…, { redirect: false })`) reads the code from.
+   */
+  url?: string;
 }

@@ -17,9 +17,11 @@ import type { VaultStore } from '../store/vault';
 import { UpstreamError } from '../upstream';
 import { authSecret } from './auth-secret';
 import { signInProblems } from './credentials';
+import { logFingerprint } from './fingerprint';
 import { PAGE_PATHS } from '../ui/paths';
 import { seal } from './secret-box';
 import { signInErrorCode } from './sign-in-errors';
+import type { SignInAttempt } from './sign-in-throttle';
 
 declare module 'next-auth' {
   interface User {
@@ -39,12 +41,17 @@ declare module 'next-auth/jwt' {
   }
 }
 
+/** The upstream said no to the key and secret themselves (not: it was busy, or unreachable). */
+function isRejection(err: unknown): boolean {
+  return err instanceof UpstreamError && (err.kind === 'unauthorized' || err.kind === 'forbidden');
+}
+
 /**
  * Sign-in failures a person can act on, as codes: next-auth puts the thrown message into the
  * sign-in page's `?error=`, and the page shows only its own text for a code (./sign-in-errors.ts).
  */
 function signInFailure(err: unknown): Error {
-  if (err instanceof UpstreamError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) return new Error(signInErrorCode('CredentialsRejected'));
+  if (isRejection(err)) return new Error(signInErrorCode('CredentialsRejected'));
   if (err instanceof QuotaExceededError) return new Error(signInErrorCode('UpstreamBusy'));
   if (err instanceof UpstreamError) return new Error(signInErrorCode('UpstreamUnreachable'));
   log.error('signin.unexpected', { error: err instanceof Error ? err.message : String(err) });
@@ -56,6 +63,16 @@ export interface AuthDeps {
   gateway: Pick<UpstreamGateway, 'verifyCredentials' | 'forget'>;
   store: { vault: VaultStore };
   config: Pick<Config, 'SESSION_MAX_AGE_HOURS'>;
+  /** The throttle's count of this sign-in attempt (lib/auth/sign-in-throttle.ts), told how it ended. */
+  attempt?: SignInAttempt;
+}
+
+/** A cookie whose session the vault no longer holds: next-auth answers "no session" and clears it. */
+class SessionEndedError extends Error {
+  constructor() {
+    super('the session was ended on the server');
+    this.name = 'SessionEndedError';
+  }
 }
 
 async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined): Promise<User | null> {
@@ -65,9 +82,12 @@ async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined
   try {
     await deps.gateway.verifyCredentials(input.apiKey, input.apiSecret);
   } catch (err) {
-    log.info('signin.refused', { account: input.apiKey, reason: err instanceof UpstreamError ? err.kind : 'error' });
+    await (isRejection(err) ? deps.attempt?.rejected() : deps.attempt?.abandoned());
+    // Not accepted: the key may be anything (a secret pasted into the wrong field), so only its fingerprint is logged.
+    log.info('signin.refused', { key: logFingerprint(input.apiKey), reason: err instanceof UpstreamError ? err.kind : err instanceof QuotaExceededError ? 'busy' : 'error' });
     throw signInFailure(err);
   }
+  await deps.attempt?.succeeded();
   const now = Date.now();
   const sid = randomUUID();
   await deps.store.vault.put({
@@ -100,12 +120,16 @@ export function authOptions(deps: AuthDeps): NextAuthOptions {
       }),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      async jwt({ token, user }) {
         if (user) {
           token.sid = user.id;
           token.apiKey = user.name ?? undefined;
           token.enterpriseId = user.enterpriseId ?? null;
+          return token;
         }
+        // Every later read of the session (/api/auth/session): one the vault no longer holds
+        // (signed out, signed out everywhere, its secret refused upstream) is no session.
+        if (!token.sid || !(await deps.store.vault.get(token.sid, Date.now()))) throw new SessionEndedError();
         return token;
       },
       session({ session, token }) {
@@ -116,6 +140,20 @@ export function authOptions(deps: AuthDeps): NextAuthOptions {
           apiKey: token.apiKey ?? '',
           enterpriseId: token.enterpriseId ?? null,
         };
+      },
+    },
+    // next-auth's own messages go through the one logger (lib/log.ts), as codes and messages only.
+    logger: {
+      error(code, metadata) {
+        const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
+        if (code === 'JWT_SESSION_ERROR' && error instanceof SessionEndedError) return log.info('session.ended_cookie');
+        log.warn('nextauth.error', { code, error: error instanceof Error ? error.message : undefined });
+      },
+      warn(code) {
+        log.warn('nextauth.warn', { code });
+      },
+      debug(code) {
+        log.debug('nextauth.debug', { code });
       },
     },
     events: {

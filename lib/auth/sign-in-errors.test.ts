@@ -12,6 +12,11 @@ describe('sign-in errors', () => {
     expect(signInErrorText('CredentialsSignin')).toBe('Sign-in failed. Check the API key and secret.');
   });
 
+  it('explains why every session ended', () => {
+    expect(signInErrorText('CredentialsRefused')).toContain('no longer accepts the secret');
+    expect(signInErrorText('SignedOutEverywhere')).toBe('You signed out everywhere: every session of this API key has ended.');
+  });
+
   it("maps next-auth's own codes", () => {
     expect(signInErrorText('SessionRequired')).toBe('Sign in to see that page.');
     expect(signInErrorText('Callback')).toContain('on our side');
@@ -37,6 +42,8 @@ describe('sign-in errors', () => {
     expect(signInErrorCode('TooManyAttempts', 125)).toBe('TooManyAttempts:125');
     expect(signInErrorText('TooManyAttempts:125')).toBe('Too many sign-in attempts. Try again in 2 min 5 s.');
     expect(signInErrorText('TooManyAttempts:45')).toBe('Too many sign-in attempts. Try again in 45 s.');
+    expect(signInErrorText('TooManyAttempts:4')).toBe('Too many sign-in attempts. Try again in 4 s.');
+    expect(signInErrorText('TooManyAttempts:3600')).toBe('Too many sign-in attempts. Try again in 1 h.');
     expect(signInErrorText('TooManyAttempts')).toBe('Too many sign-in attempts. Try again in a few minutes.');
     expect(signInErrorCode('TooManyAttempts', 4.2)).toBe('TooManyAttempts:5');
   });

@@ -18,8 +18,13 @@ const TEXTS = {
   UpstreamBusy: 'The Report API is busy with another call. Try again in a few seconds.',
   UpstreamUnreachable: 'The Report API cannot be reached right now. Try again in a minute.',
   SignInBroken: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
+  CredentialsRefused:
+    'The Report API no longer accepts the secret this dashboard held for your API key (it was probably changed), so every session of the key here was signed out. Sign in with the current secret.',
+  SignedOutEverywhere: 'You signed out everywhere: every session of this API key has ended.',
   TooManyAttempts: (seconds) =>
-    seconds === undefined ? 'Too many sign-in attempts. Try again in a few minutes.' : `Too many sign-in attempts. Try again in ${formatDuration(seconds * 1000)}.`,
+    seconds === undefined
+      ? 'Too many sign-in attempts. Try again in a few minutes.'
+      : `Too many sign-in attempts. Try again in ${seconds < 60 ? `${seconds} s` : formatDuration(seconds * 1000)}.`,
   // next-auth's own (the ones a credentials sign-in can meet; the OAuth and e-mail ones cannot).
   CredentialsSignin: 'Sign-in failed. Check the API key and secret.',
   SessionRequired: 'Sign in to see that page.',

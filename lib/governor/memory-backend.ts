@@ -7,7 +7,7 @@
  */
 import type { GovernorBackend, NewCall, SlotLease } from './backend';
 import type { CallRecord, GovernorState } from './policy';
-import { DAY } from './windows';
+import { STATE_SPAN_MS } from './windows';
 
 /** The durable side: the ledger of calls and the upstream's holds. */
 export interface CallLedger {
@@ -40,7 +40,7 @@ export function memoryBackend(ledger: CallLedger, maxInFlight: number): Governor
 
   const load = (now: number) =>
     (loaded ??= (async () => {
-      const [recent, held] = await Promise.all([ledger.callsSince(now - DAY), ledger.blocksAfter(now)]);
+      const [recent, held] = await Promise.all([ledger.callsSince(now - STATE_SPAN_MS), ledger.blocksAfter(now)]);
       calls = [...recent, ...calls].sort((a, b) => a.at - b.at);
       for (const [account, until] of held) blocks.set(account, Math.max(until, blocks.get(account) ?? 0));
     })());
@@ -48,7 +48,7 @@ export function memoryBackend(ledger: CallLedger, maxInFlight: number): Governor
   const current = (now: number): GovernorState => {
     // What no window can see any more is dropped: memory does not grow with the days.
     let drop = 0;
-    while (drop < calls.length && calls[drop]!.at <= now - DAY) drop += 1;
+    while (drop < calls.length && calls[drop]!.at <= now - STATE_SPAN_MS) drop += 1;
     if (drop > 0) calls = calls.slice(drop);
     for (const [account, until] of blocks) if (until <= now) blocks.delete(account);
     return { calls, blocks };

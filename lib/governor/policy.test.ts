@@ -162,3 +162,16 @@ describe('planning an export', () => {
     expect(plan(0)).toMatchObject({ fitsNow: true, finishAt: NOW });
   });
 });
+
+describe('the arrival margin', () => {
+  it('keeps a call in its windows a second longer, as the upstream, counting arrivals, may', () => {
+    const withMargin: PolicyLimits = { ...LIMITS, arrivalMarginMs: 1000 };
+    const s = state(calls('a', 3, 'interactive', 0, 1000));
+    const first = NOW - 2000;
+    expect(verdict(s, LIMITS, 'a', 'interactive', NOW).at).toBe(first + MINUTE);
+    expect(verdict(s, withMargin, 'a', 'interactive', NOW).at).toBe(first + MINUTE + 1000);
+    expect(verdict(s, withMargin, 'a', 'interactive', first + MINUTE + 500).at).toBe(first + MINUTE + 1000);
+    // The account's meter says when the window frees by the same clock.
+    expect(accountWindows(s, withMargin, 'a', first + MINUTE + 500).find((w) => w.name === 'minute')).toMatchObject({ used: 3, freesAt: first + MINUTE + 1000 });
+  });
+});

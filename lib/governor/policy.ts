@@ -37,6 +37,8 @@ export interface PolicyLimits {
   holdbackShare: number;
   /** Token requests a minute, the whole deployment. */
   tokensPerMinute: number;
+  /** How much longer than its window a call is counted (./windows.ts): the upstream counts arrivals. Default 0. */
+  arrivalMarginMs?: number;
 }
 
 export interface CallRecord {
@@ -84,9 +86,15 @@ export function signInTokenLimit(tokensPerMinute: number): number {
   return tokensPerMinute >= 3 ? tokensPerMinute - Math.ceil(tokensPerMinute / 5) : tokensPerMinute;
 }
 
+/** The three windows of `base`, each with the configured margin. */
+function windowsOf(base: WindowLimits, limits: PolicyLimits): WindowLimit[] {
+  return windowLimits(base, limits.arrivalMarginMs ?? 0);
+}
+
 /** The windows a call of `cls` sees out of `base`: background stops short of the reserve. */
-function windowsFor(base: WindowLimits, cls: CallClass, reserve: number): WindowLimit[] {
-  return windowLimits(base).map((w) => (isBackground(cls) && w.name !== 'minute' ? { ...w, limit: Math.max(0, w.limit - reserve) } : w));
+function windowsFor(base: WindowLimits, cls: CallClass, limits: PolicyLimits): WindowLimit[] {
+  const reserve = limits.backgroundReserve;
+  return windowsOf(base, limits).map((w) => (isBackground(cls) && w.name !== 'minute' ? { ...w, limit: Math.max(0, w.limit - reserve) } : w));
 }
 
 function timesOf(calls: readonly CallRecord[], keep: (c: CallRecord) => boolean): number[] {
@@ -113,10 +121,10 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
   if (countsInQueryWindows(cls)) {
     const own = state.calls.filter((c) => c.account === account && countsInQueryWindows(c.cls));
     const ownTimes = own.map((c) => c.at);
-    for (const w of windowsFor(limits.account, cls, limits.backgroundReserve)) v = later(v, windowVerdict(ownTimes, now, w, 'account'));
+    for (const w of windowsFor(limits.account, cls, limits)) v = later(v, windowVerdict(ownTimes, now, w, 'account'));
     if (cls === 'sync') {
       const syncTimes = timesOf(own, (c) => c.cls === 'sync');
-      for (const w of windowLimits(limits.account)) v = later(v, windowVerdict(syncTimes, now, { ...w, limit: Math.floor(w.limit * limits.syncShare) }, 'account'));
+      for (const w of windowsOf(limits.account, limits)) v = later(v, windowVerdict(syncTimes, now, { ...w, limit: Math.floor(w.limit * limits.syncShare) }, 'account'));
     }
     if (limits.deployment) v = later(v, deploymentVerdict(state, limits, limits.deployment, ownTimes, cls, now));
     const blocked = state.blocks.get(account) ?? 0;
@@ -125,7 +133,7 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
   if (isTokenCall(cls)) {
     const tokens = timesOf(state.calls, (c) => isTokenCall(c.cls));
     const limit = cls === 'signin' ? signInTokenLimit(limits.tokensPerMinute) : limits.tokensPerMinute;
-    const w = windowVerdict(tokens, now, { name: 'minute', ms: MINUTE, limit }, 'deployment');
+    const w = windowVerdict(tokens, now, { name: 'minute', ms: MINUTE + (limits.arrivalMarginMs ?? 0), limit }, 'deployment');
     if (w.at > now) v = later(v, { ...w, limitedBy: 'tokens' });
   }
   return v.at > now ? v : { at: now, limitedBy: null, scope: 'account' };
@@ -138,16 +146,18 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
 function deploymentVerdict(state: GovernorState, limits: PolicyLimits, deployment: WindowLimits, ownTimes: readonly number[], cls: CallClass, now: number): Verdict {
   const all = timesOf(state.calls, (c) => countsInQueryWindows(c.cls));
   let v: Verdict = NOW;
-  for (const w of windowsFor(deployment, cls, limits.backgroundReserve)) {
+  for (const w of windowsFor(deployment, cls, limits)) {
     const extra = { sharedBy: accountsIn(state.calls, now, w.ms) };
     const full = windowVerdict(all, now, w, 'deployment', extra);
     const ownInWindow = ownTimes.filter((t) => t > now - w.ms);
-    const hold = holdbackOf(windowLimits(deployment).find((x) => x.name === w.name)!.limit, limits.holdbackShare);
+    const hold = holdbackOf(windowsOf(deployment, limits).find((x) => x.name === w.name)!.limit, limits.holdbackShare);
     if (ownInWindow.length === 0 || hold === 0) {
       v = later(v, full);
       continue;
     }
-    const held = windowVerdict(all, now, { ...w, limit: Math.max(0, w.limit - hold) }, 'deployment', { ...extra, held: full.at <= now });
+    const share = windowVerdict(all, now, { ...w, limit: Math.max(0, w.limit - hold) }, 'deployment', { ...extra, held: full.at <= now });
+    // When the whole window is used, not only the account's share of it, the message names the whole window.
+    const held = share.at > now && !share.held ? { ...share, limit: w.limit } : share;
     // Either the held window frees, or the account's own calls leave it and it is new again.
     const newAgainAt = Math.max(...ownInWindow) + w.ms;
     const asNew = full.at > newAgainAt ? full : { ...held, at: newAgainAt };
@@ -168,7 +178,7 @@ export interface WindowState {
 /** The account's own windows, as people count them (interactive limits). */
 export function accountWindows(state: GovernorState, limits: PolicyLimits, account: string, now: number): WindowState[] {
   const own = timesOf(state.calls, (c) => c.account === account && countsInQueryWindows(c.cls));
-  return windowLimits(limits.account).map((w) => {
+  return windowsOf(limits.account, limits).map((w) => {
     const u = usage(own, now, w);
     return { name: w.name, limit: w.limit, used: u.used, remaining: Math.max(0, w.limit - u.used), freesAt: u.oldestLeavesAt };
   });
@@ -178,7 +188,7 @@ export function accountWindows(state: GovernorState, limits: PolicyLimits, accou
 export function sharedWindows(state: GovernorState, limits: PolicyLimits, now: number): (WindowState & { accounts: number })[] {
   if (!limits.deployment) return [];
   const all = timesOf(state.calls, (c) => countsInQueryWindows(c.cls));
-  return windowLimits(limits.deployment).map((w) => {
+  return windowsOf(limits.deployment, limits).map((w) => {
     const u = usage(all, now, w);
     return { name: w.name, limit: w.limit, used: u.used, remaining: Math.max(0, w.limit - u.used), freesAt: u.oldestLeavesAt, accounts: accountsIn(state.calls, now, w.ms) };
   });
@@ -218,9 +228,9 @@ export function planCalls(state: GovernorState, limits: PolicyLimits, account: s
 /** Background calls a minute, an hour and a day at these limits (the tightest rule). */
 export function backgroundRate(limits: PolicyLimits, cls: CallClass): WindowLimits {
   const pick = (name: WindowName) => {
-    let limit = windowsFor(limits.account, cls, limits.backgroundReserve).find((w) => w.name === name)!.limit;
-    if (limits.deployment) limit = Math.min(limit, windowsFor(limits.deployment, cls, limits.backgroundReserve).find((w) => w.name === name)!.limit);
-    if (cls === 'sync') limit = Math.min(limit, Math.floor(windowLimits(limits.account).find((w) => w.name === name)!.limit * limits.syncShare));
+    let limit = windowsFor(limits.account, cls, limits).find((w) => w.name === name)!.limit;
+    if (limits.deployment) limit = Math.min(limit, windowsFor(limits.deployment, cls, limits).find((w) => w.name === name)!.limit);
+    if (cls === 'sync') limit = Math.min(limit, Math.floor(windowsOf(limits.account, limits).find((w) => w.name === name)!.limit * limits.syncShare));
     return limit;
   };
   return { perMinute: pick('minute'), perHour: pick('hour'), perDay: pick('day') };

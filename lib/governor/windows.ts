@@ -15,11 +15,22 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-export function windowLimits(l: { perMinute: number; perHour: number; perDay: number }): WindowLimit[] {
+/** The largest arrival margin (see `windowLimits`). */
+export const MAX_ARRIVAL_MARGIN_MS = MINUTE;
+/** How far back the governor's state must reach: the day window and its margin. */
+export const STATE_SPAN_MS = DAY + MAX_ARRIVAL_MARGIN_MS;
+
+/**
+ * The three windows. `marginMs` keeps each call in its windows that much longer: we count a call
+ * from when we send it, the upstream from when it arrives, so a call that took longer to arrive
+ * than a later one would still be in the upstream's window when the later one, sent the moment the
+ * old one left ours, arrives.
+ */
+export function windowLimits(l: { perMinute: number; perHour: number; perDay: number }, marginMs = 0): WindowLimit[] {
   return [
-    { name: 'minute', ms: MINUTE, limit: l.perMinute },
-    { name: 'hour', ms: HOUR, limit: l.perHour },
-    { name: 'day', ms: DAY, limit: l.perDay },
+    { name: 'minute', ms: MINUTE + marginMs, limit: l.perMinute },
+    { name: 'hour', ms: HOUR + marginMs, limit: l.perHour },
+    { name: 'day', ms: DAY + marginMs, limit: l.perDay },
   ];
 }
 

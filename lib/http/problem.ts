@@ -5,10 +5,10 @@ import { brandCheck } from '../errors/brand';
  * `errors` per parameter for 400 and Retry-After for 429/503. The messages say what happened and
  * what to do; they never carry a token, a secret or a record's content.
  */
-import type { Problem } from '../api/types';
+import { CREDENTIALS_REFUSED_PROBLEM, type Problem } from '../api/types';
 import { QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
-import { UpstreamError } from '../upstream';
+import { CredentialsRefusedError, UpstreamError } from '../upstream';
 
 const TYPE_BASE = '/problems/';
 
@@ -103,11 +103,21 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
       headers: { 'Retry-After': String(seconds) },
     };
   }
+  if (err instanceof CredentialsRefusedError) return { problem: credentialsRefused(err), headers: {} };
   if (err instanceof UpstreamError) return upstreamProblem(err);
   log.error('handler.unexpected', { error: err instanceof Error ? err.message : String(err) });
   return {
     problem: { type: `${TYPE_BASE}internal`, title: 'Something went wrong on our side', status: 500, detail: 'The error was logged. Try again; if it persists, tell the team.' },
     headers: {},
+  };
+}
+
+function credentialsRefused(err: CredentialsRefusedError): Problem {
+  return {
+    type: CREDENTIALS_REFUSED_PROBLEM,
+    title: 'The Report API no longer accepts this API key\u2019s secret',
+    status: 401,
+    detail: `It refused the secret this dashboard held for ${err.apiKey} when the access token was renewed: the secret was probably changed. Every session of ${err.apiKey} here has been signed out; sign in again with the current secret.`,
   };
 }
 

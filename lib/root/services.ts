@@ -10,7 +10,10 @@ import 'server-only';
  * never calls it, so it touches no data folder.
  */
 import { authSecret } from '../auth/auth-secret';
+import { endSessions, type SessionsEndReason } from '../auth/end-sessions';
+import { fingerprint } from '../auth/fingerprint';
 import { unseal } from '../auth/secret-box';
+import { SignInThrottle, throttleRulesOf } from '../auth/sign-in-throttle';
 import { getConfig, type Config } from '../config';
 import { ExportService } from '../exports/export-service';
 import { ExportRunner } from '../exports/runner';
@@ -45,6 +48,10 @@ export interface Services {
   mirror: MirrorService;
   syncRunner: SyncRunner;
   insights: InsightsService;
+  /** Sign-in attempts checked before they reach the upstream (lib/auth/sign-in-throttle.ts). */
+  signInThrottle: SignInThrottle;
+  /** Ends every session of an API key (lib/auth/end-sessions.ts); how many there were. */
+  endSessions(apiKey: string, reason: SessionsEndReason): Promise<number>;
   /** Starts background work (the export runner, store maintenance): at server start, not in tests. */
   start(): void;
   /** Stops background work and closes the store. */
@@ -63,7 +70,12 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const policy = cachePolicy(config);
   // Several instances on PostgreSQL share one governor through it; one instance keeps it in memory.
   const backend = store.pool ? postgresGovernorBackend(store.db, store.pool, { maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, now }) : memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT);
-  const gateway = createGateway(config, backend, now);
+  // A renewal refused upstream ends the key's sessions: none of them can renew with that secret.
+  const gateway: UpstreamGateway = createGateway(config, backend, now, {
+    onCredentialsRefused: (apiKey, before) => endSessions({ vault: store.vault, gateway }, apiKey, 'credentials-refused', before),
+  });
+  const throttleRules = throttleRulesOf(config);
+  const signInThrottle = new SignInThrottle({ store: store.signInAttempts, ...throttleRules, fingerprint: (value) => fingerprint(value), now });
   const historyIndex = new HistoryIndex(store.history, now);
   const results = new ResultRecorder({ cache, history: store.history, index: historyIndex, isSettled: (to) => policy.isSettled(to, now()), pageSize: config.UPSTREAM_PAGE_SIZE, now });
   const transactions = new TransactionsService({
@@ -120,8 +132,11 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     mirror,
     syncRunner,
     insights,
+    signInThrottle,
+    endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
     start() {
-      stopMaintenance ??= scheduleMaintenance({ ledger: store.ledger, cache, vault: store.vault, mirror });
+      const signInStreakMs = Math.max(throttleRules.perKey.maxWaitMs, throttleRules.perAddress.maxWaitMs) + throttleRules.perKey.windowMs;
+      stopMaintenance ??= scheduleMaintenance({ ledger: store.ledger, cache, vault: store.vault, signInAttempts: store.signInAttempts, signInStreakMs, mirror });
       exportRunner.start();
       syncRunner.start();
     },

@@ -5,7 +5,7 @@ import { pruneStore } from './maintenance';
 
 describe('pruneStore', () => {
   forEachBackend((open) => {
-    it('drops old calls, long-expired pages and ended sessions, and keeps the rest', async () => {
+    it('drops old calls, long-expired pages, ended sessions and old sign-in failures, and keeps the rest', async () => {
       const store = await open();
       const now = Date.UTC(2026, 10, 20);
       await store.ledger.recordCall({ account: 'a', at: now - 3 * 86_400_000, kind: 'query', cls: 'interactive' });
@@ -16,13 +16,17 @@ describe('pruneStore', () => {
       await store.vault.put({ sid: 'old', apiKey: 'a', enterpriseId: null, sealedSecret: 'x', createdAt: 0, expiresAt: now - 1 });
       await store.vault.put({ sid: 'live', apiKey: 'a', enterpriseId: null, sealedSecret: 'x', createdAt: 0, expiresAt: now + 1000 });
 
-      await pruneStore(store, now);
+      await store.signInAttempts.update('key:old', () => ({ next: { failures: 3, lastFailureAt: now - 3 * 3600_000 }, result: null }));
+      await store.signInAttempts.update('key:recent', () => ({ next: { failures: 3, lastFailureAt: now - 3600_000 }, result: null }));
+
+      await pruneStore({ ...store, signInStreakMs: 2 * 3600_000 }, now);
 
       expect((await store.ledger.callsSince(0)).map((c) => c.at)).toEqual([now - 3600_000]);
       expect(await store.cache.getPage('a', 'k', 'asc', 1)).toBeNull();
       expect(await store.cache.getPage('a', 'k', 'asc', 2)).not.toBeNull(); // expired, still a stand-in
       expect(await store.vault.get('old', 0)).toBeNull();
       expect(await store.vault.get('live', now)).not.toBeNull();
+      expect([...(await store.signInAttempts.read(['key:old', 'key:recent'])).keys()]).toEqual(['key:recent']);
     });
   });
 });

@@ -78,7 +78,8 @@ describe('spending upstream calls', () => {
 
   it('answers the other sort order of a settled range from cached pages', async () => {
     const fuji = h.account('fuji');
-    const base = { ...range(8 * 24, 8 * 24 - 3), 'page-size': '100', status: 'DELIVRD' };
+    // Twelve hours: whatever the time of day, some of Fuji's messages (3 hours of a Japanese night can hold none), and within one page.
+    const base = { ...range(8 * 24, 8 * 24 - 12), 'page-size': '100', status: 'DELIVRD' };
     const asc1 = await h.transactions.page(fuji, query({ ...base, 'sort-order': 'asc', page: '1' }));
     const total = asc1._embedded.total_found;
     expect(total).toBeGreaterThan(0);

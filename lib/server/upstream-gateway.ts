@@ -13,7 +13,7 @@ import { SIGN_IN_ACCOUNT, type CallClass } from '../governor/classes';
 import { Governor } from '../governor/governor';
 import { log } from '../log';
 import { requestKey, type UpstreamRequest } from '../query/wire';
-import { createTokenKeeper, createUpstreamClient, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamToken } from '../upstream';
+import { createTokenKeeper, createUpstreamClient, CredentialsRefusedError, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamToken } from '../upstream';
 
 /** Who is calling: the upstream account (API key) and how to get its secret for a renewal. */
 export interface UpstreamAccount {
@@ -27,6 +27,15 @@ const DEFAULT_429_WAIT_MS = 60_000;
 /** A sign-in waits this long at most for its turn behind signed-in people's calls, then is told to retry. */
 export const SIGN_IN_MAX_WAIT_MS = 3_000;
 
+/**
+ * What the gateway cannot do itself: when a renewal finds an account's credentials refused, end
+ * the key's sessions signed in before `before` (the composition root wires it to the vault); how
+ * many there were.
+ */
+export interface GatewayHooks {
+  onCredentialsRefused?: (apiKey: string, before: number) => Promise<number>;
+}
+
 /** The classes of query calls: a person's, an export's, the local history's copy. */
 export type QueryClass = Extract<CallClass, 'interactive' | 'export' | 'sync'>;
 
@@ -36,6 +45,7 @@ export class UpstreamGateway {
     private readonly governor: Governor,
     private readonly tokens: TokenKeeper,
     private readonly now: () => number = Date.now,
+    private readonly hooks: GatewayHooks = {},
   ) {}
 
   /**
@@ -98,6 +108,24 @@ export class UpstreamGateway {
     this.tokens.forget(apiKey);
   }
 
+  /**
+   * The account's token. A renewal the token endpoint refuses (401/403: the secret was changed
+   * upstream) ends every session of the key signed in before this request asked — a session
+   * signed in meanwhile, with the new secret, stays — and the caller learns why.
+   */
+  private async token(account: UpstreamAccount, signal: AbortSignal | undefined): Promise<UpstreamToken> {
+    const askedAt = this.now();
+    try {
+      return await this.tokens.get(account.apiKey, account.credentials, signal);
+    } catch (err) {
+      if (!(err instanceof UpstreamError) || err instanceof CredentialsRefusedError || (err.kind !== 'unauthorized' && err.kind !== 'forbidden')) throw err;
+      this.tokens.forget(account.apiKey);
+      const ended = (await this.hooks.onCredentialsRefused?.(account.apiKey, askedAt + 1)) ?? 0;
+      log.warn('upstream.credentials_refused', { account: account.apiKey, status: err.status, sessionsEnded: ended });
+      throw new CredentialsRefusedError(account.apiKey, ended, err);
+    }
+  }
+
   private async call<T>(
     account: UpstreamAccount,
     cls: QueryClass,
@@ -108,7 +136,7 @@ export class UpstreamGateway {
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
-      const token = await this.tokens.get(account.apiKey, account.credentials, signal);
+      const token = await this.token(account, signal);
       try {
         return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, () => send(token.token));
       } catch (err) {
@@ -141,12 +169,12 @@ export class UpstreamGateway {
  * through the governor too — they take the in-flight slot like any call (the upstream's "one at a
  * time" may count them) and the token cap, but not the query API's windows.
  */
-export function createGateway(config: Config, backend: GovernorBackend, now: () => number = Date.now): UpstreamGateway {
+export function createGateway(config: Config, backend: GovernorBackend, now: () => number = Date.now, hooks: GatewayHooks = {}): UpstreamGateway {
   const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
   const governor = new Governor({ backend, limits: upstreamLimits(config), maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS, now });
   const governedTokens = {
     getToken: (apiKey: string, secret: string) => governor.run({ account: apiKey, cls: 'renewal', kind: 'token' }, () => client.getToken(apiKey, secret)),
   };
   const tokens = createTokenKeeper({ client: governedTokens, renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS, now });
-  return new UpstreamGateway(client, governor, tokens, now);
+  return new UpstreamGateway(client, governor, tokens, now, hooks);
 }

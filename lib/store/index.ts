@@ -11,4 +11,5 @@ export type { InsightsStore } from './insights-store';
 export type { LeaseStore } from './leases';
 export type { LedgerStore } from './ledger';
 export type { CachedPage, CachedRecord, PageCacheStore } from './page-cache';
+export type { FailureStreak, SignInAttemptStore } from './sign-in-attempts';
 export type { VaultEntry, VaultStore } from './vault';

@@ -17,6 +17,7 @@ import { createInsightsStore, type InsightsStore } from './insights-store';
 import { createLeaseStore, type LeaseStore } from './leases';
 import { createLedger, type LedgerStore } from './ledger';
 import { createPageCache, type PageCacheStore } from './page-cache';
+import { createSignInAttemptStore, type SignInAttemptStore } from './sign-in-attempts';
 import { createVault, type VaultStore } from './vault';
 
 export interface DurableStore {
@@ -33,6 +34,7 @@ export interface DurableStore {
   history: HistoryStore;
   /** Insights' sums and latencies over the local history. */
   insights: InsightsStore;
+  signInAttempts: SignInAttemptStore;
   /** Closes the database (for SQLite, frees the data folder for another process). */
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     leases: createLeaseStore(db),
     history: createHistoryStore(db, dialect),
     insights: createInsightsStore(db, dialect),
+    signInAttempts: createSignInAttemptStore(db, dialect),
     close,
   };
 }

@@ -18,7 +18,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { GovernorBackend, NewCall, SlotLease, WaitingCall } from '../governor/backend';
 import type { GovernorState } from '../governor/policy';
-import { DAY } from '../governor/windows';
+import { STATE_SPAN_MS } from '../governor/windows';
 import { log } from '../log';
 import type { Database } from './db/schema';
 import { createLedger, type LedgerStore } from './ledger';
@@ -42,7 +42,7 @@ export interface PostgresGovernorOptions {
 
 /** The state as the ledger holds it (the ledger owns the rows; `ledger` may work in a transaction). */
 async function readState(ledger: LedgerStore, now: number): Promise<GovernorState> {
-  const [calls, blocks] = await Promise.all([ledger.callsSince(now - DAY), ledger.blocksAfter(now)]);
+  const [calls, blocks] = await Promise.all([ledger.callsSince(now - STATE_SPAN_MS), ledger.blocksAfter(now)]);
   return { calls, blocks };
 }
 

@@ -30,6 +30,8 @@ export interface VaultStore {
    * one signed in after that moment (the older ones' secret was refused).
    */
   liveSession(apiKey: string, now: number, opts?: { preferSid?: string; createdAfter?: number | null }): Promise<VaultEntry | null>;
+  /** Ends every session of an API key (signed in before `createdBefore`, when given); how many there were. */
+  deleteForApiKey(apiKey: string, createdBefore?: number): Promise<number>;
   prune(now: number): Promise<void>;
 }
 
@@ -78,6 +80,12 @@ export function createVault(db: Kysely<Database>): VaultStore {
       const live = db.selectFrom('sessions').selectAll().where('api_key', '=', apiKey).where('expires_at', '>', now).where('created_at', '>', opts.createdAfter ?? -1);
       const preferred = opts.preferSid ? await live.where('sid', '=', opts.preferSid).executeTakeFirst() : undefined;
       return toVaultEntry(preferred ?? (await live.orderBy('created_at', 'desc').limit(1).executeTakeFirst()));
+    },
+    async deleteForApiKey(apiKey, createdBefore) {
+      let q = db.deleteFrom('sessions').where('api_key', '=', apiKey);
+      if (createdBefore !== undefined) q = q.where('created_at', '<', createdBefore);
+      const result = await q.executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async prune(now) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();

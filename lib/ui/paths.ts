@@ -23,9 +23,16 @@ export const API_PATHS = {
   exportFile: (id: string) => `/api/exports/${encodeURIComponent(id)}/file`,
   insights: '/api/insights',
   mirror: '/api/mirror',
+  signOutEverywhere: '/api/sign-out-everywhere',
 } as const;
 
-/** `/signin?callbackUrl=<path>`: sign in, then come back to `path`. */
-export function signInHref(callbackPath?: string): string {
-  return callbackPath ? `${PAGE_PATHS.signIn}?callbackUrl=${encodeURIComponent(callbackPath)}` : PAGE_PATHS.signIn;
+/**
+ * `/signin?callbackUrl=<path>`: sign in, then come back to `path`; with `error`, the sign-in page
+ * shows that code's text (lib/auth/sign-in-errors.ts) — why the person has to sign in again.
+ */
+export function signInHref(callbackPath?: string, error?: string): string {
+  const params = new URLSearchParams();
+  if (error) params.set('error', error);
+  if (callbackPath) params.set('callbackUrl', callbackPath);
+  return params.size > 0 ? `${PAGE_PATHS.signIn}?${params.toString()}` : PAGE_PATHS.signIn;
 }

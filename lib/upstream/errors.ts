@@ -54,6 +54,34 @@ export class UpstreamError extends Error {
   }
 }
 
+const CREDENTIALSREFUSEDERROR_BRAND = brandCheck('CredentialsRefusedError');
+
+/**
+ * The token endpoint refused an account's stored credentials when its token was renewed: the secret
+ * was changed (rotated) or the key withdrawn upstream. Still an `unauthorized` UpstreamError, for
+ * code that only needs to know the credentials are no good (an export waits for a new sign-in);
+ * the gateway has ended the key's sessions when it throws this.
+ */
+export class CredentialsRefusedError extends UpstreamError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return CREDENTIALSREFUSEDERROR_BRAND.hasInstance(value);
+  }
+  readonly [CREDENTIALSREFUSEDERROR_BRAND.brand] = true;
+
+  constructor(
+    readonly apiKey: string,
+    /** Sessions of the key that were ended. */
+    readonly sessionsEnded: number,
+    cause: UpstreamError,
+  ) {
+    super('unauthorized', 'The Report API refused the stored credentials when the token was renewed', {
+      ...(cause.status !== undefined ? { status: cause.status } : {}),
+      ...(cause.upstreamMessage !== undefined ? { upstreamMessage: cause.upstreamMessage } : {}),
+      cause,
+    });
+  }
+}
+
 const RETRYABLE: ReadonlySet<UpstreamErrorKind> = new Set(['timeout', 'network', 'unavailable', 'rate_limited']);
 
 /** Whether the same request may succeed later unchanged (after `retryAfterMs`, when given). */

@@ -1,5 +1,5 @@
 import 'server-only';
-export { UpstreamError, isRetryable, kindForStatus, type UpstreamErrorKind } from './errors';
+export { CredentialsRefusedError, UpstreamError, isRetryable, kindForStatus, type UpstreamErrorKind } from './errors';
 export {
   createUpstreamClient,
   DEFAULT_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { firstParam } from '@/lib/ui/page-path';
 import { DEFAULT_PRESET, presetRange } from '@/lib/ui/presets';
+import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { zoneOf } from '@/lib/ui/url-state';
 import { TransactionsView } from '@/components/transactions/transactions-view';
 
@@ -15,7 +16,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
   const defaultRange = presetRange(DEFAULT_PRESET, new Date(), zoneOf({ tz: firstParam(params.tz) }));
   return (
     <Suspense>
-      <TransactionsView defaultRange={defaultRange} />
+      <TransactionsView defaultRange={defaultRange} heldLink={await openedFromAnotherSite()} />
     </Suspense>
   );
 }

@@ -28,6 +28,7 @@ const TABLES = [
   'history_settings',
   'leases',
   'sessions',
+  'sign_in_attempts',
   'upstream_blocks',
   'upstream_calls',
 ];

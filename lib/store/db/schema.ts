@@ -229,6 +229,14 @@ export interface HistoryRollupsDailyTable extends RollupSums {
   day: number;
 }
 
+/** Failed sign-ins per subject, a keyed hash of an API key or a client address (lib/store/sign-in-attempts.ts). */
+export interface SignInAttemptsTable {
+  subject: string;
+  /** Failures of the subject's current streak. */
+  failures: number;
+  last_failure_at: number;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -248,6 +256,7 @@ export interface Database {
   history_results: HistoryResultsTable;
   history_rollups_hourly: HistoryRollupsHourlyTable;
   history_rollups_daily: HistoryRollupsDailyTable;
+  sign_in_attempts: SignInAttemptsTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

@@ -4,6 +4,7 @@ import { authOptions } from '@/lib/auth/options';
 import { withBodyLimit } from '@/lib/http/body-limit';
 import { ProblemError, problemResponse } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
+import { throttledSignIn } from '@/lib/root/throttled-sign-in';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -16,7 +17,8 @@ const AUTH_BODY_HINT = 'Send only the sign-in form: csrfToken, apiKey, apiSecret
 
 // Built per request, not at import: `next build` imports this module, and the options read the
 // configuration (NEXTAUTH_SECRET is required in production). No session is needed here; the body is
-// read under the limit first and handed to next-auth as a new request.
+// read under the limit first and handed to next-auth as a new request. A sign-in (the credentials
+// callback) passes the sign-in throttle first: a throttled one never reaches next-auth or the upstream.
 async function handler(req: NextRequest, context: Context) {
   let request: NextRequest;
   try {
@@ -25,7 +27,12 @@ async function handler(req: NextRequest, context: Context) {
     if (err instanceof ProblemError) return problemResponse(err.problem, err.headers);
     throw err;
   }
-  return NextAuth(authOptions(await getServices()))(request, context);
+  const services = await getServices();
+  const { nextauth } = await context.params;
+  if (req.method === 'POST' && nextauth.join('/') === 'callback/credentials') {
+    return throttledSignIn(request, services, (attempt) => NextAuth(authOptions({ ...services, attempt }))(request, context));
+  }
+  return NextAuth(authOptions(services))(request, context);
 }
 
 export { handler as GET, handler as POST };

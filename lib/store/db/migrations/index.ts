@@ -10,6 +10,7 @@ import { initialMigration } from './0001-initial';
 import { callClassMigration } from './0002-call-class';
 import { leasesMigration } from './0003-leases';
 import { governorWaitersMigration } from './0004-governor-waiters';
+import { signInAttemptsMigration } from './0005-sign-in-attempts';
 import { historyMigration } from './0006-history';
 import { insightsMigration } from './0010-insights';
 import { historyBodiesMigration } from './0011-history-bodies';
@@ -20,6 +21,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0002-call-class': callClassMigration,
     '0003-leases': leasesMigration(dialect),
     '0004-governor-waiters': governorWaitersMigration(dialect),
+    '0005-sign-in-attempts': signInAttemptsMigration(dialect),
     '0006-history': historyMigration(dialect),
     '0010-insights': insightsMigration(dialect),
     '0011-history-bodies': historyBodiesMigration(dialect),

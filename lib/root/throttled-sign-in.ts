@@ -1,0 +1,70 @@
+import 'server-only';
+/**
+ * next-auth's credentials callback behind the sign-in throttle (lib/auth/sign-in-throttle.ts):
+ * before next-auth runs — and so before any upstream call — the attempt's API key and client
+ * address are checked against their failures. A throttled attempt is answered 429 with Retry-After
+ * and a problem a person can read; its `url` carries the sign-in page's code, where next-auth's
+ * client (the sign-in form) reads it, so the form says "Too many sign-in attempts. Try again in 2 min."
+ * An attempt let through is told by `authorize` how it ended; if next-auth never asked (a bad CSRF
+ * token, a bad form), it counts for nothing.
+ */
+import type { NextRequest } from 'next/server';
+import { signInProblems } from '../auth/credentials';
+import { logFingerprint } from '../auth/fingerprint';
+import { signInErrorCode, signInErrorText } from '../auth/sign-in-errors';
+import type { SignInAttempt } from '../auth/sign-in-throttle';
+import { clientAddress } from '../http/client-address';
+import { stampedPeer } from '../http/peer-address';
+import { problemResponse } from '../http/problem';
+import { log } from '../log';
+import { PAGE_PATHS } from '../ui/paths';
+import type { Services } from './services';
+
+/** The API key of a sign-in form (the body next-auth reads: url-encoded or JSON), or null. */
+async function submittedKey(req: NextRequest): Promise<string | null> {
+  const type = req.headers.get('content-type') ?? '';
+  try {
+    let raw: unknown;
+    if (type.includes('application/json')) raw = ((await req.clone().json()) as Record<string, unknown>)?.apiKey;
+    else if (type.includes('application/x-www-form-urlencoded')) raw = new URLSearchParams(await req.clone().text()).get('apiKey');
+    const apiKey = typeof raw === 'string' ? raw.trim() : '';
+    // A key that is not one never reaches the upstream (authorize refuses the form): nothing to count.
+    return signInProblems({ apiKey, apiSecret: 'x', enterpriseId: '' }).apiKey === undefined ? apiKey : null;
+  } catch {
+    return null;
+  }
+}
+
+function tooManyAttempts(req: NextRequest, retryAfterMs: number, publicUrl: string | undefined): Response {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const code = signInErrorCode('TooManyAttempts', seconds);
+  const page = new URL(`${PAGE_PATHS.signIn}?error=${encodeURIComponent(code)}`, publicUrl ?? req.nextUrl.origin);
+  return problemResponse(
+    {
+      type: '/problems/too-many-sign-in-attempts',
+      title: 'Too many sign-in attempts',
+      status: 429,
+      detail: `${signInErrorText(code)} Too many sign-ins failed for this API key or from this address; until then every attempt is refused without being checked.`,
+      retryAfterSeconds: seconds,
+      url: page.toString(),
+    },
+    { 'Retry-After': String(seconds) },
+  );
+}
+
+/** Runs `signIn` (next-auth) for this request unless the throttle says the attempt must wait. */
+export async function throttledSignIn(req: NextRequest, services: Services, signIn: (attempt?: SignInAttempt) => Promise<Response>): Promise<Response> {
+  const apiKey = await submittedKey(req);
+  if (apiKey === null) return signIn();
+  const address = clientAddress(req.headers.get('x-forwarded-for'), stampedPeer(req.headers), services.config.TRUST_PROXY_HOPS);
+  const decision = await services.signInThrottle.begin(apiKey, address);
+  if (!decision.go) {
+    log.info('signin.throttled', { key: logFingerprint(apiKey), address, by: decision.by, waitSeconds: Math.ceil(decision.retryAfterMs / 1000) });
+    return tooManyAttempts(req, decision.retryAfterMs, services.config.NEXTAUTH_URL);
+  }
+  try {
+    return await signIn(decision.attempt);
+  } finally {
+    await decision.attempt.abandoned();
+  }
+}
