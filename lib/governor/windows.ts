@@ -21,10 +21,10 @@ export const MAX_ARRIVAL_MARGIN_MS = MINUTE;
 export const STATE_SPAN_MS = DAY + MAX_ARRIVAL_MARGIN_MS;
 
 /**
- * The three windows. `marginMs` keeps each call in its windows that much longer: we count a call
- * from when we send it, the upstream from when it arrives, so a call that took longer to arrive
- * than a later one would still be in the upstream's window when the later one, sent the moment the
- * old one left ours, arrives.
+ * The three windows. `marginMs` keeps each call in its windows that much longer. A call already
+ * counts from when its answer came (never earlier than the upstream counted its arrival); the
+ * margin covers what we cannot see of the upstream's own clock — a count rounded up to the whole
+ * second, a window measured a little longer than ours.
  */
 export function windowLimits(l: { perMinute: number; perHour: number; perDay: number }, marginMs = 0): WindowLimit[] {
   return [
