@@ -294,6 +294,8 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         await trx.deleteFrom('history_results').where('scope', '=', scope).execute();
         await trx.deleteFrom('history_settings').where('scope', '=', scope).execute();
       });
+      // The log still holds the pages as they were written: emptied, so the copy is gone from disk.
+      if (dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
     },
     async deleteBefore(scope, day) {
       await db.transaction().execute(async (trx) => {

@@ -5,6 +5,8 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdrSchema } from '@/lib/cdr/schema';
+import { historyRow } from '@/lib/history/result-recorder';
+import { scopeOf } from '@/lib/history/scope';
 import { sampleCdr } from '@/lib/upstream/test-fixtures';
 import { openStore } from '../open-store';
 import { LOCK_FILE_NAME } from './data-dir-lock';
@@ -73,6 +75,29 @@ describe('the SQLite file', () => {
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
     expect(await store.cache.getRecord('demo', cdr.trx_id)).toBeNull();
     // ...and no longer in any byte of the file or its log once they are deleted.
+    for (const f of [file, `${file}-wal`]) {
+      const bytes = fs.existsSync(f) ? fs.readFileSync(f) : Buffer.alloc(0);
+      expect(bytes.includes(PHONE)).toBe(false);
+      expect(bytes.includes(BODY)).toBe(false);
+    }
+    await store.close();
+  });
+
+  it('keeps no byte of a deleted local history: records, bodies, the text index and the log', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const file = path.join(dataDir, SQLITE_FILE_NAME);
+    const store = await openStore({ dataDir });
+    const scope = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
+    const cdr = cdrSchema.parse(sampleCdr({ trx_id: 'b'.repeat(32), to_address: PHONE, message_body: BODY }));
+    const day = { day: '2026-11-01', state: 'complete' as const, progress: {}, records: 0, calls: 1, updatedAt: 0, completedAt: 0 };
+    await store.history.commitDayPage(scope, day, [historyRow(cdr)!], []);
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
+    expect(fs.readFileSync(file).includes(PHONE)).toBe(true);
+    expect(fs.readFileSync(file).includes(BODY)).toBe(true);
+
+    await store.history.deleteScope(scope);
+    const found = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${`"${PHONE.slice(-6)}"`}`.execute(store.db);
+    expect(Number(found.rows[0]!.n)).toBe(0);
     for (const f of [file, `${file}-wal`]) {
       const bytes = fs.existsSync(f) ? fs.readFileSync(f) : Buffer.alloc(0);
       expect(bytes.includes(PHONE)).toBe(false);
