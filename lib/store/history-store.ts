@@ -165,7 +165,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         .onConflict((oc) => oc.columns(['scope', 'trx_id']).doNothing())
         .returning([...ROLLED_COLUMNS])
         .execute();
-      await addToRollups(q, scope, stored);
+      await addToRollups(q, dialect, scope, stored);
       inserted += stored.length;
     }
     return inserted;
@@ -241,7 +241,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     async deleteBefore(scope, day) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
-        await deleteRollupsBefore(trx, scope, Date.parse(`${day}T00:00:00Z`));
+        await deleteRollupsBefore(trx, dialect, scope, Date.parse(`${day}T00:00:00Z`));
         await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).where('from_ms', '<', sql<number>`${Date.parse(`${day}T00:00:00Z`)}`).execute();
       });

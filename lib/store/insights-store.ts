@@ -17,7 +17,7 @@ import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from './db/schema';
 import { searchWhere, type LocalSearch } from './history-store';
-import { ROLLUP_DIMENSIONS, type RollupDimension } from './history-rollups';
+import { readLatencies, ROLLUP_DIMENSIONS, type RollupDimension } from './history-rollups';
 
 /** A search of the local history by days of a zone: each day's counted part (inclusive ms). */
 export interface InsightsSearch extends Omit<LocalSearch, 'ranges' | 'sort' | 'order'> {
@@ -39,7 +39,10 @@ export interface InsightsStore {
   sums(search: InsightsSearch): Promise<InsightsSums>;
   /** Records per UTC hour and status. */
   hourly(search: InsightsSearch): Promise<{ hour_ms: number; status: string; records: number }[]>;
-  /** The delivery latencies (ms) of the search's records per day (records without one are left out), in no order. */
+  /**
+   * The delivery latencies (ms) of the search's records per day (records without one are left out),
+   * in no order: from the rollups' bytes where they answer, from the records otherwise.
+   */
   latencies(search: InsightsSearch): Promise<Map<number, Float64Array>>;
 }
 
@@ -190,16 +193,18 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
         );
         return { ...breakdownsOf(cellRows), source };
       }
-      // Rollup rows are few and already summed: SQL sums each breakdown straight from them.
+      // Rollup rows are already summed: SQL sums them per day (one sort), and once more per
+      // combination of the breakdowns' values over the whole range — a few thousand rows at most,
+      // from which the breakdowns are read — rather than sorting the rows once per breakdown.
       const from = sql`from (${cells}) cells`;
       const byDay = await run(
         sql<InsightsSums['byDay'][number]>`select day, status, currency, ${sum('records')} as records, ${sum('parts_sum')} as parts_sum, ${sum('price_units')} as price_units, ${sum('priced')} as priced ${from} group by day, status, currency`,
         ['day', 'records', 'parts_sum', 'price_units', 'priced'],
       );
-      const byNetwork = await run(sql<InsightsSums['byNetwork'][number]>`select network_code, network_name, status, ${sum('records')} as records ${from} group by network_code, network_name, status`, ['records']);
-      const bySender = await run(sql<InsightsSums['bySender'][number]>`select from_address, status, ${sum('records')} as records ${from} group by from_address, status`, ['records']);
-      const byApiKey = await run(sql<InsightsSums['byApiKey'][number]>`select api_key, api_key_name, status, ${sum('records')} as records ${from} group by api_key, api_key_name, status`, ['records']);
-      const byDlr = await run(sql<InsightsSums['byDlr'][number]>`select dlr_error_code, ${sum('records')} as records ${from} group by dlr_error_code`, ['records']);
+      const kept = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code'] as const;
+      const keys = sql.join(kept.map((v) => sql.ref(v)));
+      const combos = await run(sql<Cell>`select ${keys}, ${sum('records')} as records ${from} group by ${keys}`, ['records']);
+      const { byNetwork, bySender, byApiKey, byDlr } = breakdownsOf(combos.map((c) => ({ ...c, day: 0, currency: '', parts_sum: 0, price_units: 0, priced: 0 })));
       return { byDay, byNetwork, bySender, byApiKey, byDlr, source };
     },
 
@@ -229,27 +234,63 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
 
     async latencies(search) {
       const out = new Map<number, Float64Array>();
-      // One text of the values rather than a row each (a day holds tens of thousands), read as JSON.
-      const joined = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
-      const parse = (text: string | null) => (text ? Float64Array.from(JSON.parse(`[${text}]`) as number[]) : new Float64Array(0));
-      const base = (ranges: Range[]) =>
-        db
-          .selectFrom('history_records')
-          .where(searchWhere({ ...search, ranges, order: 'desc' }, dialect))
-          .where('latency_ms', 'is not', null);
-      if (rollupsServe(search)) {
-        // Day by day: each a range of the latency index, read in order with no sorting.
-        for (const d of search.days) out.set(d.index, parse((await base([d]).select(joined.as('values')).executeTakeFirst())?.values ?? null));
-        return out;
-      }
-      // Any other filter (free text above all) is worked out once, for every day together.
       for (const d of search.days) out.set(d.index, new Float64Array(0));
       if (search.days.length === 0) return out;
-      const rows = await base(search.days.map((d) => ({ from: d.from, to: d.to })))
-        .select([sql<number>`(received_ms + ${sql.lit(zoneOffsetMs(search.zone))}) / ${sql.lit(DAY_MS)}`.as('day'), joined.as('values')])
-        .groupBy(sql`1`)
-        .execute();
-      for (const r of rows) out.set(Number(r.day), parse(r.values));
+      const offset = sql.lit(zoneOffsetMs(search.zone));
+      const dayMs = sql.lit(DAY_MS);
+      const plan = planSources(search);
+      // What each source gives: bytes of rollups (whole days, whole hours), text of the records' values (the rest).
+      const bytes: { day: number; latencies: Buffer }[] = [];
+      if (plan.days.length > 0) {
+        bytes.push(
+          ...(await db
+            .selectFrom('history_rollups_daily')
+            .select(['day', 'latencies'])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), ...rollupConditions(eb, search)]))
+            .execute()),
+        );
+      }
+      if (plan.hours.length > 0) {
+        bytes.push(
+          ...(await db
+            .selectFrom('history_rollups_hourly')
+            .select([sql<number>`(hour_ms + ${offset}) / ${dayMs}`.as('day'), 'latencies'])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]))
+            .execute()),
+        );
+      }
+      // One text of the values rather than a row each (a day may hold tens of thousands), read as JSON.
+      const joined = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
+      const texts =
+        plan.records.length === 0
+          ? []
+          : await db
+              .selectFrom('history_records')
+              .select([sql<number>`(received_ms + ${offset}) / ${dayMs}`.as('day'), joined.as('values')])
+              .where(searchWhere({ ...search, ranges: plan.records, order: 'desc' }, dialect))
+              .where('latency_ms', 'is not', null)
+              .groupBy(sql`1`)
+              .execute();
+      const parsed = texts.map((t) => ({ day: Number(t.day), values: t.values ? (JSON.parse(`[${t.values}]`) as number[]) : [] }));
+
+      const sizes = new Map<number, number>();
+      for (const b of bytes) sizes.set(Number(b.day), (sizes.get(Number(b.day)) ?? 0) + b.latencies.byteLength / 4);
+      for (const p of parsed) sizes.set(p.day, (sizes.get(p.day) ?? 0) + p.values.length);
+      const filled = new Map<number, number>();
+      for (const [day, n] of sizes) {
+        out.set(day, new Float64Array(n));
+        filled.set(day, 0);
+      }
+      for (const b of bytes) {
+        const day = Number(b.day);
+        filled.set(day, readLatencies(b.latencies, out.get(day)!, filled.get(day)!));
+      }
+      for (const p of parsed) {
+        const into = out.get(p.day)!;
+        let at = filled.get(p.day)!;
+        for (const v of p.values) into[at++] = v;
+        filled.set(p.day, at);
+      }
       return out;
     },
   };

@@ -207,6 +207,8 @@ export interface RollupSums {
   price_units: number;
   /** Records with a price. */
   priced: number;
+  /** The delivery latencies (ms) of its records that have one, as 32-bit big-endian integers, in no order. */
+  latencies: Buffer;
 }
 
 /** A scope's records per UTC hour and combination of values. */
