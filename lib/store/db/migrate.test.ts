@@ -11,7 +11,28 @@ import { migrationsFor } from './migrations';
 import { openDatabase } from './open-database';
 
 /** Every table the schema types declare (lib/store/db/schema.ts), which the migrations must create. */
-const TABLES = ['cache_pages', 'cache_records', 'export_file_chunks', 'export_files', 'export_jobs', 'export_rows', 'governor_waiters', 'leases', 'sessions', 'upstream_blocks', 'upstream_calls'];
+const TABLES = [
+  'cache_pages',
+  'cache_records',
+  'export_file_chunks',
+  'export_files',
+  'export_jobs',
+  'export_rows',
+  'governor_waiters',
+  'history_days',
+  'history_records',
+  'history_results',
+  'history_rollups_daily',
+  'history_rollups_hourly',
+  'history_settings',
+  'leases',
+  'sessions',
+  'upstream_blocks',
+  'upstream_calls',
+];
+/** SQLite's free-text index of the local history (FTS5) and its shadow tables are tables too. */
+const SQLITE_TEXT_INDEX = ['history_fts', 'history_fts_config', 'history_fts_data', 'history_fts_docsize', 'history_fts_idx'];
+const tablesOf = (dialect: string) => (dialect === 'sqlite' ? [...TABLES, ...SQLITE_TEXT_INDEX].sort() : TABLES);
 const ALL = Object.keys(migrationsFor('postgres'));
 
 describe('migrations', () => {
@@ -19,7 +40,7 @@ describe('migrations', () => {
     it('create every table of the store, and a second run applies nothing', async () => {
       const store = await open();
       const tables = (await store.db.introspection.getTables()).map((t) => t.name).sort();
-      expect(tables).toEqual(TABLES);
+      expect(tables).toEqual(tablesOf(dialect));
       expect(await migrate(store.db)).toEqual([]);
     });
 
