@@ -93,7 +93,7 @@ describe('the local history', () => {
       const span = [DAY, 3 * DAY, 7 * 3600_000, last - first][i % 4]!;
       const from = Math.floor((first + ((i * 7919) % 3) * 3600_000) / 1000) * 1000;
       const to = Math.min(last, from + span);
-      const filter = [{}, { status: r.delivery_status! }, { network: r.network_code! }, { oa: r.from_address! }, { da: r.to_address! }, { 'client-reference': r.ref! }, { 'api-key': r.api_key! }, { status: 'UNDELIV', network: r.network_code! }][i % 8]!;
+      const filter: Record<string, string> = [{}, { status: r.delivery_status! }, { network: r.network_code! }, { oa: r.from_address! }, { da: r.to_address! }, { 'client-reference': r.ref! }, { 'api-key': r.api_key! }, { status: 'UNDELIV', network: r.network_code! }][i % 8]!;
       cases.push({
         'date-from': formatWallClock(new Date(from), tz),
         'date-to': formatWallClock(new Date(to), tz),
