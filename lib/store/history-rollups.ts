@@ -7,7 +7,7 @@ import 'server-only';
  * the records.
  */
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import { ZONES } from '../time/zones';
+import { ZONES, type Zone } from '../time/zones';
 import { HOUR_MS, zoneDayIndex, zoneDayStart } from '../time/zone-days';
 import type { Database, HistoryRecordsTable, RollupSums, SqlDialect } from './db/schema';
 
@@ -56,6 +56,74 @@ export function appendBytes(dialect: SqlDialect, stored: RawBuilder<unknown>, ad
 
 export function joinedBytes(dialect: SqlDialect, column: RawBuilder<unknown>): RawBuilder<Buffer> {
   return dialect === 'postgres' ? sql<Buffer>`coalesce(string_agg(${column}, ''::bytea), ''::bytea)` : sql<Buffer>`coalesce(unhex(group_concat(hex(${column}), '')), x'')`;
+}
+
+/**
+ * The breakdowns of an unfiltered Insights query, each kept apart per day of a zone
+ * (`history_rollups_facets`): a month of them is a few thousand rows, where the combinations of
+ * every value (`history_rollups_daily`, which filtered queries need) are tens of thousands. Per
+ * facet, the values it is by (`key1`, `key2`; "" when unused) and the status; the day facet keeps
+ * the currency and the latencies too.
+ */
+export const FACETS = {
+  day: { key1: null, key2: null },
+  network: { key1: 'network_code', key2: 'network_name' },
+  sender: { key1: 'from_address', key2: null },
+  api_key: { key1: 'api_key', key2: 'api_key_name' },
+  dlr: { key1: 'dlr_error_code', key2: null },
+} as const satisfies Record<string, { key1: RollupDimension | null; key2: RollupDimension | null }>;
+
+export type Facet = keyof typeof FACETS;
+const FACET_NAMES = Object.keys(FACETS) as Facet[];
+const FACET_KEY = ['scope', 'zone', 'day', 'facet', 'key1', 'key2', 'status', 'currency'] as const;
+
+type FacetRow = Omit<Database['history_rollups_facets'], 'scope'>;
+
+/** The facet rows of daily rows (pure). */
+export function facetRowsOf(daily: readonly (RollupSums & { zone: Zone; day: number })[]): FacetRow[] {
+  const rows = new Map<string, FacetRow & { parts: Buffer[] }>();
+  for (const d of daily) {
+    for (const facet of FACET_NAMES) {
+      const { key1, key2 } = FACETS[facet];
+      const row = {
+        zone: d.zone,
+        day: d.day,
+        facet,
+        key1: key1 ? String(d[key1]) : '',
+        key2: key2 ? String(d[key2]) : '',
+        status: d.status,
+        currency: facet === 'day' ? d.currency : '',
+      };
+      const key = Object.values(row).join('\u0000');
+      let into = rows.get(key);
+      if (!into) rows.set(key, (into = { ...row, records: 0, parts_sum: 0, price_units: 0, priced: 0, latencies: Buffer.alloc(0), parts: [] }));
+      into.records += d.records;
+      into.parts_sum += d.parts_sum;
+      into.price_units += d.price_units;
+      into.priced += d.priced;
+      if (facet === 'day' && d.latencies.byteLength > 0) into.parts.push(d.latencies);
+    }
+  }
+  return [...rows.values()].map(({ parts, ...row }) => ({ ...row, latencies: Buffer.concat(parts) }));
+}
+
+/** Sums the facets of a zone's day again from its daily rows (after the daily rows were rebuilt). */
+async function rebuildFacets(q: Q, dialect: SqlDialect, scope: string, zone: Zone, day: number): Promise<void> {
+  await q.deleteFrom('history_rollups_facets').where('scope', '=', scope).where('zone', '=', zone).where('day', '=', day).execute();
+  for (const facet of FACET_NAMES) {
+    const { key1, key2 } = FACETS[facet];
+    const k1 = key1 ? sql.ref(key1) : sql`''`;
+    const k2 = key2 ? sql.ref(key2) : sql`''`;
+    const currency = facet === 'day' ? sql.ref('currency') : sql`''`;
+    const latencies = facet === 'day' ? joinedBytes(dialect, sql.ref('latencies')) : sql`${Buffer.alloc(0)}`;
+    // PostgreSQL refuses a constant in GROUP BY: only the columns.
+    const groups = sql.join([sql.ref('status'), ...[key1, key2, facet === 'day' ? 'currency' : null].filter((c): c is string => c !== null).map((c) => sql.ref(c))]);
+    await sql`insert into history_rollups_facets (scope, zone, day, facet, key1, key2, status, currency, records, parts_sum, price_units, priced, latencies)
+        select ${scope}, ${zone}, ${day}, ${facet}, ${k1}, ${k2}, status, ${currency}, sum(records), sum(parts_sum), sum(price_units), sum(priced), ${latencies}
+        from history_rollups_daily
+        where scope = ${scope} and zone = ${zone} and day = ${day}
+        group by ${groups}`.execute(q);
+  }
 }
 
 /** Rows per upsert (18 values each: well under either dialect's parameter limit). */
@@ -124,6 +192,14 @@ export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, rec
         .onConflict((oc) => oc.columns(['scope', 'zone', 'day', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified(dialect, 'history_rollups_daily')))
         .execute();
     }
+    const facets = facetRowsOf(daily).map((row) => ({ scope, ...row }));
+    for (let i = 0; i < facets.length; i += ROWS_PER_UPSERT) {
+      await q
+        .insertInto('history_rollups_facets')
+        .values(facets.slice(i, i + ROWS_PER_UPSERT))
+        .onConflict((oc) => oc.columns([...FACET_KEY]).doUpdateSet(qualified(dialect, 'history_rollups_facets')))
+        .execute();
+    }
   }
 }
 
@@ -143,6 +219,7 @@ function qualified(dialect: SqlDialect, table: string) {
 export async function deleteRollups(q: Q, scope: string): Promise<void> {
   await q.deleteFrom('history_rollups_hourly').where('scope', '=', scope).execute();
   await q.deleteFrom('history_rollups_daily').where('scope', '=', scope).execute();
+  await q.deleteFrom('history_rollups_facets').where('scope', '=', scope).execute();
 }
 
 /**
@@ -155,11 +232,13 @@ export async function deleteRollupsBefore(q: Q, dialect: SqlDialect, scope: stri
   for (const zone of ZONES) {
     const day = zoneDayIndex(cutMs, zone);
     await q.deleteFrom('history_rollups_daily').where('scope', '=', scope).where('zone', '=', zone).where('day', '<=', day).execute();
+    await q.deleteFrom('history_rollups_facets').where('scope', '=', scope).where('zone', '=', zone).where('day', '<', day).execute();
     const dims = sql.join(ROLLUP_DIMENSIONS.map((d) => sql.ref(d)));
     await sql`insert into history_rollups_daily (scope, zone, day, ${dims}, records, parts_sum, price_units, priced, latencies)
         select scope, ${zone}, ${day}, ${dims}, sum(records), sum(parts_sum), sum(price_units), sum(priced), ${joinedBytes(dialect, sql.ref('latencies'))}
         from history_rollups_hourly
         where scope = ${scope} and hour_ms >= ${cutMs} and hour_ms < ${zoneDayStart(day + 1, zone)}
         group by scope, ${dims}`.execute(q);
+    await rebuildFacets(q, dialect, scope, zone, day);
   }
 }

@@ -17,7 +17,7 @@ import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from './db/schema';
 import { searchWhere, type LocalSearch } from './history-store';
-import { readLatencies, ROLLUP_DIMENSIONS, type RollupDimension } from './history-rollups';
+import { readLatencies, ROLLUP_DIMENSIONS, type Facet, type RollupDimension } from './history-rollups';
 
 /** A search of the local history by days of a zone: each day's counted part (inclusive ms). */
 export interface InsightsSearch extends Omit<LocalSearch, 'ranges' | 'sort' | 'order'> {
@@ -125,6 +125,34 @@ export function breakdownsOf(cells: readonly Cell[]): Omit<InsightsSums, 'source
   };
 }
 
+/** Sums of several sources as one (rows of the same key added). */
+export function mergeSums(parts: readonly Omit<InsightsSums, 'source'>[]): Omit<InsightsSums, 'source'> {
+  const k = (...p: (string | number)[]) => p.join('\u0000');
+  const merge = <T extends { records: number }>(rows: T[], keyOf: (r: T) => string, more: (into: T, r: T) => void = () => undefined): T[] => {
+    const out = new Map<string, T>();
+    for (const r of rows) {
+      const into = out.get(keyOf(r));
+      if (!into) out.set(keyOf(r), { ...r });
+      else {
+        into.records += r.records;
+        more(into, r);
+      }
+    }
+    return [...out.values()];
+  };
+  return {
+    byDay: merge(parts.flatMap((p) => p.byDay), (r) => k(r.day, r.status, r.currency), (into, r) => {
+      into.parts_sum += r.parts_sum;
+      into.price_units += r.price_units;
+      into.priced += r.priced;
+    }),
+    byNetwork: merge(parts.flatMap((p) => p.byNetwork), (r) => k(r.network_code, r.network_name, r.status)),
+    bySender: merge(parts.flatMap((p) => p.bySender), (r) => k(r.from_address, r.status)),
+    byApiKey: merge(parts.flatMap((p) => p.byApiKey), (r) => k(r.api_key, r.api_key_name, r.status)),
+    byDlr: merge(parts.flatMap((p) => p.byDlr), (r) => r.dlr_error_code),
+  };
+}
+
 export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): InsightsStore {
   type Table = 'history_rollups_daily' | 'history_rollups_hourly';
   /** The search's conditions on a rollup table (all of them are on its values: rollupsServe). */
@@ -175,10 +203,8 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
   const int = (e: RawBuilder<unknown>) => sql`cast(${e} as bigint)`;
   const sum = (column: string) => int(sql`sum(${sql.ref(column)})`);
 
-  return {
-    async sums(search) {
-      const plan = planSources(search);
-      const source = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
+  /** Sums of the cross-product sources (the daily and hourly rollups, the records) of `plan`. */
+  const sumsOfCells = async (search: InsightsSearch, plan: ReturnType<typeof planSources>, source: InsightsSums['source']): Promise<InsightsSums> => {
       const cells = cellsOf(search, plan);
       if (!cells) return { byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: [], source };
       const run = async <T extends Record<string, unknown>>(query: RawBuilder<T>, numbers: (keyof T)[]): Promise<T[]> => toNumber((await query.execute(db)).rows, numbers);
@@ -206,6 +232,48 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
       const combos = await run(sql<Cell>`select ${keys}, ${sum('records')} as records ${from} group by ${keys}`, ['records']);
       const { byNetwork, bySender, byApiKey, byDlr } = breakdownsOf(combos.map((c) => ({ ...c, day: 0, currency: '', parts_sum: 0, price_units: 0, priced: 0 })));
       return { byDay, byNetwork, bySender, byApiKey, byDlr, source };
+    };
+
+  /** Sums of the whole days of an unfiltered search, from the facets (each breakdown kept apart). */
+  const sumsOfFacets = async (search: InsightsSearch, days: number[]): Promise<Omit<InsightsSums, 'source'>> => {
+    const base = db.selectFrom('history_rollups_facets').where('scope', '=', search.scope).where('zone', '=', search.zone).where('day', 'in', days);
+    const byDay = toNumber(
+      await base
+        .where('facet', '=', 'day')
+        .select(['day', 'status', 'currency', int(sql`sum(records)`).as('records'), int(sql`sum(parts_sum)`).as('parts_sum'), int(sql`sum(price_units)`).as('price_units'), int(sql`sum(priced)`).as('priced')])
+        .groupBy(['day', 'status', 'currency'])
+        .execute(),
+      ['day', 'records', 'parts_sum', 'price_units', 'priced'],
+    ) as InsightsSums['byDay'];
+    const others = toNumber(
+      await base
+        .where('facet', '<>', 'day')
+        .select(['facet', 'key1', 'key2', 'status', int(sql`sum(records)`).as('records')])
+        .groupBy(['facet', 'key1', 'key2', 'status'])
+        .execute(),
+      ['records'],
+    ) as { facet: Facet; key1: string; key2: string; status: string; records: number }[];
+    const of = (facet: Facet) => others.filter((r) => r.facet === facet);
+    return {
+      byDay,
+      byNetwork: of('network').map((r) => ({ network_code: r.key1, network_name: r.key2, status: r.status, records: r.records })),
+      bySender: of('sender').map((r) => ({ from_address: r.key1, status: r.status, records: r.records })),
+      byApiKey: of('api_key').map((r) => ({ api_key: r.key1, api_key_name: r.key2, status: r.status, records: r.records })),
+      byDlr: mergeSums([{ byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: of('dlr').map((r) => ({ dlr_error_code: r.key1, records: r.records })) }]).byDlr,
+    };
+  };
+
+  /** Whether a search has no filter at all: then its whole days are read from the facets. */
+  const unfiltered = (search: InsightsSearch) => search.where.length === 0 && !search.text;
+
+  return {
+    async sums(search) {
+      const plan = planSources(search);
+      const source = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
+      if (!unfiltered(search) || plan.days.length === 0) return sumsOfCells(search, plan, source);
+      const whole = await sumsOfFacets(search, plan.days);
+      const rest = await sumsOfCells(search, { ...plan, days: [] }, source);
+      return { ...mergeSums([whole, rest]), source };
     },
 
     async hourly(search) {
@@ -241,7 +309,15 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
       const plan = planSources(search);
       // What each source gives: bytes of rollups (whole days, whole hours), text of the records' values (the rest).
       const bytes: { day: number; latencies: Buffer }[] = [];
-      if (plan.days.length > 0) {
+      if (plan.days.length > 0 && unfiltered(search)) {
+        bytes.push(
+          ...(await db
+            .selectFrom('history_rollups_facets')
+            .select(['day', 'latencies'])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), eb('facet', '=', 'day')]))
+            .execute()),
+        );
+      } else if (plan.days.length > 0) {
         bytes.push(
           ...(await db
             .selectFrom('history_rollups_daily')

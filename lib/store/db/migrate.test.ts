@@ -23,6 +23,7 @@ const TABLES = [
   'history_records',
   'history_results',
   'history_rollups_daily',
+  'history_rollups_facets',
   'history_rollups_hourly',
   'history_settings',
   'leases',

@@ -226,6 +226,23 @@ export interface HistoryRollupsDailyTable extends RollupSums {
   day: number;
 }
 
+/** A scope's records per day of a zone, one breakdown (facet) at a time (history-rollups.ts FACETS). */
+export interface HistoryRollupsFacetsTable {
+  scope: string;
+  zone: 'UTC' | 'JST';
+  day: number;
+  facet: 'day' | 'network' | 'sender' | 'api_key' | 'dlr';
+  key1: string;
+  key2: string;
+  status: string;
+  currency: string;
+  records: number;
+  parts_sum: number;
+  price_units: number;
+  priced: number;
+  latencies: Buffer;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -244,6 +261,7 @@ export interface Database {
   history_results: HistoryResultsTable;
   history_rollups_hourly: HistoryRollupsHourlyTable;
   history_rollups_daily: HistoryRollupsDailyTable;
+  history_rollups_facets: HistoryRollupsFacetsTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';
