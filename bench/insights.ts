@@ -66,8 +66,9 @@ async function main(): Promise<void> {
     const bytes = ['dashboard.sqlite', 'dashboard.sqlite-wal'].reduce((s, f) => s + (fs.existsSync(path.join(dataDir, f)) ? fs.statSync(path.join(dataDir, f)).size : 0), 0);
     const rollups = await store.db.selectFrom('history_rollups_daily').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
     const hourly = await store.db.selectFrom('history_rollups_hourly').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
+    const facets = await store.db.selectFrom('history_rollups_facets').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
     console.log(`local history: ${records.toLocaleString('en-US')} records in ${DAYS} complete days (${firstDay} – ${lastDay}), ${(bytes / 1e9).toFixed(2)} GB on disk`);
-    console.log(`rollups: ${Number(hourly.n).toLocaleString('en-US')} hourly rows, ${Number(rollups.n).toLocaleString('en-US')} daily rows (both zones)`);
+    console.log(`rollups: ${Number(hourly.n).toLocaleString('en-US')} hourly rows; ${Number(rollups.n).toLocaleString('en-US')} daily and ${Number(facets.n).toLocaleString('en-US')} facet rows (both zones)`);
 
     const insights = new InsightsService({ history: store.history, insights: store.insights, index: new HistoryIndex(store.history, () => NOW), policy: cachePolicy(config), now: () => NOW });
     const range = { 'date-from': `${firstDay} 00:00:00`, 'date-to': `${lastDay} 23:59:59` };
