@@ -51,7 +51,9 @@ const BUDGETS_KB = { transactions: 200, insights: 350 } as const;
 function firstLoadFiles(route: string): { js: string[]; css: string[] } {
   const build = JSON.parse(fs.readFileSync(path.join(ROOT, DIST_DIR, 'build-manifest.json'), 'utf8')) as { rootMainFiles: string[] };
   const client = readClientManifest(route);
-  const entries = ['[project]/app/layout', `[project]/app/${route}/page`];
+  // The route's own layouts count too: a page under a group (`(signed-in)/…`) loads the group's layout.
+  const groups = route.split('/').slice(0, -1).map((_, i, parts) => `[project]/app/${parts.slice(0, i + 1).join('/')}/layout`);
+  const entries = ['[project]/app/layout', ...groups, `[project]/app/${route}/page`];
   const js = new Set(build.rootMainFiles);
   const css = new Set<string>();
   for (const entry of entries) {
@@ -135,7 +137,7 @@ async function main() {
   const dashboard = await startDashboard({ upstreamUrl: sim.url, distDir: DIST_DIR, env: LIMITS });
   let browser: Browser | undefined;
   try {
-    const { js, css } = firstLoadFiles('transactions');
+    const { js, css } = firstLoadFiles('(signed-in)/transactions');
     const jsSize = sizeOf(js);
     const cssSize = sizeOf(css);
 
@@ -144,17 +146,24 @@ async function main() {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addCookies(
-      cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url: dashboard.url };
-      }),
-    );
+    const signedInContext = async () => {
+      const c = await browser!.newContext({ viewport: { width: 1440, height: 900 } });
+      await c.addCookies(
+        cookie.split('; ').map((pair) => {
+          const [name, ...value] = pair.split('=');
+          return { name: name!, value: value.join('='), url: dashboard.url };
+        }),
+      );
+      return c;
+    };
+    const context = await signedInContext();
     const transferred = await browserScriptBytes(context, dashboard.url);
-    const insightsFiles = firstLoadFiles('insights');
+    const insightsFiles = firstLoadFiles('(signed-in)/insights');
     const insightsJs = sizeOf(insightsFiles.js);
-    const insightsTransferred = await browserScriptBytes(context, dashboard.url, '/insights?tz=UTC');
+    // A browser that has not been on another page: nothing of it is cached yet.
+    const fresh = await signedInContext();
+    const insightsTransferred = await browserScriptBytes(fresh, dashboard.url, '/insights?tz=UTC');
+    await fresh.close();
 
     // One warm-up search, so the first measured miss does not also pay for the upstream token.
     const warm = await openForm(context, dashboard.url);
@@ -178,7 +187,7 @@ async function main() {
     const fmt = (v: number[]) => `median ${median(v).toFixed(0)} ms  (min ${Math.min(...v).toFixed(0)}, max ${Math.max(...v).toFixed(0)}; ${v.length} runs)`;
     console.log(`bench:ui — build ${DIST_DIR}, simulator latency ${SIM_LATENCY ?? 0} ms`);
     console.log('');
-    console.log('First-load JavaScript of /transactions (build manifests: root chunks + layout + page)');
+    console.log('First-load JavaScript of /transactions (build manifests: root chunks + layouts + page)');
     console.log(`  ${js.length} files   ${kb(jsSize.raw)} raw   ${kb(jsSize.gzip)} gzip`);
     console.log(`  CSS: ${css.length} files   ${kb(cssSize.raw)} raw   ${kb(cssSize.gzip)} gzip`);
     console.log(`  Chromium downloaded ${transferred.files} scripts, ${kb(transferred.encoded)} on the wire`);

@@ -6,7 +6,7 @@
  * to the keyboard, run under the CSP without a violation or a console error, and read alike in
  * both zones. Screenshots in test-results/screenshots.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { InsightsAnswer } from '../lib/api/insights';
 import type { MirrorState } from '../lib/api/mirror';
 import { ACCOUNTS, resultRows, screenshot, signIn, upstreamCalls } from './helpers';
@@ -62,6 +62,11 @@ test.describe('insights', () => {
     const api = (await (await page.request.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)).json()) as InsightsAnswer;
     expect(api.coverage.from).toBe(SINCE);
     expect(api.total).toBeGreaterThan(1000);
+    expect(api._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    // Session-checked like every route.
+    const anonymous = await playwrightRequest.newContext({ baseURL });
+    expect((await anonymous.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)).status()).toBe(401);
+    await anonymous.dispose();
 
     await page.goto(insightsUrl(RANGE));
     const note = page.getByTestId('coverage-note');

@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InsightsCoverage } from '@/lib/api/insights';
 import { errorText } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
-import { mirrorQueryOptions, startMirrorMutation } from '@/lib/ui/insights-queries';
+import { mirrorQueryOptions, updateMirrorMutation } from '@/lib/ui/queries';
 import styles from './insights.module.css';
 
 export function CoveragePanel({ coverage, rangeStartDay }: { coverage: InsightsCoverage; rangeStartDay: string }) {
@@ -30,8 +30,8 @@ const RECORDS_PER_CALL = 100;
 
 function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   const client = useQueryClient();
-  const mirror = useQuery(mirrorQueryOptions(true));
-  const start = useMutation(startMirrorMutation(client));
+  const mirror = useQuery(mirrorQueryOptions());
+  const start = useMutation(updateMirrorMutation(client));
   const state = mirror.data;
   if (!state) return mirror.isError ? <p className={styles.coverageNote}>{errorText(mirror.error)}</p> : null;
   // The oldest day the copy may start at: MIRROR_MAX_DAYS before today (the newest day listed).

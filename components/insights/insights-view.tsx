@@ -15,7 +15,7 @@ import { errorText } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
 import { formatLatency, formatPrice, formatRate } from '@/lib/ui/insights-format';
 import { countedQuery } from '@/lib/ui/insights-links';
-import { insightsQueryOptions } from '@/lib/ui/insights-queries';
+import { insightsQueryOptions } from '@/lib/ui/queries';
 import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
 import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
 import { activeFilters, checkDraft, draftOfQuery, emptyFilters, type SearchDraft } from '@/lib/ui/search-draft';

@@ -89,6 +89,8 @@ export interface InsightsAnswer {
     calls: 0;
     /** Where the sums came from: the hourly rollups, the records (a filter the rollups are not kept by), or both. */
     computedFrom: 'rollups' | 'records' | 'both';
+    /** Answered from the answers kept: the same query over the same complete days (they never change). */
+    cached: boolean;
     tookMs: number;
   };
 }

@@ -10,7 +10,7 @@ import { badRequest } from '../http/problem';
 import type { HistoryIndex } from '../history/history-index';
 import { localSearchOf } from '../history/local-query';
 import { scopeOf } from '../history/scope';
-import { parseQuery, type QueryInput } from '../query/query';
+import { parseQuery, QUERY_DEFAULTS, queryKey, UPSTREAM_SORT, type QueryInput } from '../query/query';
 import type { CachePolicy } from '../server/cache-policy';
 import type { HistoryStore } from '../store/history-store';
 import type { InsightsStore } from '../store/insights-store';
@@ -39,7 +39,17 @@ function hoursOf(days: readonly CoveredDay[]): number[] {
   return out;
 }
 
+/** Answers kept per process (each a few tens of kilobytes). */
+const CACHED_ANSWERS = 64;
+
 export class InsightsService {
+  /**
+   * Answers already computed, by scope, query and the days counted. Complete days never change (they
+   * are settled, and a record of one is never stored twice), so an answer over the same counted days
+   * is the same answer; a day completed, or the copy cut or deleted, changes the key.
+   */
+  private readonly answers = new Map<string, InsightsAnswer>();
+
   constructor(private readonly deps: InsightsServiceDeps) {}
 
   async get(account: { apiKey: string; enterpriseId: string | null }, params: QueryInput): Promise<InsightsAnswer> {
@@ -56,6 +66,14 @@ export class InsightsService {
       settledBefore: this.deps.policy.settledBefore(this.deps.now()),
     });
     const counted = days.filter((d) => d.state === 'complete');
+    const cacheKey = JSON.stringify([scope, queryKey({ ...query, page: 1, pageSize: QUERY_DEFAULTS.pageSize, sort: UPSTREAM_SORT, sortOrder: 'desc' }), days.map((d) => d.state)]);
+    const cached = this.answers.get(cacheKey);
+    if (cached) {
+      // Most recently used last: the oldest is the one dropped.
+      this.answers.delete(cacheKey);
+      this.answers.set(cacheKey, cached);
+      return { ...cached, _meta: { ...cached._meta, cached: true, tookMs: Math.round(performance.now() - started) } };
+    }
     const local = localSearchOf(scope, query, countedRanges(days));
     const search = { scope, where: local.where, ...(local.text ? { text: local.text } : {}), zone: query.tz, days: counted };
 
@@ -80,13 +98,21 @@ export class InsightsService {
       days: days.map((d) => ({ day: d.day, state: d.state })),
     };
 
-    return {
+    const answer: InsightsAnswer = {
       coverage,
       ...folded,
       byDay: folded.byDay.map((d) => ({ ...d, latencyMs: latencyOfDay.get(d.day) ?? { p50: null, p90: null, p99: null, count: 0 } })),
       latencyMs,
       latencyHistogram: LATENCY_BUCKETS.map((b, i) => ({ ...b, count: histogram[i]! })),
-      _meta: { source: 'mirror', calls: 0, computedFrom: source, tookMs: Math.round(performance.now() - started) },
+      _meta: { source: 'mirror', calls: 0, computedFrom: source, cached: false, tookMs: Math.round(performance.now() - started) },
     };
+    this.answers.set(cacheKey, answer);
+    if (this.answers.size > CACHED_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
+    return answer;
+  }
+
+  /** Forgets the answers kept (for measuring the work itself). */
+  forgetAnswers(): void {
+    this.answers.clear();
   }
 }

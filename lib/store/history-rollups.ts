@@ -6,10 +6,10 @@ import 'server-only';
  * inserted: one already held is not counted twice) and dropped with them, so they always equal
  * the records.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { ZONES } from '../time/zones';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { ZONES, type Zone } from '../time/zones';
 import { DAY_MS, HOUR_MS, zoneDayIndex, zoneDayStart } from '../time/zone-days';
-import type { Database, HistoryRecordsTable, RollupSums } from './db/schema';
+import type { Database, HistoryRecordsTable, RollupSums, SqlDialect } from './db/schema';
 
 /** The values a rollup row is kept per (besides scope and time). */
 export const ROLLUP_DIMENSIONS = [
@@ -29,10 +29,102 @@ export const ROLLUP_DIMENSIONS = [
 export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
 
 /** What a stored record gives its rollup rows. */
-export type RolledRecord = Pick<HistoryRecordsTable, RollupDimension | 'received_ms' | 'price_units'>;
+export type RolledRecord = Pick<HistoryRecordsTable, RollupDimension | 'received_ms' | 'price_units' | 'latency_ms'>;
 
 /** The record columns to read back from an insert (RETURNING) to roll it up. */
-export const ROLLED_COLUMNS = [...ROLLUP_DIMENSIONS, 'received_ms', 'price_units'] as const;
+export const ROLLED_COLUMNS = [...ROLLUP_DIMENSIONS, 'received_ms', 'price_units', 'latency_ms'] as const;
+
+/** Latencies as a rollup keeps them: 32-bit big-endian integers, one after another. */
+export function latencyBytes(values: readonly number[]): Buffer {
+  const out = Buffer.alloc(values.length * 4);
+  values.forEach((v, i) => out.writeInt32BE(v, i * 4));
+  return out;
+}
+
+/** Appends the latencies of a rollup's bytes to `into` from `at`; answers where it stopped. */
+export function readLatencies(bytes: Uint8Array, into: Float64Array, at: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i + 4 <= bytes.byteLength; i += 4) into[at++] = view.getInt32(i, false);
+  return at;
+}
+
+/** The bytes of two rollups' latencies together (an upsert's), and of a group of rows (an aggregate). */
+export function appendBytes(dialect: SqlDialect, stored: RawBuilder<unknown>, added: RawBuilder<unknown>): RawBuilder<Buffer> {
+  // SQLite's || joins text: the bytes go through hex to stay bytes.
+  return dialect === 'postgres' ? sql<Buffer>`${stored} || ${added}` : sql<Buffer>`unhex(hex(${stored}) || hex(${added}))`;
+}
+
+export function joinedBytes(dialect: SqlDialect, column: RawBuilder<unknown>): RawBuilder<Buffer> {
+  return dialect === 'postgres' ? sql<Buffer>`coalesce(string_agg(${column}, ''::bytea), ''::bytea)` : sql<Buffer>`coalesce(unhex(group_concat(hex(${column}), '')), x'')`;
+}
+
+/**
+ * The breakdowns of an unfiltered Insights query, each kept apart per day of a zone
+ * (`history_rollups_facets`): a month of them is a few thousand rows, where the combinations of
+ * every value (`history_rollups_daily`, which filtered queries need) are tens of thousands. Per
+ * facet, the values it is by (`key1`, `key2`; "" when unused) and the status; the day facet keeps
+ * the currency and the latencies too.
+ */
+export const FACETS = {
+  day: { key1: null, key2: null },
+  network: { key1: 'network_code', key2: 'network_name' },
+  sender: { key1: 'from_address', key2: null },
+  api_key: { key1: 'api_key', key2: 'api_key_name' },
+  dlr: { key1: 'dlr_error_code', key2: null },
+} as const satisfies Record<string, { key1: RollupDimension | null; key2: RollupDimension | null }>;
+
+export type Facet = keyof typeof FACETS;
+const FACET_NAMES = Object.keys(FACETS) as Facet[];
+const FACET_KEY = ['scope', 'zone', 'day', 'facet', 'key1', 'key2', 'status', 'currency'] as const;
+
+type FacetRow = Omit<Database['history_rollups_facets'], 'scope'>;
+
+/** The facet rows of daily rows (pure). */
+export function facetRowsOf(daily: readonly (RollupSums & { zone: Zone; day: number })[]): FacetRow[] {
+  const rows = new Map<string, FacetRow & { parts: Buffer[] }>();
+  for (const d of daily) {
+    for (const facet of FACET_NAMES) {
+      const { key1, key2 } = FACETS[facet];
+      const row = {
+        zone: d.zone,
+        day: d.day,
+        facet,
+        key1: key1 ? String(d[key1]) : '',
+        key2: key2 ? String(d[key2]) : '',
+        status: d.status,
+        currency: facet === 'day' ? d.currency : '',
+      };
+      const key = Object.values(row).join('\u0000');
+      let into = rows.get(key);
+      if (!into) rows.set(key, (into = { ...row, records: 0, parts_sum: 0, price_units: 0, priced: 0, latencies: Buffer.alloc(0), parts: [] }));
+      into.records += d.records;
+      into.parts_sum += d.parts_sum;
+      into.price_units += d.price_units;
+      into.priced += d.priced;
+      if (facet === 'day' && d.latencies.byteLength > 0) into.parts.push(d.latencies);
+    }
+  }
+  return [...rows.values()].map(({ parts, ...row }) => ({ ...row, latencies: Buffer.concat(parts) }));
+}
+
+/** Sums the facets of a zone's day again from its daily rows (after the daily rows were rebuilt). */
+async function rebuildFacets(q: Q, dialect: SqlDialect, scope: string, zone: Zone, day: number): Promise<void> {
+  await q.deleteFrom('history_rollups_facets').where('scope', '=', scope).where('zone', '=', zone).where('day', '=', day).execute();
+  for (const facet of FACET_NAMES) {
+    const { key1, key2 } = FACETS[facet];
+    const k1 = key1 ? sql.ref(key1) : sql`''`;
+    const k2 = key2 ? sql.ref(key2) : sql`''`;
+    const currency = facet === 'day' ? sql.ref('currency') : sql`''`;
+    const latencies = facet === 'day' ? joinedBytes(dialect, sql.ref('latencies')) : sql`${Buffer.alloc(0)}`;
+    // PostgreSQL refuses a constant in GROUP BY: only the columns.
+    const groups = sql.join([sql.ref('status'), ...[key1, key2, facet === 'day' ? 'currency' : null].filter((c): c is string => c !== null).map((c) => sql.ref(c))]);
+    await sql`insert into history_rollups_facets (scope, zone, day, facet, key1, key2, status, currency, records, parts_sum, price_units, priced, latencies)
+        select ${scope}, ${zone}, ${day}, ${facet}, ${k1}, ${k2}, status, ${currency}, sum(records), sum(parts_sum), sum(price_units), sum(priced), ${latencies}
+        from history_rollups_daily
+        where scope = ${scope} and zone = ${zone} and day = ${day}
+        group by ${groups}`.execute(q);
+  }
+}
 
 /** Rows per upsert (18 values each: well under either dialect's parameter limit). */
 const ROWS_PER_UPSERT = 500;
@@ -41,7 +133,7 @@ type Q = Kysely<Database> | Transaction<Database>;
 
 /** Records summed per time bucket (`bucketOf`) and combination of values (pure). */
 export function foldRecords<B>(records: readonly RolledRecord[], bucketOf: (receivedMs: number) => B): (RollupSums & { bucket: B })[] {
-  const rows = new Map<string, RollupSums & { bucket: B }>();
+  const rows = new Map<string, Omit<RollupSums, 'latencies'> & { bucket: B; latencyList: number[] }>();
   for (const r of records) {
     const bucket = bucketOf(r.received_ms);
     const parts = r.parts ?? 0;
@@ -65,6 +157,7 @@ export function foldRecords<B>(records: readonly RolledRecord[], bucketOf: (rece
         parts_sum: 0,
         price_units: 0,
         priced: 0,
+        latencyList: [],
       };
       rows.set(key, row);
     }
@@ -74,19 +167,20 @@ export function foldRecords<B>(records: readonly RolledRecord[], bucketOf: (rece
       row.price_units += r.price_units;
       row.priced += 1;
     }
+    if (r.latency_ms !== null) row.latencyList.push(r.latency_ms);
   }
-  return [...rows.values()];
+  return [...rows.values()].map(({ latencyList, ...row }) => ({ ...row, latencies: latencyBytes(latencyList) }));
 }
 
 /** Adds newly stored records to the scope's rollups (inside the transaction that stored them). */
-export async function addToRollups(q: Q, scope: string, records: readonly RolledRecord[]): Promise<void> {
+export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, records: readonly RolledRecord[]): Promise<void> {
   if (records.length === 0) return;
   const hourly = foldRecords(records, (ms) => Math.floor(ms / HOUR_MS) * HOUR_MS).map(({ bucket, ...sums }) => ({ scope, hour_ms: bucket, ...sums }));
   for (let i = 0; i < hourly.length; i += ROWS_PER_UPSERT) {
     await q
       .insertInto('history_rollups_hourly')
       .values(hourly.slice(i, i + ROWS_PER_UPSERT))
-      .onConflict((oc) => oc.columns(['scope', 'hour_ms', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified('history_rollups_hourly')))
+      .onConflict((oc) => oc.columns(['scope', 'hour_ms', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified(dialect, 'history_rollups_hourly')))
       .execute();
   }
   for (const zone of ZONES) {
@@ -95,20 +189,29 @@ export async function addToRollups(q: Q, scope: string, records: readonly Rolled
       await q
         .insertInto('history_rollups_daily')
         .values(daily.slice(i, i + ROWS_PER_UPSERT))
-        .onConflict((oc) => oc.columns(['scope', 'zone', 'day', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified('history_rollups_daily')))
+        .onConflict((oc) => oc.columns(['scope', 'zone', 'day', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified(dialect, 'history_rollups_daily')))
+        .execute();
+    }
+    const facets = facetRowsOf(daily).map((row) => ({ scope, ...row }));
+    for (let i = 0; i < facets.length; i += ROWS_PER_UPSERT) {
+      await q
+        .insertInto('history_rollups_facets')
+        .values(facets.slice(i, i + ROWS_PER_UPSERT))
+        .onConflict((oc) => oc.columns([...FACET_KEY]).doUpdateSet(qualified(dialect, 'history_rollups_facets')))
         .execute();
     }
   }
 }
 
 /** The sums added in an upsert, the stored values named by their table (PostgreSQL needs it). */
-function qualified(table: string) {
+function qualified(dialect: SqlDialect, table: string) {
   const t = sql.table(table);
   return {
     records: sql<number>`${t}.records + excluded.records`,
     parts_sum: sql<number>`${t}.parts_sum + excluded.parts_sum`,
     price_units: sql<number>`${t}.price_units + excluded.price_units`,
     priced: sql<number>`${t}.priced + excluded.priced`,
+    latencies: appendBytes(dialect, sql`${t}.latencies`, sql`excluded.latencies`),
   };
 }
 
@@ -116,6 +219,7 @@ function qualified(table: string) {
 export async function deleteRollups(q: Q, scope: string): Promise<void> {
   await q.deleteFrom('history_rollups_hourly').where('scope', '=', scope).execute();
   await q.deleteFrom('history_rollups_daily').where('scope', '=', scope).execute();
+  await q.deleteFrom('history_rollups_facets').where('scope', '=', scope).execute();
 }
 
 /**
@@ -123,17 +227,19 @@ export async function deleteRollups(q: Q, scope: string): Promise<void> {
  * Hours are whole on either side of it; a day of a zone that straddles it is summed again from the
  * hours that remain.
  */
-export async function deleteRollupsBefore(q: Q, scope: string, cutMs: number): Promise<void> {
+export async function deleteRollupsBefore(q: Q, dialect: SqlDialect, scope: string, cutMs: number): Promise<void> {
   await q.deleteFrom('history_rollups_hourly').where('scope', '=', scope).where('hour_ms', '<', cutMs).execute();
   for (const zone of ZONES) {
     const day = zoneDayIndex(cutMs, zone);
     await q.deleteFrom('history_rollups_daily').where('scope', '=', scope).where('zone', '=', zone).where('day', '<=', day).execute();
+    await q.deleteFrom('history_rollups_facets').where('scope', '=', scope).where('zone', '=', zone).where('day', '<', day).execute();
     const dims = sql.join(ROLLUP_DIMENSIONS.map((d) => sql.ref(d)));
-    await sql`insert into history_rollups_daily (scope, zone, day, ${dims}, records, parts_sum, price_units, priced)
-        select scope, ${zone}, ${day}, ${dims}, sum(records), sum(parts_sum), sum(price_units), sum(priced)
+    await sql`insert into history_rollups_daily (scope, zone, day, ${dims}, records, parts_sum, price_units, priced, latencies)
+        select scope, ${zone}, ${day}, ${dims}, sum(records), sum(parts_sum), sum(price_units), sum(priced), ${joinedBytes(dialect, sql.ref('latencies'))}
         from history_rollups_hourly
         where scope = ${scope} and hour_ms >= ${cutMs} and hour_ms < ${zoneDayStart(day + 1, zone)}
         group by scope, ${dims}`.execute(q);
+    await rebuildFacets(q, dialect, scope, zone, day);
   }
 }
 

@@ -203,7 +203,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         .insertInto('history_bodies')
         .values(stored.map((r) => ({ id: r.id, body: bodies.get(r.trx_id)! })))
         .execute();
-      await addToRollups(q, scope, stored);
+      await addToRollups(q, dialect, scope, stored);
       inserted += stored.length;
     }
     return inserted;
@@ -302,7 +302,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         const before = trx.selectFrom('history_records').select('id').where('scope', '=', scope).where('day', '<', day);
         await trx.deleteFrom('history_bodies').where('id', 'in', before).execute();
         await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
-        await deleteRollupsBefore(trx, scope, Date.parse(`${day}T00:00:00Z`));
+        await deleteRollupsBefore(trx, dialect, scope, Date.parse(`${day}T00:00:00Z`));
         await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).where('from_ms', '<', sql<number>`${Date.parse(`${day}T00:00:00Z`)}`).execute();
       });

@@ -142,6 +142,8 @@ forEachBackend((open) => {
     for (const zone of ['UTC', 'JST'] as const) {
       const s = search(DAY0, DAY0 + 4 * 86_400_000 - 1, zone);
       expect(sorted((await store.insights.sums(s)).byDay), zone).toEqual(sorted(expectedSums(kept, s, () => true).byDay));
+      const latencies = [...(await store.insights.latencies(s)).values()].flatMap((a) => [...a]).sort((a, b) => a - b);
+      expect(latencies, `${zone}: latencies`).toEqual(expectedSums(kept, s, () => true).latencies.sort((a, b) => a - b));
     }
     await store.history.deleteScope(SCOPE);
     expect((await store.insights.sums(search(DAY0, DAY0 + 3 * 86_400_000 - 1))).byDay).toEqual([]);

@@ -17,7 +17,7 @@ import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from './db/schema';
 import { searchWhere, type LocalSearch } from './history-store';
-import { rollupsServe, splitByHours, type Range, type RollupDimension } from './history-rollups';
+import { readLatencies, rollupsServe, splitByHours, type Facet, type Range, type RollupDimension } from './history-rollups';
 
 /** A search of the local history by days of a zone: each day's counted part (inclusive ms). */
 export interface InsightsSearch extends Omit<LocalSearch, 'ranges' | 'sort' | 'order'> {
@@ -39,7 +39,10 @@ export interface InsightsStore {
   sums(search: InsightsSearch): Promise<InsightsSums>;
   /** Records per UTC hour and status. */
   hourly(search: InsightsSearch): Promise<{ hour_ms: number; status: string; records: number }[]>;
-  /** The delivery latencies (ms) of the search's records per day (records without one are left out), in no order. */
+  /**
+   * The delivery latencies (ms) of the search's records per day (records without one are left out),
+   * in no order: from the rollups' bytes where they answer, from the records otherwise.
+   */
   latencies(search: InsightsSearch): Promise<Map<number, Float64Array>>;
 }
 
@@ -102,6 +105,34 @@ export function breakdownsOf(cells: readonly Cell[]): Omit<InsightsSums, 'source
   };
 }
 
+/** Sums of several sources as one (rows of the same key added). */
+export function mergeSums(parts: readonly Omit<InsightsSums, 'source'>[]): Omit<InsightsSums, 'source'> {
+  const k = (...p: (string | number)[]) => p.join('\u0000');
+  const merge = <T extends { records: number }>(rows: T[], keyOf: (r: T) => string, more: (into: T, r: T) => void = () => undefined): T[] => {
+    const out = new Map<string, T>();
+    for (const r of rows) {
+      const into = out.get(keyOf(r));
+      if (!into) out.set(keyOf(r), { ...r });
+      else {
+        into.records += r.records;
+        more(into, r);
+      }
+    }
+    return [...out.values()];
+  };
+  return {
+    byDay: merge(parts.flatMap((p) => p.byDay), (r) => k(r.day, r.status, r.currency), (into, r) => {
+      into.parts_sum += r.parts_sum;
+      into.price_units += r.price_units;
+      into.priced += r.priced;
+    }),
+    byNetwork: merge(parts.flatMap((p) => p.byNetwork), (r) => k(r.network_code, r.network_name, r.status)),
+    bySender: merge(parts.flatMap((p) => p.bySender), (r) => k(r.from_address, r.status)),
+    byApiKey: merge(parts.flatMap((p) => p.byApiKey), (r) => k(r.api_key, r.api_key_name, r.status)),
+    byDlr: merge(parts.flatMap((p) => p.byDlr), (r) => r.dlr_error_code),
+  };
+}
+
 export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): InsightsStore {
   type Table = 'history_rollups_daily' | 'history_rollups_hourly';
   /** The search's conditions on a rollup table (all of them are on its values: rollupsServe). */
@@ -152,10 +183,8 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
   const int = (e: RawBuilder<unknown>) => sql`cast(${e} as bigint)`;
   const sum = (column: string) => int(sql`sum(${sql.ref(column)})`);
 
-  return {
-    async sums(search) {
-      const plan = planSources(search);
-      const source = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
+  /** Sums of the cross-product sources (the daily and hourly rollups, the records) of `plan`. */
+  const sumsOfCells = async (search: InsightsSearch, plan: ReturnType<typeof planSources>, source: InsightsSums['source']): Promise<InsightsSums> => {
       const cells = cellsOf(search, plan);
       if (!cells) return { byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: [], source };
       const run = async <T extends Record<string, unknown>>(query: RawBuilder<T>, numbers: (keyof T)[]): Promise<T[]> => toNumber((await query.execute(db)).rows, numbers);
@@ -170,17 +199,61 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
         );
         return { ...breakdownsOf(cellRows), source };
       }
-      // Rollup rows are few and already summed: SQL sums each breakdown straight from them.
+      // Rollup rows are already summed: SQL sums them per day (one sort), and once more per
+      // combination of the breakdowns' values over the whole range — a few thousand rows at most,
+      // from which the breakdowns are read — rather than sorting the rows once per breakdown.
       const from = sql`from (${cells}) cells`;
       const byDay = await run(
         sql<InsightsSums['byDay'][number]>`select day, status, currency, ${sum('records')} as records, ${sum('parts_sum')} as parts_sum, ${sum('price_units')} as price_units, ${sum('priced')} as priced ${from} group by day, status, currency`,
         ['day', 'records', 'parts_sum', 'price_units', 'priced'],
       );
-      const byNetwork = await run(sql<InsightsSums['byNetwork'][number]>`select network_code, network_name, status, ${sum('records')} as records ${from} group by network_code, network_name, status`, ['records']);
-      const bySender = await run(sql<InsightsSums['bySender'][number]>`select from_address, status, ${sum('records')} as records ${from} group by from_address, status`, ['records']);
-      const byApiKey = await run(sql<InsightsSums['byApiKey'][number]>`select api_key, api_key_name, status, ${sum('records')} as records ${from} group by api_key, api_key_name, status`, ['records']);
-      const byDlr = await run(sql<InsightsSums['byDlr'][number]>`select dlr_error_code, ${sum('records')} as records ${from} group by dlr_error_code`, ['records']);
+      const kept = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code'] as const;
+      const keys = sql.join(kept.map((v) => sql.ref(v)));
+      const combos = await run(sql<Cell>`select ${keys}, ${sum('records')} as records ${from} group by ${keys}`, ['records']);
+      const { byNetwork, bySender, byApiKey, byDlr } = breakdownsOf(combos.map((c) => ({ ...c, day: 0, currency: '', parts_sum: 0, price_units: 0, priced: 0 })));
       return { byDay, byNetwork, bySender, byApiKey, byDlr, source };
+    };
+
+  /** Sums of the whole days of an unfiltered search, from the facets (each breakdown kept apart). */
+  const sumsOfFacets = async (search: InsightsSearch, days: number[]): Promise<Omit<InsightsSums, 'source'>> => {
+    const base = db.selectFrom('history_rollups_facets').where('scope', '=', search.scope).where('zone', '=', search.zone).where('day', 'in', days);
+    const byDay = toNumber(
+      await base
+        .where('facet', '=', 'day')
+        .select(['day', 'status', 'currency', int(sql`sum(records)`).as('records'), int(sql`sum(parts_sum)`).as('parts_sum'), int(sql`sum(price_units)`).as('price_units'), int(sql`sum(priced)`).as('priced')])
+        .groupBy(['day', 'status', 'currency'])
+        .execute(),
+      ['day', 'records', 'parts_sum', 'price_units', 'priced'],
+    ) as InsightsSums['byDay'];
+    const others = toNumber(
+      await base
+        .where('facet', '<>', 'day')
+        .select(['facet', 'key1', 'key2', 'status', int(sql`sum(records)`).as('records')])
+        .groupBy(['facet', 'key1', 'key2', 'status'])
+        .execute(),
+      ['records'],
+    ) as { facet: Facet; key1: string; key2: string; status: string; records: number }[];
+    const of = (facet: Facet) => others.filter((r) => r.facet === facet);
+    return {
+      byDay,
+      byNetwork: of('network').map((r) => ({ network_code: r.key1, network_name: r.key2, status: r.status, records: r.records })),
+      bySender: of('sender').map((r) => ({ from_address: r.key1, status: r.status, records: r.records })),
+      byApiKey: of('api_key').map((r) => ({ api_key: r.key1, api_key_name: r.key2, status: r.status, records: r.records })),
+      byDlr: mergeSums([{ byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: of('dlr').map((r) => ({ dlr_error_code: r.key1, records: r.records })) }]).byDlr,
+    };
+  };
+
+  /** Whether a search has no filter at all: then its whole days are read from the facets. */
+  const unfiltered = (search: InsightsSearch) => search.where.length === 0 && !search.text;
+
+  return {
+    async sums(search) {
+      const plan = planSources(search);
+      const source = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
+      if (!unfiltered(search) || plan.days.length === 0) return sumsOfCells(search, plan, source);
+      const whole = await sumsOfFacets(search, plan.days);
+      const rest = await sumsOfCells(search, { ...plan, days: [] }, source);
+      return { ...mergeSums([whole, rest]), source };
     },
 
     async hourly(search) {
@@ -209,27 +282,71 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
 
     async latencies(search) {
       const out = new Map<number, Float64Array>();
-      // One text of the values rather than a row each (a day holds tens of thousands), read as JSON.
-      const joined = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
-      const parse = (text: string | null) => (text ? Float64Array.from(JSON.parse(`[${text}]`) as number[]) : new Float64Array(0));
-      const base = (ranges: Range[]) =>
-        db
-          .selectFrom('history_records')
-          .where(searchWhere({ ...search, ranges, order: 'desc' }, dialect))
-          .where('latency_ms', 'is not', null);
-      if (rollupsServe(search)) {
-        // Day by day: each a range of the latency index, read in order with no sorting.
-        for (const d of search.days) out.set(d.index, parse((await base([d]).select(joined.as('values')).executeTakeFirst())?.values ?? null));
-        return out;
-      }
-      // Any other filter (free text above all) is worked out once, for every day together.
       for (const d of search.days) out.set(d.index, new Float64Array(0));
       if (search.days.length === 0) return out;
-      const rows = await base(search.days.map((d) => ({ from: d.from, to: d.to })))
-        .select([sql<number>`(received_ms + ${sql.lit(zoneOffsetMs(search.zone))}) / ${sql.lit(DAY_MS)}`.as('day'), joined.as('values')])
-        .groupBy(sql`1`)
-        .execute();
-      for (const r of rows) out.set(Number(r.day), parse(r.values));
+      const offset = sql.lit(zoneOffsetMs(search.zone));
+      const dayMs = sql.lit(DAY_MS);
+      const plan = planSources(search);
+      // What each source gives: bytes of rollups (whole days, whole hours), text of the records' values (the rest).
+      const bytes: { day: number; latencies: Buffer }[] = [];
+      if (plan.days.length > 0 && unfiltered(search)) {
+        bytes.push(
+          ...(await db
+            .selectFrom('history_rollups_facets')
+            .select(['day', 'latencies'])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), eb('facet', '=', 'day')]))
+            .execute()),
+        );
+      } else if (plan.days.length > 0) {
+        bytes.push(
+          ...(await db
+            .selectFrom('history_rollups_daily')
+            .select(['day', 'latencies'])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), ...rollupConditions(eb, search)]))
+            .execute()),
+        );
+      }
+      if (plan.hours.length > 0) {
+        bytes.push(
+          ...(await db
+            .selectFrom('history_rollups_hourly')
+            .select([sql<number>`(hour_ms + ${offset}) / ${dayMs}`.as('day'), 'latencies'])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]))
+            .execute()),
+        );
+      }
+      // One text of the values rather than a row each (a day may hold tens of thousands), read as JSON.
+      const joined = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
+      const texts =
+        plan.records.length === 0
+          ? []
+          : await db
+              .selectFrom('history_records')
+              .select([sql<number>`(received_ms + ${offset}) / ${dayMs}`.as('day'), joined.as('values')])
+              .where(searchWhere({ ...search, ranges: plan.records, order: 'desc' }, dialect))
+              .where('latency_ms', 'is not', null)
+              .groupBy(sql`1`)
+              .execute();
+      const parsed = texts.map((t) => ({ day: Number(t.day), values: t.values ? (JSON.parse(`[${t.values}]`) as number[]) : [] }));
+
+      const sizes = new Map<number, number>();
+      for (const b of bytes) sizes.set(Number(b.day), (sizes.get(Number(b.day)) ?? 0) + b.latencies.byteLength / 4);
+      for (const p of parsed) sizes.set(p.day, (sizes.get(p.day) ?? 0) + p.values.length);
+      const filled = new Map<number, number>();
+      for (const [day, n] of sizes) {
+        out.set(day, new Float64Array(n));
+        filled.set(day, 0);
+      }
+      for (const b of bytes) {
+        const day = Number(b.day);
+        filled.set(day, readLatencies(b.latencies, out.get(day)!, filled.get(day)!));
+      }
+      for (const p of parsed) {
+        const into = out.get(p.day)!;
+        let at = filled.get(p.day)!;
+        for (const v of p.values) into[at++] = v;
+        filled.set(p.day, at);
+      }
       return out;
     },
   };

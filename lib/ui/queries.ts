@@ -6,6 +6,7 @@
 import { keepPreviousData, mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportList, type ExportQuery } from '@/lib/api/exports';
 import type { MirrorSettingsInput, MirrorState } from '@/lib/api/mirror';
+import type { InsightsAnswer } from '@/lib/api/insights';
 import type { QuotaSnapshot, SearchPlan, TransactionDetail, TransactionsPage } from '@/lib/api/types';
 import type { CdrFieldKey } from '@/lib/cdr/fields';
 import type { Zone } from '@/lib/time/zones';
@@ -152,9 +153,10 @@ export function mirrorQueryOptions(pollMs: number = MIRROR_POLL_MS) {
   });
 }
 
-/** What a search costs depends on what the local history holds: ask again after any change to it. */
+/** What a search costs and what Insights counts depend on what the local history holds: ask again after any change to it. */
 function afterMirrorChange(client: QueryClient): void {
   void client.invalidateQueries({ queryKey: PLAN_KEY });
+  void client.invalidateQueries({ queryKey: ['insights'] });
 }
 
 /** PUT /api/mirror: start, pause, the start day, copying while signed out; answers the new state. */
@@ -176,5 +178,18 @@ export function deleteMirrorMutation(client: QueryClient) {
       afterMirrorChange(client);
       await client.invalidateQueries({ queryKey: MIRROR_KEY });
     },
+  });
+}
+
+/** While days are being copied the Insights page looks again, so the coverage grows on screen. */
+export const INSIGHTS_POLL_MS = 10_000;
+
+/** GET /api/insights for a query (`key`: its canonical query string, as a search's). */
+export function insightsQueryOptions(key: string, poll: boolean) {
+  return queryOptions({
+    queryKey: ['insights', key] as const,
+    queryFn: ({ signal }) => getJson<InsightsAnswer>(`${API_PATHS.insights}?${key}`, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: poll ? INSIGHTS_POLL_MS : false,
   });
 }

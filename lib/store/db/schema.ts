@@ -212,6 +212,8 @@ export interface RollupSums {
   price_units: number;
   /** Records with a price. */
   priced: number;
+  /** The delivery latencies (ms) of its records that have one, as 32-bit big-endian integers, in no order. */
+  latencies: Buffer;
 }
 
 /** A scope's records per UTC hour and combination of values. */
@@ -237,6 +239,23 @@ export interface SignInAttemptsTable {
   last_failure_at: number;
 }
 
+/** A scope's records per day of a zone, one breakdown (facet) at a time (history-rollups.ts FACETS). */
+export interface HistoryRollupsFacetsTable {
+  scope: string;
+  zone: 'UTC' | 'JST';
+  day: number;
+  facet: 'day' | 'network' | 'sender' | 'api_key' | 'dlr';
+  key1: string;
+  key2: string;
+  status: string;
+  currency: string;
+  records: number;
+  parts_sum: number;
+  price_units: number;
+  priced: number;
+  latencies: Buffer;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -257,6 +276,7 @@ export interface Database {
   history_rollups_hourly: HistoryRollupsHourlyTable;
   history_rollups_daily: HistoryRollupsDailyTable;
   sign_in_attempts: SignInAttemptsTable;
+  history_rollups_facets: HistoryRollupsFacetsTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';
