@@ -63,7 +63,7 @@ export function joinedBytes(dialect: SqlDialect, column: RawBuilder<unknown>): R
  * (`history_rollups_facets`): a month of them is a few thousand rows, where the combinations of
  * every value (`history_rollups_daily`, which filtered queries need) are tens of thousands. Per
  * facet, the values it is by (`key1`, `key2`; "" when unused) and the status; the day facet keeps
- * the currency and the latencies too.
+ * the currency, and once the day is complete its latencies too.
  */
 export const FACETS = {
   day: { key1: null, key2: null },
@@ -81,7 +81,7 @@ type FacetRow = Omit<Database['history_rollups_facets'], 'scope'>;
 
 /** The facet rows of daily rows (pure). */
 export function facetRowsOf(daily: readonly (RollupSums & { zone: Zone; day: number })[]): FacetRow[] {
-  const rows = new Map<string, FacetRow & { parts: Buffer[] }>();
+  const rows = new Map<string, FacetRow>();
   for (const d of daily) {
     for (const facet of FACET_NAMES) {
       const { key1, key2 } = FACETS[facet];
@@ -96,15 +96,28 @@ export function facetRowsOf(daily: readonly (RollupSums & { zone: Zone; day: num
       };
       const key = Object.values(row).join('\u0000');
       let into = rows.get(key);
-      if (!into) rows.set(key, (into = { ...row, records: 0, parts_sum: 0, price_units: 0, priced: 0, latencies: Buffer.alloc(0), parts: [] }));
+      if (!into) rows.set(key, (into = { ...row, records: 0, parts_sum: 0, price_units: 0, priced: 0, latencies: Buffer.alloc(0) }));
       into.records += d.records;
       into.parts_sum += d.parts_sum;
       into.price_units += d.price_units;
       into.priced += d.priced;
-      if (facet === 'day' && d.latencies.byteLength > 0) into.parts.push(d.latencies);
     }
   }
-  return [...rows.values()].map(({ parts, ...row }) => ({ ...row, latencies: Buffer.concat(parts) }));
+  // The day facet's latencies are filled when the day is complete (refreshDayFacets), not page by
+  // page: appended page by page, a day's blob would be rewritten at every page (quadratic writes).
+  return [...rows.values()];
+}
+
+/**
+ * When a UTC day's copy is complete: its day facets, with their latencies, summed again from its
+ * daily rows — for the UTC day and for the two JST days it touches.
+ */
+export async function refreshDayFacets(q: Q, dialect: SqlDialect, scope: string, utcDayStart: number): Promise<void> {
+  for (const zone of ZONES) {
+    const first = zoneDayIndex(utcDayStart, zone);
+    const last = zoneDayIndex(utcDayStart + DAY_MS - 1, zone);
+    for (let day = first; day <= last; day++) await rebuildFacets(q, dialect, scope, zone, day);
+  }
 }
 
 /** Sums the facets of a zone's day again from its daily rows (after the daily rows were rebuilt). */
@@ -203,15 +216,19 @@ export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, rec
   }
 }
 
-/** The sums added in an upsert, the stored values named by their table (PostgreSQL needs it). */
-function qualified(dialect: SqlDialect, table: string) {
+/**
+ * The sums added in an upsert, the stored values named by their table (PostgreSQL needs it).
+ * Latencies are appended where rows stay small (an hour's, a day's of one combination of values);
+ * the facets' are left as they are (refreshDayFacets fills them).
+ */
+function qualified(dialect: SqlDialect, table: 'history_rollups_hourly' | 'history_rollups_daily' | 'history_rollups_facets') {
   const t = sql.table(table);
   return {
     records: sql<number>`${t}.records + excluded.records`,
     parts_sum: sql<number>`${t}.parts_sum + excluded.parts_sum`,
     price_units: sql<number>`${t}.price_units + excluded.price_units`,
     priced: sql<number>`${t}.priced + excluded.priced`,
-    latencies: appendBytes(dialect, sql`${t}.latencies`, sql`excluded.latencies`),
+    latencies: table === 'history_rollups_facets' ? sql<Buffer>`${t}.latencies` : appendBytes(dialect, sql`${t}.latencies`, sql`excluded.latencies`),
   };
 }
 

@@ -9,7 +9,7 @@ import 'server-only';
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
-import { addToRollups, deleteRollups, deleteRollupsBefore, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
+import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;
@@ -348,6 +348,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
           .values(row)
           .onConflict((oc) => oc.columns(['scope', 'day']).doUpdateSet(changes))
           .execute();
+        if (day.state === 'complete') await refreshDayFacets(trx, dialect, scope, Date.parse(`${day.day}T00:00:00Z`));
         day.records = row.records;
       });
     },
