@@ -8,8 +8,9 @@ import 'server-only';
  * Every read and write names the scope: one account's copy is never read for another.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { HOUR_MS } from '../time/zone-days';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
-import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
+import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, splitByHours, type RollupDimension } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;
@@ -103,6 +104,9 @@ export interface HistoryStore {
   size(scope: string): Promise<{ records: number }>;
 }
 
+/** From this offset on, a page in received-time order is found through the hourly rollups (seek). */
+const SEEK_FROM_OFFSET = 2_000;
+
 /** Columns whose conditions pick a few records each (see searchWhere). */
 const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 'trx_id']);
 
@@ -130,13 +134,19 @@ function prefixUpperBound(prefix: string): string {
  * (lib/store/insights-store.ts), so a filter means the same everywhere.
  */
 export function searchWhere(search: LocalSearch, dialect: SqlDialect) {
-  // A condition that picks a handful of records (a number, its last digits, a reference) is read
-  // from its own index; the time range is then only checked (`+received_ms` keeps the planner from
-  // walking a month of the received-time index instead, which it otherwise prefers).
+  // Which index SQLite should read (`+column` keeps it from using that column's index):
+  //  - a condition that picks a handful of records (a number, its last digits, a reference): its
+  //    own index, the time range only checked (else the planner walks a month of received time);
+  //  - else free text the trigram index answers: the records it finds, each looked up by id (else
+  //    the planner reads every record of the range and looks each up in the index's answer).
+  // PostgreSQL plans from its statistics; the plus is left out there.
   const selective = search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));
-  const received = selective ? sql.raw('+history_records.received_ms') : sql.raw('history_records.received_ms');
+  const textFirst = !selective && dialect === 'sqlite' && search.text !== undefined && textUsesIndex(search.text);
+  const column = (name: 'scope' | 'received_ms', plus: boolean) => sql.raw(`${plus && dialect === 'sqlite' ? '+' : ''}history_records.${name}`);
+  const scope = column('scope', textFirst);
+  const received = column('received_ms', selective || textFirst);
   return (eb: ExpressionBuilder<Database, 'history_records'>) => {
-    const parts: Expression<SqlBool>[] = [eb('history_records.scope', '=', search.scope)];
+    const parts: Expression<SqlBool>[] = [sql<SqlBool>`${scope} = ${search.scope}`];
     parts.push(eb.or(search.ranges.map((r) => sql<SqlBool>`${received} between ${r.from} and ${r.to}`)));
     for (const c of search.where) {
       if (c.op === 'prefix') parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
@@ -168,16 +178,19 @@ export function wideBigrams(text: string): string {
   return pairs ? `${text}\n${pairs}` : text;
 }
 
-/** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE below 3 characters. */
+/** Whether SQLite's trigram index answers this text: three characters or more, or two wide ones (wideBigrams). */
+function textUsesIndex(text: string): boolean {
+  const chars = [...text];
+  return chars.length >= 3 || (chars.length === 2 && chars.every(isWide));
+}
+
+/** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
 function textCondition(text: string, dialect: SqlDialect): Expression<SqlBool> {
   const needle = text.toLowerCase();
   if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  const chars = [...needle];
-  const fts = (phrase: string) => sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${phrase.replace(/"/g, '""')}"`})`;
-  if (chars.length === 2 && chars.every(isWide)) return fts(needle + PAIR_MARK);
-  // A trigram index matches 3 characters and more; other short text is looked for row by row.
-  if (chars.length < 3) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  return fts(needle);
+  if (!textUsesIndex(needle)) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
+  const phrase = [...needle].length === 2 ? needle + PAIR_MARK : needle;
+  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${phrase.replace(/"/g, '""')}"`})`;
 }
 
 export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): HistoryStore {
@@ -211,6 +224,45 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
 
 
   const whereOf = (search: LocalSearch) => searchWhere(search, dialect);
+
+  /** Conditions of a search on a rollup table's columns (rollupsServe: all of them are). */
+  const rollupConditions = <T extends 'history_rollups_daily' | 'history_rollups_hourly'>(eb: ExpressionBuilder<Database, T>, search: LocalSearch) =>
+    search.where.map((c) => eb(eb.ref(c.column as RollupDimension) as never, '=', c.value as never));
+
+  /**
+   * A deep page in received-time order (page 1000 of a filtered month) would skip tens of thousands
+   * of records one by one. The hourly rollups count them instead: the page's range is narrowed to
+   * the hour it starts in (and everything after it in the search's order), and the offset to what
+   * is left of it. Only for what the rollups can count, one range, and offsets worth the lookup.
+   */
+  const seek = async (search: LocalSearch, offset: number): Promise<{ search: LocalSearch; offset: number }> => {
+    if (offset < SEEK_FROM_OFFSET || search.sort || search.ranges.length !== 1 || !rollupsServe(search)) return { search, offset };
+    const range = search.ranges[0]!;
+    const { hours, edges } = splitByHours(range);
+    if (!hours) return { search, offset };
+    const counts = await db
+      .selectFrom('history_rollups_hourly')
+      .select(['hour_ms', (eb) => eb.fn.sum<number>('records').as('n')])
+      .where((eb) => eb.and([eb('scope', '=', search.scope), eb.between('hour_ms', hours.from, hours.to), ...rollupConditions(eb, search)]))
+      .groupBy('hour_ms')
+      .execute();
+    const byHour = new Map(counts.map((c) => [Number(c.hour_ms), Number(c.n)]));
+    const segments: { from: number; to: number; n: number | null }[] = [];
+    for (const e of edges.filter((x) => x.from < hours.from)) segments.push({ ...e, n: null });
+    for (let h = hours.from; h <= hours.to; h += HOUR_MS) segments.push({ from: h, to: h + HOUR_MS - 1, n: byHour.get(h) ?? 0 });
+    for (const e of edges.filter((x) => x.from > hours.to)) segments.push({ ...e, n: null });
+    if (search.order === 'desc') segments.reverse();
+    let skipped = 0;
+    for (const seg of segments) {
+      const n = seg.n ?? (await countRecords({ ...search, ranges: [seg] }));
+      if (skipped + n > offset) {
+        const narrowed = search.order === 'desc' ? { from: range.from, to: seg.to } : { from: seg.from, to: range.to };
+        return { search: { ...search, ranges: [narrowed] }, offset: offset - skipped };
+      }
+      skipped += n;
+    }
+    return { search, offset };
+  };
 
   const countRecords = async (search: LocalSearch): Promise<number> => {
     const row = await db
@@ -385,8 +437,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
       // Whole UTC days from the daily rollups, whole hours from the hourly ones, the rest from the
       // records: a month's count sums a few thousand rows instead of reading a million.
       const plan = rollupPlan(search.ranges);
-      const conditions = <T extends 'history_rollups_daily' | 'history_rollups_hourly'>(eb: ExpressionBuilder<Database, T>) =>
-        search.where.map((c) => eb(eb.ref(c.column as RollupDimension) as never, '=', c.value as never));
+      const conditions = <T extends 'history_rollups_daily' | 'history_rollups_hourly'>(eb: ExpressionBuilder<Database, T>) => rollupConditions(eb, search);
       let total = plan.edges.length > 0 ? await countRecords({ ...search, ranges: plan.edges }) : 0;
       if (plan.days.length > 0) {
         const row = await db
@@ -408,6 +459,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     },
     async page(search, offset, limit) {
       if (search.ranges.length === 0 || limit <= 0) return [];
+      ({ search, offset } = await seek(search, offset));
       const dir = search.order === 'desc' ? sql`desc` : sql`asc`;
       // Absent values sort as the smallest in both dialects (SQLite and PostgreSQL differ by default).
       const nulls = search.order === 'desc' ? sql`nulls last` : sql`nulls first`;
