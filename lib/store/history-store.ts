@@ -8,9 +8,9 @@ import 'server-only';
  * Every read and write names the scope: one account's copy is never read for another.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import { HOUR_MS } from '../time/zone-days';
+import { DAY_MS, HOUR_MS } from '../time/zone-days';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
-import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, splitByHours, type RollupDimension } from './history-rollups';
+import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;
@@ -133,15 +133,16 @@ function prefixUpperBound(prefix: string): string {
  * text. The one builder of it: the store's count and page use it, and so do Insights' aggregates
  * (lib/store/insights-store.ts), so a filter means the same everywhere.
  */
-export function searchWhere(search: LocalSearch, dialect: SqlDialect) {
+export function searchWhere(search: LocalSearch, dialect: SqlDialect, plan: { textFirst?: boolean } = {}) {
   // Which index SQLite should read (`+column` keeps it from using that column's index):
   //  - a condition that picks a handful of records (a number, its last digits, a reference): its
   //    own index, the time range only checked (else the planner walks a month of received time);
-  //  - else free text the trigram index answers: the records it finds, each looked up by id (else
-  //    the planner reads every record of the range and looks each up in the index's answer).
+  //  - `textFirst` (the store decides it: textFirst in createHistoryStore): the records the trigram
+  //    index finds, each looked up by id, instead of every record of the range looked up in the
+  //    index's answer.
   // PostgreSQL plans from its statistics; the plus is left out there.
-  const selective = search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));
-  const textFirst = !selective && dialect === 'sqlite' && search.text !== undefined && textUsesIndex(search.text);
+  const selective = isSelective(search);
+  const textFirst = !selective && plan.textFirst === true;
   const column = (name: 'scope' | 'received_ms', plus: boolean) => sql.raw(`${plus && dialect === 'sqlite' ? '+' : ''}history_records.${name}`);
   const scope = column('scope', textFirst);
   const received = column('received_ms', selective || textFirst);
@@ -156,6 +157,8 @@ export function searchWhere(search: LocalSearch, dialect: SqlDialect) {
     return eb.and(parts);
   };
 }
+
+const isSelective = (search: Pick<LocalSearch, 'where'>) => search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));
 
 /**
  * Ends each pair of wide characters appended to the SQLite text (wideBigrams). A control character:
@@ -184,13 +187,19 @@ function textUsesIndex(text: string): boolean {
   return chars.length >= 3 || (chars.length === 2 && chars.every(isWide));
 }
 
+/** The FTS5 query of a text the trigram index answers: one phrase (two wide characters: their pair). */
+function ftsPhrase(text: string): string {
+  const needle = text.toLowerCase();
+  const phrase = [...needle].length === 2 ? needle + PAIR_MARK : needle;
+  return `"${phrase.replace(/"/g, '""')}"`;
+}
+
 /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
 function textCondition(text: string, dialect: SqlDialect): Expression<SqlBool> {
   const needle = text.toLowerCase();
   if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
   if (!textUsesIndex(needle)) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  const phrase = [...needle].length === 2 ? needle + PAIR_MARK : needle;
-  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${`"${phrase.replace(/"/g, '""')}"`})`;
+  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${ftsPhrase(needle)})`;
 }
 
 export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): HistoryStore {
@@ -223,7 +232,47 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
   };
 
 
-  const whereOf = (search: LocalSearch) => searchWhere(search, dialect);
+  /**
+   * A count the rollups can answer: whole UTC days from the daily rollups, whole hours from the
+   * hourly ones, the rest from the records — a month sums a few thousand rows, not a million.
+   */
+  const countFromRollups = async (search: LocalSearch): Promise<number> => {
+    const plan = rollupPlan(search.ranges);
+    const conditions = <T extends 'history_rollups_daily' | 'history_rollups_hourly'>(eb: ExpressionBuilder<Database, T>) => rollupConditions(eb, search);
+    let total = plan.edges.length > 0 ? await countRecords({ ...search, ranges: plan.edges }) : 0;
+    if (plan.days.length > 0) {
+      const row = await db
+        .selectFrom('history_rollups_daily')
+        .select((eb) => eb.fn.sum<number>('records').as('n'))
+        .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', 'UTC'), eb('day', 'in', plan.days), ...conditions(eb)]))
+        .executeTakeFirstOrThrow();
+      total += Number(row.n ?? 0);
+    }
+    if (plan.hours.length > 0) {
+      const row = await db
+        .selectFrom('history_rollups_hourly')
+        .select((eb) => eb.fn.sum<number>('records').as('n'))
+        .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...conditions(eb)]))
+        .executeTakeFirstOrThrow();
+      total += Number(row.n ?? 0);
+    }
+    return total;
+  };
+
+  /**
+   * Whether a free-text search reads the trigram index's finds first (each record looked up by id)
+   * or the range first (each record looked up in the finds): whichever reads fewer rows. The finds
+   * are counted over every scope (the index has no scope), the range from the rollups.
+   */
+  const textFirst = async (search: LocalSearch): Promise<boolean> => {
+    if (dialect !== 'sqlite' || search.text === undefined || !textUsesIndex(search.text) || isSelective(search)) return false;
+    const finds = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${ftsPhrase(search.text)}`.execute(db);
+    const inRange = await countFromRollups({ ...search, where: [], text: undefined });
+    // A lookup by id costs a few steps of a range scan.
+    return Number(finds.rows[0]?.n ?? 0) * 4 < inRange;
+  };
+
+  const whereOf = async (search: LocalSearch) => searchWhere(search, dialect, { textFirst: await textFirst(search) });
 
   /** Conditions of a search on a rollup table's columns (rollupsServe: all of them are). */
   const rollupConditions = <T extends 'history_rollups_daily' | 'history_rollups_hourly'>(eb: ExpressionBuilder<Database, T>, search: LocalSearch) =>
@@ -231,44 +280,72 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
 
   /**
    * A deep page in received-time order (page 1000 of a filtered month) would skip tens of thousands
-   * of records one by one. The hourly rollups count them instead: the page's range is narrowed to
-   * the hour it starts in (and everything after it in the search's order), and the offset to what
-   * is left of it. Only for what the rollups can count, one range, and offsets worth the lookup.
+   * of records one by one. The rollups count them instead: the daily counts find the day the page
+   * starts in, that day's hourly counts the hour; the page's range is narrowed to start there (and
+   * run on in the search's order), the offset to what is left; null when the offset is past the
+   * last record. Only for filters the rollups count, one range, and offsets worth the lookups
+   * (without a filter the received-time index skips fast).
    */
-  const seek = async (search: LocalSearch, offset: number): Promise<{ search: LocalSearch; offset: number }> => {
-    if (offset < SEEK_FROM_OFFSET || search.sort || search.ranges.length !== 1 || !rollupsServe(search)) return { search, offset };
+  const seek = async (search: LocalSearch, offset: number): Promise<{ search: LocalSearch; offset: number } | null> => {
+    if (offset < SEEK_FROM_OFFSET || search.sort || search.ranges.length !== 1 || search.where.length === 0 || !rollupsServe(search)) return { search, offset };
     const range = search.ranges[0]!;
-    const { hours, edges } = splitByHours(range);
-    if (!hours) return { search, offset };
-    const counts = await db
-      .selectFrom('history_rollups_hourly')
-      .select(['hour_ms', (eb) => eb.fn.sum<number>('records').as('n')])
-      .where((eb) => eb.and([eb('scope', '=', search.scope), eb.between('hour_ms', hours.from, hours.to), ...rollupConditions(eb, search)]))
-      .groupBy('hour_ms')
-      .execute();
-    const byHour = new Map(counts.map((c) => [Number(c.hour_ms), Number(c.n)]));
-    const segments: { from: number; to: number; n: number | null }[] = [];
-    for (const e of edges.filter((x) => x.from < hours.from)) segments.push({ ...e, n: null });
-    for (let h = hours.from; h <= hours.to; h += HOUR_MS) segments.push({ from: h, to: h + HOUR_MS - 1, n: byHour.get(h) ?? 0 });
-    for (const e of edges.filter((x) => x.from > hours.to)) segments.push({ ...e, n: null });
-    if (search.order === 'desc') segments.reverse();
+    const located = await locate(search, offset, await segmentsOf(search, range, DAY_MS));
+    if (!located) return null; // past the last record
+    let { segment, skipped } = located;
+    if (segment.n !== null) {
+      // A whole day: its hours next.
+      const within = await locate(search, offset - skipped, await segmentsOf(search, segment, HOUR_MS));
+      if (within) [segment, skipped] = [within.segment, skipped + within.skipped];
+    }
+    const narrowed = search.order === 'desc' ? { from: range.from, to: segment.to } : { from: segment.from, to: range.to };
+    return { search: { ...search, ranges: [narrowed] }, offset: offset - skipped };
+  };
+
+  type Segment = { from: number; to: number; n: number | null };
+
+  /** `range` cut into whole units (days or hours, counted from their rollups) and ragged ends (n: null, counted from the records), in the search's order. */
+  const segmentsOf = async (search: LocalSearch, range: { from: number; to: number }, unit: number): Promise<Segment[]> => {
+    const first = Math.ceil(range.from / unit) * unit;
+    const last = Math.floor((range.to + 1) / unit) * unit - unit;
+    if (first > last) return [{ ...range, n: null }];
+    const counts =
+      unit === DAY_MS
+        ? await db
+            .selectFrom('history_rollups_daily')
+            .select([sql<number>`cast(day as bigint) * ${DAY_MS}`.as('at'), (eb) => eb.fn.sum<number>('records').as('n')])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', 'UTC'), eb.between('day', first / DAY_MS, last / DAY_MS), ...rollupConditions(eb, search)]))
+            .groupBy('day')
+            .execute()
+        : await db
+            .selectFrom('history_rollups_hourly')
+            .select([sql<number>`hour_ms`.as('at'), (eb) => eb.fn.sum<number>('records').as('n')])
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb.between('hour_ms', first, last), ...rollupConditions(eb, search)]))
+            .groupBy('hour_ms')
+            .execute();
+    const byStart = new Map(counts.map((c) => [Number(c.at), Number(c.n)]));
+    const segments: Segment[] = [];
+    if (range.from < first) segments.push({ from: range.from, to: first - 1, n: null });
+    for (let t = first; t <= last; t += unit) segments.push({ from: t, to: t + unit - 1, n: byStart.get(t) ?? 0 });
+    if (last + unit <= range.to) segments.push({ from: last + unit, to: range.to, n: null });
+    return search.order === 'desc' ? segments.reverse() : segments;
+  };
+
+  /** The segment holding the record at `offset`, and how many records come before it. */
+  const locate = async (search: LocalSearch, offset: number, segments: Segment[]): Promise<{ segment: Segment; skipped: number } | null> => {
     let skipped = 0;
-    for (const seg of segments) {
-      const n = seg.n ?? (await countRecords({ ...search, ranges: [seg] }));
-      if (skipped + n > offset) {
-        const narrowed = search.order === 'desc' ? { from: range.from, to: seg.to } : { from: seg.from, to: range.to };
-        return { search: { ...search, ranges: [narrowed] }, offset: offset - skipped };
-      }
+    for (const segment of segments) {
+      const n = segment.n ?? (await countRecords({ ...search, ranges: [segment] }));
+      if (skipped + n > offset) return { segment, skipped };
       skipped += n;
     }
-    return { search, offset };
+    return null;
   };
 
   const countRecords = async (search: LocalSearch): Promise<number> => {
     const row = await db
       .selectFrom('history_records')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(whereOf(search))
+      .where(await whereOf(search))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   };
@@ -433,39 +510,19 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     },
     async count(search) {
       if (search.ranges.length === 0) return 0;
-      if (!rollupsServe(search)) return countRecords(search);
-      // Whole UTC days from the daily rollups, whole hours from the hourly ones, the rest from the
-      // records: a month's count sums a few thousand rows instead of reading a million.
-      const plan = rollupPlan(search.ranges);
-      const conditions = <T extends 'history_rollups_daily' | 'history_rollups_hourly'>(eb: ExpressionBuilder<Database, T>) => rollupConditions(eb, search);
-      let total = plan.edges.length > 0 ? await countRecords({ ...search, ranges: plan.edges }) : 0;
-      if (plan.days.length > 0) {
-        const row = await db
-          .selectFrom('history_rollups_daily')
-          .select((eb) => eb.fn.sum<number>('records').as('n'))
-          .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', 'UTC'), eb('day', 'in', plan.days), ...conditions(eb)]))
-          .executeTakeFirstOrThrow();
-        total += Number(row.n ?? 0);
-      }
-      if (plan.hours.length > 0) {
-        const row = await db
-          .selectFrom('history_rollups_hourly')
-          .select((eb) => eb.fn.sum<number>('records').as('n'))
-          .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...conditions(eb)]))
-          .executeTakeFirstOrThrow();
-        total += Number(row.n ?? 0);
-      }
-      return total;
+      return rollupsServe(search) ? countFromRollups(search) : countRecords(search);
     },
     async page(search, offset, limit) {
       if (search.ranges.length === 0 || limit <= 0) return [];
-      ({ search, offset } = await seek(search, offset));
+      const sought = await seek(search, offset);
+      if (!sought) return [];
+      ({ search, offset } = sought);
       const dir = search.order === 'desc' ? sql`desc` : sql`asc`;
       // Absent values sort as the smallest in both dialects (SQLite and PostgreSQL differ by default).
       const nulls = search.order === 'desc' ? sql`nulls last` : sql`nulls first`;
       // The page's ids first, in the search's order, from the narrow rows (an index, mostly); then
       // the bodies of just those rows.
-      let q = db.selectFrom('history_records').select('id').where(whereOf(search));
+      let q = db.selectFrom('history_records').select('id').where(await whereOf(search));
       if (search.sort && !('column' in search.sort && search.sort.column === 'received_ms')) q = q.orderBy(sql`${sortExpression(search.sort)} ${dir} ${nulls}`);
       const ids = (await q.orderBy(sql`received_ms ${dir}`).orderBy(sql`trx_id ${dir}`).limit(limit).offset(offset).execute()).map((r) => r.id);
       if (ids.length === 0) return [];
