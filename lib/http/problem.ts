@@ -146,7 +146,12 @@ function upstreamProblem(err: UpstreamError): { problem: Problem; headers: Recor
 
 /** A JSON answer. */
 export function json(body: unknown, init: ResponseInit = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonResponse(JSON.stringify(body), init);
+}
+
+/** A JSON answer already written, as text or UTF-8 bytes (lib/http/page-json.ts). */
+export function jsonResponse(body: string | Uint8Array<ArrayBuffer>, init: ResponseInit = {}): Response {
+  return new Response(body, {
     ...init,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...(init.headers ?? {}) },
   });

@@ -5,8 +5,9 @@
  * not change since the client's copy (`If-None-Match`) is a 304 without a body.
  */
 import type { NextRequest } from 'next/server';
-import { badRequest, json } from '@/lib/http/problem';
+import { badRequest, jsonResponse } from '@/lib/http/problem';
 import { etagOf, notModified } from '@/lib/http/etag';
+import { pageJson } from '@/lib/http/page-json';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
 import { csvPageResponse, wantsCsv } from '@/lib/server/csv-page';
@@ -21,5 +22,5 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions 
   if (wantsCsv(req)) return csvPageResponse(page, parsed.query, req.nextUrl.searchParams.get('columns'));
   const etag = etagOf(page);
   if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
-  return json(page, { headers: { ETag: etag } });
+  return jsonResponse(pageJson(page), { headers: { ETag: etag } });
 }, { refuseCrossSite: true });
