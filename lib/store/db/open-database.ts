@@ -12,6 +12,7 @@ import { createPostgresPool } from './postgres-pool';
 import { ensurePrivateDir } from './private-files';
 import type { Database, SqlDialect } from './schema';
 import { openSqliteFile } from './sqlite-file';
+import { withStatementCache } from './statement-cache';
 
 export interface OpenDatabaseOptions {
   /** A postgres:// (or postgresql://) URL; absent, the SQLite file under `dataDir`. */
@@ -64,7 +65,7 @@ function openSqlite(dataDir: string): OpenedDatabase {
     lock.release();
     throw err;
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',
