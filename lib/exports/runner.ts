@@ -15,9 +15,11 @@ import { randomUUID } from 'node:crypto';
 import type { LeaseStore } from '../store';
 import { retentionEnd } from './job-record';
 import { MAX_FAILURES, runJobStep, type StepDeps } from './job-step';
+import { LaterWrites } from './later-writes';
 
 /** How long a job's lease lasts without renewal: a dead instance's jobs move on within a minute. */
 export const LEASE_MS = 30_000;
+const RENEW_EVERY_MS = LEASE_MS / 3;
 const HEARTBEAT_MS = 15_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const AFTER_CRASH_RETRY_MS = 60_000;
@@ -131,17 +133,28 @@ export class ExportRunner {
 
   private startWorker(account: string, jobId: string): void {
     const abort = new AbortController();
+    // What a step leaves for the next one (the dashboard's copy of a page): written by the end.
+    const later = new LaterWrites();
     const done = (async () => {
       try {
+        // The lease was just taken (tick); it is renewed once a third of it has passed — here
+        // before a step, and by the step itself while it runs — not with every page: it never has
+        // less than two thirds left when a step starts. Losing it (this instance stalled past it)
+        // ends the work here.
+        let renewedAt = this.deps.now();
         for (;;) {
-          // Each step renews the lease; losing it (this instance stalled past it) ends the work here.
-          if (!(await this.deps.leases.tryAcquire(leaseOf(jobId), this.holder, this.deps.now(), LEASE_MS))) break;
-          const outcome = await this.step(jobId, abort.signal);
+          const now = this.deps.now();
+          if (now - renewedAt >= RENEW_EVERY_MS) {
+            if (!(await this.deps.leases.tryAcquire(leaseOf(jobId), this.holder, now, LEASE_MS))) break;
+            renewedAt = now;
+          }
+          const outcome = await this.step(jobId, abort.signal, later);
           if (outcome.next !== 'continue' || abort.signal.aborted) break;
         }
       } catch (err) {
         await this.afterCrash(jobId, err).catch(() => undefined);
       } finally {
+        await later.flush().catch(() => undefined);
         this.workers.delete(account);
         await this.deps.leases.release(leaseOf(jobId), this.holder).catch(() => undefined);
         this.kick();
@@ -155,7 +168,7 @@ export class ExportRunner {
    * signal go away with the step instead of piling up on one signal for the job's whole life. A
    * step that waits long for the governor keeps its lease alive meanwhile.
    */
-  private async step(jobId: string, workerSignal: AbortSignal) {
+  private async step(jobId: string, workerSignal: AbortSignal, later: LaterWrites) {
     const step = new AbortController();
     const forward = () => step.abort(workerSignal.reason);
     workerSignal.addEventListener('abort', forward, { once: true });
@@ -163,10 +176,10 @@ export class ExportRunner {
       void this.deps.leases.tryAcquire(leaseOf(jobId), this.holder, this.deps.now(), LEASE_MS).then((held) => {
         if (!held) step.abort(new Error('lease lost'));
       });
-    }, LEASE_MS / 3);
+    }, RENEW_EVERY_MS);
     keepAlive.unref?.();
     try {
-      return await runJobStep(this.deps, jobId, step.signal);
+      return await runJobStep(this.deps, jobId, step.signal, later);
     } finally {
       clearInterval(keepAlive);
       workerSignal.removeEventListener('abort', forward);
