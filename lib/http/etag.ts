@@ -10,15 +10,10 @@ import type { TransactionsPage } from '../api/types';
 import { jsonDigest } from './json-text';
 
 export function etagOf(page: TransactionsPage): string {
-  const hash = createHash('sha1');
-  hash.update(page._links.self.href);
-  hash.update('\u0000');
-  hash.update(String(page._embedded.total_found));
-  for (const cdr of page._embedded.cdrs) {
-    hash.update('\u0000');
-    hash.update(jsonDigest(cdr));
-  }
-  return `W/"${hash.digest('base64url').slice(0, 27)}"`;
+  // The query (its self link), the total, and each record's digest, NUL-separated, hashed at once.
+  let text = `${page._links.self.href}\u0000${page._embedded.total_found}`;
+  for (const cdr of page._embedded.cdrs) text += `\u0000${jsonDigest(cdr)}`;
+  return `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 27)}"`;
 }
 
 /** Whether the request's If-None-Match names this tag (weak comparison, RFC 9110 §13.1.2). */

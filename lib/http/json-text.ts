@@ -5,9 +5,15 @@
  * (what an ETag hashes) are kept beside them, weakly: they go when the value goes. Any other value
  * is written afresh each time.
  *
+ * What is kept lives in this module, and Next.js bundles every route on its own, each with its own
+ * copy of it: a value must be written by the same copy that declared it. Route handlers therefore
+ * write pages through the process's services (`answers` in lib/root/services.ts), built with the
+ * same copies as the transactions service that presents the records.
+ *
  * Bytes rather than text: an answer is sent as bytes anyway, and one Japanese character makes a
- * record's text twice its size in memory. A declaration rather than Object.freeze: freezing a
- * record of thirty-odd fields makes V8 keep it in a form three times the size (measured).
+ * record's text twice its size in memory. A declaration rather than Object.freeze, and a WeakMap
+ * rather than a property on the record: either makes V8 keep a record of thirty-odd fields in a
+ * form two to four times the size (measured).
  */
 import { createHash } from 'node:crypto';
 

@@ -4,6 +4,7 @@ import type { Cdr } from '../cdr/schema';
 import { sampleCdr } from '../upstream/test-fixtures';
 import { jsonBytes, keepJson } from './json-text';
 import { pageJson } from './page-json';
+import { jsonResponse } from './problem';
 
 function page(cdrs: Cdr[]): TransactionsPage {
   return {
@@ -27,6 +28,16 @@ describe('the JSON of a transactions page', () => {
     const p = page([kept, fresh, kept]);
     expect(Buffer.from(pageJson(p)).toString('utf8')).toBe(JSON.stringify(p));
     expect(JSON.parse(Buffer.from(pageJson(p)).toString('utf8'))).toEqual(p);
+  });
+
+  it('goes out whole as a JSON answer', async () => {
+    const kept = sampleCdr({ message_body: '配達' }) as Cdr;
+    keepJson(kept);
+    const p = page([kept]);
+    const res = jsonResponse(pageJson(p), { headers: { ETag: 'W/"x"' } });
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('etag')).toBe('W/"x"');
+    expect(await res.text()).toBe(JSON.stringify(p));
   });
 
   it('is right for a page without records', () => {

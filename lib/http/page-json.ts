@@ -13,7 +13,7 @@ const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
-export function pageJson(page: TransactionsPage): Uint8Array<ArrayBuffer> {
+export function pageJson(page: TransactionsPage): Buffer {
   const { cdrs } = page._embedded;
   // Spreading keeps every key where it was: the text is in the same order as the page's own.
   const text = JSON.stringify({ ...page, _embedded: { ...page._embedded, cdrs: RECORDS_MARK } });
@@ -24,6 +24,5 @@ export function pageJson(page: TransactionsPage): Uint8Array<ArrayBuffer> {
     parts.push(jsonBytes(cdr));
   });
   parts.push(CLOSE, Buffer.from(text.slice(at + RECORDS_MARK_TEXT.length)));
-  // Buffer.concat allocates an ordinary ArrayBuffer, never a shared one.
-  return Buffer.concat(parts) as Uint8Array<ArrayBuffer>;
+  return Buffer.concat(parts);
 }
