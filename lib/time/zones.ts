@@ -48,8 +48,26 @@ export function parseWallClock(value: string, zone: Zone): Date | null {
   return fromZonedTime(`${y}-${mo}-${d}T${h}:${mi}:${s}`, IANA_ZONE[zone]);
 }
 
+/**
+ * The last instants written, by zone: every answer writes its range's two ends several times (the
+ * upstream's query, every link), and the same searches come again and again. Cleared when full.
+ */
+const WRITTEN: Record<Zone, Map<number, string>> = { UTC: new Map(), JST: new Map() };
+const WRITTEN_MAX = 1024;
+
 /** Writes an instant as `YYYY-MM-DD HH:MM:SS` in `zone` (the seed's parameter format). */
 export function formatWallClock(instant: Date, zone: Zone): string {
+  const ms = instant.getTime();
+  const written = WRITTEN[zone];
+  const known = written.get(ms);
+  if (known !== undefined) return known;
+  const text = writeWallClock(instant, zone);
+  if (written.size >= WRITTEN_MAX) written.clear();
+  written.set(ms, text);
+  return text;
+}
+
+function writeWallClock(instant: Date, zone: Zone): string {
   const wall = new Date(instant.getTime() + OFFSET_MINUTES[zone] * 60_000);
   const year = wall.getUTCFullYear();
   // NaN (an invalid date) fails both tests and is left to date-fns-tz, which throws as before.
