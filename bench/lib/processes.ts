@@ -40,6 +40,8 @@ export interface Proc {
   child: ChildProcess;
   /** Resident set size of the process in bytes (Linux /proc), sampled now. */
   rss(): number;
+  /** CPU time the process (and its children) used so far, in ms (Linux /proc, 10 ms steps). */
+  cpuMs(): number;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -82,6 +84,25 @@ function rssOf(pid: number | undefined): number {
   return total;
 }
 
+/** CPU time (user + system, ms) of a process tree so far (Linux /proc; clock ticks of 10 ms). */
+function cpuMsOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  let ticks = 0;
+  const visit = (p: number) => {
+    try {
+      // The fields after the command name (which may hold spaces) start after its closing parenthesis.
+      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+      const children = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim();
+      for (const c of children.split(/\s+/).filter(Boolean)) visit(Number(c));
+    } catch {
+      /* the process ended */
+    }
+  };
+  visit(pid);
+  return ticks * 10;
+}
+
 function procOf(child: ChildProcess, port: number, host: string): Proc {
   started.add(child);
   child.once('exit', () => started.delete(child));
@@ -90,6 +111,7 @@ function procOf(child: ChildProcess, port: number, host: string): Proc {
     port,
     child,
     rss: () => rssOf(child.pid),
+    cpuMs: () => cpuMsOf(child.pid),
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -9,6 +9,7 @@ import { getToken } from 'next-auth/jwt';
 import type { UpstreamAccount } from '../server/upstream-gateway';
 import type { VaultStore } from '../store/vault';
 import { authSecret } from './auth-secret';
+import { decodeOnce } from './decoded-tokens';
 import { unseal } from './secret-box';
 
 export interface SignedInAccount extends UpstreamAccount {
@@ -21,8 +22,10 @@ export type CookieSource = { getAll(): { name: string; value: string }[] };
 export async function accountFromCookies(cookieSource: CookieSource, headerSource: Headers, vault: VaultStore): Promise<SignedInAccount | null> {
   const secret = authSecret();
   const token = await getToken({
-    req: { cookies: cookieSource, headers: Object.fromEntries(headerSource.entries()) } as unknown as Parameters<typeof getToken>[0]['req'],
+    // The only header getToken reads (a `Bearer` token when there is no cookie).
+    req: { cookies: cookieSource, headers: { authorization: headerSource.get('authorization') ?? undefined } } as unknown as Parameters<typeof getToken>[0]['req'],
     secret,
+    decode: decodeOnce,
   });
   if (!token?.sid) return null;
   const entry = await vault.get(token.sid, Date.now());

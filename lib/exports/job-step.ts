@@ -23,6 +23,7 @@ import { UpstreamError, isRetryable } from '../upstream';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
 import { inSortOrder, pagesFor, splitForDepth } from '../query/ranges';
+import { LaterWrites } from './later-writes';
 import { nothingHeldMessage, readLocalBatch, routeWindow, type LocalReadDeps } from './local-windows';
 
 export interface StepDeps extends FinishDeps {
@@ -115,11 +116,10 @@ function storedRow(cdr: Cdr, job: ExportJobRecord): StoredRow {
 }
 
 /** Puts a fetched page into the dashboard's cache too, with the lifetime the dashboard gives it. */
-async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage): Promise<void> {
-  const now = deps.now();
-  const expiresAt = deps.policy.expiresAt(w.to, now);
-  await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt: now, expiresAt });
-  await deps.cache.putRecords(job.account, body._embedded.cdrs, now, expiresAt);
+async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage, fetchedAt: number): Promise<void> {
+  const expiresAt = deps.policy.expiresAt(w.to, fetchedAt);
+  await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt });
+  await deps.cache.putRecords(job.account, body._embedded.cdrs, fetchedAt, expiresAt);
   deps.onSharedPage({ apiKey: job.account, enterpriseId: job.enterpriseId }, windowBase(job, w), job.query.sortOrder, body._embedded.total_found);
 }
 
@@ -215,12 +215,26 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
   return fail(deps, job, 'An unexpected error stopped the export; it was logged. Start the export again.');
 }
 
-/** Runs one step of job `jobId`. `signal` aborts a call in flight (cancel, shutdown). */
-export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSignal): Promise<StepOutcome> {
+/**
+ * Runs one step of job `jobId`. `signal` aborts a call in flight (cancel, shutdown). `later` holds
+ * what a step may leave to the next one (the dashboard's copy of a fetched page, written while the
+ * next call is in flight); the runner keeps one per job. Without it, nothing is left for later.
+ */
+export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSignal, later?: LaterWrites): Promise<StepOutcome> {
+  const writes = later ?? new LaterWrites();
+  const outcome = await step(deps, jobId, writes, signal);
+  // Only a step that goes straight on to the next call leaves writes behind.
+  if (outcome.next !== 'continue' || !later) await writes.flush();
+  return outcome;
+}
+
+async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: AbortSignal | undefined): Promise<StepOutcome> {
   const job = await deps.store.getJob(jobId);
   if (!job || (job.state !== 'queued' && job.state !== 'running' && job.state !== 'waiting')) return { next: 'stop' };
   const w = job.windows.find((x) => x.state === 'pending');
   if (!w) {
+    // The dashboard's copies of the last pages before the file, as before any other step's end.
+    await later.flush();
     await finishJob(deps, job);
     return { next: 'stop' };
   }
@@ -245,6 +259,8 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
   // "Minus pages already cached": the dashboard's cache, when it holds this very page fresh.
   const cached = await deps.cache.getPage(job.account, key, sortOrder, page);
   if (cached && cached.expiresAt > now && (w.totalFound === null || cached.totalFound === w.totalFound)) {
+    // No call to overlap with: what waits is written now.
+    await later.flush();
     await commit(deps, job, w.id, page, pageRead(cached.body), 'cache');
     return { next: 'continue' };
   }
@@ -262,22 +278,31 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
   if (job.state !== 'running') await save(deps, job, { state: 'running', waitingUntil: null, message: null });
 
   let body: ResultPage;
+  const call = deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
+  // The previous page's copy for the dashboard is written while this call is in flight.
+  const writing = later.flushSoon();
   try {
-    body = await deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
+    body = await call;
   } catch (err) {
+    await writing;
     if (signal?.aborted) return { next: 'stop' };
     const current = await deps.store.getJob(jobId);
     if (!current || current.state === 'cancelled') return { next: 'stop' };
     return handleError(deps, current, err);
   }
+  const fetchedAt = deps.now();
+  await writing;
   // Cancelled while the call was in flight: the call is spent, the page is not wanted.
   const current = await deps.store.getJob(jobId);
   if (!current || current.state === 'cancelled' || signal?.aborted) return { next: 'stop' };
-  // The export's own record first: a crash after it never pays for this page again; the
-  // dashboard's copy after it, so a crash in between cannot make the page look free on resume.
+  // The export's own record first, before the next call: a crash after it never pays for this
+  // page again. The dashboard's copy after it (during the next call, or when the step ends here),
+  // so a crash in between cannot make the page look free on resume.
   await commit(deps, current, w.id, page, pageRead(body), 'upstream');
-  await shareWithDashboard(deps, current, w, key, page, body).catch((err: unknown) =>
-    deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
+  later.add(() =>
+    shareWithDashboard(deps, current, w, key, page, body, fetchedAt).catch((err: unknown) =>
+      deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
+    ),
   );
   return { next: 'continue' };
 }

@@ -31,6 +31,7 @@ import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
 import { createJobRecord, windowBase } from './job-record';
 import { runJobStep } from './job-step';
+import { LaterWrites } from './later-writes';
 import { ExportRunner, type RunnerDeps } from './runner';
 
 // The simulator's present: every range below ended before it.
@@ -227,6 +228,29 @@ describe('the export runner', () => {
     expect(done.pagesCached).toBe(1);
     expect(done.callsSpent).toBe(done.windows[0]!.pagesTotal! - 1);
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc'));
+  });
+
+  it('gives the dashboard a copy of each page it reads, written while its next call is in flight', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
+    const key = windowBase(job, job.windows[0]!).key;
+    const later = new LaterWrites();
+    expect((await runJobStep(w.deps, job.id, undefined, later)).next).toBe('continue');
+    // Page 1 is the export's own (stored with its progress), not yet the dashboard's.
+    expect((await w.store.getJob(job.id))!.windows[0]!.pagesDone).toBe(1);
+    expect(await w.cache.getPage('demo', key, 'desc', 1)).toBeNull();
+    expect((await runJobStep(w.deps, job.id, undefined, later)).next).toBe('continue');
+    expect(await w.cache.getPage('demo', key, 'desc', 1)).toMatchObject({ page: 1, sortOrder: 'desc' });
+    await later.flush();
+    // The runner leaves every page to the dashboard by the time the job is done.
+    const runner = new ExportRunner(w.deps);
+    runner.start();
+    await waitFor(async () => (await w.store.getJob(job.id))!.state === 'done');
+    await runner.stop();
+    const pages = (await w.store.getJob(job.id))!.windows[0]!.pagesTotal!;
+    expect(pages).toBeGreaterThan(2);
+    for (let page = 1; page <= pages; page++) expect(await w.cache.getPage('demo', key, 'desc', page), `page ${page}`).not.toBeNull();
   });
 
   it('splits a window deeper than the upstream\u2019s 1000 pages and says so', async () => {

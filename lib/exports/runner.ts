@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * Runs export jobs inside the server process, from startup (instrumentation.ts) to shutdown:
  *  - one instance at a time works on a job: it holds the job's lease (lib/store/leases.ts) and
- *    renews it with every step; when an instance dies, its leases expire and another instance's
+ *    renews it while it works (lib/server/hold-lease.ts); when an instance dies, its leases expire and another instance's
  *    heartbeat takes the job over where the store says it stopped;
  *  - per account, one job at a time in an instance, oldest first (they share the account's quota);
  *  - each job step by step (job-step.ts), so everything it learns is stored before the next call;
@@ -16,6 +16,7 @@ import { holdLease, leaseHolder } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
 import { retentionEnd } from './job-record';
 import { MAX_FAILURES, runJobStep, type StepDeps } from './job-step';
+import { LaterWrites } from './later-writes';
 
 /** How long a job's lease lasts without renewal: a dead instance's jobs move on within a minute. */
 export const LEASE_MS = 30_000;
@@ -114,18 +115,28 @@ export class ExportRunner {
 
   private startWorker(account: string, jobId: string): void {
     const abort = new AbortController();
+    // What a step leaves for the next one (the dashboard's copy of a page): written by the end.
+    const later = new LaterWrites();
     const done = (async () => {
       try {
+        // The lease was just taken (tick); holdLease renews it once a third of it has passed, not
+        // with every page. Losing it (this instance stalled past it) ends the work here.
+        const renewal = { at: this.deps.now() };
         for (;;) {
-          // Each step renews the lease; losing it (this instance stalled past it) ends the work here.
-          const outcome = await holdLease(this.deps.leases, { resource: leaseOf(jobId), holder: this.holder, ttlMs: LEASE_MS }, this.deps.now, abort.signal, (signal) =>
-            runJobStep(this.deps, jobId, signal),
+          const outcome = await holdLease(
+            this.deps.leases,
+            { resource: leaseOf(jobId), holder: this.holder, ttlMs: LEASE_MS },
+            this.deps.now,
+            abort.signal,
+            (signal) => runJobStep(this.deps, jobId, signal, later),
+            renewal,
           );
           if (!outcome || outcome.next !== 'continue' || abort.signal.aborted || this.loop.stopped) break;
         }
       } catch (err) {
         await this.afterCrash(jobId, err).catch(() => undefined);
       } finally {
+        await later.flush().catch(() => undefined);
         this.workers.delete(account);
         await this.deps.leases.release(leaseOf(jobId), this.holder).catch(() => undefined);
         this.kick();

@@ -156,7 +156,23 @@ function upstreamProblem(err: UpstreamError): { problem: Problem; headers: Recor
 
 /** A JSON answer. */
 export function json(body: unknown, init: ResponseInit = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonResponse(JSON.stringify(body), init);
+}
+
+/** A JSON answer already written, as text or UTF-8 bytes (lib/http/page-json.ts). */
+export function jsonResponse(body: string | Uint8Array, init: ResponseInit = {}): Response {
+  // Bytes go out as a stream of one chunk: a Response given bytes copies them into a byte stream
+  // of its own, which costs twice as much (measured).
+  const content =
+    typeof body === 'string'
+      ? body
+      : new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(body);
+            controller.close();
+          },
+        });
+  return new Response(content, {
     ...init,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...(init.headers ?? {}) },
   });

@@ -18,6 +18,8 @@ import { getConfig, type Config } from '../config';
 import { ExportService } from '../exports/export-service';
 import { ExportRunner } from '../exports/runner';
 import { memoryBackend } from '../governor/memory-backend';
+import { etagOf } from '../http/etag';
+import { pageJson } from '../http/page-json';
 import { HistoryIndex } from '../history/history-index';
 import { InsightsService } from '../insights/insights-service';
 import { MirrorService } from '../mirror/mirror-service';
@@ -32,7 +34,12 @@ import { openStore, type DurableStore, type PageCacheStore } from '../store';
 import { withMemoryCache } from '../store/memory-page-cache';
 import { postgresGovernorBackend } from '../store/postgres-governor';
 
-/** Decoded pages kept in memory in front of the page cache (about 150 KB each). */
+/**
+ * Decoded pages kept in memory in front of the page cache: about 100 KB each (100 records), and
+ * up to about 220 KB more for each zone its records were shown in (each record presented once,
+ * with its JSON: lib/server/present.ts). At most about 200 MB; a page of 25 shown in one zone
+ * keeps about 155 KB.
+ */
 export const MEMORY_CACHE_PAGES = 400;
 
 export interface Services {
@@ -43,6 +50,12 @@ export interface Services {
   policy: CachePolicy;
   gateway: UpstreamGateway;
   transactions: TransactionsService;
+  /**
+   * How a transactions page is written: its JSON and its ETag, from the JSON kept with each
+   * presented record. Taken from here, not imported by the route: the records were presented by
+   * this build's copy of the modules, and only that copy holds what it kept (lib/http/json-text.ts).
+   */
+  answers: { json: typeof pageJson; etag: typeof etagOf };
   exports: ExportService;
   exportRunner: ExportRunner;
   mirror: MirrorService;
@@ -127,6 +140,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     policy,
     gateway,
     transactions,
+    answers: { json: pageJson, etag: etagOf },
     exports: exportService,
     exportRunner,
     mirror,

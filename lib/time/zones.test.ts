@@ -1,6 +1,6 @@
-import { formatInTimeZone } from 'date-fns-tz';
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { formatUpstreamTimestamp, IANA_ZONE, rezoneTimestamp, ZONES } from './zones';
+import { formatUpstreamTimestamp, formatWallClock, IANA_ZONE, parseWallClock, rezoneTimestamp, ZONES } from './zones';
 
 describe('record timestamps', () => {
   it('are written with the fixed offset exactly as the time-zone database would, across years', () => {
@@ -18,5 +18,29 @@ describe('record timestamps', () => {
     expect(rezoneTimestamp('2026-11-20 23:59:59Z', 'UTC')).toBe('2026-11-20T23:59:59.000+0000');
     expect(rezoneTimestamp('', 'JST')).toBe('');
     expect(rezoneTimestamp('not a time', 'JST')).toBe('not a time');
+  });
+});
+
+describe('wall clocks of a query', () => {
+  it('are written and read exactly as the time-zone database would, across years', () => {
+    for (let t = Date.UTC(1952, 0, 1); t < Date.UTC(2101, 0, 1); t += 3_919_993_000) {
+      for (const zone of ZONES) {
+        const written = formatWallClock(new Date(t), zone);
+        expect(written).toBe(formatInTimeZone(new Date(t), IANA_ZONE[zone], 'yyyy-MM-dd HH:mm:ss'));
+        expect(parseWallClock(written, zone)?.getTime()).toBe(fromZonedTime(written.replace(' ', 'T'), IANA_ZONE[zone]).getTime());
+      }
+    }
+  });
+
+  it('keep the time-zone database where Tokyo kept daylight saving time (1948–1951)', () => {
+    // 1950-07-01 12:00 in Tokyo was UTC+10 that summer.
+    expect(parseWallClock('1950-07-01 12:00:00', 'JST')?.toISOString()).toBe('1950-07-01T02:00:00.000Z');
+    expect(formatWallClock(new Date('1950-07-01T02:00:00Z'), 'JST')).toBe('1950-07-01 12:00:00');
+  });
+
+  it('refuse what is not a calendar time, and an invalid instant as before', () => {
+    expect(parseWallClock('2026-02-30 00:00:00', 'UTC')).toBeNull();
+    expect(parseWallClock('2026-11-21T08:59', 'JST')?.toISOString()).toBe('2026-11-20T23:59:00.000Z');
+    expect(() => formatWallClock(new Date(Number.NaN), 'UTC')).toThrow(RangeError);
   });
 });

@@ -10,6 +10,21 @@ export type Zone = (typeof ZONES)[number];
 
 export const IANA_ZONE: Record<Zone, string> = { UTC: 'UTC', JST: 'Asia/Tokyo' };
 
+/**
+ * Offsets of the zones in minutes. Asia/Tokyo has kept UTC+9 without daylight saving since 1951,
+ * so for every instant the upstream can hold JST is a fixed offset: the record timestamps (every
+ * timestamp of every answer) and the wall clocks of a query (every request, every link of an
+ * answer) are written and read with it instead of a time-zone database lookup, which costs tens of
+ * microseconds each. Wall clocks outside the years where the offset is known to hold go through
+ * date-fns-tz as before; a test checks both agree.
+ */
+const OFFSET_MINUTES: Record<Zone, number> = { UTC: 0, JST: 9 * 60 };
+/** Tokyo's last daylight saving time ended in September 1951; four-digit years end at 9999. */
+const FIXED_OFFSET_FROM_YEAR = 1952;
+const FIXED_OFFSET_TO_YEAR = 9999;
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 /** The seed's parameter format: `YYYY-MM-DD HH:MM:SS`. */
 export const WALL_CLOCK_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
@@ -27,12 +42,37 @@ export function parseWallClock(value: string, zone: Zone): Date | null {
   // Reject 2026-02-30 and friends: the calendar day must survive a round trip.
   const probe = new Date(Date.UTC(year, month - 1, day));
   if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  if (year >= FIXED_OFFSET_FROM_YEAR && year <= FIXED_OFFSET_TO_YEAR) {
+    return new Date(Date.UTC(year, month - 1, day, hour, minute, second) - OFFSET_MINUTES[zone] * 60_000);
+  }
   return fromZonedTime(`${y}-${mo}-${d}T${h}:${mi}:${s}`, IANA_ZONE[zone]);
 }
 
+/**
+ * The last instants written, by zone: every answer writes its range's two ends several times (the
+ * upstream's query, every link), and the same searches come again and again. Cleared when full.
+ */
+const WRITTEN: Record<Zone, Map<number, string>> = { UTC: new Map(), JST: new Map() };
+const WRITTEN_MAX = 1024;
+
 /** Writes an instant as `YYYY-MM-DD HH:MM:SS` in `zone` (the seed's parameter format). */
 export function formatWallClock(instant: Date, zone: Zone): string {
-  return formatInTimeZone(instant, IANA_ZONE[zone], 'yyyy-MM-dd HH:mm:ss');
+  const ms = instant.getTime();
+  const written = WRITTEN[zone];
+  const known = written.get(ms);
+  if (known !== undefined) return known;
+  const text = writeWallClock(instant, zone);
+  if (written.size >= WRITTEN_MAX) written.clear();
+  written.set(ms, text);
+  return text;
+}
+
+function writeWallClock(instant: Date, zone: Zone): string {
+  const wall = new Date(instant.getTime() + OFFSET_MINUTES[zone] * 60_000);
+  const year = wall.getUTCFullYear();
+  // NaN (an invalid date) fails both tests and is left to date-fns-tz, which throws as before.
+  if (!(year >= FIXED_OFFSET_FROM_YEAR && year <= FIXED_OFFSET_TO_YEAR)) return formatInTimeZone(instant, IANA_ZONE[zone], 'yyyy-MM-dd HH:mm:ss');
+  return `${year}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} ${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}:${pad2(wall.getUTCSeconds())}`;
 }
 
 const UPSTREAM_TIMESTAMP =
@@ -53,20 +93,10 @@ export function parseUpstreamTimestamp(value: string): Date | null {
   return Number.isNaN(parsed.getTime()) ? null : parsed;
 }
 
-/**
- * Offsets of the zones in minutes. Asia/Tokyo has kept UTC+9 without daylight saving since 1951,
- * so for every instant the upstream can hold JST is a fixed offset; the record-timestamp path below
- * (run for every timestamp of every answer) uses it instead of a time-zone database lookup. The
- * wall-clock functions above go through date-fns-tz; a test checks both agree.
- */
-const OFFSET_MINUTES: Record<Zone, number> = { UTC: 0, JST: 9 * 60 };
-
-/** The zone's offset from UTC in ms (fixed: see above), for day and hour boundaries in the zone. */
+/** The zone's offset from UTC in ms (fixed for every instant the upstream can hold: see OFFSET_MINUTES), for day and hour boundaries in the zone. */
 export function zoneOffsetMs(zone: Zone): number {
   return OFFSET_MINUTES[zone] * 60_000;
 }
-
-const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** Writes an instant the way the sample does: `YYYY-MM-DDTHH:MM:SS.mmm+0900`. */
 export function formatUpstreamTimestamp(instant: Date, zone: Zone): string {

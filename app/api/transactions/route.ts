@@ -5,8 +5,8 @@
  * not change since the client's copy (`If-None-Match`) is a 304 without a body.
  */
 import type { NextRequest } from 'next/server';
-import { badRequest, json } from '@/lib/http/problem';
-import { etagOf, notModified } from '@/lib/http/etag';
+import { badRequest, jsonResponse } from '@/lib/http/problem';
+import { notModified } from '@/lib/http/etag';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
 import { csvPageResponse, wantsCsv } from '@/lib/server/csv-page';
@@ -14,12 +14,13 @@ import { csvPageResponse, wantsCsv } from '@/lib/server/csv-page';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (req: NextRequest, account, { transactions }) => {
+export const GET = withAccount(async (req: NextRequest, account, { transactions, answers }) => {
   const parsed = parseQuery(req.nextUrl.searchParams);
   if (!parsed.ok) throw badRequest(parsed.errors);
   const page = await transactions.page(account, parsed.query, req.signal);
   if (wantsCsv(req)) return csvPageResponse(page, parsed.query, req.nextUrl.searchParams.get('columns'));
-  const etag = etagOf(page);
+  // Written through the services: they hold the JSON kept with each presented record.
+  const etag = answers.etag(page);
   if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
-  return json(page, { headers: { ETag: etag } });
+  return jsonResponse(answers.json(page), { headers: { ETag: etag } });
 }, { refuseCrossSite: true });

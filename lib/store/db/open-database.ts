@@ -4,14 +4,17 @@ import 'server-only';
  * else the embedded SQLite file under the data folder (one instance). Callers get a Kysely handle
  * and the dialect; the tables come from `migrate` (./migrate.ts).
  */
+import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { isPostgresUrl } from '../../config';
+import { startBackgroundCheckpoints } from './background-checkpoints';
 import { lockDataDir } from './data-dir-lock';
 import { createPostgresPool } from './postgres-pool';
 import { ensurePrivateDir } from './private-files';
 import type { Database, SqlDialect } from './schema';
-import { openSqliteFile } from './sqlite-file';
+import { openSqliteFile, SQLITE_FILE_NAME } from './sqlite-file';
+import { withStatementCache } from './statement-cache';
 
 export interface OpenDatabaseOptions {
   /** A postgres:// (or postgresql://) URL; absent, the SQLite file under `dataDir`. */
@@ -36,7 +39,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     if (!isPostgresUrl(options.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite file)');
     return openPostgres(options.databaseUrl, options.applicationName);
   }
-  return openSqlite(options.dataDir);
+  return await openSqlite(options.dataDir);
 }
 
 async function openPostgres(url: string, applicationName: string | undefined): Promise<OpenedDatabase> {
@@ -54,7 +57,7 @@ async function openPostgres(url: string, applicationName: string | undefined): P
   return { db, dialect: 'postgres', pool, close: once(() => db.destroy()) };
 }
 
-function openSqlite(dataDir: string): OpenedDatabase {
+async function openSqlite(dataDir: string): Promise<OpenedDatabase> {
   ensurePrivateDir(dataDir);
   const lock = lockDataDir(dataDir);
   let database;
@@ -64,11 +67,13 @@ function openSqlite(dataDir: string): OpenedDatabase {
     lock.release();
     throw err;
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const checkpoints = await startBackgroundCheckpoints(database, path.join(dataDir, SQLITE_FILE_NAME));
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',
     close: once(async () => {
+      await checkpoints.stop();
       await db.destroy();
       lock.release();
     }),
