@@ -222,7 +222,7 @@ async function main(): Promise<void> {
     const exportTo = exportFrom + EXPORT_DAYS * DAY - 1000;
     const body = { 'date-from': wall(exportFrom), 'date-to': wall(exportTo), tz: 'UTC', 'sort-order': 'asc' };
     const exportCpuBefore = dash.cpuMs();
-    const { job, pagesReadAt } = await runExport(dash.url, supportCookie, body);
+    const { job, pagesReadAt, slowestPollMs } = await runExport(dash.url, supportCookie, body);
     const exportCpu = dash.cpuMs() - exportCpuBefore;
     const pages = job.progress.callsSpent + job.progress.pagesCached;
     const createdAt = Date.parse(job.createdAt);
@@ -242,6 +242,7 @@ async function main(): Promise<void> {
     if (readingPerPage !== null) console.log(`   the export reading them: ${readingPerPage.toFixed(1)} ms a page, its own cost ${(readingPerPage - upstreamPerPage).toFixed(1)} ms a page; then the file: ${fmt((exportMs - (pagesReadAt! - createdAt)) / 1000, 2)} s`);
     console.log(`   the export, file included: ${exportPerPage.toFixed(1)} ms a page, its own cost ${(exportPerPage - upstreamPerPage).toFixed(1)} ms a page`);
     console.log(`   the server's CPU meanwhile: ${(exportCpu / pages).toFixed(1)} ms a page (every page's step, the file and the status polls)`);
+    console.log(`   the slowest status answer meanwhile (polled every 100 ms): ${slowestPollMs.toFixed(0)} ms`);
     results.push(
       `export ${exportPerPage.toFixed(1)} ms a page, file included, against the upstream's ${upstreamPerPage.toFixed(1)} ms: ${(exportPerPage - upstreamPerPage).toFixed(1)} ms of its own` +
         (readingPerPage === null ? '' : ` (${(readingPerPage - upstreamPerPage).toFixed(1)} ms before the file)`) +
@@ -266,18 +267,23 @@ interface ExportJobAnswer {
 }
 
 /** The finished job, and when its last page was seen read (before its file was written), to 100 ms. */
-async function runExport(base: string, cookie: string, body: Record<string, string>): Promise<{ job: ExportJobAnswer; pagesReadAt: number | null }> {
+async function runExport(base: string, cookie: string, body: Record<string, string>): Promise<{ job: ExportJobAnswer; pagesReadAt: number | null; slowestPollMs: number }> {
   const headers = { Cookie: cookie, Accept: 'application/json', 'Content-Type': 'application/json' };
   const created = await fetch(`${base}/api/exports`, { method: 'POST', headers, body: JSON.stringify(body) });
   if (created.status !== 201) throw new Error(`POST /api/exports: ${created.status} ${await created.text()}`);
   const { id } = (await created.json()) as ExportJobAnswer;
   const until = Date.now() + 10 * 60_000;
   let pagesReadAt: number | null = null;
+  // How long the server kept a person waiting meanwhile: the slowest status answer (the file and
+  // the local history's copy of the result are written in steps, never in one long turn).
+  let slowestPollMs = 0;
   for (;;) {
     await new Promise((r) => setTimeout(r, 100));
+    const asked = performance.now();
     const job = (await (await fetch(`${base}/api/exports/${id}`, { headers })).json()) as ExportJobAnswer;
+    slowestPollMs = Math.max(slowestPollMs, performance.now() - asked);
     if (pagesReadAt === null && job.state !== 'done' && job.progress.windows.every((w) => w.state === 'done')) pagesReadAt = Date.now();
-    if (job.state === 'done') return { job, pagesReadAt };
+    if (job.state === 'done') return { job, pagesReadAt, slowestPollMs };
     if (job.state === 'failed' || job.state === 'cancelled') throw new Error(`export ${job.state}: ${job.message}`);
     if (Date.now() > until) throw new Error('the export did not finish in 10 minutes');
   }

@@ -30,6 +30,9 @@ async function* records(store: ExportJobStore, jobId: string, columns: readonly 
       yield toRow(record, columns);
     }
     after = batch[batch.length - 1]!.id;
+    // SQLite answers synchronously under its promises, so without this the whole file would be
+    // written in one turn of the event loop (seconds for a large export, with every request waiting).
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

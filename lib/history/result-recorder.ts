@@ -65,6 +65,8 @@ export class ResultRecorder {
           const row = historyRow(cdr);
           if (row) rows.push(row);
         }
+        // The store answers synchronously (SQLite): let requests in between pages.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       await history.putResult(scope, { key: base.key, filters: filtersOfParams(base.params), from, to }, rows, this.deps.now());
       index.invalidate(scope);

@@ -92,7 +92,12 @@ export interface HistoryStore {
   commitDayPage<P>(scope: string, day: HistoryDay<P>, inDay: readonly HistoryRecordRow[], beyond: readonly HistoryRecordRow[]): Promise<void>;
 
   results(scope: string): Promise<HistoryResult[]>;
-  /** A complete result of the page cache: its records and the range and filters they complete. */
+  /**
+   * A complete result of the page cache: its records and the range and filters they complete. The
+   * records go in a few hundred per transaction, the event loop let go between them (an export's
+   * window holds tens of thousands, and the text index makes each insert cost); the result itself
+   * last, so until every record is in, nothing reads the range from here.
+   */
   putResult(scope: string, result: HistoryResult, records: readonly HistoryRecordRow[], now: number): Promise<void>;
 
   /** The record of a trx_id in the scope's copy (JSON), or null. */
@@ -112,6 +117,8 @@ const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 
 
 /** Rows per INSERT (well under either dialect's parameter limit: 24 columns each). */
 const ROWS_PER_INSERT = 40;
+/** Records of a complete result stored per transaction: some tens of ms of work each (see putResult). */
+const RESULT_ROWS_PER_TRANSACTION = 200;
 
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
@@ -487,15 +494,18 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
       return rows.map((r) => ({ key: r.result_key, filters: JSON.parse(r.filters) as Record<string, string>, from: r.from_ms, to: r.to_ms }));
     },
     async putResult(scope, result, records, now) {
-      await db.transaction().execute(async (trx) => {
-        await insertRecords(trx, scope, records);
-        const row = { scope, result_key: result.key, filters: JSON.stringify(result.filters), from_ms: result.from, to_ms: result.to, records: records.length, created_at: now };
-        await trx
-          .insertInto('history_results')
-          .values(row)
-          .onConflict((oc) => oc.columns(['scope', 'result_key']).doUpdateSet({ from_ms: row.from_ms, to_ms: row.to_ms, records: row.records, created_at: now }))
-          .execute();
-      });
+      // Records without their result are never read: a search uses the local history only for
+      // ranges that complete days or recorded results cover, and any record of those is in already.
+      for (const batch of chunks(records, RESULT_ROWS_PER_TRANSACTION)) {
+        await db.transaction().execute((trx) => insertRecords(trx, scope, batch));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const row = { scope, result_key: result.key, filters: JSON.stringify(result.filters), from_ms: result.from, to_ms: result.to, records: records.length, created_at: now };
+      await db
+        .insertInto('history_results')
+        .values(row)
+        .onConflict((oc) => oc.columns(['scope', 'result_key']).doUpdateSet({ from_ms: row.from_ms, to_ms: row.to_ms, records: row.records, created_at: now }))
+        .execute();
     },
 
     async record(scope, trxId) {
