@@ -7,6 +7,7 @@
  * form and waits for Search too: another site's link is not the person asking.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
 import { useQueryStates } from 'nuqs';
 import { useMemo, useRef, useState } from 'react';
 import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
@@ -23,9 +24,7 @@ import type { SearchDraft } from '@/lib/ui/search-draft';
 import { ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
 import { ZoneToggle } from '../common/zone-toggle';
 import { useAccount } from '../shell/account-context';
-import { DownloadCsvButton } from '../exports/download-csv-button';
 import { ColumnChooser } from './column-chooser';
-import { DetailDrawer } from './detail-drawer';
 import { PageSizeSelect, Pagination } from './pagination';
 import { QueryProblem } from './query-problem';
 import { EmptyState, HeldLinkState, IdleState, InvalidLinkState } from './result-states';
@@ -37,6 +36,12 @@ import { useColumnPrefs } from './use-column-prefs';
 import { useSearchDraft } from './use-search-draft';
 import { useTransactionsTable } from './use-transactions-table';
 import styles from './transactions-view.module.css';
+
+// Loaded when first shown, not with the page: the drawer only once a row is opened, the CSV button
+// once there are results. Together they are a few kB of the page's 200 kB gzip first-load budget
+// (bench:ui). A pasted link with a row still renders the drawer on the server.
+const DetailDrawer = dynamic(() => import('./detail-drawer').then((m) => m.DetailDrawer));
+const DownloadCsvButton = dynamic(() => import('../exports/download-csv-button').then((m) => m.DownloadCsvButton));
 
 export interface TransactionsViewProps {
   /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
