@@ -27,6 +27,7 @@ import { FilterFields } from '../transactions/filter-fields';
 import { CoveragePanel } from './coverage-panel';
 import { InsightsCharts } from './insights-charts';
 import styles from './insights.module.css';
+import frame from '../common/page-frame.module.css';
 
 /** The URL's query as a draft for the form (every filter, local ones too: Insights reads the local history). */
 function draftOfUrl(url: PageUrlValues, fallback: WallRange): SearchDraft {
@@ -88,11 +89,11 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   const byHour = data ? data.coverage.days.filter((d) => d.state === 'complete').length <= HOURLY_MAX_DAYS && data.byHour.length > 0 : false;
 
   return (
-    <div className={styles.page}>
-      <div className={styles.titleRow}>
-        <h1 className={styles.title}>Insights</h1>
-        <div className={styles.zone}>
-          <span className={styles.zoneLabel}>Days in</span>
+    <div className={frame.page}>
+      <div className={frame.titleRow}>
+        <h1 className={frame.title}>Insights</h1>
+        <div className={frame.zone}>
+          <span className={frame.zoneLabel}>Days in</span>
           <ZoneToggle zone={zone} onChange={changeZone} />
           <button type="button" className="button" onClick={() => window.print()}>
             Print

@@ -36,6 +36,7 @@ import { useColumnPrefs } from './use-column-prefs';
 import { useSearchDraft } from './use-search-draft';
 import { useTransactionsTable } from './use-transactions-table';
 import styles from './transactions-view.module.css';
+import frame from '../common/page-frame.module.css';
 
 // Loaded when first shown, not with the page: the drawer only once a row is opened, the CSV button
 // once there are results. Together they are a few kB of the page's 200 kB gzip first-load budget
@@ -144,11 +145,11 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
 
   return (
     <>
-      <div className={styles.page}>
-        <div className={styles.titleRow}>
-          <h1 className={styles.title}>Transactions</h1>
-          <div className={styles.zone}>
-            <span className={styles.zoneLabel} id="zone-label">
+      <div className={frame.page}>
+        <div className={frame.titleRow}>
+          <h1 className={frame.title}>Transactions</h1>
+          <div className={frame.zone}>
+            <span className={frame.zoneLabel} id="zone-label">
               Times in
             </span>
             <ZoneToggle zone={zone} onChange={changeZone} />
