@@ -6,32 +6,11 @@ import type { Cdr } from '../cdr/schema';
 import { SEARCHABLE_FIELDS } from '../cdr/fields';
 import { parseUpstreamTimestamp } from '../time/zones';
 import { deliveryLatencyMs } from '../cdr/latency';
+import type { HistoryRecordsTable } from '../store/db/schema';
 import { dayOf } from './days';
 
-export interface RecordColumns {
-  trx_id: string;
-  received_ms: number;
-  day: string;
-  to_address: string;
-  to_rev: string;
-  from_address: string;
-  status: string;
-  network_code: string;
-  network_name: string;
-  api_key: string;
-  api_key_name: string;
-  ref: string;
-  enterprise_id: string;
-  delivery_method: string;
-  dlr_error_code: string;
-  parts: number | null;
-  price_units: number | null;
-  currency: string;
-  submitted_ms: number | null;
-  delivered_ms: number | null;
-  latency_ms: number | null;
-  search_text: string;
-}
+/** The columns of a record's row in history_records (their meaning is written there), without the row's id and scope. */
+export type RecordColumns = Omit<HistoryRecordsTable, 'id' | 'scope'>;
 
 const PRICE = /^(\d{1,10})(?:\.(\d{1,8}))?$/;
 
