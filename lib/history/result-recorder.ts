@@ -57,18 +57,20 @@ export class ResultRecorder {
     if ((await history.results(scope)).some((r) => r.key === base.key)) return;
     this.busy.add(busyKey);
     try {
-      const rows: HistoryRecordRow[] = [];
+      // Page by page: an export's window can hold a hundred thousand records, never all in memory.
+      let records = 0;
       for (let p = 1; p <= pages; p++) {
         const page = await cache.getPage(account.apiKey, base.key, sortOrder, p);
         if (!page || page.totalFound !== totalFound) return; // replaced meanwhile: not one result
+        const rows: HistoryRecordRow[] = [];
         for (const cdr of page.body._embedded.cdrs) {
           const row = historyRow(cdr);
           if (row) rows.push(row);
         }
-        // The store answers synchronously (SQLite): let requests in between pages.
-        await new Promise((resolve) => setImmediate(resolve));
+        await history.addResultRecords(scope, rows);
+        records += rows.length;
       }
-      await history.putResult(scope, { key: base.key, filters: filtersOfParams(base.params), from, to }, rows, this.deps.now());
+      await history.putResult(scope, { key: base.key, filters: filtersOfParams(base.params), from, to }, records, this.deps.now());
       index.invalidate(scope);
     } finally {
       this.busy.delete(busyKey);

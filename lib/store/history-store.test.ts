@@ -187,7 +187,8 @@ forEachBackend((open) => {
 
     it('forgets a deleted copy entirely: records, days, results and what free text could find', async () => {
       const history = await seeded(open);
-      await history.putResult(A, { key: 'k', filters: {}, from: T0, to: T0 + 3600_000 }, rows([cdr(50)]), T0);
+      await history.addResultRecords(A, rows([cdr(50)]));
+      await history.putResult(A, { key: 'k', filters: {}, from: T0, to: T0 + 3600_000 }, 1, T0);
       await history.commitDayPage(B, day(), rows([cdr(1)]), []);
       await history.deleteScope(A);
       expect(await find(history, A, { q: 'order' })).toEqual([]);

@@ -93,12 +93,16 @@ export interface HistoryStore {
 
   results(scope: string): Promise<HistoryResult[]>;
   /**
-   * A complete result of the page cache: its records and the range and filters they complete. The
-   * records go in a few hundred per transaction, the event loop let go between them (an export's
-   * window holds tens of thousands, and the text index makes each insert cost); the result itself
-   * last, so until every record is in, nothing reads the range from here.
+   * Records of a complete result of the page cache being copied (putResult follows once all are
+   * in). A few hundred per transaction, the event loop let go between them: an export's window
+   * holds tens of thousands, and the text index makes each insert cost.
    */
-  putResult(scope: string, result: HistoryResult, records: readonly HistoryRecordRow[], now: number): Promise<void>;
+  addResultRecords(scope: string, records: readonly HistoryRecordRow[]): Promise<void>;
+  /**
+   * A complete result: the range and filters its records (stored before, by addResultRecords)
+   * complete. Until it is written nothing reads the range from here.
+   */
+  putResult(scope: string, result: HistoryResult, records: number, now: number): Promise<void>;
 
   /** The record of a trx_id in the scope's copy (JSON), or null. */
   record(scope: string, trxId: string): Promise<string | null>;
@@ -117,7 +121,7 @@ const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 
 
 /** Rows per INSERT (well under either dialect's parameter limit: 24 columns each). */
 const ROWS_PER_INSERT = 40;
-/** Records of a complete result stored per transaction: some tens of ms of work each (see putResult). */
+/** Records of a complete result stored per transaction: some tens of ms of work each (addResultRecords). */
 const RESULT_ROWS_PER_TRANSACTION = 200;
 
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
@@ -493,14 +497,16 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
       const rows = await db.selectFrom('history_results').select(['result_key', 'filters', 'from_ms', 'to_ms']).where('scope', '=', scope).execute();
       return rows.map((r) => ({ key: r.result_key, filters: JSON.parse(r.filters) as Record<string, string>, from: r.from_ms, to: r.to_ms }));
     },
-    async putResult(scope, result, records, now) {
+    async addResultRecords(scope, records) {
       // Records without their result are never read: a search uses the local history only for
       // ranges that complete days or recorded results cover, and any record of those is in already.
       for (const batch of chunks(records, RESULT_ROWS_PER_TRANSACTION)) {
         await db.transaction().execute((trx) => insertRecords(trx, scope, batch));
         await new Promise((resolve) => setImmediate(resolve));
       }
-      const row = { scope, result_key: result.key, filters: JSON.stringify(result.filters), from_ms: result.from, to_ms: result.to, records: records.length, created_at: now };
+    },
+    async putResult(scope, result, records, now) {
+      const row = { scope, result_key: result.key, filters: JSON.stringify(result.filters), from_ms: result.from, to_ms: result.to, records, created_at: now };
       await db
         .insertInto('history_results')
         .values(row)

@@ -118,7 +118,8 @@ forEachBackend((open) => {
     const rows = Array.from({ length: 600 }, (_, i) => row(i)); // ~2.9 days
     await store.history.commitDayPage(SCOPE, day('2026-11-01'), rows.slice(0, 300), []);
     await store.history.commitDayPage(SCOPE, day('2026-11-01'), rows.slice(250, 600), []); // 50 again
-    await store.history.putResult(SCOPE, { key: 'k', filters: {}, from: DAY0, to: DAY0 + 1000 }, rows.slice(0, 10), 0);
+    await store.history.addResultRecords(SCOPE, rows.slice(0, 10));
+    await store.history.putResult(SCOPE, { key: 'k', filters: {}, from: DAY0, to: DAY0 + 1000 }, 10, 0);
     // The copy marks each day complete once every page is stored (Insights counts only those days).
     for (const d of ['2026-11-01', '2026-11-02', '2026-11-03']) await store.history.commitDayPage(SCOPE, { ...day(d), state: 'complete', completedAt: 1 }, [], []);
 
