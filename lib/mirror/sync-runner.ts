@@ -81,9 +81,16 @@ export class SyncRunner {
     const abort = new AbortController();
     const done = (async () => {
       try {
+        // Renewed once a third of the lease has passed, not before every page (hold-lease.ts).
+        const renewal = { at: Number.NEGATIVE_INFINITY };
         for (;;) {
-          const outcome = await holdLease(this.deps.leases, { resource: leaseOf(scope), holder: this.holder, ttlMs: LEASE_MS }, this.deps.now, abort.signal, (signal) =>
-            runSyncStep(this.deps, scope, signal),
+          const outcome = await holdLease(
+            this.deps.leases,
+            { resource: leaseOf(scope), holder: this.holder, ttlMs: LEASE_MS },
+            this.deps.now,
+            abort.signal,
+            (signal) => runSyncStep(this.deps, scope, signal),
+            renewal,
           );
           if (!outcome) break;
           if (outcome.next === 'continue' && !abort.signal.aborted && !this.loop.stopped) continue;
