@@ -14,7 +14,12 @@ import { ApiError } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
 import { PAGE_PATHS, signInHref } from '@/lib/ui/paths';
 import { cancelExportMutation, exportsQueryOptions, PAGE_POLL_MS } from '@/lib/ui/queries';
+import { ProgressBar } from '../common/progress-bar';
+import badge from '../common/state-badge.module.css';
 import styles from './exports-list.module.css';
+
+/** How each state reads at a glance (components/common/state-badge.module.css). */
+const STATE_TONE: Partial<Record<ExportJob['state'], string>> = { queued: 'active', running: 'active', waiting: 'waiting', done: 'done', failed: 'stopped' };
 
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -93,27 +98,12 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
         <h2 id={titleId} className={styles.name}>
           {queryText(job)}
         </h2>
-        <span className={styles.state} data-state={job.state} data-testid="export-state">
+        <span className={`${badge.badge} ${styles.state}`} data-tone={STATE_TONE[job.state]} data-state={job.state} data-testid="export-state">
           {stateText(job)}
         </span>
       </header>
 
-      <div className={styles.progressRow}>
-        <div
-          className={styles.bar}
-          role="progressbar"
-          aria-labelledby={titleId}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent ?? undefined}
-          aria-valuetext={progressText(job)}
-        >
-          <span style={{ width: `${percent ?? 0}%` }} data-indeterminate={percent === null ? 'true' : undefined} />
-        </div>
-        <span className={styles.progressText} data-testid="export-progress">
-          {progressText(job)}
-        </span>
-      </div>
+      <ProgressBar className={styles.progress} percent={percent} text={progressText(job)} label={{ 'aria-labelledby': titleId }} textTestId="export-progress" />
 
       <dl className={styles.facts}>
         <div>

@@ -12,7 +12,12 @@ import { formatCount } from '@/lib/ui/format';
 import { dayTally } from '@/lib/ui/history-calendar';
 import { callsLeftText, completeAtText, MIRROR_STATE_WORDS, mirrorStateDetail, peopleCallsText, recordsText, reserveText } from '@/lib/ui/history-words';
 import { quotaQueryOptions } from '@/lib/ui/queries';
+import { ProgressBar } from '../common/progress-bar';
+import badge from '../common/state-badge.module.css';
 import styles from './history-summary.module.css';
+
+/** How each state reads at a glance (components/common/state-badge.module.css). */
+const STATE_TONE: Partial<Record<MirrorState['state'], string>> = { syncing: 'active', waiting: 'waiting', complete: 'done', paused: 'stopped' };
 
 /** "Local history: complete." when the state changes between two answers (derived while rendering, as in the exports list). */
 function useStateAnnouncement(state: MirrorState['state']): string {
@@ -36,7 +41,7 @@ export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone
         {announcement}
       </p>
       <div className={styles.head}>
-        <h2 id="history-state" className={styles.state} data-state={state.state} data-testid="history-state">
+        <h2 id="history-state" className={`${badge.badge} ${styles.state}`} data-tone={STATE_TONE[state.state]} data-state={state.state} data-testid="history-state">
           {MIRROR_STATE_WORDS[state.state]}
         </h2>
         <p className={styles.detail} data-testid="history-message">
@@ -44,12 +49,7 @@ export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone
         </p>
       </div>
 
-      <div className={styles.progressRow}>
-        <div className={styles.bar} role="progressbar" aria-label="Settled days copied" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={progress}>
-          <span style={{ width: `${percent}%` }} />
-        </div>
-        <span className={styles.progressText}>{progress}</span>
-      </div>
+      <ProgressBar percent={percent} text={progress} label={{ 'aria-label': 'Settled days copied' }} tone="success" />
 
       <dl className={styles.facts}>
         <div>
