@@ -22,6 +22,7 @@ import { formatCount } from '@/lib/ui/format';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/ui/queries';
 import { saveFile } from '@/lib/ui/save-file';
+import modal from '../common/modal-dialog.module.css';
 import styles from './download-csv-button.module.css';
 
 type Scope = 'page' | 'all';
@@ -150,7 +151,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
       <button type="button" className="button button-small" onClick={open} data-testid="download-csv" aria-haspopup="dialog">
         Download CSV
       </button>
-      <dialog ref={dialog} className={styles.dialog} aria-labelledby={ids.title} data-testid="download-dialog" onClose={reset}>
+      <dialog ref={dialog} className={`${modal.dialog} ${styles.dialog}`} aria-labelledby={ids.title} data-testid="download-dialog" onClose={reset}>
         <form
           method="dialog"
           className={styles.form}

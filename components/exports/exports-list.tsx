@@ -15,6 +15,7 @@ import { formatCount } from '@/lib/ui/format';
 import { PAGE_PATHS, signInHref } from '@/lib/ui/paths';
 import { cancelExportMutation, exportsQueryOptions, PAGE_POLL_MS } from '@/lib/ui/queries';
 import { ProgressBar } from '../common/progress-bar';
+import facts from '../common/facts.module.css';
 import badge from '../common/state-badge.module.css';
 import styles from './exports-list.module.css';
 
@@ -105,7 +106,7 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
 
       <ProgressBar className={styles.progress} percent={percent} text={progressText(job)} label={{ 'aria-labelledby': titleId }} textTestId="export-progress" />
 
-      <dl className={styles.facts}>
+      <dl className={`${facts.facts} ${styles.facts}`}>
         <div>
           <dt>Upstream calls</dt>
           <dd data-testid="export-calls">{formatCount(job.progress.callsSpent)}</dd>

@@ -9,6 +9,7 @@ import type { MirrorState } from '@/lib/api/mirror';
 import { errorText } from '@/lib/ui/api-client';
 import { recordsText } from '@/lib/ui/history-words';
 import { deleteMirrorMutation } from '@/lib/ui/queries';
+import modal from '../common/modal-dialog.module.css';
 import styles from './history-controls.module.css';
 
 export function DeleteCopyButton({ state }: { state: MirrorState }) {
@@ -28,7 +29,7 @@ export function DeleteCopyButton({ state }: { state: MirrorState }) {
       <button type="button" className="button" onClick={open} disabled={nothingToDelete} aria-haspopup="dialog" data-testid="history-delete">
         Delete local copy
       </button>
-      <dialog ref={dialog} className={styles.dialog} aria-labelledby="history-delete-title" aria-describedby="history-delete-text" data-testid="history-delete-dialog">
+      <dialog ref={dialog} className={`${modal.dialog} ${styles.dialog}`} aria-labelledby="history-delete-title" aria-describedby="history-delete-text" data-testid="history-delete-dialog">
         <h2 id="history-delete-title" className={styles.dialogTitle}>
           Delete the local copy?
         </h2>

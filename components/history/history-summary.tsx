@@ -13,6 +13,7 @@ import { dayTally } from '@/lib/ui/history-calendar';
 import { callsLeftText, completeAtText, MIRROR_STATE_WORDS, mirrorStateDetail, peopleCallsText, recordsText, reserveText } from '@/lib/ui/history-words';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import { ProgressBar } from '../common/progress-bar';
+import facts from '../common/facts.module.css';
 import badge from '../common/state-badge.module.css';
 import styles from './history-summary.module.css';
 
@@ -51,7 +52,7 @@ export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone
 
       <ProgressBar percent={percent} text={progress} label={{ 'aria-label': 'Settled days copied' }} tone="success" />
 
-      <dl className={styles.facts}>
+      <dl className={`${facts.facts} ${styles.facts}`}>
         <div>
           <dt>Records kept</dt>
           <dd data-testid="history-records">{recordsText(state.records)}</dd>

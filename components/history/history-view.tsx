@@ -14,6 +14,7 @@ import { HistoryCalendar } from './history-calendar';
 import { HistoryControls } from './history-controls';
 import { HistoryIntro } from './history-intro';
 import { HistorySummary } from './history-summary';
+import frame from '../common/page-frame.module.css';
 import styles from './history-view.module.css';
 
 export function HistoryView() {
@@ -23,8 +24,8 @@ export function HistoryView() {
 
   return (
     <div className={styles.page} data-testid="history-page">
-      <header className={styles.header}>
-        <h1 className={styles.title}>Local history</h1>
+      <header className={frame.titleRow}>
+        <h1 className={frame.title}>Local history</h1>
         <ZoneToggle zone={zone} onChange={(tz) => void setUrl({ tz })} />
       </header>
       <HistoryIntro className={styles.intro} />
