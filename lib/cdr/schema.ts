@@ -6,24 +6,29 @@
 import { z } from 'zod';
 import { CDR_FIELDS, type CdrFieldKey, type FieldDef } from './fields';
 
-const text = z
-  .union([z.string(), z.number(), z.boolean(), z.null()])
-  .optional()
-  .transform((v) => (v === null || v === undefined ? '' : String(v)));
+/**
+ * Text may arrive as a string, a number or a boolean (kept as its text); null or absent reads as "".
+ * One check per value rather than a union of four schemas: a page holds thousands of these values,
+ * and a union tries its members one by one.
+ */
+const text = z.unknown().optional().transform((v, ctx) => {
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  ctx.addIssue({ code: 'custom', message: `expected text, got ${Array.isArray(v) ? 'an array' : typeof v}` });
+  return z.NEVER;
+});
 
 /** Integers may arrive as 3 or "3"; "" or absent means not applicable (null). */
-const integer = z
-  .union([z.number(), z.string(), z.null()])
-  .optional()
-  .transform((v, ctx) => {
-    if (v === null || v === undefined || v === '') return null;
-    const n = typeof v === 'number' ? v : Number(v);
-    if (!Number.isFinite(n)) {
-      ctx.addIssue({ code: 'custom', message: `expected an integer, got ${JSON.stringify(v)}` });
-      return z.NEVER;
-    }
-    return Math.trunc(n);
-  });
+const integer = z.unknown().optional().transform((v, ctx) => {
+  if (v === null || v === undefined || v === '') return null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) {
+    ctx.addIssue({ code: 'custom', message: `expected an integer, got ${JSON.stringify(v) ?? typeof v}` });
+    return z.NEVER;
+  }
+  return Math.trunc(n);
+});
 
 function fieldSchema(f: FieldDef) {
   return f.kind === 'integer' && f.key === 'how_many_message_parts' ? integer : text;

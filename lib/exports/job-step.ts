@@ -119,7 +119,6 @@ function storedRow(cdr: Cdr, job: ExportJobRecord): StoredRow {
 async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage, fetchedAt: number): Promise<void> {
   const expiresAt = deps.policy.expiresAt(w.to, fetchedAt);
   await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt });
-  await deps.cache.putRecords(job.account, body._embedded.cdrs, fetchedAt, expiresAt);
   deps.onSharedPage({ apiKey: job.account, enterpriseId: job.enterpriseId }, windowBase(job, w), job.query.sortOrder, body._embedded.total_found);
 }
 

@@ -98,7 +98,6 @@ export class UpstreamPages {
         const fetchedAt = this.deps.now();
         const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
         await cache.putPage(account.apiKey, entry);
-        await cache.putRecords(account.apiKey, body._embedded.cdrs, fetchedAt, entry.expiresAt);
         fetched.set(page, entry);
         this.deps.onStored?.(account, base, sortOrder, entry.totalFound);
       }

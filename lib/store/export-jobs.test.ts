@@ -165,6 +165,20 @@ describe('the export job store', () => {
       expect(await exportJobs.getJob('keep')).not.toBeNull();
     });
 
+    it("deletes a large job's rows in several statements, and no other job's", async () => {
+      const { exportJobs } = await open();
+      const big = job('big');
+      const other = job('other');
+      await exportJobs.insertJob(big);
+      await exportJobs.insertJob(other);
+      const ids = Array.from({ length: 4500 }, (_, i) => `b${i}`);
+      for (let i = 0; i < ids.length; i += 500) await exportJobs.commitPage(big, 1, rows(...ids.slice(i, i + 500)), () => undefined);
+      await exportJobs.commitPage(other, 1, rows('o1', 'o2'), () => undefined);
+      await exportJobs.deleteRows('big');
+      expect(await exportJobs.countRows('big')).toBe(0);
+      expect(await exportJobs.countRows('other')).toBe(2);
+    });
+
     if (dialect === 'postgres') {
       it('shows another instance nothing of a page until its transaction commits', async () => {
         const writer = await open();

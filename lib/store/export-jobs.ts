@@ -42,6 +42,9 @@ export interface ExportJobStore {
 /** trx_ids looked up per query, and rows per INSERT: far below either dialect's parameter limit. */
 const BATCH = 500;
 
+/** Rows deleted per statement when a job's rows go (see deleteRows). */
+const DELETE_BATCH = 2000;
+
 function* batches<T>(items: readonly T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
 }
@@ -125,7 +128,15 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
       return row.n;
     },
     async deleteRows(jobId) {
-      await db.deleteFrom('export_rows').where('job_id', '=', jobId).execute();
+      // A few thousand rows at a time, letting requests in between: each deleted row is
+      // overwritten on disk (secure_delete), and a large export's rows in one statement would hold
+      // the server for a noticeable time.
+      for (;;) {
+        const ids = db.selectFrom('export_rows').select('id').where('job_id', '=', jobId).limit(DELETE_BATCH);
+        const { numDeletedRows } = await db.deleteFrom('export_rows').where('id', 'in', ids).executeTakeFirst();
+        if (Number(numDeletedRows) < DELETE_BATCH) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
     async deleteJob(jobId) {
       await db.transaction().execute(async (trx) => {

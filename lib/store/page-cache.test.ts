@@ -52,6 +52,28 @@ describe('the page cache', () => {
       await cache.putRecords('demo', [], T0, T0);
     });
 
+    it("finds every record of a stored page by trx_id, for that page's account only, without a second copy of the record", async () => {
+      const { cache, db } = await open();
+      const body = resultPageSchema.parse(samplePage([sampleCdr({ trx_id: 'r1' }), sampleCdr({ trx_id: 'r2', to_address: '819000000002' })]));
+      await cache.putPage('demo', page(1, { body }));
+      expect(await cache.getRecord('demo', 'r2')).toEqual({ cdr: body._embedded.cdrs[1], fetchedAt: T0, expiresAt: T0 + 120_000 });
+      expect(await cache.getRecord('fuji', 'r2')).toBeNull();
+      const row = await db.selectFrom('cache_records').select(['body', 'page_no']).where('trx_id', '=', 'r2').executeTakeFirstOrThrow();
+      expect(row).toEqual({ body: '', page_no: 1 });
+    });
+
+    it('finds a record on the page fetched last, and misses it (one call later) once that page no longer holds it', async () => {
+      const { cache } = await open();
+      const first = resultPageSchema.parse(samplePage([sampleCdr({ trx_id: 'moving', delivery_status: 'ACCEPTD' })]));
+      await cache.putPage('demo', page(1, { body: first }));
+      const again = resultPageSchema.parse(samplePage([sampleCdr({ trx_id: 'moving', delivery_status: 'DELIVRD' })], { page: 2 }));
+      await cache.putPage('demo', page(2, { body: again, fetchedAt: T0 + 1000 }));
+      expect((await cache.getRecord('demo', 'moving'))?.cdr.delivery_status).toBe('DELIVRD');
+      // Page 2 fetched again without it (it moved to another page of recent data).
+      await cache.putPage('demo', page(2, { fetchedAt: T0 + 2000 }));
+      expect(await cache.getRecord('demo', 'moving')).toBeNull();
+    });
+
     it('lets a record keep the longest life any page gave it, and the newest copy', async () => {
       const { cache } = await open();
       // A settled page gave it 30 days; a recent page fetched later gives it 2 minutes and a new status.

@@ -42,8 +42,12 @@ export interface CachePagesTable {
 export interface CacheRecordsTable {
   account: string;
   trx_id: string;
-  /** The CDR as JSON. */
+  /** The CDR as JSON when it was fetched alone (a detail call); '' when its page holds it. */
   body: string;
+  /** The cached page that holds the record (cache_pages' key); null when `body` holds it. */
+  page_query_key: string | null;
+  page_sort: 'asc' | 'desc' | null;
+  page_no: number | null;
   fetched_at: number;
   expires_at: number;
 }

@@ -14,6 +14,7 @@ import { signInAttemptsMigration } from './0005-sign-in-attempts';
 import { historyMigration } from './0006-history';
 import { insightsMigration } from './0010-insights';
 import { historyBodiesMigration } from './0011-history-bodies';
+import { recordPagesMigration } from './0012-record-pages';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -25,5 +26,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0006-history': historyMigration(dialect),
     '0010-insights': insightsMigration(dialect),
     '0011-history-bodies': historyBodiesMigration(dialect),
+    '0012-record-pages': recordPagesMigration,
   };
 }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { sampleCdr, samplePage } from '@/lib/upstream/test-fixtures';
+import { cdrSchema, resultPageSchema } from './schema';
+
+describe('the record schema', () => {
+  it('reads text that arrives as a number or a boolean, and null or absent as ""', () => {
+    const cdr = cdrSchema.parse({ ...sampleCdr({ trx_id: 't1' }), from_address: 8100, dlr_error_code: null, network_name: undefined, price: true });
+    expect(cdr).toMatchObject({ from_address: '8100', dlr_error_code: '', network_name: '', price: 'true' });
+  });
+
+  it('reads message parts as an integer, "" or absent as null, and refuses one that is not a number', () => {
+    expect(cdrSchema.parse(sampleCdr({ trx_id: 't1', how_many_message_parts: '2' })).how_many_message_parts).toBe(2);
+    expect(cdrSchema.parse(sampleCdr({ trx_id: 't1', how_many_message_parts: '' })).how_many_message_parts).toBeNull();
+    const wrong = cdrSchema.safeParse(sampleCdr({ trx_id: 't1', how_many_message_parts: 'two' }));
+    expect(wrong.success).toBe(false);
+    expect(wrong.error?.issues[0]).toMatchObject({ path: ['how_many_message_parts'], message: 'expected an integer, got "two"' });
+  });
+
+  it('refuses an object or a list where text belongs, naming the field and the record', () => {
+    const page = samplePage([sampleCdr({ trx_id: 't1' }), { ...sampleCdr({ trx_id: 't2' }), from_address: { name: 'x' }, to_address: ['81'] }]);
+    const result = resultPageSchema.safeParse(page);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['_embedded.cdrs.1.to_address', 'expected text, got an array'],
+      ['_embedded.cdrs.1.from_address', 'expected text, got object'],
+    ]);
+  });
+});
