@@ -4,6 +4,7 @@
  * with its tie rule) finds what a person would expect, scopes never see each other, and deleting a
  * copy leaves nothing a search could find.
  */
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Cdr } from '@/lib/cdr/schema';
 import { historyRow } from '@/lib/history/result-recorder';
@@ -79,7 +80,7 @@ async function seeded(open: () => Promise<{ history: HistoryStore }>): Promise<H
   return history;
 }
 
-forEachBackend((open) => {
+forEachBackend((open, dialect) => {
   describe('the local history store', () => {
     it('keeps a page stored twice once, and counts the day’s records once', async () => {
       const history = await seeded(open);
@@ -197,6 +198,21 @@ forEachBackend((open) => {
       expect((await history.size(A)).records).toBe(0);
       // Another scope keeps its copy, its text index included.
       expect(await find(history, B, { q: 'order-1' })).toEqual([1]);
+    });
+
+    it('finds by free text every record however it was stored (a day page, a page again, a result); the text index stays equal to the records, a deletion included', async () => {
+      const { history, db } = await open();
+      await history.commitDayPage(A, day(), rows([cdr(1), cdr(2)]), rows([cdr(3)]));
+      await history.commitDayPage(A, day(2), rows([cdr(2), cdr(4)]), []);
+      await history.addResultRecords(A, rows([cdr(4), cdr(5, { message_body: 'result only: 予約' })]));
+      expect(await find(history, A, { q: 'order-' })).toEqual([5, 4, 3, 2, 1]);
+      expect(await find(history, A, { q: '予約' })).toEqual([5]);
+      if (dialect === 'sqlite') {
+        // FTS5 checks its index against the records it indexes: an entry missing, extra or stale fails.
+        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await history.deleteScope(A);
+        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+      }
     });
 
     it('drops days before the start day, with their records', async () => {

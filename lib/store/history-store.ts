@@ -123,6 +123,8 @@ const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 
 const ROWS_PER_INSERT = 40;
 /** Records of a complete result stored per transaction: some tens of ms of work each (addResultRecords). */
 const RESULT_ROWS_PER_TRANSACTION = 200;
+/** Record ids per statement that adds them to the text index. */
+const TEXT_IDS_PER_INSERT = 500;
 
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
@@ -219,10 +221,11 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
   /**
    * Stores records not held yet and adds exactly those to the rollups Insights reads, in the
    * caller's transaction (a record already held — from a complete result, or read twice — is
-   * neither stored nor counted again).
+   * neither stored nor counted again). Returns the ids stored: the caller gives them to
+   * indexText as the last statement of its transaction.
    */
-  const insertRecords = async (q: Q, scope: string, rows: readonly HistoryRecordRow[]): Promise<number> => {
-    let inserted = 0;
+  const insertRecords = async (q: Q, scope: string, rows: readonly HistoryRecordRow[]): Promise<number[]> => {
+    const ids: number[] = [];
     for (const batch of chunks(rows, ROWS_PER_INSERT)) {
       const bodies = new Map(batch.map((r) => [r.trx_id, r.body]));
       const stored = await q
@@ -237,9 +240,24 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         .values(stored.map((r) => ({ id: r.id, body: bodies.get(r.trx_id)! })))
         .execute();
       await addToRollups(q, dialect, scope, stored);
-      inserted += stored.length;
+      for (const r of stored) ids.push(r.id);
     }
-    return inserted;
+    return ids;
+  };
+
+  /**
+   * Puts stored records into SQLite's text index, as the last statement of the transaction that
+   * stored them (so a record is never committed without its entry, which the index's delete
+   * trigger relies on). Last, because FTS5 writes what it holds in memory to a new segment of
+   * the index whenever another statement starts in the transaction: written row by row from a
+   * trigger, a page's terms went to disk at every following statement, in several small segments
+   * to merge again, which was most of the cost of storing a page. PostgreSQL's index needs nothing.
+   */
+  const indexText = async (q: Q, ids: readonly number[]): Promise<void> => {
+    if (dialect !== 'sqlite') return;
+    for (const batch of chunks(ids, TEXT_IDS_PER_INSERT)) {
+      await sql`insert into history_fts(rowid, search_text) select id, search_text from history_records where id in (${sql.join(batch)})`.execute(q);
+    }
   };
 
 
@@ -470,8 +488,9 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     },
     async commitDayPage(scope, day, inDay, beyond) {
       await db.transaction().execute(async (trx) => {
-        const added = await insertRecords(trx, scope, inDay);
-        await insertRecords(trx, scope, beyond);
+        const stored = await insertRecords(trx, scope, inDay);
+        const beyondStored = await insertRecords(trx, scope, beyond);
+        const added = stored.length;
         const row = {
           scope,
           day: day.day,
@@ -489,6 +508,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
           .onConflict((oc) => oc.columns(['scope', 'day']).doUpdateSet(changes))
           .execute();
         if (day.state === 'complete') await refreshDayFacets(trx, dialect, scope, Date.parse(`${day.day}T00:00:00Z`));
+        await indexText(trx, [...stored, ...beyondStored]);
         day.records = row.records;
       });
     },
@@ -501,7 +521,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
       // Records without their result are never read: a search uses the local history only for
       // ranges that complete days or recorded results cover, and any record of those is in already.
       for (const batch of chunks(records, RESULT_ROWS_PER_TRANSACTION)) {
-        await db.transaction().execute((trx) => insertRecords(trx, scope, batch));
+        await db.transaction().execute(async (trx) => indexText(trx, await insertRecords(trx, scope, batch)));
         await new Promise((resolve) => setImmediate(resolve));
       }
     },

@@ -15,6 +15,7 @@ import { historyMigration } from './0006-history';
 import { insightsMigration } from './0010-insights';
 import { historyBodiesMigration } from './0011-history-bodies';
 import { recordPagesMigration } from './0012-record-pages';
+import { textIndexByTransactionMigration } from './0013-text-index-by-transaction';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -27,5 +28,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0010-insights': insightsMigration(dialect),
     '0011-history-bodies': historyBodiesMigration(dialect),
     '0012-record-pages': recordPagesMigration,
+    '0013-text-index-by-transaction': textIndexByTransactionMigration(dialect),
   };
 }
