@@ -1,6 +1,6 @@
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { formatUpstreamTimestamp, formatWallClock, IANA_ZONE, parseWallClock, rezoneTimestamp, ZONES } from './zones';
+import { formatUpstreamTimestamp, formatWallClock, IANA_ZONE, parseUpstreamTimestamp, parseWallClock, rezoneTimestamp, ZONES } from './zones';
 
 describe('record timestamps', () => {
   it('are written with the fixed offset exactly as the time-zone database would, across years', () => {
@@ -42,5 +42,25 @@ describe('wall clocks of a query', () => {
     expect(parseWallClock('2026-02-30 00:00:00', 'UTC')).toBeNull();
     expect(parseWallClock('2026-11-21T08:59', 'JST')?.toISOString()).toBe('2026-11-20T23:59:00.000Z');
     expect(() => formatWallClock(new Date(Number.NaN), 'UTC')).toThrow(RangeError);
+  });
+});
+
+describe('reading a record timestamp', () => {
+  it('reads the sample and every documented variant as the same instant', () => {
+    const instant = Date.UTC(2024, 0, 5, 3, 34, 56, 789);
+    for (const text of ['2024-01-05T12:34:56.789+0900', '2024-01-05T12:34:56.789+09:00', '2024-01-05T03:34:56.789Z', '2024-01-05 03:34:56.789', ' 2024-01-05T03:34:56.789+0000 ', '2024-01-05T03:34:56.789 Z']) {
+      expect(parseUpstreamTimestamp(text)?.getTime(), text).toBe(instant);
+    }
+    expect(parseUpstreamTimestamp('2024-01-05T03:34:56Z')?.getTime()).toBe(Date.UTC(2024, 0, 5, 3, 34, 56));
+    expect(parseUpstreamTimestamp('2024-01-05T03:34:56.5Z')?.getTime()).toBe(Date.UTC(2024, 0, 5, 3, 34, 56, 500));
+  });
+
+  it('rounds more than three digits of a second to the millisecond, into the next second when it must', () => {
+    expect(parseUpstreamTimestamp('2024-01-05T03:34:56.123456Z')?.getTime()).toBe(Date.UTC(2024, 0, 5, 3, 34, 56, 123));
+    expect(parseUpstreamTimestamp('2024-01-05T03:34:56.99960Z')?.getTime()).toBe(Date.UTC(2024, 0, 5, 3, 34, 57, 0));
+  });
+
+  it('is null for "" and for what is not a timestamp', () => {
+    for (const text of ['', 'yesterday', '2024-01-05', '2024-01-05T03:34Z', '2024-1-05T03:34:56Z', '2024-01-05T03:34:56+9']) expect(parseUpstreamTimestamp(text), text).toBeNull();
   });
 });

@@ -88,9 +88,11 @@ export function parseUpstreamTimestamp(value: string): Date | null {
   if (!m) return null;
   const [, date, time, frac = '0', offset = 'Z'] = m;
   const ms = Math.round(Number(`0.${frac}`) * 1000);
-  const iso = `${date}T${time}.${String(ms).padStart(3, '0')}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')}`;
+  // .9995 and up round to 1000 ms: written as 999 and the last one added, so the text stays ISO.
+  const written = Math.min(ms, 999);
+  const iso = `${date}T${time}.${String(written).padStart(3, '0')}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')}`;
   const parsed = new Date(iso);
-  return Number.isNaN(parsed.getTime()) ? null : parsed;
+  return Number.isNaN(parsed.getTime()) ? null : new Date(parsed.getTime() + ms - written);
 }
 
 /** The zone's offset from UTC in ms (fixed for every instant the upstream can hold: see OFFSET_MINUTES), for day and hour boundaries in the zone. */
