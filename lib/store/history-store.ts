@@ -123,8 +123,6 @@ const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 
 const ROWS_PER_INSERT = 40;
 /** Records of a complete result stored per transaction: some tens of ms of work each (addResultRecords). */
 const RESULT_ROWS_PER_TRANSACTION = 200;
-/** Record ids per statement that adds them to the text index. */
-const TEXT_IDS_PER_INSERT = 500;
 
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
@@ -254,10 +252,9 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
    * to merge again, which was most of the cost of storing a page. PostgreSQL's index needs nothing.
    */
   const indexText = async (q: Q, ids: readonly number[]): Promise<void> => {
-    if (dialect !== 'sqlite') return;
-    for (const batch of chunks(ids, TEXT_IDS_PER_INSERT)) {
-      await sql`insert into history_fts(rowid, search_text) select id, search_text from history_records where id in (${sql.join(batch)})`.execute(q);
-    }
+    if (dialect !== 'sqlite' || ids.length === 0) return;
+    // One statement whatever the count (a second one would flush the first one's terms).
+    await sql`insert into history_fts(rowid, search_text) select id, search_text from history_records where id in (select value from json_each(${JSON.stringify(ids)}))`.execute(q);
   };
 
 
