@@ -19,10 +19,13 @@ export interface FinishDeps {
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   now(): number;
   log: Logger;
+  /** Runs the file's writing as work a person waits for (lib/server/foreground-work.ts); absent: as is. */
+  asForeground?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export async function finishJob(deps: FinishDeps, job: ExportJobRecord): Promise<void> {
-  const file = await writeExportFile(deps.store, deps.files, job);
+  const write = () => writeExportFile(deps.store, deps.files, job);
+  const file = await (deps.asForeground ? deps.asForeground(write) : write());
   const current = await deps.store.getJob(job.id);
   if (!current || current.state === 'cancelled') {
     await deps.files.delete(job.id);

@@ -24,6 +24,8 @@ export interface ResultRecorderDeps {
   isSettled: (to: number) => boolean;
   pageSize: number;
   now: () => number;
+  /** Waits while work a person is waiting for runs (lib/server/foreground-work.ts); absent: never waits. */
+  foregroundIdle?: () => Promise<void>;
 }
 
 /** A record as the local history keeps it, or null when it has no readable received time. */
@@ -60,6 +62,8 @@ export class ResultRecorder {
       // Page by page: an export's window can hold a hundred thousand records, never all in memory.
       let records = 0;
       for (let p = 1; p <= pages; p++) {
+        // Nobody waits for this copy: an export's file, for example, goes first.
+        await this.deps.foregroundIdle?.();
         const page = await cache.getPage(account.apiKey, base.key, sortOrder, p);
         if (!page || page.totalFound !== totalFound) return; // replaced meanwhile: not one result
         const rows: HistoryRecordRow[] = [];

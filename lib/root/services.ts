@@ -17,6 +17,7 @@ import { SignInThrottle, throttleRulesOf } from '../auth/sign-in-throttle';
 import { getConfig, type Config } from '../config';
 import { ExportService } from '../exports/export-service';
 import { ExportRunner } from '../exports/runner';
+import { ForegroundWork } from '../server/foreground-work';
 import { memoryBackend } from '../governor/memory-backend';
 import { etagOf } from '../http/etag';
 import { pageJson } from '../http/page-json';
@@ -90,7 +91,17 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const throttleRules = throttleRulesOf(config);
   const signInThrottle = new SignInThrottle({ store: store.signInAttempts, ...throttleRules, fingerprint: (value) => fingerprint(value), now });
   const historyIndex = new HistoryIndex(store.history, now);
-  const results = new ResultRecorder({ cache, history: store.history, index: historyIndex, isSettled: (to) => policy.isSettled(to, now()), pageSize: config.UPSTREAM_PAGE_SIZE, now });
+  // An export's file goes before copying complete results into the local history.
+  const foreground = new ForegroundWork();
+  const results = new ResultRecorder({
+    cache,
+    history: store.history,
+    index: historyIndex,
+    isSettled: (to) => policy.isSettled(to, now()),
+    pageSize: config.UPSTREAM_PAGE_SIZE,
+    now,
+    foregroundIdle: () => foreground.idle(),
+  });
   const transactions = new TransactionsService({
     gateway,
     cache,
@@ -116,6 +127,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     secretOf: (entry) => unseal(entry.sealedSecret, authSecret()),
     now,
     log,
+    asForeground: (work) => foreground.run(work),
   });
   const syncRunner = new SyncRunner({
     history: store.history,
