@@ -77,10 +77,11 @@ export class InsightsService {
     const local = localSearchOf(scope, query, countedRanges(days));
     const search = { scope, where: local.where, ...(local.text ? { text: local.text } : {}), zone: query.tz, days: counted };
 
-    const { source, ...sums } = await this.deps.insights.sums(search);
-    const hourly = counted.length <= HOURLY_MAX_DAYS ? await this.deps.insights.hourly(search) : [];
+    const read = await this.deps.insights.read(search, { hourly: counted.length <= HOURLY_MAX_DAYS });
+    const { source, ...sums } = read.sums;
+    const hourly = read.hourly;
     // Latencies day by day: each day's percentiles, then the whole range's from all of them.
-    const byDay = await this.deps.insights.latencies(search);
+    const byDay = read.latencies;
     const latencies = counted.map((d) => byDay.get(d.index) ?? new Float64Array(0));
     const all = concat(latencies);
     const histogram = histogramOf(all);

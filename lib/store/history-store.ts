@@ -10,7 +10,7 @@ import 'server-only';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { DAY_MS, HOUR_MS } from '../time/zone-days';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
-import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
+import { addToRollups, deleteRollups, deleteRollupsBefore, joinRanges, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;
@@ -159,7 +159,7 @@ export function searchWhere(search: LocalSearch, dialect: SqlDialect, plan: { te
   const received = column('received_ms', selective || textFirst);
   return (eb: ExpressionBuilder<Database, 'history_records'>) => {
     const parts: Expression<SqlBool>[] = [sql<SqlBool>`${scope} = ${search.scope}`];
-    parts.push(eb.or(search.ranges.map((r) => sql<SqlBool>`${received} between ${r.from} and ${r.to}`)));
+    parts.push(eb.or(joinRanges(search.ranges).map((r) => sql<SqlBool>`${received} between ${r.from} and ${r.to}`)));
     for (const c of search.where) {
       if (c.op === 'prefix') parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
       else parts.push(eb(c.column, c.op, c.value));

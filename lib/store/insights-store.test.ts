@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
 import type { HistoryDay, HistoryRecordRow, LocalSearch } from './history-store';
 import { daySegments, zoneDayIndex } from '../time/zone-days';
-import { rollupsServe, splitByHours } from './history-rollups';
+import { joinRanges, rollupsServe, splitByHours } from './history-rollups';
 import { breakdownsOf, planSources, type InsightsSearch, type InsightsSums } from './insights-store';
 
 const H = 3_600_000;
@@ -70,7 +70,13 @@ function expectedSums(rows: readonly HistoryRecordRow[], s: InsightsSearch, keep
     price_units: r.price_units ?? 0,
     priced: r.price_units === null ? 0 : 1,
   }));
-  return { ...breakdownsOf(cells), latencies: inRange.filter((r) => r.latency_ms !== null).map((r) => r.latency_ms!) };
+  const hourly = new Map<string, { hour_ms: number; status: string; records: number }>();
+  for (const r of inRange) {
+    const hour_ms = Math.floor(r.received_ms / H) * H;
+    const into = hourly.get(`${hour_ms} ${r.status}`) ?? hourly.set(`${hour_ms} ${r.status}`, { hour_ms, status: r.status, records: 0 }).get(`${hour_ms} ${r.status}`)!;
+    into.records += 1;
+  }
+  return { ...breakdownsOf(cells), latencies: inRange.filter((r) => r.latency_ms !== null).map((r) => r.latency_ms!), hourly: [...hourly.values()] };
 }
 
 /** Rows in one order, to compare answers whatever order SQL gave them in. */
@@ -104,6 +110,14 @@ describe('insights store helpers', () => {
     expect(text).toEqual({ days: [], hours: [], records: [{ from: DAY0, to: DAY0 + 86_400_000 - 1 }] });
   });
 
+  it('join ranges that touch or overlap, in order, and keep apart those with a gap', () => {
+    const day = (d: number) => ({ from: DAY0 + d * 86_400_000, to: DAY0 + (d + 1) * 86_400_000 - 1 });
+    expect(joinRanges([day(2), day(0), day(1)])).toEqual([{ from: day(0).from, to: day(2).to }]);
+    expect(joinRanges([day(0), day(2)])).toEqual([day(0), day(2)]);
+    expect(joinRanges([{ from: 0, to: 10 }, { from: 5, to: 7 }, { from: 11, to: 12 }])).toEqual([{ from: 0, to: 12 }]);
+    expect(joinRanges([])).toEqual([]);
+  });
+
   it('use the rollups only for filters they are kept by', () => {
     expect(rollupsServe({ where: [{ column: 'network_code', op: '=', value: '44010' }] })).toBe(true);
     expect(rollupsServe({ where: [{ column: 'to_address', op: '=', value: '81901234' }] })).toBe(false);
@@ -129,14 +143,16 @@ forEachBackend((open) => {
       ['a filter only the records answer', search(DAY0, DAY0 + 3 * 86_400_000 - 1, 'UTC', [{ column: 'price_units', op: '>=', value: 330_000_100 }]), (r) => (r.price_units ?? -1) >= 330_000_100, 'records'],
     ];
     for (const [name, s, keep, source] of cases) {
-      const got = await store.insights.sums(s);
+      const got = await store.insights.read(s, { hourly: true });
       const want = expectedSums(rows, s, keep);
-      expect(got.source, name).toBe(source);
-      for (const k of ['byDay', 'byNetwork', 'bySender', 'byApiKey', 'byDlr'] as const) expect(sorted(got[k]), `${name}: ${k}`).toEqual(sorted(want[k]));
-      const latencies = [...(await store.insights.latencies(s)).values()].flatMap((a) => [...a]);
+      expect(got.sums.source, name).toBe(source);
+      for (const k of ['byDay', 'byNetwork', 'bySender', 'byApiKey', 'byDlr'] as const) expect(sorted(got.sums[k]), `${name}: ${k}`).toEqual(sorted(want[k]));
+      const latencies = [...got.latencies.values()].flatMap((a) => [...a]);
       expect(latencies.sort((a, b) => a - b), `${name}: latencies`).toEqual(want.latencies.sort((a, b) => a - b));
+      expect(sorted(got.hourly), `${name}: hourly`).toEqual(sorted(want.hourly));
+      expect((await store.insights.read(s, { hourly: false })).hourly, `${name}: no hourly unless asked`).toEqual([]);
     }
-    const hourly = await store.insights.hourly(search(DAY0 + 1800_000, DAY0 + 30 * H));
+    const hourly = (await store.insights.read(search(DAY0 + 1800_000, DAY0 + 30 * H), { hourly: true })).hourly;
     expect(hourly.reduce((n, h) => n + h.records, 0)).toBe(rows.filter((r) => r.received_ms >= DAY0 + 1800_000 && r.received_ms <= DAY0 + 30 * H).length);
 
     // Dropping the days before Nov 2 keeps the JST day that straddles the cut exact.
@@ -144,12 +160,13 @@ forEachBackend((open) => {
     const kept = rows.filter((r) => r.day >= '2026-11-02');
     for (const zone of ['UTC', 'JST'] as const) {
       const s = search(DAY0, DAY0 + 4 * 86_400_000 - 1, zone);
-      expect(sorted((await store.insights.sums(s)).byDay), zone).toEqual(sorted(expectedSums(kept, s, () => true).byDay));
-      const latencies = [...(await store.insights.latencies(s)).values()].flatMap((a) => [...a]).sort((a, b) => a - b);
+      const got = await store.insights.read(s, { hourly: false });
+      expect(sorted(got.sums.byDay), zone).toEqual(sorted(expectedSums(kept, s, () => true).byDay));
+      const latencies = [...got.latencies.values()].flatMap((a) => [...a]).sort((a, b) => a - b);
       expect(latencies, `${zone}: latencies`).toEqual(expectedSums(kept, s, () => true).latencies.sort((a, b) => a - b));
     }
     await store.history.deleteScope(SCOPE);
-    expect((await store.insights.sums(search(DAY0, DAY0 + 3 * 86_400_000 - 1))).byDay).toEqual([]);
+    expect((await store.insights.read(search(DAY0, DAY0 + 3 * 86_400_000 - 1), { hourly: false })).sums.byDay).toEqual([]);
   });
 
   it('reads only its scope', async () => {
@@ -157,8 +174,9 @@ forEachBackend((open) => {
     const rows = Array.from({ length: 300 }, (_, i) => row(i));
     await store.history.commitDayPage('other|', day('2026-11-01'), rows, []);
     const s = search(DAY0, DAY0 + 86_400_000 - 1);
-    expect((await store.insights.sums(s)).byDay).toEqual([]);
-    expect([...(await store.insights.latencies(s)).values()].every((a) => a.length === 0)).toBe(true);
-    expect(await store.insights.hourly(s)).toEqual([]);
+    const got = await store.insights.read(s, { hourly: true });
+    expect(got.sums.byDay).toEqual([]);
+    expect([...got.latencies.values()].every((a) => a.length === 0)).toBe(true);
+    expect(got.hourly).toEqual([]);
   });
 });

@@ -35,15 +35,29 @@ export interface InsightsSums {
   source: 'rollups' | 'records' | 'both';
 }
 
-export interface InsightsStore {
-  sums(search: InsightsSearch): Promise<InsightsSums>;
-  /** Records per UTC hour and status. */
-  hourly(search: InsightsSearch): Promise<{ hour_ms: number; status: string; records: number }[]>;
+/** Records per UTC hour and status. */
+export type HourlyRow = { hour_ms: number; status: string; records: number };
+
+/** Everything Insights reads for a search, from one read of each source. */
+export interface InsightsRead {
+  sums: InsightsSums;
+  /** Empty unless asked for (the hourly chart is drawn for short ranges only). */
+  hourly: HourlyRow[];
   /**
    * The delivery latencies (ms) of the search's records per day (records without one are left out),
    * in no order: from the rollups' bytes where they answer, from the records otherwise.
    */
-  latencies(search: InsightsSearch): Promise<Map<number, Float64Array>>;
+  latencies: Map<number, Float64Array>;
+}
+
+export interface InsightsStore {
+  /**
+   * The sums, the hourly counts and the latencies of a search. The records the rollups cannot
+   * answer (a text or latency filter, the ragged ends of a day) are read once for all three: each
+   * pass over them costs as much as the other two together (the text index, a lookup per record,
+   * a sort), and a search of a month can match hundreds of thousands.
+   */
+  read(search: InsightsSearch, options: { hourly: boolean }): Promise<InsightsRead>;
 }
 
 /** Which source answers which part of the search's days. */
@@ -143,37 +157,23 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
   const VALUES = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code', 'currency'] as const;
   const SUMS = ['records', 'parts_sum', 'price_units', 'priced'] as const;
 
-  /** The rows of every source, one shape: day (in the zone), the values, the sums. */
-  const cellsOf = (search: InsightsSearch, plan: ReturnType<typeof planSources>): RawBuilder<unknown> | null => {
+  /** The rollups' rows, one shape: day (in the zone), the values, the sums. */
+  const rollupCellsOf = (search: InsightsSearch, days: readonly number[], hours: readonly Range[]): RawBuilder<unknown> | null => {
     const offset = sql.lit(zoneOffsetMs(search.zone));
     const day = sql.lit(DAY_MS);
     const parts: RawBuilder<unknown>[] = [];
-    if (plan.days.length > 0) {
+    if (days.length > 0) {
       const q = db
         .selectFrom('history_rollups_daily')
         .select(['day', ...VALUES, ...SUMS])
-        .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), ...rollupConditions(eb, search)]));
+        .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', [...days]), ...rollupConditions(eb, search)]));
       parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
     }
-    if (plan.hours.length > 0) {
+    if (hours.length > 0) {
       const q = db
         .selectFrom('history_rollups_hourly')
         .select([sql<number>`(hour_ms + ${offset}) / ${day}`.as('day'), ...VALUES, ...SUMS])
-        .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]));
-      parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
-    }
-    if (plan.records.length > 0) {
-      const q = db
-        .selectFrom('history_records')
-        .select([
-          sql<number>`(received_ms + ${offset}) / ${day}`.as('day'),
-          ...VALUES,
-          sql<number>`1`.as('records'),
-          sql<number>`coalesce(parts, 0)`.as('parts_sum'),
-          sql<number>`coalesce(price_units, 0)`.as('price_units'),
-          sql<number>`case when price_units is null then 0 else 1 end`.as('priced'),
-        ])
-        .where(searchWhere({ ...search, ranges: plan.records, order: 'desc' }, dialect));
+        .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]));
       parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
     }
     if (parts.length === 0) return null;
@@ -182,37 +182,28 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
 
   const int = (e: RawBuilder<unknown>) => sql`cast(${e} as bigint)`;
   const sum = (column: string) => int(sql`sum(${sql.ref(column)})`);
+  const run = async <T extends Record<string, unknown>>(query: RawBuilder<T>, numbers: (keyof T)[]): Promise<T[]> => toNumber((await query.execute(db)).rows, numbers);
 
-  /** Sums of the cross-product sources (the daily and hourly rollups, the records) of `plan`. */
-  const sumsOfCells = async (search: InsightsSearch, plan: ReturnType<typeof planSources>, source: InsightsSums['source']): Promise<InsightsSums> => {
-      const cells = cellsOf(search, plan);
-      if (!cells) return { byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: [], source };
-      const run = async <T extends Record<string, unknown>>(query: RawBuilder<T>, numbers: (keyof T)[]): Promise<T[]> => toNumber((await query.execute(db)).rows, numbers);
-      if (source === 'records') {
-        // The records are read once (their WHERE may be a text search), summed per day and combination,
-        // and the breakdowns read from those rows.
-        const values = sql.join(VALUES.map((v) => sql.ref(v)));
-        const cellRows = await run(
-          sql<Cell>`select day, ${values}, ${sum('records')} as records, ${sum('parts_sum')} as parts_sum, ${sum('price_units')} as price_units, ${sum('priced')} as priced
-            from (${cells}) cells group by day, ${values}`,
-          ['day', 'records', 'parts_sum', 'price_units', 'priced'],
-        );
-        return { ...breakdownsOf(cellRows), source };
-      }
-      // Rollup rows are already summed: SQL sums them per day (one sort), and once more per
-      // combination of the breakdowns' values over the whole range — a few thousand rows at most,
-      // from which the breakdowns are read — rather than sorting the rows once per breakdown.
-      const from = sql`from (${cells}) cells`;
-      const byDay = await run(
-        sql<InsightsSums['byDay'][number]>`select day, status, currency, ${sum('records')} as records, ${sum('parts_sum')} as parts_sum, ${sum('price_units')} as price_units, ${sum('priced')} as priced ${from} group by day, status, currency`,
-        ['day', 'records', 'parts_sum', 'price_units', 'priced'],
-      );
-      const kept = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code'] as const;
-      const keys = sql.join(kept.map((v) => sql.ref(v)));
-      const combos = await run(sql<Cell>`select ${keys}, ${sum('records')} as records ${from} group by ${keys}`, ['records']);
-      const { byNetwork, bySender, byApiKey, byDlr } = breakdownsOf(combos.map((c) => ({ ...c, day: 0, currency: '', parts_sum: 0, price_units: 0, priced: 0 })));
-      return { byDay, byNetwork, bySender, byApiKey, byDlr, source };
-    };
+  /**
+   * Sums of the rollups' whole days and hours. Their rows are already summed: SQL sums them per
+   * day (one sort), and once more per combination of the breakdowns' values over the whole range —
+   * a few thousand rows at most, from which the breakdowns are read — rather than sorting the rows
+   * once per breakdown.
+   */
+  const sumsOfRollups = async (search: InsightsSearch, days: readonly number[], hours: readonly Range[]): Promise<Omit<InsightsSums, 'source'>> => {
+    const cells = rollupCellsOf(search, days, hours);
+    if (!cells) return { byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: [] };
+    const from = sql`from (${cells}) cells`;
+    const byDay = await run(
+      sql<InsightsSums['byDay'][number]>`select day, status, currency, ${sum('records')} as records, ${sum('parts_sum')} as parts_sum, ${sum('price_units')} as price_units, ${sum('priced')} as priced ${from} group by day, status, currency`,
+      ['day', 'records', 'parts_sum', 'price_units', 'priced'],
+    );
+    const kept = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code'] as const;
+    const keys = sql.join(kept.map((v) => sql.ref(v)));
+    const combos = await run(sql<Cell>`select ${keys}, ${sum('records')} as records ${from} group by ${keys}`, ['records']);
+    const { byNetwork, bySender, byApiKey, byDlr } = breakdownsOf(combos.map((c) => ({ ...c, day: 0, currency: '', parts_sum: 0, price_units: 0, priced: 0 })));
+    return { byDay, byNetwork, bySender, byApiKey, byDlr };
+  };
 
   /** Sums of the whole days of an unfiltered search, from the facets (each breakdown kept apart). */
   const sumsOfFacets = async (search: InsightsSearch, days: number[]): Promise<Omit<InsightsSums, 'source'>> => {
@@ -246,108 +237,127 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
   /** Whether a search has no filter at all: then its whole days are read from the facets. */
   const unfiltered = (search: InsightsSearch) => search.where.length === 0 && !search.text;
 
-  return {
-    async sums(search) {
-      const plan = planSources(search);
-      const source = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
-      if (!unfiltered(search) || plan.days.length === 0) return sumsOfCells(search, plan, source);
-      const whole = await sumsOfFacets(search, plan.days);
-      const rest = await sumsOfCells(search, { ...plan, days: [] }, source);
-      return { ...mergeSums([whole, rest]), source };
-    },
+  /** Hourly counts of the rollups' whole days and hours (whole days count by their hours here: the daily rollups have none). */
+  const hourlyOfRollups = async (search: InsightsSearch, days: readonly number[], hours: readonly Range[]): Promise<HourlyRow[]> => {
+    const all = [...hours, ...days.map((d) => ({ from: zoneDayStart(d, search.zone), to: zoneDayStart(d + 1, search.zone) - HOUR_MS }))];
+    if (all.length === 0) return [];
+    const rows = await db
+      .selectFrom('history_rollups_hourly')
+      .select(['hour_ms', 'status', int(sql`sum(records)`).as('records')])
+      .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(all.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]))
+      .groupBy(['hour_ms', 'status'])
+      .execute();
+    return toNumber(rows as HourlyRow[], ['hour_ms', 'records']);
+  };
 
-    async hourly(search) {
-      const plan = planSources(search);
-      // Whole days count by their hours here (the daily rollups have none).
-      const hours = [...plan.hours, ...plan.days.map((d) => ({ from: zoneDayStart(d, search.zone), to: zoneDayStart(d + 1, search.zone) - HOUR_MS }))];
-      const parts: RawBuilder<unknown>[] = [];
-      if (hours.length > 0) {
-        const q = db
-          .selectFrom('history_rollups_hourly')
-          .select(['hour_ms', 'status', 'records'])
-          .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]));
-        parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
-      }
-      if (plan.records.length > 0) {
-        const q = db
-          .selectFrom('history_records')
-          .select([sql`(received_ms / ${sql.lit(HOUR_MS)}) * ${sql.lit(HOUR_MS)}`.as('hour_ms'), 'status', sql`1`.as('records')])
-          .where(searchWhere({ ...search, ranges: plan.records, order: 'desc' }, dialect));
-        parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
-      }
-      if (parts.length === 0) return [];
-      const rows = await sql<{ hour_ms: number; status: string; records: number }>`select hour_ms, status, ${sum('records')} as records from (${sql.join(parts, sql` union all `)}) cells group by hour_ms, status`.execute(db);
-      return toNumber(rows.rows, ['hour_ms', 'records']);
-    },
-
-    async latencies(search) {
-      const out = new Map<number, Float64Array>();
-      for (const d of search.days) out.set(d.index, new Float64Array(0));
-      if (search.days.length === 0) return out;
-      const offset = sql.lit(zoneOffsetMs(search.zone));
-      const dayMs = sql.lit(DAY_MS);
-      const plan = planSources(search);
-      // What each source gives: bytes of rollups (whole days, whole hours), text of the records' values (the rest).
-      const bytes: { day: number; latencies: Buffer }[] = [];
-      if (plan.days.length > 0 && unfiltered(search)) {
-        bytes.push(
-          ...(await db
+  /** The latencies the rollups keep (bytes) for their whole days and hours. */
+  const latencyBytesOfRollups = async (search: InsightsSearch, days: readonly number[], hours: readonly Range[]): Promise<{ day: number; latencies: Buffer }[]> => {
+    const bytes: { day: number; latencies: Buffer }[] = [];
+    if (days.length > 0) {
+      const rows = unfiltered(search)
+        ? await db
             .selectFrom('history_rollups_facets')
             .select(['day', 'latencies'])
-            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), eb('facet', '=', 'day')]))
-            .execute()),
-        );
-      } else if (plan.days.length > 0) {
-        bytes.push(
-          ...(await db
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', [...days]), eb('facet', '=', 'day')]))
+            .execute()
+        : await db
             .selectFrom('history_rollups_daily')
             .select(['day', 'latencies'])
-            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', plan.days), ...rollupConditions(eb, search)]))
-            .execute()),
-        );
-      }
-      if (plan.hours.length > 0) {
-        bytes.push(
-          ...(await db
-            .selectFrom('history_rollups_hourly')
-            .select([sql<number>`(hour_ms + ${offset}) / ${dayMs}`.as('day'), 'latencies'])
-            .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(plan.hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]))
-            .execute()),
-        );
-      }
-      // One text of the values rather than a row each (a day may hold tens of thousands), read as JSON.
-      const joined = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
-      const texts =
-        plan.records.length === 0
-          ? []
-          : await db
-              .selectFrom('history_records')
-              .select([sql<number>`(received_ms + ${offset}) / ${dayMs}`.as('day'), joined.as('values')])
-              .where(searchWhere({ ...search, ranges: plan.records, order: 'desc' }, dialect))
-              .where('latency_ms', 'is not', null)
-              .groupBy(sql`1`)
-              .execute();
-      const parsed = texts.map((t) => ({ day: Number(t.day), values: t.values ? (JSON.parse(`[${t.values}]`) as number[]) : [] }));
+            .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', [...days]), ...rollupConditions(eb, search)]))
+            .execute();
+      bytes.push(...rows);
+    }
+    if (hours.length > 0) {
+      bytes.push(
+        ...(await db
+          .selectFrom('history_rollups_hourly')
+          .select([sql<number>`(hour_ms + ${sql.lit(zoneOffsetMs(search.zone))}) / ${sql.lit(DAY_MS)}`.as('day'), 'latencies'])
+          .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]))
+          .execute()),
+      );
+    }
+    return bytes.map((b) => ({ day: Number(b.day), latencies: b.latencies }));
+  };
 
-      const sizes = new Map<number, number>();
-      for (const b of bytes) sizes.set(Number(b.day), (sizes.get(Number(b.day)) ?? 0) + b.latencies.byteLength / 4);
-      for (const p of parsed) sizes.set(p.day, (sizes.get(p.day) ?? 0) + p.values.length);
-      const filled = new Map<number, number>();
-      for (const [day, n] of sizes) {
-        out.set(day, new Float64Array(n));
-        filled.set(day, 0);
+  /**
+   * The records of `ranges` that the search keeps, read once: per UTC hour and combination of
+   * values, their count, sums and latencies (as text, one list per row). The sums, the hourly
+   * counts and each day's latencies are all read from these rows. A zone's days start on a whole
+   * UTC hour (lib/time/zones.ts), so an hour belongs to one day of either zone.
+   */
+  const readRecords = async (search: InsightsSearch, ranges: readonly Range[]): Promise<(Cell & { hour_ms: number; latencies: string | null })[]> => {
+    const latencyList = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
+    const rows = await db
+      .selectFrom('history_records')
+      .select([
+        sql<number>`received_ms / ${sql.lit(HOUR_MS)}`.as('hour'),
+        ...VALUES,
+        int(sql`count(*)`).as('records'),
+        int(sql`sum(coalesce(parts, 0))`).as('parts_sum'),
+        int(sql`sum(coalesce(price_units, 0))`).as('price_units'),
+        int(sql`count(price_units)`).as('priced'),
+        latencyList.as('latencies'),
+      ])
+      .where(searchWhere({ ...search, ranges, order: 'desc' }, dialect))
+      .groupBy(sql`1`)
+      .groupBy([...VALUES])
+      .execute();
+    // In place: a month of a broad filter gives tens of thousands of rows.
+    const offset = zoneOffsetMs(search.zone);
+    const cells = rows as unknown as (Cell & { hour: number; hour_ms: number; latencies: string | null })[];
+    for (const c of cells) {
+      c.hour_ms = Number(c.hour) * HOUR_MS;
+      c.day = Math.floor((c.hour_ms + offset) / DAY_MS);
+      c.records = Number(c.records);
+      c.parts_sum = Number(c.parts_sum);
+      c.price_units = Number(c.price_units);
+      c.priced = Number(c.priced);
+    }
+    return cells;
+  };
+
+  return {
+    async read(search, options) {
+      const plan = planSources(search);
+      const source: InsightsSums['source'] = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
+      const records = plan.records.length > 0 ? await readRecords(search, plan.records) : [];
+
+      const facetDays = unfiltered(search) ? plan.days : [];
+      const parts = [breakdownsOf(records)];
+      if (facetDays.length > 0) parts.push(await sumsOfFacets(search, facetDays));
+      if (plan.days.length > facetDays.length || plan.hours.length > 0) parts.push(await sumsOfRollups(search, facetDays.length > 0 ? [] : plan.days, plan.hours));
+      const sums = { ...mergeSums(parts), source };
+
+      const hourly: HourlyRow[] = [];
+      if (options.hourly) {
+        const byHour = new Map<string, HourlyRow>();
+        for (const r of [...(await hourlyOfRollups(search, plan.days, plan.hours)), ...records]) {
+          const key = `${r.hour_ms}\u0000${r.status}`;
+          const into = byHour.get(key);
+          if (into) into.records += r.records;
+          else byHour.set(key, { hour_ms: r.hour_ms, status: r.status, records: r.records });
+        }
+        hourly.push(...byHour.values());
       }
-      for (const b of bytes) {
-        const day = Number(b.day);
-        filled.set(day, readLatencies(b.latencies, out.get(day)!, filled.get(day)!));
+
+      const latencies = new Map<number, Float64Array>();
+      for (const d of search.days) latencies.set(d.index, new Float64Array(0));
+      // Each day's latencies: the rollups' bytes, then the records' lists (text, read as JSON: a
+      // day may hold tens of thousands).
+      const bytes = new Map<number, Buffer[]>();
+      for (const b of await latencyBytesOfRollups(search, plan.days, plan.hours)) (bytes.get(b.day) ?? bytes.set(b.day, []).get(b.day)!).push(b.latencies);
+      const texts = new Map<number, string[]>();
+      for (const r of records) if (r.latencies) (texts.get(r.day) ?? texts.set(r.day, []).get(r.day)!).push(r.latencies);
+      for (const day of new Set([...bytes.keys(), ...texts.keys()])) {
+        const kept = bytes.get(day) ?? [];
+        const listed = texts.has(day) ? (JSON.parse(`[${texts.get(day)!.join(',')}]`) as number[]) : [];
+        const into = new Float64Array(kept.reduce((n, b) => n + b.byteLength / 4, 0) + listed.length);
+        let at = 0;
+        for (const b of kept) at = readLatencies(b, into, at);
+        into.set(listed, at);
+        latencies.set(day, into);
       }
-      for (const p of parsed) {
-        const into = out.get(p.day)!;
-        let at = filled.get(p.day)!;
-        for (const v of p.values) into[at++] = v;
-        filled.set(p.day, at);
-      }
-      return out;
+      return { sums, hourly, latencies };
     },
   };
 }
