@@ -54,11 +54,8 @@ export async function composedSlice(
     const until = Math.max(from, end - offset);
     if (piece.kind === 'local') {
       const search = localSearchOf(scope, query, [{ from: piece.from, to: piece.to }]);
-      const total = await deps.history.count(search);
-      if (from < total && until > from) {
-        const bodies = await deps.history.page(search, from, Math.min(until, total) - from);
-        out.records.push(...bodies.map((b) => JSON.parse(b) as Cdr));
-      }
+      const { total, bodies } = await deps.history.slice(search, from, until - from);
+      out.records.push(...bodies.map((b) => JSON.parse(b) as Cdr));
       out.usedLocal = true;
       offset += total;
     } else {

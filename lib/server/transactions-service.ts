@@ -136,8 +136,7 @@ export class TransactionsService {
     const to = query.to.getTime();
     const ranges = heldRanges(from, to, held);
     const search = localSearchOf(scope, query, ranges);
-    const total = await this.deps.history.count(search);
-    const bodies = start < total ? await this.deps.history.page(search, start, Math.min(end, total) - start) : [];
+    const { total, bodies } = await this.deps.history.slice(search, start, end - start);
     return {
       total,
       records: bodies.map((b) => JSON.parse(b) as Cdr),

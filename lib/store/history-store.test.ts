@@ -68,6 +68,11 @@ async function find(store: HistoryStore, scope: string, params: Record<string, s
   const search = localSearchOf(scope, query, [{ from: query.from.getTime(), to: query.to.getTime() }]);
   const bodies = await store.page(search, 0, 1000);
   expect(await store.count(search)).toBe(bodies.length);
+  // The table's read (count and page together) agrees, at the start, in the middle and past the end.
+  expect(await store.slice(search, 0, 1000)).toEqual({ total: bodies.length, bodies });
+  const middle = Math.floor(bodies.length / 2);
+  expect(await store.slice(search, middle, 3)).toEqual({ total: bodies.length, bodies: bodies.slice(middle, middle + 3) });
+  expect(await store.slice(search, bodies.length + 5, 3)).toEqual({ total: bodies.length, bodies: [] });
   return bodies.map((b) => Number((JSON.parse(b) as Cdr).trx_id.slice(-12)));
 }
 

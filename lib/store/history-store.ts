@@ -109,6 +109,12 @@ export interface HistoryStore {
   count(search: LocalSearch): Promise<number>;
   /** The records (JSON) at positions [offset, offset + limit) of the search's order. */
   page(search: LocalSearch, offset: number, limit: number): Promise<string[]>;
+  /**
+   * count and page together, as a search of the table asks: a search the rollups cannot count
+   * reads its matching rows once for both (a free text matching 70,000 records of a month, read
+   * twice, cost twice).
+   */
+  slice(search: LocalSearch, offset: number, limit: number): Promise<{ total: number; bodies: string[] }>;
   /** Records kept for the scope, and on disk how many bytes the copy takes (approximate). */
   size(scope: string): Promise<{ records: number }>;
 }
@@ -390,6 +396,40 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     return sql`(select ${value} from history_bodies where history_bodies.id = history_records.id)`;
   };
 
+  /**
+   * The ids at [offset, offset + limit) of the search's order, from the narrow rows (an index,
+   * mostly); with `withTotal`, how many rows match too (null when the page is empty: past the end).
+   */
+  const pageIds = async (search: LocalSearch, offset: number, limit: number, where: ReturnType<typeof searchWhere>, withTotal: boolean): Promise<{ ids: (number | string)[]; total: number | null }> => {
+    const dir = search.order === 'desc' ? sql`desc` : sql`asc`;
+    // Absent values sort as the smallest in both dialects (SQLite and PostgreSQL differ by default).
+    const nulls = search.order === 'desc' ? sql`nulls last` : sql`nulls first`;
+    let q = db
+      .selectFrom('history_records')
+      .select(['id', (withTotal ? sql<number>`count(*) over ()` : sql<number>`0`).as('total')])
+      .where(where);
+    if (search.sort && !('column' in search.sort && search.sort.column === 'received_ms')) q = q.orderBy(sql`${sortExpression(search.sort)} ${dir} ${nulls}`);
+    const rows = await q.orderBy(sql`received_ms ${dir}`).orderBy(sql`trx_id ${dir}`).limit(limit).offset(offset).execute();
+    return { ids: rows.map((r) => r.id), total: withTotal && rows.length > 0 ? Number(rows[0]!.total) : null };
+  };
+
+  const pageOf = async (search: LocalSearch, offset: number, limit: number): Promise<string[]> => {
+    if (search.ranges.length === 0 || limit <= 0) return [];
+    const sought = await seek(search, offset);
+    if (!sought) return [];
+    const { ids } = await pageIds(sought.search, sought.offset, limit, await whereOf(sought.search), false);
+    return bodiesOf(ids);
+  };
+
+  /** The records (JSON) of the ids, in their order. */
+  const bodiesOf = async (ids: readonly (number | string)[]): Promise<string[]> => {
+    if (ids.length === 0) return [];
+    const bodies = await db.selectFrom('history_bodies').select(['id', 'body']).where('id', 'in', ids as number[]).execute();
+    // PostgreSQL answers its bigint ids as strings: keyed by their text either way.
+    const byId = new Map(bodies.map((b) => [String(b.id), b.body]));
+    return ids.map((id) => byId.get(String(id))!);
+  };
+
   const toSettings = (r: Database['history_settings']): HistorySettings => ({
     scope: r.scope,
     apiKey: r.api_key,
@@ -545,24 +585,20 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
       if (search.ranges.length === 0) return 0;
       return rollupsServe(search) ? countFromRollups(search) : countRecords(search);
     },
-    async page(search, offset, limit) {
-      if (search.ranges.length === 0 || limit <= 0) return [];
-      const sought = await seek(search, offset);
-      if (!sought) return [];
-      ({ search, offset } = sought);
-      const dir = search.order === 'desc' ? sql`desc` : sql`asc`;
-      // Absent values sort as the smallest in both dialects (SQLite and PostgreSQL differ by default).
-      const nulls = search.order === 'desc' ? sql`nulls last` : sql`nulls first`;
-      // The page's ids first, in the search's order, from the narrow rows (an index, mostly); then
-      // the bodies of just those rows.
-      let q = db.selectFrom('history_records').select('id').where(await whereOf(search));
-      if (search.sort && !('column' in search.sort && search.sort.column === 'received_ms')) q = q.orderBy(sql`${sortExpression(search.sort)} ${dir} ${nulls}`);
-      const ids = (await q.orderBy(sql`received_ms ${dir}`).orderBy(sql`trx_id ${dir}`).limit(limit).offset(offset).execute()).map((r) => r.id);
-      if (ids.length === 0) return [];
-      const bodies = await db.selectFrom('history_bodies').select(['id', 'body']).where('id', 'in', ids).execute();
-      // PostgreSQL answers its bigint ids as strings: keyed by their text either way.
-      const byId = new Map(bodies.map((b) => [String(b.id), b.body]));
-      return ids.map((id) => byId.get(String(id))!);
+    page: pageOf,
+    async slice(search, offset, limit) {
+      if (search.ranges.length === 0) return { total: 0, bodies: [] };
+      // What the rollups count is counted there (a month in a few ms), and its deep pages sought.
+      if (rollupsServe(search)) {
+        const total = await countFromRollups(search);
+        return { total, bodies: offset < total && limit > 0 ? await pageOf(search, offset, limit) : [] };
+      }
+      // Anything else (free text, a number, a price or latency bound) reads its matching rows
+      // anyway: the count comes with the page, from the same read.
+      const where = await whereOf(search);
+      const { ids, total } = await pageIds(search, offset, Math.max(limit, 1), where, true);
+      const counted = total ?? (offset === 0 ? 0 : await countRecords(search));
+      return { total: counted, bodies: limit > 0 ? await bodiesOf(ids.slice(0, limit)) : [] };
     },
     async size(scope) {
       const row = await db
