@@ -9,7 +9,9 @@ import 'server-only';
  * by (history-rollups.ts): the daily rollups of the query's zone for its whole days, the hourly
  * rollups for the whole hours of a day the range cuts, and the records for what is left (under an
  * hour at either end). A search with any other filter (text, a phone number, a reference, a price
- * or latency bound) sums the records. Every source gives rows of one shape, summed by SQL.
+ * or latency bound) sums the records. The rollups' rows are summed by SQL; the records are read
+ * once, per UTC hour and combination of values, and everything (sums, hourly counts, latencies) is
+ * taken from that one read.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Zone } from '../time/zones';
