@@ -122,6 +122,9 @@ export interface HistoryStore {
 /** From this offset on, a page in received-time order is found through the hourly rollups (seek). */
 const SEEK_FROM_OFFSET = 2_000;
 
+/** Finds of the text index looked up one by one whatever the range (a few ms: see textFirst). */
+const FEW_FINDS = 2_000;
+
 /** Columns whose conditions pick a few records each (see searchWhere). */
 const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 'trx_id']);
 
@@ -298,10 +301,12 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
    */
   const textFirst = async (search: LocalSearch): Promise<boolean> => {
     if (dialect !== 'sqlite' || search.text === undefined || !textUsesIndex(search.text) || isSelective(search)) return false;
-    const finds = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${ftsPhrase(search.text)}`.execute(db);
-    const inRange = await countFromRollups({ ...search, where: [], text: undefined });
+    const found = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${ftsPhrase(search.text)}`.execute(db);
+    const finds = Number(found.rows[0]?.n ?? 0);
+    // So few finds are looked up sooner than the range is counted (a month's daily rollups).
+    if (finds <= FEW_FINDS) return true;
     // A lookup by id costs a few steps of a range scan.
-    return Number(finds.rows[0]?.n ?? 0) * 4 < inRange;
+    return finds * 4 < (await countFromRollups({ ...search, where: [], text: undefined }));
   };
 
   const whereOf = async (search: LocalSearch) => searchWhere(search, dialect, { textFirst: await textFirst(search) });
