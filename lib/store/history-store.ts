@@ -128,8 +128,12 @@ const FEW_FINDS = 2_000;
 /** Columns whose conditions pick a few records each (see searchWhere). */
 const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 'trx_id']);
 
-/** Rows per INSERT (well under either dialect's parameter limit: 24 columns each). */
-const ROWS_PER_INSERT = 40;
+/**
+ * Rows per INSERT: a whole upstream page in one statement (fewer statements to build and run, and
+ * its rollups folded once: 10% of storing a page), well under either dialect's parameter limit
+ * (24 columns each: 4,800 of SQLite's 32,766 and PostgreSQL's 65,535).
+ */
+const ROWS_PER_INSERT = 200;
 /** Records of a complete result stored per transaction: some tens of ms of work each (addResultRecords). */
 const RESULT_ROWS_PER_TRANSACTION = 200;
 
