@@ -149,6 +149,41 @@ export function mergeSums(parts: readonly Omit<InsightsSums, 'source'>[]): Omit<
   };
 }
 
+/** Counts per UTC hour and status, rows of the same hour and status added (pure). */
+function hourlySums(rows: readonly HourlyRow[]): HourlyRow[] {
+  const byHour = new Map<string, HourlyRow>();
+  for (const r of rows) {
+    const key = `${r.hour_ms}\u0000${r.status}`;
+    const into = byHour.get(key);
+    if (into) into.records += r.records;
+    else byHour.set(key, { hour_ms: r.hour_ms, status: r.status, records: r.records });
+  }
+  return [...byHour.values()];
+}
+
+/**
+ * Each day's latencies: the rollups' bytes, then the records' lists (text, read as JSON: a day may
+ * hold tens of thousands). Every day of the search has an entry, empty when it has none (pure).
+ */
+function latenciesByDay(search: InsightsSearch, kept: readonly { day: number; latencies: Buffer }[], records: readonly { day: number; latencies: string | null }[]): Map<number, Float64Array> {
+  const out = new Map<number, Float64Array>();
+  for (const d of search.days) out.set(d.index, new Float64Array(0));
+  const bytes = new Map<number, Buffer[]>();
+  for (const b of kept) (bytes.get(b.day) ?? bytes.set(b.day, []).get(b.day)!).push(b.latencies);
+  const texts = new Map<number, string[]>();
+  for (const r of records) if (r.latencies) (texts.get(r.day) ?? texts.set(r.day, []).get(r.day)!).push(r.latencies);
+  for (const day of new Set([...bytes.keys(), ...texts.keys()])) {
+    const blobs = bytes.get(day) ?? [];
+    const listed = texts.has(day) ? (JSON.parse(`[${texts.get(day)!.join(',')}]`) as number[]) : [];
+    const into = new Float64Array(blobs.reduce((n, b) => n + b.byteLength / 4, 0) + listed.length);
+    let at = 0;
+    for (const b of blobs) at = readLatencies(b, into, at);
+    into.set(listed, at);
+    out.set(day, into);
+  }
+  return out;
+}
+
 export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): InsightsStore {
   type Table = 'history_rollups_daily' | 'history_rollups_hourly';
   /** The search's conditions on a rollup table (all of them are on its values: rollupsServe). */
@@ -324,41 +359,16 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
       const source: InsightsSums['source'] = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
       const records = plan.records.length > 0 ? await readRecords(search, plan.records) : [];
 
+      // Whole days: from the facets when nothing is filtered (each breakdown kept apart), else from the daily rows.
       const facetDays = unfiltered(search) ? plan.days : [];
+      const dailyDays = unfiltered(search) ? [] : plan.days;
       const parts = [breakdownsOf(records)];
       if (facetDays.length > 0) parts.push(await sumsOfFacets(search, facetDays));
-      if (plan.days.length > facetDays.length || plan.hours.length > 0) parts.push(await sumsOfRollups(search, facetDays.length > 0 ? [] : plan.days, plan.hours));
+      if (dailyDays.length > 0 || plan.hours.length > 0) parts.push(await sumsOfRollups(search, dailyDays, plan.hours));
       const sums = { ...mergeSums(parts), source };
 
-      const hourly: HourlyRow[] = [];
-      if (options.hourly) {
-        const byHour = new Map<string, HourlyRow>();
-        for (const r of [...(await hourlyOfRollups(search, plan.days, plan.hours)), ...records]) {
-          const key = `${r.hour_ms}\u0000${r.status}`;
-          const into = byHour.get(key);
-          if (into) into.records += r.records;
-          else byHour.set(key, { hour_ms: r.hour_ms, status: r.status, records: r.records });
-        }
-        hourly.push(...byHour.values());
-      }
-
-      const latencies = new Map<number, Float64Array>();
-      for (const d of search.days) latencies.set(d.index, new Float64Array(0));
-      // Each day's latencies: the rollups' bytes, then the records' lists (text, read as JSON: a
-      // day may hold tens of thousands).
-      const bytes = new Map<number, Buffer[]>();
-      for (const b of await latencyBytesOfRollups(search, plan.days, plan.hours)) (bytes.get(b.day) ?? bytes.set(b.day, []).get(b.day)!).push(b.latencies);
-      const texts = new Map<number, string[]>();
-      for (const r of records) if (r.latencies) (texts.get(r.day) ?? texts.set(r.day, []).get(r.day)!).push(r.latencies);
-      for (const day of new Set([...bytes.keys(), ...texts.keys()])) {
-        const kept = bytes.get(day) ?? [];
-        const listed = texts.has(day) ? (JSON.parse(`[${texts.get(day)!.join(',')}]`) as number[]) : [];
-        const into = new Float64Array(kept.reduce((n, b) => n + b.byteLength / 4, 0) + listed.length);
-        let at = 0;
-        for (const b of kept) at = readLatencies(b, into, at);
-        into.set(listed, at);
-        latencies.set(day, into);
-      }
+      const hourly = options.hourly ? hourlySums([...(await hourlyOfRollups(search, plan.days, plan.hours)), ...records]) : [];
+      const latencies = latenciesByDay(search, await latencyBytesOfRollups(search, plan.days, plan.hours), records);
       return { sums, hourly, latencies };
     },
   };
