@@ -12,6 +12,7 @@
  * first instant and keeps the records of that instant too (day-progress.ts) — so a search that ends
  * at midnight after complete days needs no call.
  */
+import { joinRanges } from '../query/ranges';
 
 export interface Interval {
   /** Inclusive, ms. */
@@ -26,14 +27,8 @@ const SECOND = 1000;
 
 /** Overlapping or touching intervals as one, in time order. */
 export function merge(intervals: readonly Interval[]): Interval[] {
-  const sorted = [...intervals].filter((i) => i.until > i.from).sort((a, b) => a.from - b.from);
-  const out: Interval[] = [];
-  for (const i of sorted) {
-    const last = out[out.length - 1];
-    if (last && i.from <= last.until) last.until = Math.max(last.until, i.until);
-    else out.push({ ...i });
-  }
-  return out;
+  const inclusive = intervals.filter((i) => i.until > i.from).map((i) => ({ from: i.from, to: i.until - 1 }));
+  return joinRanges(inclusive).map((r) => ({ from: r.from, until: r.to + 1 }));
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { DayState } from '../api/insights';
 import { merge, type Interval } from '../history/coverage';
+import { joinRanges, type TimeRange } from '../query/ranges';
 import { DAY_MS as UTC_DAY_MS, startOf } from '../history/days';
 import type { Zone } from '../time/zones';
 import { daySegments, type DaySegment } from '../time/zone-days';
@@ -56,13 +57,6 @@ export function coverDays(from: number, to: number, zone: Zone, held: HeldDays):
 }
 
 /** The counted days as ranges to read (adjacent days joined), inclusive ms. */
-export function countedRanges(days: readonly CoveredDay[]): { from: number; to: number }[] {
-  const out: { from: number; to: number }[] = [];
-  for (const d of days) {
-    if (d.state !== 'complete') continue;
-    const last = out[out.length - 1];
-    if (last && d.from === last.to + 1) last.to = d.to;
-    else out.push({ from: d.from, to: d.to });
-  }
-  return out;
+export function countedRanges(days: readonly CoveredDay[]): TimeRange[] {
+  return joinRanges(days.filter((d) => d.state === 'complete'));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from './query';
-import { inSortOrder, pagesFor, splitForDepth, splitRange } from './ranges';
+import { inSortOrder, joinRanges, pagesFor, splitForDepth, splitRange } from './ranges';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -74,4 +74,16 @@ describe('pagesFor', () => {
     expect(pagesFor(250, 100, 1000)).toBe(3);
     expect(pagesFor(150_000, 100, 1000)).toBe(1000);
   });
+});
+
+describe('joinRanges', () => {
+  const D0 = Date.parse('2026-11-01T00:00:00Z');
+  it('join ranges that touch or overlap, in order, and keep apart those with a gap', () => {
+    const day = (d: number) => ({ from: D0 + d * 86_400_000, to: D0 + (d + 1) * 86_400_000 - 1 });
+    expect(joinRanges([day(2), day(0), day(1)])).toEqual([{ from: day(0).from, to: day(2).to }]);
+    expect(joinRanges([day(0), day(2)])).toEqual([day(0), day(2)]);
+    expect(joinRanges([{ from: 0, to: 10 }, { from: 5, to: 7 }, { from: 11, to: 12 }])).toEqual([{ from: 0, to: 12 }]);
+    expect(joinRanges([])).toEqual([]);
+  });
+
 });

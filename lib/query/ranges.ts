@@ -17,6 +17,21 @@ export interface TimeRange {
   to: number;
 }
 
+/**
+ * Ranges in time order, those that touch or overlap joined: a month of whole days is one range.
+ * (A WHERE with one `between` per day makes SQLite test every row against each; a deep page of the
+ * local history can be sought only in one range.)
+ */
+export function joinRanges(ranges: readonly TimeRange[]): TimeRange[] {
+  const out: TimeRange[] = [];
+  for (const r of [...ranges].sort((a, b) => a.from - b.from)) {
+    const last = out[out.length - 1];
+    if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
+    else out.push({ from: r.from, to: r.to });
+  }
+  return out;
+}
+
 /** Consecutive ranges of at most `maxMs` covering [from, to], in time order. */
 export function splitRange(from: number, to: number, maxMs: number = MAX_RANGE_MS): TimeRange[] {
   if (to <= from) return [];

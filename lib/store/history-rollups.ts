@@ -266,21 +266,6 @@ export function rollupsServe(search: { where: readonly { column: string; op: str
 /** Instants (ms), both ends inclusive. */
 export type Range = { from: number; to: number };
 
-/**
- * Ranges in order, those that touch or overlap joined: a month of whole days is one range. A WHERE
- * with one `between` per day makes SQLite test every row against each of them (a month of latency
- * filters read 3× slower), and a deep page can be sought only in one range.
- */
-export function joinRanges(ranges: readonly Range[]): Range[] {
-  const out: Range[] = [];
-  for (const r of [...ranges].sort((a, b) => a.from - b.from)) {
-    const last = out[out.length - 1];
-    if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
-    else out.push({ from: r.from, to: r.to });
-  }
-  return out;
-}
-
 /** A range cut into its whole UTC hours (for the rollups) and the pieces before and after (for the records). */
 export function splitByHours(range: Range): { hours: Range | null; edges: Range[] } {
   const first = Math.ceil(range.from / HOUR_MS) * HOUR_MS;

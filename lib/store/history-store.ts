@@ -9,8 +9,9 @@ import 'server-only';
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { DAY_MS, HOUR_MS } from '../time/zone-days';
+import { joinRanges } from '../query/ranges';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
-import { addToRollups, deleteRollups, deleteRollupsBefore, joinRanges, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
+import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
 
 export interface HistorySettings {
   scope: string;

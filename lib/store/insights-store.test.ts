@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
 import type { HistoryDay, HistoryRecordRow, LocalSearch } from './history-store';
 import { daySegments, zoneDayIndex } from '../time/zone-days';
-import { joinRanges, rollupsServe, splitByHours } from './history-rollups';
+import { rollupsServe, splitByHours } from './history-rollups';
 import { breakdownsOf, planSources, type InsightsSearch, type InsightsSums } from './insights-store';
 
 const H = 3_600_000;
@@ -108,14 +108,6 @@ describe('insights store helpers', () => {
     ]);
     const text = planSources(search(DAY0, DAY0 + 86_400_000 - 1, 'UTC', [], 'sakura'));
     expect(text).toEqual({ days: [], hours: [], records: [{ from: DAY0, to: DAY0 + 86_400_000 - 1 }] });
-  });
-
-  it('join ranges that touch or overlap, in order, and keep apart those with a gap', () => {
-    const day = (d: number) => ({ from: DAY0 + d * 86_400_000, to: DAY0 + (d + 1) * 86_400_000 - 1 });
-    expect(joinRanges([day(2), day(0), day(1)])).toEqual([{ from: day(0).from, to: day(2).to }]);
-    expect(joinRanges([day(0), day(2)])).toEqual([day(0), day(2)]);
-    expect(joinRanges([{ from: 0, to: 10 }, { from: 5, to: 7 }, { from: 11, to: 12 }])).toEqual([{ from: 0, to: 12 }]);
-    expect(joinRanges([])).toEqual([]);
   });
 
   it('use the rollups only for filters they are kept by', () => {
