@@ -87,78 +87,63 @@ const toNumber = <T extends Record<string, unknown>>(rows: T[], keys: readonly (
 /** A day's records of one combination of values, with their sums. */
 export type Cell = { day: number; status: string; network_code: string; network_name: string; from_address: string; api_key: string; api_key_name: string; dlr_error_code: string; currency: string; records: number; parts_sum: number; price_units: number; priced: number };
 
-/** Sums rows by a key (pure). */
-function sumBy<T extends { records: number }>(cells: readonly Cell[], keyOf: (c: Cell) => string, make: (c: Cell) => T, more?: (into: T, c: Cell) => void): T[] {
+/** Rows summed by a key: `make` gives a key's row (its sums at 0), `more` adds what is not `records` (pure). */
+function sumBy<I extends { records: number }, T extends { records: number }>(rows: readonly I[], keyOf: (r: I) => string, make: (r: I) => T, more?: (into: T, r: I) => void): T[] {
   const out = new Map<string, T>();
-  for (const c of cells) {
-    const key = keyOf(c);
+  for (const r of rows) {
+    const key = keyOf(r);
     let row = out.get(key);
-    if (!row) out.set(key, (row = { ...make(c), records: 0 }));
-    row.records += c.records;
-    more?.(row, c);
+    if (!row) out.set(key, (row = { ...make(r), records: 0 }));
+    row.records += r.records;
+    more?.(row, r);
   }
   return [...out.values()];
 }
 
+const k = (...parts: (string | number)[]) => parts.join('\u0000');
+
+/**
+ * Each breakdown, summed from rows that carry its values: the cells, or rows of that breakdown
+ * from several sources (pure).
+ */
+const byDayOf = (rows: readonly Pick<Cell, 'day' | 'status' | 'currency' | 'records' | 'parts_sum' | 'price_units' | 'priced'>[]) =>
+  sumBy(
+    rows,
+    (r) => k(r.day, r.status, r.currency),
+    (r) => ({ day: r.day, status: r.status, currency: r.currency, records: 0, parts_sum: 0, price_units: 0, priced: 0 }),
+    (into, r) => {
+      into.parts_sum += r.parts_sum;
+      into.price_units += r.price_units;
+      into.priced += r.priced;
+    },
+  );
+const byNetworkOf = (rows: readonly Pick<Cell, 'network_code' | 'network_name' | 'status' | 'records'>[]) =>
+  sumBy(rows, (r) => k(r.network_code, r.network_name, r.status), (r) => ({ network_code: r.network_code, network_name: r.network_name, status: r.status, records: 0 }));
+const bySenderOf = (rows: readonly Pick<Cell, 'from_address' | 'status' | 'records'>[]) =>
+  sumBy(rows, (r) => k(r.from_address, r.status), (r) => ({ from_address: r.from_address, status: r.status, records: 0 }));
+const byApiKeyOf = (rows: readonly Pick<Cell, 'api_key' | 'api_key_name' | 'status' | 'records'>[]) =>
+  sumBy(rows, (r) => k(r.api_key, r.api_key_name, r.status), (r) => ({ api_key: r.api_key, api_key_name: r.api_key_name, status: r.status, records: 0 }));
+const byDlrOf = (rows: readonly Pick<Cell, 'dlr_error_code' | 'records'>[]) => sumBy(rows, (r) => r.dlr_error_code, (r) => ({ dlr_error_code: r.dlr_error_code, records: 0 }));
+
 /** The breakdowns Insights shows, from the cells (pure). */
 export function breakdownsOf(cells: readonly Cell[]): Omit<InsightsSums, 'source'> {
-  const k = (...parts: (string | number)[]) => parts.join('\u0000');
-  return {
-    byDay: sumBy(
-      cells,
-      (c) => k(c.day, c.status, c.currency),
-      (c) => ({ day: c.day, status: c.status, currency: c.currency, records: 0, parts_sum: 0, price_units: 0, priced: 0 }),
-      (into, c) => {
-        into.parts_sum += c.parts_sum;
-        into.price_units += c.price_units;
-        into.priced += c.priced;
-      },
-    ),
-    byNetwork: sumBy(cells, (c) => k(c.network_code, c.network_name, c.status), (c) => ({ network_code: c.network_code, network_name: c.network_name, status: c.status, records: 0 })),
-    bySender: sumBy(cells, (c) => k(c.from_address, c.status), (c) => ({ from_address: c.from_address, status: c.status, records: 0 })),
-    byApiKey: sumBy(cells, (c) => k(c.api_key, c.api_key_name, c.status), (c) => ({ api_key: c.api_key, api_key_name: c.api_key_name, status: c.status, records: 0 })),
-    byDlr: sumBy(cells, (c) => c.dlr_error_code, (c) => ({ dlr_error_code: c.dlr_error_code, records: 0 })),
-  };
+  return { byDay: byDayOf(cells), byNetwork: byNetworkOf(cells), bySender: bySenderOf(cells), byApiKey: byApiKeyOf(cells), byDlr: byDlrOf(cells) };
 }
 
 /** Sums of several sources as one (rows of the same key added). */
 export function mergeSums(parts: readonly Omit<InsightsSums, 'source'>[]): Omit<InsightsSums, 'source'> {
-  const k = (...p: (string | number)[]) => p.join('\u0000');
-  const merge = <T extends { records: number }>(rows: T[], keyOf: (r: T) => string, more: (into: T, r: T) => void = () => undefined): T[] => {
-    const out = new Map<string, T>();
-    for (const r of rows) {
-      const into = out.get(keyOf(r));
-      if (!into) out.set(keyOf(r), { ...r });
-      else {
-        into.records += r.records;
-        more(into, r);
-      }
-    }
-    return [...out.values()];
-  };
   return {
-    byDay: merge(parts.flatMap((p) => p.byDay), (r) => k(r.day, r.status, r.currency), (into, r) => {
-      into.parts_sum += r.parts_sum;
-      into.price_units += r.price_units;
-      into.priced += r.priced;
-    }),
-    byNetwork: merge(parts.flatMap((p) => p.byNetwork), (r) => k(r.network_code, r.network_name, r.status)),
-    bySender: merge(parts.flatMap((p) => p.bySender), (r) => k(r.from_address, r.status)),
-    byApiKey: merge(parts.flatMap((p) => p.byApiKey), (r) => k(r.api_key, r.api_key_name, r.status)),
-    byDlr: merge(parts.flatMap((p) => p.byDlr), (r) => r.dlr_error_code),
+    byDay: byDayOf(parts.flatMap((p) => p.byDay)),
+    byNetwork: byNetworkOf(parts.flatMap((p) => p.byNetwork)),
+    bySender: bySenderOf(parts.flatMap((p) => p.bySender)),
+    byApiKey: byApiKeyOf(parts.flatMap((p) => p.byApiKey)),
+    byDlr: byDlrOf(parts.flatMap((p) => p.byDlr)),
   };
 }
 
 /** Counts per UTC hour and status, rows of the same hour and status added (pure). */
 function hourlySums(rows: readonly HourlyRow[]): HourlyRow[] {
-  const byHour = new Map<string, HourlyRow>();
-  for (const r of rows) {
-    const key = `${r.hour_ms}\u0000${r.status}`;
-    const into = byHour.get(key);
-    if (into) into.records += r.records;
-    else byHour.set(key, { hour_ms: r.hour_ms, status: r.status, records: r.records });
-  }
-  return [...byHour.values()];
+  return sumBy(rows, (r) => `${r.hour_ms}\u0000${r.status}`, (r) => ({ hour_ms: r.hour_ms, status: r.status, records: 0 }));
 }
 
 /**
@@ -238,8 +223,7 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
     const kept = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code'] as const;
     const keys = sql.join(kept.map((v) => sql.ref(v)));
     const combos = await run(sql<Cell>`select ${keys}, ${sum('records')} as records ${from} group by ${keys}`, ['records']);
-    const { byNetwork, bySender, byApiKey, byDlr } = breakdownsOf(combos.map((c) => ({ ...c, day: 0, currency: '', parts_sum: 0, price_units: 0, priced: 0 })));
-    return { byDay, byNetwork, bySender, byApiKey, byDlr };
+    return { byDay, byNetwork: byNetworkOf(combos), bySender: bySenderOf(combos), byApiKey: byApiKeyOf(combos), byDlr: byDlrOf(combos) };
   };
 
   /** Sums of the whole days of an unfiltered search, from the facets (each breakdown kept apart). */
@@ -267,7 +251,7 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
       byNetwork: of('network').map((r) => ({ network_code: r.key1, network_name: r.key2, status: r.status, records: r.records })),
       bySender: of('sender').map((r) => ({ from_address: r.key1, status: r.status, records: r.records })),
       byApiKey: of('api_key').map((r) => ({ api_key: r.key1, api_key_name: r.key2, status: r.status, records: r.records })),
-      byDlr: mergeSums([{ byDay: [], byNetwork: [], bySender: [], byApiKey: [], byDlr: of('dlr').map((r) => ({ dlr_error_code: r.key1, records: r.records })) }]).byDlr,
+      byDlr: byDlrOf(of('dlr').map((r) => ({ dlr_error_code: r.key1, records: r.records }))),
     };
   };
 
