@@ -12,7 +12,8 @@ import { localSearchOf } from '@/lib/history/local-query';
 import { scopeOf } from '@/lib/history/scope';
 import { parseQuery, type TransactionsQuery } from '@/lib/query/query';
 import { forEachBackend } from '@/tests/support/backends';
-import type { Condition, HistoryDay, HistoryRecordRow, HistoryStore } from './history-store';
+import { createHistoryStore, type Condition, type HistoryDay, type HistoryRecordRow, type HistoryStore } from './history-store';
+import { createDayPackStore, type DayPackStore } from './day-packs';
 
 const DAY = '2026-10-01';
 const T0 = Date.UTC(2026, 9, 1, 0, 0, 0);
@@ -218,6 +219,54 @@ forEachBackend((open, dialect) => {
         await history.deleteScope(A);
         await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
       }
+    });
+
+    it('answers a complete day from its pack exactly as from its rows, the next day’s first instant included, and builds the pack again when the day gains a record', async () => {
+      const store = await open();
+      // The packs the store was answered from, counted: proof that the second round used them.
+      const packs = createDayPackStore(store.db);
+      let answered = 0;
+      const counting: DayPackStore = { ...packs, packs: async (scope, days) => {
+        const found = await packs.packs(scope, days);
+        answered += found.size;
+        return found;
+      } };
+      const history = createHistoryStore(store.db, dialect, counting);
+      await history.commitDayPage(A, day(), rows(TWENTY.slice(0, 10)), []);
+      await history.commitDayPage(A, day(10), rows(TWENTY.slice(10)), []);
+      // The next day's first instant (the search below ends there), and another scope with the same texts.
+      const midnight = cdr(40, { date_received: iso(T0 + 86_400_000), message_body: 'お荷物の配達: next day' });
+      await history.commitDayPage(A, { ...day(), day: '2026-10-02' }, rows([midnight]), []);
+      await history.commitDayPage(B, day(), rows(TWENTY.slice(0, 5)), []);
+      const searches: Record<string, string>[] = [
+        { q: '配達' },
+        { q: '配達', 'sort-order': 'asc' },
+        { q: 'sakura', 'sort-order': 'asc' },
+        { q: 'ORDER-1', status: 'DELIVRD' },
+        { q: 'code', 'latency-min': '5', 'price-max': '5.3' },
+        { q: 'お荷' },
+        { q: 'R-', 'sort-order': 'asc' },
+        { 'price-min': '4', 'sort-order': 'asc' },
+        { 'latency-min': '10' },
+        { 'latency-min': '10', network: '44010', 'dlr-error-code': '000', parts: '2' },
+        { q: 'no such text' },
+      ];
+      const before: number[][] = [];
+      for (const params of searches) before.push(await find(history, A, params));
+      expect(answered).toBe(0);
+      expect(before[0]).toEqual([40, 7]);
+
+      await history.commitDayPage(A, { ...day(20), state: 'complete', completedAt: T0 }, [], []);
+      for (const [i, params] of searches.entries()) expect(await find(history, A, params), JSON.stringify(params)).toEqual(before[i]);
+      expect(answered).toBeGreaterThan(0);
+
+      // A record the complete day did not have yet (a result of the page cache): its pack is built again.
+      await history.addResultRecords(A, rows([cdr(50, { message_body: '配達の再開' })]));
+      expect(await find(history, A, { q: '配達' })).toEqual([40, 50, 7]);
+      // Deleted with its copy: nothing left to answer from.
+      await history.deleteScope(A);
+      expect(await find(history, A, { q: '配達' })).toEqual([]);
+      expect(await find(history, B, { q: 'sakura' })).toEqual([4, 2]);
     });
 
     it('drops days before the start day, with their records', async () => {

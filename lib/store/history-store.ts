@@ -9,8 +9,11 @@ import 'server-only';
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { DAY_MS, HOUR_MS } from '../time/zone-days';
-import { joinRanges } from '../query/ranges';
+import { joinRanges, type TimeRange } from '../query/ranges';
+import { packPlan, utcDayOf, utcDaysOf } from './pack-plan';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
+import { IdSet, packsServe, scanPack, type DayPack } from './day-pack';
+import type { DayPackStore } from './day-packs';
 import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
 
 export interface HistorySettings {
@@ -158,13 +161,16 @@ function prefixUpperBound(prefix: string): string {
  * text. The one builder of it: the store's count and page use it, and so do Insights' aggregates
  * (lib/store/insights-store.ts), so a filter means the same everywhere.
  */
-export function searchWhere(search: LocalSearch, dialect: SqlDialect, plan: { textFirst?: boolean } = {}) {
+export function searchWhere(search: LocalSearch, dialect: SqlDialect, plan: { textFirst?: boolean; textScan?: boolean } = {}) {
   // Which index SQLite should read (`+column` keeps it from using that column's index):
   //  - a condition that picks a handful of records (a number, its last digits, a reference): its
   //    own index, the time range only checked (else the planner walks a month of received time);
   //  - `textFirst` (the store decides it: textFirst in createHistoryStore): the records the trigram
   //    index finds, each looked up by id, instead of every record of the range looked up in the
-  //    index's answer.
+  //    index's answer;
+  //  - `textScan`: the text of each record of the range read (LIKE on the same lower-cased text),
+  //    for a range of a few records (the edge of a search the day packs answer), where building
+  //    the list of the index's finds would cost more than the whole read.
   // PostgreSQL plans from its statistics; the plus is left out there.
   const selective = isSelective(search);
   const textFirst = !selective && plan.textFirst === true;
@@ -178,7 +184,7 @@ export function searchWhere(search: LocalSearch, dialect: SqlDialect, plan: { te
       if (c.op === 'prefix') parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
       else parts.push(eb(c.column, c.op, c.value));
     }
-    if (search.text) parts.push(textCondition(search.text, dialect));
+    if (search.text) parts.push(textCondition(search.text, dialect, plan.textScan === true));
     return eb.and(parts);
   };
 }
@@ -220,14 +226,29 @@ function ftsPhrase(text: string): string {
 }
 
 /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
-function textCondition(text: string, dialect: SqlDialect): Expression<SqlBool> {
+function textCondition(text: string, dialect: SqlDialect, scan: boolean): Expression<SqlBool> {
   const needle = text.toLowerCase();
   if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  if (!textUsesIndex(needle)) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
+  if (scan || !textUsesIndex(needle)) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
   return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${ftsPhrase(needle)})`;
 }
 
-export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): HistoryStore {
+/**
+ * The ids of the records whose text holds the search's text: SQLite's trigram index answers
+ * (every scope: the caller keeps its own records), other text is read from the search's range.
+ * As one comma-separated list: hundreds of thousands of ids as rows cost three times as much.
+ */
+export async function textMatchIds(db: Kysely<Database>, dialect: SqlDialect, search: Pick<LocalSearch, 'scope' | 'ranges'> & { text: string }): Promise<number[]> {
+  const list = dialect === 'postgres' ? sql<string | null>`string_agg(id::text, ',')` : sql<string | null>`group_concat(id)`;
+  const found =
+    dialect === 'sqlite' && textUsesIndex(search.text.toLowerCase())
+      ? await sql<{ ids: string | null }>`select group_concat(rowid) as ids from history_fts where history_fts match ${ftsPhrase(search.text.toLowerCase())}`.execute(db)
+      : await db.selectFrom('history_records').select(list.as('ids')).where(searchWhere({ ...search, where: [], order: 'asc' }, dialect)).execute().then((rows) => ({ rows }));
+  const ids = found.rows[0]?.ids;
+  return ids ? (JSON.parse(`[${ids}]`) as number[]) : [];
+}
+
+export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, dayPacks: DayPackStore): HistoryStore {
   type Q = Kysely<Database> | Transaction<Database>;
 
   /**
@@ -252,6 +273,8 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         .values(stored.map((r) => ({ id: r.id, body: bodies.get(r.trx_id)! })))
         .execute();
       await addToRollups(q, dialect, scope, stored);
+      // A complete day that gains a record (a settled day should not) has its pack built again when next read.
+      await dayPacks.forget(q, scope, [...new Set(stored.map((r) => utcDayOf(Number(r.received_ms))))]);
       for (const r of stored) ids.push(r.id);
     }
     return ids;
@@ -423,8 +446,56 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     return { ids: rows.map((r) => r.id), total: withTotal && rows.length > 0 ? Number(rows[0]!.total) : null };
   };
 
+  /**
+   * A search the rollups cannot count (free text, a price or latency bound), answered from the
+   * day packs of its complete days: its total, and the ids at [offset, offset + limit) in
+   * received-time order. Free text is looked up once for its ids; the packs give the times, the
+   * order and the other conditions without reading a row. What lies before or after the packed
+   * days (the next day's first instant, most often) is read by SQL, and the pieces are put
+   * together in order. Null when the packs cannot answer (no complete day, a gap between complete
+   * days, a phone number or reference, another order): SQL answers all of it.
+   */
+  const packSlice = async (search: LocalSearch, offset: number, limit: number): Promise<{ total: number; ids: number[] } | null> => {
+    const receivedOrder = !search.sort || ('column' in search.sort && search.sort.column === 'received_ms');
+    if (!receivedOrder || rollupsServe(search) || !packsServe(search.where)) return null;
+    const packs = await dayPacks.packs(search.scope, utcDaysOf(search.ranges));
+    if (packs.size === 0) return null;
+    const plan = packPlan(search.ranges, new Set(packs.keys()));
+    if (plan.between.length > 0) return null;
+    const ids = search.text === undefined ? undefined : new IdSet(await textMatchIds(db, dialect, { ...search, text: search.text }));
+
+    type Piece = { pack: DayPack } | { ranges: TimeRange[] };
+    const pieces: Piece[] = [];
+    if (plan.before.length > 0) pieces.push({ ranges: plan.before });
+    for (const day of [...packs.keys()].sort()) pieces.push({ pack: packs.get(day)! });
+    if (plan.after.length > 0) pieces.push({ ranges: plan.after });
+    if (search.order === 'desc') pieces.reverse();
+
+    let total = 0;
+    const page: number[] = [];
+    for (const piece of pieces) {
+      const from = Math.max(0, offset - total);
+      const wanted = offset + limit - total - from;
+      if ('pack' in piece) {
+        const kept = scanPack(piece.pack, { ranges: plan.packed, where: search.where, ...(ids ? { ids } : {}) }, search.order);
+        for (let j = from; j < kept.length && j < from + wanted; j++) page.push(piece.pack.ids[kept[j]!]!);
+        total += kept.length;
+        continue;
+      }
+      const sub = { ...search, ranges: piece.ranges };
+      const where = searchWhere(sub, dialect, { textScan: true });
+      const row = await db.selectFrom('history_records').select((eb) => eb.fn.countAll<number>().as('n')).where(where).executeTakeFirstOrThrow();
+      const n = Number(row.n);
+      if (wanted > 0 && from < n) page.push(...(await pageIds(sub, from, wanted, where, false)).ids.map(Number));
+      total += n;
+    }
+    return { total, ids: page };
+  };
+
   const pageOf = async (search: LocalSearch, offset: number, limit: number): Promise<string[]> => {
     if (search.ranges.length === 0 || limit <= 0) return [];
+    const packed = await packSlice(search, offset, limit);
+    if (packed) return bodiesOf(packed.ids);
     const sought = await seek(search, offset);
     if (!sought) return [];
     const { ids } = await pageIds(sought.search, sought.offset, limit, await whereOf(sought.search), false);
@@ -497,8 +568,10 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         await deleteRollups(trx, scope);
         await trx.deleteFrom('history_days').where('scope', '=', scope).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).execute();
+        await trx.deleteFrom('history_day_packs').where('scope', '=', scope).execute();
         await trx.deleteFrom('history_settings').where('scope', '=', scope).execute();
       });
+      dayPacks.evict(scope);
       // The log still holds the pages as they were written: emptied, so the copy is gone from disk.
       if (dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
     },
@@ -509,8 +582,11 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
         await deleteRollupsBefore(trx, dialect, scope, Date.parse(`${day}T00:00:00Z`));
         await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
+        await trx.deleteFrom('history_day_packs').where('scope', '=', scope).where('day', '<', day).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).where('from_ms', '<', sql<number>`${Date.parse(`${day}T00:00:00Z`)}`).execute();
       });
+      // No longer served (their days are gone), and not kept in memory either.
+      dayPacks.evict(scope);
     },
 
     async listDays<P>(scope: string) {
@@ -554,7 +630,10 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
           .values(row)
           .onConflict((oc) => oc.columns(['scope', 'day']).doUpdateSet(changes))
           .execute();
-        if (day.state === 'complete') await refreshDayFacets(trx, dialect, scope, Date.parse(`${day.day}T00:00:00Z`));
+        if (day.state === 'complete') {
+          await refreshDayFacets(trx, dialect, scope, Date.parse(`${day.day}T00:00:00Z`));
+          await dayPacks.build(trx, scope, day.day);
+        }
         await indexText(trx, [...stored, ...beyondStored]);
         day.records = row.records;
       });
@@ -593,7 +672,8 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
     },
     async count(search) {
       if (search.ranges.length === 0) return 0;
-      return rollupsServe(search) ? countFromRollups(search) : countRecords(search);
+      if (rollupsServe(search)) return countFromRollups(search);
+      return (await packSlice(search, 0, 0))?.total ?? countRecords(search);
     },
     page: pageOf,
     async slice(search, offset, limit) {
@@ -603,8 +683,10 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect): H
         const total = await countFromRollups(search);
         return { total, bodies: offset < total && limit > 0 ? await pageOf(search, offset, limit) : [] };
       }
-      // Anything else (free text, a number, a price or latency bound) reads its matching rows
-      // anyway: the count comes with the page, from the same read.
+      const packed = await packSlice(search, offset, limit);
+      if (packed) return { total: packed.total, bodies: await bodiesOf(packed.ids) };
+      // Anything else (free text, a number, a price or latency bound over days not complete)
+      // reads its matching rows anyway: the count comes with the page, from the same read.
       const where = await whereOf(search);
       const { ids, total } = await pageIds(search, offset, Math.max(limit, 1), where, true);
       const counted = total ?? (offset === 0 ? 0 : await countRecords(search));

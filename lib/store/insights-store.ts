@@ -9,17 +9,23 @@ import 'server-only';
  * by (history-rollups.ts): the daily rollups of the query's zone for its whole days, the hourly
  * rollups for the whole hours of a day the range cuts, and the records for what is left (under an
  * hour at either end). A search with any other filter (text, a phone number, a reference, a price
- * or latency bound) sums the records. The rollups' rows are summed by SQL; the records are read
- * once, per UTC hour and combination of values, and everything (sums, hourly counts, latencies) is
- * taken from that one read.
+ * or latency bound) sums the records. The rollups' rows are summed by SQL. The records are read
+ * once, and everything (sums, hourly counts, latencies) is taken from that one read: from the day
+ * packs for complete days (a scan of typed arrays, lib/store/insights-packs.ts), by SQL for the
+ * rest and for a phone number or reference (a filter the packs leave to their own indexes).
+ * "Records" in the answer's `source` means either: the same records, summed the same way.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Zone } from '../time/zones';
 import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from './db/schema';
-import { searchWhere, type LocalSearch } from './history-store';
+import { searchWhere, textMatchIds, type LocalSearch } from './history-store';
+import { packPlan, utcDaysOf } from './pack-plan';
 import { readLatencies, rollupsServe, splitByHours, type Facet, type Range, type RollupDimension } from './history-rollups';
+import { IdSet, packsServe } from './day-pack';
+import type { DayPackStore } from './day-packs';
+import { CELL_VALUES, cellsOfPacks, type Cell } from './insights-packs';
 
 /** A search of the local history by days of a zone: each day's counted part (inclusive ms). */
 export interface InsightsSearch extends Omit<LocalSearch, 'ranges' | 'sort' | 'order'> {
@@ -84,8 +90,7 @@ const toNumber = <T extends Record<string, unknown>>(rows: T[], keys: readonly (
   return rows;
 };
 
-/** A day's records of one combination of values, with their sums. */
-export type Cell = { day: number; status: string; network_code: string; network_name: string; from_address: string; api_key: string; api_key_name: string; dlr_error_code: string; currency: string; records: number; parts_sum: number; price_units: number; priced: number };
+export type { Cell };
 
 /** Rows summed by a key: `make` gives a key's row (its sums at 0), `more` adds what is not `records` (pure). */
 function sumBy<I extends { records: number }, T extends { records: number }>(rows: readonly I[], keyOf: (r: I) => string, make: (r: I) => T, more?: (into: T, r: I) => void): T[] {
@@ -147,36 +152,42 @@ function hourlySums(rows: readonly HourlyRow[]): HourlyRow[] {
 }
 
 /**
- * Each day's latencies: the rollups' bytes, then the records' lists (text, read as JSON: a day may
- * hold tens of thousands). Every day of the search has an entry, empty when it has none (pure).
+ * Each day's latencies: the rollups' bytes, then the records'. Every day of the search has an
+ * entry, empty when it has none (pure).
  */
-function latenciesByDay(search: InsightsSearch, kept: readonly { day: number; latencies: Buffer }[], records: readonly { day: number; latencies: string | null }[]): Map<number, Float64Array> {
+function latenciesByDay(search: InsightsSearch, kept: readonly { day: number; latencies: Buffer }[], records: ReadonlyMap<number, readonly ArrayLike<number>[]>): Map<number, Float64Array> {
   const out = new Map<number, Float64Array>();
   for (const d of search.days) out.set(d.index, new Float64Array(0));
   const bytes = new Map<number, Buffer[]>();
   for (const b of kept) (bytes.get(b.day) ?? bytes.set(b.day, []).get(b.day)!).push(b.latencies);
-  const texts = new Map<number, string[]>();
-  for (const r of records) if (r.latencies) (texts.get(r.day) ?? texts.set(r.day, []).get(r.day)!).push(r.latencies);
-  for (const day of new Set([...bytes.keys(), ...texts.keys()])) {
+  for (const day of new Set([...bytes.keys(), ...records.keys()])) {
     const blobs = bytes.get(day) ?? [];
-    const listed = texts.has(day) ? (JSON.parse(`[${texts.get(day)!.join(',')}]`) as number[]) : [];
-    const into = new Float64Array(blobs.reduce((n, b) => n + b.byteLength / 4, 0) + listed.length);
+    const pieces = records.get(day) ?? [];
+    const into = new Float64Array(blobs.reduce((n, b) => n + b.byteLength / 4, 0) + pieces.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const b of blobs) at = readLatencies(b, into, at);
-    into.set(listed, at);
+    for (const p of pieces) {
+      into.set(p, at);
+      at += p.length;
+    }
     out.set(day, into);
   }
   return out;
 }
 
-export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): InsightsStore {
+/** The SQL read's latencies (one text list per row) per day: each day's lists parsed at once, as JSON (a day may hold tens of thousands). */
+function listedLatencies(rows: readonly { day: number; latencies: string | null }[]): Map<number, number[][]> {
+  const texts = new Map<number, string[]>();
+  for (const r of rows) if (r.latencies) (texts.get(r.day) ?? texts.set(r.day, []).get(r.day)!).push(r.latencies);
+  return new Map([...texts].map(([day, lists]) => [day, [JSON.parse(`[${lists.join(',')}]`) as number[]]]));
+}
+
+export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect, dayPacks: DayPackStore): InsightsStore {
   type Table = 'history_rollups_daily' | 'history_rollups_hourly';
   /** The search's conditions on a rollup table (all of them are on its values: rollupsServe). */
   const rollupConditions = <T extends Table>(eb: ExpressionBuilder<Database, T>, search: InsightsSearch): Expression<SqlBool>[] =>
     search.where.map((c) => eb(eb.ref(c.column as RollupDimension) as never, '=', c.value as never));
 
-  /** The values the breakdowns read (the others — parts, enterprise, delivery method — only filter). */
-  const VALUES = ['status', 'network_code', 'network_name', 'from_address', 'api_key', 'api_key_name', 'dlr_error_code', 'currency'] as const;
   const SUMS = ['records', 'parts_sum', 'price_units', 'priced'] as const;
 
   /** The rollups' rows, one shape: day (in the zone), the values, the sums. */
@@ -187,14 +198,14 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
     if (days.length > 0) {
       const q = db
         .selectFrom('history_rollups_daily')
-        .select(['day', ...VALUES, ...SUMS])
+        .select(['day', ...CELL_VALUES, ...SUMS])
         .where((eb) => eb.and([eb('scope', '=', search.scope), eb('zone', '=', search.zone), eb('day', 'in', [...days]), ...rollupConditions(eb, search)]));
       parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
     }
     if (hours.length > 0) {
       const q = db
         .selectFrom('history_rollups_hourly')
-        .select([sql<number>`(hour_ms + ${offset}) / ${day}`.as('day'), ...VALUES, ...SUMS])
+        .select([sql<number>`(hour_ms + ${offset}) / ${day}`.as('day'), ...CELL_VALUES, ...SUMS])
         .where((eb) => eb.and([eb('scope', '=', search.scope), eb.or(hours.map((h) => eb.between('hour_ms', h.from, h.to))), ...rollupConditions(eb, search)]));
       parts.push(sql`select * from ${q} as ${sql.raw(`part${parts.length}`)}`);
     }
@@ -302,26 +313,45 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
 
   /**
    * The records of `ranges` that the search keeps, read once: per UTC hour and combination of
-   * values, their count, sums and latencies (as text, one list per row). The sums, the hourly
-   * counts and each day's latencies are all read from these rows. A zone's days start on a whole
-   * UTC hour (lib/time/zones.ts), so an hour belongs to one day of either zone.
+   * values, their count and sums, and each day's latencies. The sums and the hourly counts are
+   * read from these cells. The complete days' parts from their day packs, when the packs can
+   * test every condition (lib/store/insights-packs.ts); the rest by SQL (when there are packs,
+   * the rest is the edges of the range, a few records whose text is read rather than looked up).
    */
-  const readRecords = async (search: InsightsSearch, ranges: readonly Range[]): Promise<(Cell & { hour_ms: number; latencies: string | null })[]> => {
+  const readRecords = async (search: InsightsSearch, ranges: readonly Range[]): Promise<{ cells: Cell[]; hourly: HourlyRow[]; latencies: Map<number, ArrayLike<number>[]> }> => {
+    const packs = packsServe(search.where) ? await dayPacks.packs(search.scope, utcDaysOf(ranges)) : new Map<string, never>();
+    const plan = packPlan(ranges, new Set(packs.keys()));
+    const rest = [...plan.before, ...plan.between, ...plan.after];
+    const sqlCells = rest.length > 0 ? await cellsBySql(search, rest, { textScan: plan.packed.length > 0 }) : [];
+    const read = { cells: sqlCells as Cell[], hourly: sqlCells as HourlyRow[], latencies: listedLatencies(sqlCells) as Map<number, ArrayLike<number>[]> };
+    if (plan.packed.length === 0) return read;
+    const ids = search.text === undefined ? undefined : new IdSet(await textMatchIds(db, dialect, { scope: search.scope, ranges: plan.packed, text: search.text }));
+    const packed = cellsOfPacks([...packs.values()], { ranges: plan.packed, where: search.where, ...(ids ? { ids } : {}) }, search.zone);
+    for (const [day, pieces] of packed.latencies) (read.latencies.get(day) ?? read.latencies.set(day, []).get(day)!).push(...pieces);
+    return { cells: [...read.cells, ...packed.cells], hourly: [...read.hourly, ...packed.hourly], latencies: read.latencies };
+  };
+
+  /**
+   * readRecords by SQL: per UTC hour and combination of values, their count, sums and latencies
+   * (as text, one list per row). A zone's days start on a whole UTC hour (lib/time/zones.ts), so an
+   * hour belongs to one day of either zone.
+   */
+  const cellsBySql = async (search: InsightsSearch, ranges: readonly Range[], plan: { textScan: boolean }): Promise<(Cell & { hour_ms: number; latencies: string | null })[]> => {
     const latencyList = dialect === 'postgres' ? sql<string | null>`string_agg(latency_ms::text, ',')` : sql<string | null>`group_concat(latency_ms)`;
     const rows = await db
       .selectFrom('history_records')
       .select([
         sql<number>`received_ms / ${sql.lit(HOUR_MS)}`.as('hour'),
-        ...VALUES,
+        ...CELL_VALUES,
         int(sql`count(*)`).as('records'),
         int(sql`sum(coalesce(parts, 0))`).as('parts_sum'),
         int(sql`sum(coalesce(price_units, 0))`).as('price_units'),
         int(sql`count(price_units)`).as('priced'),
         latencyList.as('latencies'),
       ])
-      .where(searchWhere({ ...search, ranges, order: 'desc' }, dialect))
+      .where(searchWhere({ ...search, ranges, order: 'desc' }, dialect, plan))
       .groupBy(sql`1`)
-      .groupBy([...VALUES])
+      .groupBy([...CELL_VALUES])
       .execute();
     // In place: a month of a broad filter gives tens of thousands of rows.
     const offset = zoneOffsetMs(search.zone);
@@ -341,7 +371,7 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
     async read(search, options) {
       const plan = planSources(search);
       const source: InsightsSums['source'] = plan.days.length + plan.hours.length === 0 ? 'records' : plan.records.length === 0 ? 'rollups' : 'both';
-      const records = plan.records.length > 0 ? await readRecords(search, plan.records) : [];
+      const { cells: records, hourly: recordsHourly, latencies: recordLatencies } = plan.records.length > 0 ? await readRecords(search, plan.records) : { cells: [], hourly: [], latencies: new Map<number, ArrayLike<number>[]>() };
 
       // Whole days: from the facets when nothing is filtered (each breakdown kept apart), else from the daily rows.
       const facetDays = unfiltered(search) ? plan.days : [];
@@ -351,8 +381,8 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect): 
       if (dailyDays.length > 0 || plan.hours.length > 0) parts.push(await sumsOfRollups(search, dailyDays, plan.hours));
       const sums = { ...mergeSums(parts), source };
 
-      const hourly = options.hourly ? hourlySums([...(await hourlyOfRollups(search, plan.days, plan.hours)), ...records]) : [];
-      const latencies = latenciesByDay(search, await latencyBytesOfRollups(search, plan.days, plan.hours), records);
+      const hourly = options.hourly ? hourlySums([...(await hourlyOfRollups(search, plan.days, plan.hours)), ...recordsHourly]) : [];
+      const latencies = latenciesByDay(search, await latencyBytesOfRollups(search, plan.days, plan.hours), recordLatencies);
       return { sums, hourly, latencies };
     },
   };

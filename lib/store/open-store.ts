@@ -14,6 +14,7 @@ import { createExportFileStore, type ExportFileStore } from './export-files';
 import { createExportJobStore, type ExportJobStore } from './export-jobs';
 import { createHistoryStore, type HistoryStore } from './history-store';
 import { createInsightsStore, type InsightsStore } from './insights-store';
+import { createDayPackStore } from './day-packs';
 import { createLeaseStore, type LeaseStore } from './leases';
 import { createLedger, type LedgerStore } from './ledger';
 import { createPageCache, type PageCacheStore } from './page-cache';
@@ -50,6 +51,8 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     await close();
     throw err;
   }
+  // The day packs' cache in memory is shared by the table's searches and Insights.
+  const dayPacks = createDayPackStore(db);
   return {
     dialect,
     db,
@@ -60,8 +63,8 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     exportJobs: createExportJobStore(db),
     exportFiles: createExportFileStore(db),
     leases: createLeaseStore(db),
-    history: createHistoryStore(db, dialect),
-    insights: createInsightsStore(db, dialect),
+    history: createHistoryStore(db, dialect, dayPacks),
+    insights: createInsightsStore(db, dialect, dayPacks),
     signInAttempts: createSignInAttemptStore(db, dialect),
     close,
   };

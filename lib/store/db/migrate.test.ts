@@ -20,6 +20,7 @@ const TABLES = [
   'export_rows',
   'governor_waiters',
   'history_bodies',
+  'history_day_packs',
   'history_days',
   'history_records',
   'history_results',

@@ -177,6 +177,17 @@ export interface HistoryRecordsTable {
   search_text: string;
 }
 
+/** A complete day's records as columns (lib/store/day-pack.ts). */
+export interface HistoryDayPacksTable {
+  scope: string;
+  day: string;
+  /** New at every build: a copy held in memory is current while this is unchanged. */
+  version: string;
+  records: number;
+  built_at: number;
+  pack: Buffer;
+}
+
 /** The record itself, by the id of its row in history_records (kept apart: most searches never read it). */
 export interface HistoryBodiesTable {
   id: number;
@@ -281,6 +292,7 @@ export interface Database {
   history_rollups_daily: HistoryRollupsDailyTable;
   sign_in_attempts: SignInAttemptsTable;
   history_rollups_facets: HistoryRollupsFacetsTable;
+  history_day_packs: HistoryDayPacksTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

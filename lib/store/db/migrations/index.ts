@@ -16,6 +16,7 @@ import { insightsMigration } from './0010-insights';
 import { historyBodiesMigration } from './0011-history-bodies';
 import { recordPagesMigration } from './0012-record-pages';
 import { textIndexByTransactionMigration } from './0013-text-index-by-transaction';
+import { dayPacksMigration } from './0014-day-packs';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -29,5 +30,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0011-history-bodies': historyBodiesMigration(dialect),
     '0012-record-pages': recordPagesMigration,
     '0013-text-index-by-transaction': textIndexByTransactionMigration(dialect),
+    '0014-day-packs': dayPacksMigration(dialect),
   };
 }
