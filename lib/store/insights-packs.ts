@@ -61,6 +61,10 @@ function combinationsOf(pack: DayPack): Combinations {
  */
 export function cellsOfPacks(packs: readonly DayPack[], filter: PackFilter, zone: Zone): PackRead {
   const offset = zoneOffsetMs(zone);
+  // Read once: an imported constant is a getter call once the module is compiled to CommonJS,
+  // which the loop below would make for every record.
+  const dayMs = DAY_MS;
+  const hourMs = HOUR_MS;
   const out: PackRead = { cells: [], hourly: [], latencies: new Map() };
   for (const pack of packs) {
     const kept = scanPack(pack, filter, 'asc');
@@ -84,7 +88,7 @@ export function cellsOfPacks(packs: readonly DayPack[], filter: PackFilter, zone
     const dayStart = Math.floor(received[kept[0]!]! / DAY_MS) * DAY_MS;
     for (let j = 0; j < kept.length; j++) {
       const i = kept[j]!;
-      const d = Math.floor((received[i]! + offset) / DAY_MS) - firstDay;
+      const d = Math.floor((received[i]! + offset) / dayMs) - firstDay;
       const key = d * n + combinations.of[i]!;
       records[key]! += 1;
       const p = parts[i]!;
@@ -96,7 +100,7 @@ export function cellsOfPacks(packs: readonly DayPack[], filter: PackFilter, zone
       }
       const ms = latency[i]!;
       if (!Number.isNaN(ms)) latencies[d]![latencyCount[d]!++] = ms;
-      perHour[Math.floor((received[i]! - dayStart) / HOUR_MS) * statuses + statusCodes[i]!]! += 1;
+      perHour[Math.floor((received[i]! - dayStart) / hourMs) * statuses + statusCodes[i]!]! += 1;
     }
     for (let key = 0; key < 2 * n; key++) {
       if (records[key] === 0) continue;
