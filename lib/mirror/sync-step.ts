@@ -83,6 +83,9 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   const { history, policy } = deps;
   const settings = await history.getSettings(scope);
   if (!settings?.enabled) return { next: 'stop' };
+  // A complete day without its day pack (copied before packs existed, or given a record since)
+  // gets it here, one a step, in the background, rather than during the first search to need it.
+  if (await history.buildMissingPack(scope)) return { next: 'continue' };
   const now = deps.now();
   const settledBefore = policy.settledBefore(now);
   const { first, last } = wantedDays(settings, deps.config.MIRROR_MAX_DAYS, settledBefore, now);

@@ -28,6 +28,11 @@ export interface DayPackStore {
   packs(scope: string, days: readonly string[]): Promise<Map<string, DayPack>>;
   /** Builds the pack of a day whose copy just completed, in the caller's transaction. */
   build(q: Transaction<Database>, scope: string, day: string): Promise<void>;
+  /**
+   * Builds the pack of the newest complete day that has none (copied before packs existed, or
+   * a record added since); answers that day, or null when every complete day has its pack.
+   */
+  buildMissing(scope: string): Promise<string | null>;
   /** Forgets the packs of these days (records were added to them). */
   forget(q: Kysely<Database> | Transaction<Database>, scope: string, days: readonly string[]): Promise<void>;
   /** Drops the scope's packs from memory (its copy was deleted). */
@@ -119,6 +124,21 @@ export function createDayPackStore(db: Kysely<Database>): DayPackStore {
     },
     async build(q, scope, day) {
       await buildPack(q, scope, day);
+    },
+    async buildMissing(scope) {
+      const missing = await db
+        .selectFrom('history_days as d')
+        .leftJoin('history_day_packs as p', (join) => join.onRef('p.scope', '=', 'd.scope').onRef('p.day', '=', 'd.day'))
+        .select('d.day')
+        .where('d.scope', '=', scope)
+        .where('d.state', '=', 'complete')
+        .where('p.day', 'is', null)
+        .orderBy('d.day', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!missing) return null;
+      await db.transaction().execute((trx) => buildPack(trx, scope, missing.day));
+      return missing.day;
     },
     async forget(q, scope, days) {
       if (days.length > 0) await q.deleteFrom('history_day_packs').where('scope', '=', scope).where('day', 'in', [...days]).execute();

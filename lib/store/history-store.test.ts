@@ -260,9 +260,15 @@ forEachBackend((open, dialect) => {
       for (const [i, params] of searches.entries()) expect(await find(history, A, params), JSON.stringify(params)).toEqual(before[i]);
       expect(answered).toBeGreaterThan(0);
 
-      // A record the complete day did not have yet (a result of the page cache): its pack is built again.
+      // A record the complete day did not have yet (a result of the page cache): its pack is
+      // forgotten, built again by the copy's next step (or by the first search to need it).
       await history.addResultRecords(A, rows([cdr(50, { message_body: '配達の再開' })]));
+      expect(await history.buildMissingPack(A)).toBe(DAY);
+      expect(await history.buildMissingPack(A)).toBeNull();
       expect(await find(history, A, { q: '配達' })).toEqual([40, 50, 7]);
+      await history.addResultRecords(A, rows([cdr(51, { message_body: '配達の再開' })]));
+      expect(await find(history, A, { q: '配達' })).toEqual([40, 51, 50, 7]);
+      expect(await history.buildMissingPack(A)).toBeNull();
       // Deleted with its copy: nothing left to answer from.
       await history.deleteScope(A);
       expect(await find(history, A, { q: '配達' })).toEqual([]);

@@ -119,6 +119,8 @@ export interface HistoryStore {
    * twice, cost twice).
    */
   slice(search: LocalSearch, offset: number, limit: number): Promise<{ total: number; bodies: string[] }>;
+  /** Builds one missing day pack of the scope (day-packs.ts buildMissing): the day, or null when none is missing. */
+  buildMissingPack(scope: string): Promise<string | null>;
   /** Records kept for the scope, and on disk how many bytes the copy takes (approximate). */
   size(scope: string): Promise<{ records: number }>;
 }
@@ -692,6 +694,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
       const counted = total ?? (offset === 0 ? 0 : await countRecords(search));
       return { total: counted, bodies: limit > 0 ? await bodiesOf(ids.slice(0, limit)) : [] };
     },
+    buildMissingPack: (scope) => dayPacks.buildMissing(scope),
     async size(scope) {
       const row = await db
         .selectFrom('history_records')
