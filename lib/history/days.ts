@@ -3,12 +3,13 @@
  * when its end is older than the cache's settled age (lib/server/cache-policy.ts): its records no
  * longer change. Days are written `YYYY-MM-DD`.
  */
+import { utcDayOf } from '../time/zone-days';
+
 export const DAY_MS = 86_400_000;
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+/** The UTC day (`YYYY-MM-DD`) an instant falls on (lib/time/zone-days.ts owns the rule). */
+export const dayOf = utcDayOf;
 
 /** The day's first instant (ms), or null for something that is not a real day. */
 export function dayStart(day: string): number | null {

@@ -1,8 +1,8 @@
 import 'server-only';
 /**
  * Where the day packs (lib/store/day-pack.ts) are kept: in `history_day_packs`, built when a day's
- * copy completes (or, for a complete day without one, when it is first read), forgotten when the
- * day's records change; and decoded in a bounded cache in memory, so the same month is not read
+ * copy completes (a complete day without one gets it from the copy's next step, or else when it is
+ * first read), forgotten when the day's records change; and decoded in a bounded cache in memory, so the same month is not read
  * from disk and decoded again for every search.
  *
  * A pack is only ever served for a day that `history_days` says is complete, read in the same
@@ -63,6 +63,15 @@ export function createDayPackStore(db: Kysely<Database>): DayPackStore {
     return entry.pack;
   };
 
+  /** The scope's complete days, each with its pack's version (null: none yet). */
+  const completeDays = (scope: string) =>
+    db
+      .selectFrom('history_days as d')
+      .leftJoin('history_day_packs as p', (join) => join.onRef('p.scope', '=', 'd.scope').onRef('p.day', '=', 'd.day'))
+      .select(['d.day', 'p.version'])
+      .where('d.scope', '=', scope)
+      .where('d.state', '=', 'complete');
+
   /** Encodes the day's records, in the table's order, and stores them; answers the version and the pack. */
   const buildPack = async (q: Kysely<Database> | Transaction<Database>, scope: string, day: string): Promise<{ version: string; bytes: Buffer }> => {
     const start = Date.parse(`${day}T00:00:00Z`);
@@ -90,14 +99,7 @@ export function createDayPackStore(db: Kysely<Database>): DayPackStore {
     async packs(scope, days) {
       const found = new Map<string, DayPack>();
       if (days.length === 0) return found;
-      const listed = await db
-        .selectFrom('history_days as d')
-        .leftJoin('history_day_packs as p', (join) => join.onRef('p.scope', '=', 'd.scope').onRef('p.day', '=', 'd.day'))
-        .select(['d.day', 'p.version'])
-        .where('d.scope', '=', scope)
-        .where('d.day', 'in', [...days])
-        .where('d.state', '=', 'complete')
-        .execute();
+      const listed = await completeDays(scope).where('d.day', 'in', [...days]).execute();
       const unread: string[] = [];
       for (const { day, version } of listed) {
         const pack = version === null ? undefined : recall(keyOf(scope, day, version));
@@ -126,16 +128,7 @@ export function createDayPackStore(db: Kysely<Database>): DayPackStore {
       await buildPack(q, scope, day);
     },
     async buildMissing(scope) {
-      const missing = await db
-        .selectFrom('history_days as d')
-        .leftJoin('history_day_packs as p', (join) => join.onRef('p.scope', '=', 'd.scope').onRef('p.day', '=', 'd.day'))
-        .select('d.day')
-        .where('d.scope', '=', scope)
-        .where('d.state', '=', 'complete')
-        .where('p.day', 'is', null)
-        .orderBy('d.day', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const missing = await completeDays(scope).where('p.day', 'is', null).orderBy('d.day', 'desc').limit(1).executeTakeFirst();
       if (!missing) return null;
       await db.transaction().execute((trx) => buildPack(trx, scope, missing.day));
       return missing.day;

@@ -8,9 +8,9 @@ import 'server-only';
  * Every read and write names the scope: one account's copy is never read for another.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import { DAY_MS, HOUR_MS } from '../time/zone-days';
+import { DAY_MS, HOUR_MS, utcDayOf } from '../time/zone-days';
 import { joinRanges, type TimeRange } from '../query/ranges';
-import { packPlan, utcDayOf, utcDaysOf } from './pack-plan';
+import { packPlan, utcDaysOf } from './pack-plan';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
 import { IdSet, packsServe, scanPack, type DayPack } from './day-pack';
 import type { DayPackStore } from './day-packs';

@@ -1,7 +1,7 @@
 /**
- * Insights' read of the records, from day packs (lib/store/day-pack.ts) instead of SQL: the same
- * cells (per UTC hour and combination of the breakdowns' values, with their sums) and each day's
- * latencies, from a scan of typed arrays. A free text found 400,000 times in a month, or a
+ * Insights' read of the records, from day packs (lib/store/day-pack.ts) instead of SQL: cells (per
+ * day of the zone and combination of the breakdowns' values, with their sums), the counts per UTC
+ * hour and status, and each day's latencies, from a scan of typed arrays. A free text found 400,000 times in a month, or a
  * latency bound, costs SQL a row lookup per record and a sort into groups (about a second); the
  * packs answer in tens of milliseconds. Pure.
  */

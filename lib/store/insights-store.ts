@@ -312,9 +312,9 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect, d
   };
 
   /**
-   * The records of `ranges` that the search keeps, read once: per UTC hour and combination of
-   * values, their count and sums, and each day's latencies. The sums and the hourly counts are
-   * read from these cells. The complete days' parts from their day packs, when the packs can
+   * The records of `ranges` that the search keeps, read once: their count and sums per day and
+   * combination of values (the cells), per UTC hour and status, and each day's latencies. The
+   * complete days' parts from their day packs, when the packs can
    * test every condition (lib/store/insights-packs.ts); the rest by SQL (when there are packs,
    * the rest is the edges of the range, a few records whose text is read rather than looked up).
    */

@@ -4,7 +4,8 @@
  * from them in that order).
  */
 import { describe, expect, it } from 'vitest';
-import { packPlan, utcDayOf, utcDaysOf } from './pack-plan';
+import { utcDayOf } from '../time/zone-days';
+import { packPlan, utcDaysOf } from './pack-plan';
 
 const DAY = 86_400_000;
 const D1 = Date.parse('2026-10-01T00:00:00Z');

@@ -8,7 +8,7 @@
  * coverage.ts. That day is rarely complete yet, so `after` is common, and `between` is rare.) Pure.
  */
 import { joinRanges, type TimeRange } from '../query/ranges';
-import { DAY_MS, zoneDayName } from '../time/zone-days';
+import { DAY_MS, utcDayOf } from '../time/zone-days';
 
 export interface PackPlan {
   packed: TimeRange[];
@@ -16,9 +16,6 @@ export interface PackPlan {
   between: TimeRange[];
   after: TimeRange[];
 }
-
-/** The UTC day (YYYY-MM-DD) of an instant, as the history's `day` column writes it. */
-export const utcDayOf = (ms: number): string => zoneDayName(Math.floor(ms / DAY_MS));
 
 /** The UTC days (YYYY-MM-DD, ascending, once each) that the ranges touch. */
 export function utcDaysOf(ranges: readonly TimeRange[]): string[] {

@@ -23,6 +23,11 @@ export function zoneDayName(index: number): string {
   return new Date(index * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** The UTC day (YYYY-MM-DD) of an instant: how the local history names its days. */
+export function utcDayOf(ms: number): string {
+  return zoneDayName(Math.floor(ms / DAY_MS));
+}
+
 /** An instant's hour in the zone as `YYYY-MM-DD HH:00` (its wall clock). */
 export function zoneHourName(hourMs: number, zone: Zone): string {
   return `${new Date(hourMs + zoneOffsetMs(zone)).toISOString().slice(0, 13).replace('T', ' ')}:00`;
