@@ -60,6 +60,13 @@ describe('reading a record timestamp', () => {
     expect(parseUpstreamTimestamp('2024-01-05T03:34:56.99960Z')?.getTime()).toBe(Date.UTC(2024, 0, 5, 3, 34, 57, 0));
   });
 
+  it('agrees with the ISO reading of the same text on the edges of the calendar', () => {
+    // Worked out from the numbers: what `new Date` accepts (a day past the month's end, 24:00:00,
+    // years before 100) it accepts alike, what it refuses it refuses.
+    const edges = ['2026-02-30T00:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-01-01T24:00:00.000Z', '2026-01-01T24:00:01.000Z', '2026-13-01T00:00:00.000Z', '2026-01-32T00:00:00.000Z', '2026-01-01T23:60:00.000Z', '2026-01-01T23:00:60.000Z', '2026-01-01T23:00:00.000+25:00', '2026-01-01T23:00:00.000+09:60', '0050-01-01T00:00:00.000Z', '2024-01-05T12:34:56.789-03:30'];
+    for (const text of edges) expect(parseUpstreamTimestamp(text)?.getTime() ?? Number.NaN, text).toBe(new Date(text).getTime());
+  });
+
   it('is null for "" and for what is not a timestamp', () => {
     for (const text of ['', 'yesterday', '2024-01-05', '2024-01-05T03:34Z', '2024-1-05T03:34:56Z', '2024-01-05T03:34:56+9']) expect(parseUpstreamTimestamp(text), text).toBeNull();
   });

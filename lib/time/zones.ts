@@ -75,24 +75,35 @@ function writeWallClock(instant: Date, zone: Zone): string {
   return `${year}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} ${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}:${pad2(wall.getUTCSeconds())}`;
 }
 
-const UPSTREAM_TIMESTAMP =
-  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+const UPSTREAM_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*(?:(Z)|([+-])(\d{2}):?(\d{2}))?$/;
 
 /**
  * Reads a record's timestamp: `2024-01-05T12:34:56.789+0000` as in the sample, and the variants the
  * docs mention (`+00:00`, `Z`, a space instead of `T`, no milliseconds). A timestamp without an
  * offset is read as UTC. Returns null for "" (not applicable) or anything unreadable.
+ *
+ * Worked out from the numbers rather than through `new Date(text)`: every record carries three of
+ * these and a copied day holds tens of thousands of records. It accepts what the ISO reading
+ * accepts (a day past the month's end runs on into the next month, 24:00:00 is the next midnight)
+ * and refuses what it refuses (month 13, minute or second 60, an offset past 23:59).
  */
 export function parseUpstreamTimestamp(value: string): Date | null {
   const m = UPSTREAM_TIMESTAMP.exec(value.trim());
   if (!m) return null;
-  const [, date, time, frac = '0', offset = 'Z'] = m;
-  const ms = Math.round(Number(`0.${frac}`) * 1000);
-  // .9995 and up round to 1000 ms: written as 999 and the last one added, so the text stays ISO.
-  const written = Math.min(ms, 999);
-  const iso = `${date}T${time}.${String(written).padStart(3, '0')}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')}`;
-  const parsed = new Date(iso);
-  return Number.isNaN(parsed.getTime()) ? null : new Date(parsed.getTime() + ms - written);
+  const [, y, mo, d, h, mi, s, frac, , sign, oh, om] = m;
+  const year = Number(y);
+  const [month, day, hour, minute, second] = [Number(mo), Number(d), Number(h), Number(mi), Number(s)];
+  // More digits than milliseconds round to the nearest one (.9996 is the next second).
+  const ms = frac === undefined ? 0 : Math.round(Number(`0.${frac}`) * 1000);
+  const offsetMinutes = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  const midnightOnly = hour === 24 && (minute > 0 || second > 0 || ms > 0);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || midnightOnly || minute > 59 || second > 59) return null;
+  if (sign !== undefined && (Number(oh) > 23 || Number(om) > 59)) return null;
+  const at = new Date(0);
+  // setUTCFullYear: Date.UTC reads the years 0–99 as 1900–1999.
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(hour, minute, second, 0);
+  return new Date(at.getTime() + ms - offsetMinutes * 60_000);
 }
 
 /** The zone's offset from UTC in ms (fixed for every instant the upstream can hold: see OFFSET_MINUTES), for day and hour boundaries in the zone. */
