@@ -125,6 +125,24 @@ forEachBackend((open, dialect) => {
       expect(await find(history, A, { q: 'order_1' })).toEqual([]);
     });
 
+    it('finds two wide characters wherever they stand: at the very end of a text, and in copies stored with the old pair suffix', async () => {
+      const { history, db } = await open();
+      await history.commitDayPage(A, day(), rows([cdr(1, { message_body: '明日お届けします' }), cdr(2, { message_body: 'ご予約ありがとうございました。' })]), []);
+      expect(await find(history, A, { q: 'ます' })).toEqual([1]); // the text's last two characters
+      expect(await find(history, A, { q: 'た。' })).toEqual([2]);
+      expect(await find(history, A, { q: 'ご予' })).toEqual([2]);
+      if (dialect === 'sqlite') {
+        // A copy made before the index's vocabulary answered pairs: its text ends with every pair
+        // of wide characters marked by U+0001. Searches find it alike, and find nothing extra in it.
+        const old = rows([cdr(3, { message_body: '配達完了' })])[0]!;
+        await history.commitDayPage(A, day(2), [{ ...old, search_text: `${old.search_text}\n配達\u0001達完\u0001完了\u0001` }], []);
+        expect(await find(history, A, { q: '配達' })).toEqual([3]);
+        expect(await find(history, A, { q: '完了' })).toEqual([3]);
+        expect(await find(history, A, { q: '了配' })).toEqual([]);
+        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+      }
+    });
+
     it('filters by the last digits of the number, price, parts, error code and latency', async () => {
       const history = await seeded(open);
       const to13 = TWENTY[12]!.to_address;

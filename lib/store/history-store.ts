@@ -7,7 +7,7 @@ import 'server-only';
  *
  * Every read and write names the scope: one account's copy is never read for another.
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { DAY_MS, HOUR_MS, utcDayOf } from '../time/zone-days';
 import { joinRanges, type TimeRange } from '../query/ranges';
 import { packPlan, utcDaysOf } from './pack-plan';
@@ -193,38 +193,40 @@ export function searchWhere(search: LocalSearch, dialect: SqlDialect, plan: { te
 
 const isSelective = (search: Pick<LocalSearch, 'where'>) => search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));
 
-/**
- * Ends each pair of wide characters appended to the SQLite text (wideBigrams). A control character:
- * `q` cannot hold one, so no search of three characters or more can match across the pairs.
- */
-const PAIR_MARK = '\u0001';
-
 const isWide = (ch: string) => ch.codePointAt(0)! > 0x7f;
 
 /**
- * Japanese is searched by two characters as often as by three (配達, 予約, 注文), and a trigram
- * index matches three and more. So SQLite's text also holds every pair of adjacent wide
- * characters followed by a mark: "配達" is found as the trigram "配達␁" from the index, not by
- * reading every row. (PostgreSQL's ILIKE needs no help to be right; see the README on its speed.)
+ * The text SQLite's trigram index keeps of a record: its searchable text and a line end. The line
+ * end gives every pair of characters a third (ftsMatch finds two wide characters through the
+ * trigrams that start with them, and the text's last two would otherwise start none).
+ * Copies stored before this also hold every pair of wide characters followed by U+0001: those
+ * trigrams start with their pair too, so the same search finds them.
  */
-export function wideBigrams(text: string): string {
-  const chars = [...text];
-  let pairs = '';
-  for (let i = 0; i + 1 < chars.length; i++) if (isWide(chars[i]!) && isWide(chars[i + 1]!)) pairs += chars[i]! + chars[i + 1]! + PAIR_MARK;
-  return pairs ? `${text}\n${pairs}` : text;
+export function indexedText(text: string): string {
+  return `${text}\n`;
 }
 
-/** Whether SQLite's trigram index answers this text: three characters or more, or two wide ones (wideBigrams). */
+/** Whether SQLite's trigram index answers this text: three characters or more, or two wide ones (ftsMatch). */
 function textUsesIndex(text: string): boolean {
   const chars = [...text];
   return chars.length >= 3 || (chars.length === 2 && chars.every(isWide));
 }
 
-/** The FTS5 query of a text the trigram index answers: one phrase (two wide characters: their pair). */
-function ftsPhrase(text: string): string {
+/** FTS5's query syntax for a string: one phrase. */
+const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/**
+ * The FTS5 query of a text the trigram index answers. Three characters or more: the phrase itself.
+ * Two wide characters (Japanese is searched by two as often as by three: 配達, 予約, 注文): every
+ * trigram of the index that starts with them, OR-ed, looked up in its vocabulary (a range of its
+ * sorted terms, a few dozen at most); none is a phrase that finds nothing.
+ */
+function ftsMatch(text: string): RawBuilder<string> {
   const needle = text.toLowerCase();
-  const phrase = [...needle].length === 2 ? needle + PAIR_MARK : needle;
-  return `"${phrase.replace(/"/g, '""')}"`;
+  if ([...needle].length !== 2) return sql<string>`${phrase(needle)}`;
+  const last = [...needle].pop()!;
+  const upper = needle.slice(0, needle.length - last.length) + String.fromCodePoint(last.codePointAt(0)! + 1);
+  return sql<string>`(select coalesce(group_concat('"' || replace(term, '"', '""') || '"', ' OR '), '""') from history_fts_vocab where term >= ${needle} and term < ${upper})`;
 }
 
 /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
@@ -232,7 +234,7 @@ function textCondition(text: string, dialect: SqlDialect, scan: boolean): Expres
   const needle = text.toLowerCase();
   if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
   if (scan || !textUsesIndex(needle)) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${ftsPhrase(needle)})`;
+  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${ftsMatch(needle)})`;
 }
 
 /**
@@ -244,7 +246,7 @@ export async function textMatchIds(db: Kysely<Database>, dialect: SqlDialect, se
   const list = dialect === 'postgres' ? sql<string | null>`string_agg(id::text, ',')` : sql<string | null>`group_concat(id)`;
   const found =
     dialect === 'sqlite' && textUsesIndex(search.text.toLowerCase())
-      ? await sql<{ ids: string | null }>`select group_concat(rowid) as ids from history_fts where history_fts match ${ftsPhrase(search.text.toLowerCase())}`.execute(db)
+      ? await sql<{ ids: string | null }>`select group_concat(rowid) as ids from history_fts where history_fts match ${ftsMatch(search.text)}`.execute(db)
       : await db.selectFrom('history_records').select(list.as('ids')).where(searchWhere({ ...search, where: [], order: 'asc' }, dialect)).execute().then((rows) => ({ rows }));
   const ids = found.rows[0]?.ids;
   return ids ? (JSON.parse(`[${ids}]`) as number[]) : [];
@@ -270,7 +272,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
       const bodies = new Map(batch.map((r) => [r.trx_id, r.body]));
       const stored = await q
         .insertInto('history_records')
-        .values(batch.map(({ body: _body, ...columns }) => ({ ...columns, scope, search_text: dialect === 'sqlite' ? wideBigrams(columns.search_text) : columns.search_text })))
+        .values(batch.map(({ body: _body, ...columns }) => ({ ...columns, scope, search_text: dialect === 'sqlite' ? indexedText(columns.search_text) : columns.search_text })))
         .onConflict((oc) => oc.columns(['scope', 'trx_id']).doNothing())
         .returning(['id', 'trx_id', ...ROLLED_COLUMNS])
         .execute();
@@ -336,7 +338,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
    */
   const textFirst = async (search: LocalSearch): Promise<boolean> => {
     if (dialect !== 'sqlite' || search.text === undefined || !textUsesIndex(search.text) || isSelective(search)) return false;
-    const found = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${ftsPhrase(search.text)}`.execute(db);
+    const found = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${ftsMatch(search.text)}`.execute(db);
     const finds = Number(found.rows[0]?.n ?? 0);
     // So few finds are looked up sooner than the range is counted (a month's daily rollups).
     if (finds <= FEW_FINDS) return true;

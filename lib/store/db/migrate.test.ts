@@ -35,7 +35,7 @@ const TABLES = [
   'upstream_calls',
 ];
 /** SQLite's free-text index of the local history (FTS5) and its shadow tables are tables too. */
-const SQLITE_TEXT_INDEX = ['history_fts', 'history_fts_config', 'history_fts_data', 'history_fts_docsize', 'history_fts_idx'];
+const SQLITE_TEXT_INDEX = ['history_fts', 'history_fts_config', 'history_fts_data', 'history_fts_docsize', 'history_fts_idx', 'history_fts_vocab'];
 const tablesOf = (dialect: string) => (dialect === 'sqlite' ? [...TABLES, ...SQLITE_TEXT_INDEX].sort() : TABLES);
 const ALL = Object.keys(migrationsFor('postgres'));
 

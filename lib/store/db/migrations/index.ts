@@ -17,6 +17,7 @@ import { historyBodiesMigration } from './0011-history-bodies';
 import { recordPagesMigration } from './0012-record-pages';
 import { textIndexByTransactionMigration } from './0013-text-index-by-transaction';
 import { dayPacksMigration } from './0014-day-packs';
+import { textIndexVocabularyMigration } from './0015-text-index-vocabulary';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -31,5 +32,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0012-record-pages': recordPagesMigration,
     '0013-text-index-by-transaction': textIndexByTransactionMigration(dialect),
     '0014-day-packs': dayPacksMigration(dialect),
+    '0015-text-index-vocabulary': textIndexVocabularyMigration(dialect),
   };
 }
