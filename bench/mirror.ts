@@ -1,10 +1,12 @@
 /**
  * bench/mirror: what the local history costs and what it saves.
  *  1. Sync cost per page beyond the upstream's time: the real sync (the services of
- *     lib/root/services.ts, the simulator over HTTP, limits off) copies 14 settled days; every
- *     upstream HTTP exchange is timed (headers and body), and what the sync spends besides —
- *     parsing, checking, storing with the text index and rollups, the governor, the lease — is
- *     divided by the pages it read.
+ *     lib/root/services.ts, limits off) copies 14 settled days from a simulator running in a process
+ *     of its own, as the upstream is (in this one, its work and its garbage would be counted as
+ *     the sync's); every upstream HTTP exchange is timed (headers and body), and what the sync
+ *     spends besides until the last day is complete — parsing, checking, staging, building the
+ *     days on the history writer's thread, the governor, the lease — is divided by the pages it
+ *     read.
  *  2. A scripted support day: 30 distinct questions over the last 14 settled days (numbers,
  *     statuses, senders, references, sub-ranges, later pages, zone switches) asked without the
  *     local history and again once its 14 days are complete: upstream calls each way, beside the
@@ -27,6 +29,7 @@ import { scopeOf } from '../lib/history/scope';
 import { parseQuery, type TransactionsQuery } from '../lib/query/query';
 import { formatWallClock, type Zone } from '../lib/time/zones';
 import { startHarness, type Harness } from '../tests/support/service-harness';
+import { startSimulatorProcess } from './lib/processes';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
 
 const ROOMY = { UPSTREAM_LIMIT_PER_MINUTE: '100000', UPSTREAM_LIMIT_PER_HOUR: '1000000', UPSTREAM_LIMIT_PER_DAY: '10000000', LOG_LEVEL: 'error' };
@@ -101,8 +104,16 @@ function supportDay(h: Harness, first: string, last: string): TransactionsQuery[
   return questions.slice(0, 30).map(query);
 }
 
+/** Query requests a simulator process has answered for an API key (its admin stats). */
+async function queriesOf(simUrl: string, apiKey: string): Promise<number> {
+  const stats = (await (await fetch(`${simUrl}/__admin/stats`)).json()) as { accounts: Record<string, { queryRequests: number } | undefined> };
+  return stats.accounts[apiKey]?.queryRequests ?? 0;
+}
+
 async function syncAndSupportDay(): Promise<void> {
   const base = { perDay: 3_000, days: 20, seed: 21, limits: false as const, quiet: true };
+  // The same world as `base`, in a process of its own: the upstream of the copy.
+  const upstream = await startSimulatorProcess(['--per-day', String(base.perDay), '--days', String(base.days), '--seed', String(base.seed), '--no-limits']);
   const now = Date.now();
 
   // Without the local history: the 30 questions, each through the planner, as the API asks them.
@@ -117,28 +128,31 @@ async function syncAndSupportDay(): Promise<void> {
   await plain.close();
 
   // With it: the copy of the 14 days (timed against its upstream exchanges), then the same questions.
-  const h = await startHarness({ sim: base, env: ROOMY });
+  const h = await startHarness({ sim: { ...base, perDay: 1, days: 1 }, env: { ...ROOMY, UPSTREAM_BASE_URL: upstream.url } });
   const who = await signedIn(h, 'demo', 'demo-secret');
-  await h.mirror.put(who, { enabled: true, since: first });
+  // The history writer's thread is started with the server (the sync runner's start), not timed here.
+  await h.store.history.warmUp();
+  h.syncRunner.start();
   const started = Date.now();
   const scope = scopeOf(who).key;
-  const { upstreamMs, exchanges } = await timingUpstream(h.sim.url, async () => {
-    h.syncRunner.start();
+  const { upstreamMs, exchanges } = await timingUpstream(upstream.url, async () => {
+    // Turning the copy on starts it (the services' runner is running).
+    await h.mirror.put(who, { enabled: true, since: first });
     // Looked at once a second, not to weigh on what is measured; the end is the last day's completion.
     await waitFor(async () => (await h.store.history.completeDays(scope, first, lastSettled)).length === 14, 600_000, 1_000);
     await h.syncRunner.stop();
   });
   const syncMs = Math.max(...(await h.store.history.listDays(scope)).map((d) => d.completedAt ?? 0)) - started;
   const state = await h.mirror.get(who);
-  const syncCalls = h.sim.stats().accounts.demo?.queryRequests ?? 0;
+  const syncCalls = await queriesOf(upstream.url, 'demo');
   const mirrorAccount = h.account('demo', null);
-  const mark = syncCalls;
   for (const q of questions) await h.transactions.page(mirrorAccount, q);
-  const withCalls = (h.sim.stats().accounts.demo?.queryRequests ?? 0) - mark;
+  const withCalls = (await queriesOf(upstream.url, 'demo')) - syncCalls;
   await h.close();
+  await upstream.stop();
 
   const overhead = (syncMs - upstreamMs) / syncCalls;
-  console.log('Sync of 14 settled days (simulator over HTTP, limits off)');
+  console.log('Sync of 14 settled days (the simulator in a process of its own, over HTTP, limits off)');
   console.log(`  records copied                 ${fmt(state.records)}`);
   console.log(`  pages (upstream calls)         ${fmt(syncCalls)}   (token requests and other exchanges: ${fmt(exchanges - syncCalls)})`);
   console.log(`  wall time                      ${fmt(syncMs)} ms, of which upstream exchanges ${fmt(upstreamMs)} ms`);
@@ -172,8 +186,11 @@ async function searchesAtScale(): Promise<void> {
   const firstDay = addDays(lastDay, -(days - 1));
   const loadStarted = performance.now();
   const records = await loadHistoryFixture(h.store.history, h.sim.dataset, { scope, enterpriseId: null, fromDay: firstDay, toDay: lastDay });
+  // Searched once the writer is done: the text index caught up, every day's pack built.
+  await h.store.history.settled();
   const loadMs = performance.now() - loadStarted;
-  const files = ['dashboard.sqlite', 'dashboard.sqlite-wal'].map((f) => path.join(h.config.dataDir, f)).filter((f) => fs.existsSync(f));
+  // The store's file and the local history's own (lib/store/db/history-file.ts), with their logs.
+  const files = ['dashboard.sqlite', 'history.sqlite'].flatMap((f) => [f, `${f}-wal`]).map((f) => path.join(h.config.dataDir, f)).filter((f) => fs.existsSync(f));
   const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
 
   const range = { 'date-from': `${firstDay} 00:00:00`, 'date-to': `${addDays(lastDay, 1)} 00:00:00` };
@@ -226,7 +243,8 @@ async function main() {
   console.log(`bench:mirror on ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('');
   await syncAndSupportDay();
-  await searchesAtScale();
+  // BENCH_MIRROR_RECORDS=0: the sync and the support day only.
+  if (RECORDS > 0) await searchesAtScale();
 }
 
 main().catch((err) => {

@@ -8,8 +8,12 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 
 const INFO = 'sms-dashboard credential vault v1';
 
+/** The last key derived, by its master secret: one process has one (the copy unseals at every page). */
+let derived: { secret: string; key: Buffer } | null = null;
+
 function keyFrom(secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'vault', INFO, 32));
+  if (derived?.secret !== secret) derived = { secret, key: Buffer.from(hkdfSync('sha256', secret, 'vault', INFO, 32)) };
+  return derived.key;
 }
 
 export function seal(plain: string, masterSecret: string): string {

@@ -3,12 +3,14 @@
  * (date_delivered), in ms; null when either end is missing. The drawer shows it, the local history
  * filters and sorts by it, Insights takes its percentiles: one rule for all.
  */
-import { parseUpstreamTimestamp } from '../time/zones';
+import { upstreamTimestampMs } from '../time/zones';
 
 export function deliveryLatencyMs(record: Record<string, unknown>): number | null {
   const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-  const submitted = parseUpstreamTimestamp(text(record.date_submitted_to_mno));
-  const delivered = parseUpstreamTimestamp(text(record.date_delivered));
-  if (!submitted || !delivered) return null;
-  return delivered.getTime() - submitted.getTime();
+  return latencyBetween(upstreamTimestampMs(text(record.date_submitted_to_mno)), upstreamTimestampMs(text(record.date_delivered)));
+}
+
+/** The latency of a record whose submission and delivery times (ms) are known already. */
+export function latencyBetween(submittedMs: number | null, deliveredMs: number | null): number | null {
+  return submittedMs === null || deliveredMs === null ? null : deliveredMs - submittedMs;
 }

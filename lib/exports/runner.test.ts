@@ -17,7 +17,7 @@ import { memoryBackend } from '../governor/memory-backend';
 import type { PolicyLimits } from '../governor/policy';
 import type { Cdr } from '../cdr/schema';
 import { HistoryIndex } from '../history/history-index';
-import { recordColumns } from '../history/record-columns';
+import { recordColumns } from '../cdr/record-columns';
 import { scopeOf } from '../history/scope';
 import { loadHistoryFixture } from '../../tests/support/history-fixture';
 import { createLogger } from '../log';

@@ -5,7 +5,6 @@ import 'server-only';
  * local history with the range and filters they complete. A narrower query — a sub-range, an added
  * filter, the other sort — is then answered from them with no call.
  */
-import type { Cdr } from '../cdr/schema';
 import { log } from '../log';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import type { UpstreamBase } from '../query/wire';
@@ -13,7 +12,7 @@ import type { HistoryStore, HistoryRecordRow } from '../store/history-store';
 import type { PageCacheStore } from '../store/page-cache';
 import { parseWallClock } from '../time/zones';
 import { filtersOfParams, type HistoryIndex } from './history-index';
-import { recordColumns } from './record-columns';
+import { historyRow } from '../cdr/record-columns';
 import { scopeOf } from './scope';
 
 export interface ResultRecorderDeps {
@@ -26,12 +25,6 @@ export interface ResultRecorderDeps {
   now: () => number;
   /** Waits while work a person is waiting for runs (lib/server/foreground-work.ts); absent: never waits. */
   foregroundIdle?: () => Promise<void>;
-}
-
-/** A record as the local history keeps it, or null when it has no readable received time. */
-export function historyRow(cdr: Cdr): HistoryRecordRow | null {
-  const columns = recordColumns(cdr);
-  return columns ? { ...columns, body: JSON.stringify(cdr) } : null;
 }
 
 export class ResultRecorder {

@@ -6,7 +6,7 @@
 import type { InsightsAnswer, InsightsDay, InsightsHour, Outcome, PriceTotal } from '../api/insights';
 import { explainDlrError } from '../cdr/dlr-errors';
 import { statusInfo } from '../cdr/status';
-import { formatPriceUnits } from '../history/record-columns';
+import { formatPriceUnits } from '../cdr/record-columns';
 import type { InsightsSums } from '../store/insights-store';
 import type { Zone } from '../time/zones';
 import { zoneDayName, zoneHourName } from '../time/zone-days';

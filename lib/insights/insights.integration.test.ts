@@ -15,7 +15,7 @@ import { explainDlrError } from '../cdr/dlr-errors';
 import type { Cdr } from '../cdr/schema';
 import { statusInfo } from '../cdr/status';
 import { addDays, dayOf, lastSettledDay, startOf } from '../history/days';
-import { formatPriceUnits, recordColumns, type RecordColumns } from '../history/record-columns';
+import { formatPriceUnits, recordColumns, type RecordColumns } from '../cdr/record-columns';
 import { scopeOf } from '../history/scope';
 import { parseQuery } from '../query/query';
 import { zoneDayIndex, zoneDayName, zoneHourName } from '../time/zone-days';

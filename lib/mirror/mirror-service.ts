@@ -31,7 +31,7 @@ export interface MirrorServiceDeps {
   index: HistoryIndex;
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'nextCallAt' | 'planCalls' | 'callsMade' | 'limits'>;
-  runner: Pick<SyncRunner, 'kick' | 'cancel'>;
+  runner: Pick<SyncRunner, 'kick' | 'cancel' | 'forget'>;
   policy: CachePolicy;
   config: Pick<Config, 'MIRROR_MAX_DAYS' | 'MIRROR_DEFAULT_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
   now: () => number;
@@ -184,7 +184,8 @@ export class MirrorService {
   /** Forgets the copy: records, days, results and settings. */
   async delete(account: MirrorAccount): Promise<void> {
     const scope = scopeOf(account).key;
-    this.deps.runner.cancel(scope);
+    // Nothing of the copy may still be writing while it is deleted.
+    await this.deps.runner.forget(scope);
     await this.deps.history.deleteScope(scope);
     this.deps.index.invalidate(scope);
   }

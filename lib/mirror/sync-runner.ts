@@ -10,14 +10,18 @@ import 'server-only';
 import { BackgroundLoop } from '../server/background-loop';
 import { holdLease, leaseHolder } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
+import type { HistoryIndex } from '../history/history-index';
+import { DayBuilds } from './day-builds';
 import { runSyncStep, type SyncDeps } from './sync-step';
 
 /** How long a scope's lease lasts without renewal: a dead instance's copies move on within a minute. */
 const LEASE_MS = 30_000;
 const HEARTBEAT_MS = 30_000;
 
-export interface SyncRunnerDeps extends SyncDeps {
+export interface SyncRunnerDeps extends Omit<SyncDeps, 'builds'> {
   leases: LeaseStore;
+  /** Told when a day's copy is complete (what the planner answers from has changed). */
+  index: Pick<HistoryIndex, 'invalidate'>;
 }
 
 const leaseOf = (scope: string) => `sync:${scope}`;
@@ -28,8 +32,11 @@ export class SyncRunner {
   /** When a waiting scope is due to be looked at again. */
   private readonly dueAt = new Map<string, number>();
   private readonly loop: BackgroundLoop;
+  /** The days read in full going into the local history's data (its copy goes on meanwhile). */
+  readonly builds: DayBuilds;
 
   constructor(private readonly deps: SyncRunnerDeps) {
+    this.builds = new DayBuilds({ history: deps.history, index: deps.index, log: deps.log });
     this.loop = new BackgroundLoop({
       heartbeatMs: HEARTBEAT_MS,
       tick: () => this.tick(),
@@ -39,12 +46,15 @@ export class SyncRunner {
   }
 
   start(): void {
+    // The history writer's thread starts now rather than with the first day's first slice.
+    void this.deps.history.warmUp().catch((err: unknown) => this.deps.log.warn('history.writer_failed', { error: err instanceof Error ? err.message : String(err) }));
     this.loop.start();
   }
 
-  /** Stops scheduling; a page being read is stored first (its call is paid for). */
-  stop(): Promise<void> {
-    return this.loop.stop([...this.workers.values()], 'sync runner stopped');
+  /** Stops scheduling; a page being read is stored first (its call is paid for); days being built stop after their slice. */
+  async stop(): Promise<void> {
+    await this.loop.stop([...this.workers.values()], 'sync runner stopped');
+    await this.builds.stop();
   }
 
   /** Something changed (the copy turned on, a sign-in, a scope deleted): look again now. */
@@ -56,6 +66,14 @@ export class SyncRunner {
   /** Stops the scope's worker here (its copy was paused or deleted). */
   cancel(scope: string): void {
     this.workers.get(scope)?.abort.abort(new Error('sync cancelled'));
+  }
+
+  /** Stops everything the scope's copy does here — its worker, its days being built — and waits for it (before the copy is deleted). */
+  async forget(scope: string): Promise<void> {
+    const worker = this.workers.get(scope);
+    this.cancel(scope);
+    await worker?.done;
+    await this.builds.cancel(scope);
   }
 
   private async tick(): Promise<void> {
@@ -89,7 +107,7 @@ export class SyncRunner {
             { resource: leaseOf(scope), holder: this.holder, ttlMs: LEASE_MS },
             this.deps.now,
             abort.signal,
-            (signal) => runSyncStep(this.deps, scope, signal),
+            (signal) => runSyncStep({ ...this.deps, builds: this.builds }, scope, signal),
             renewal,
           );
           if (!outcome) break;

@@ -2,9 +2,11 @@ import 'server-only';
 /**
  * One step of a scope's copy: read the next page of the newest settled day not complete yet —
  * with one call at the `sync` class (the governor keeps it out of the calls kept for people and
- * under MIRROR_MAX_SHARE of every window, and paces it by the windows alone) — and store it with
- * the day's progress in one transaction. The runner repeats steps; a restart, an instance dying or
- * a pause between two steps loses nothing and pays for nothing twice.
+ * under MIRROR_MAX_SHARE of every window, and paces it by the windows alone) — and stage it with
+ * the day's progress in one transaction. A day whose pages are all read is built into the local
+ * history's data in the background (./day-builds.ts) while the copy goes on. The runner repeats
+ * steps; a restart, an instance dying or a pause between two steps loses nothing and pays for
+ * nothing twice.
  */
 import type { Cdr } from '../cdr/schema';
 import type { Config } from '../config';
@@ -13,17 +15,19 @@ import type { Logger } from '../log';
 import { upstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
 import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
-import type { HistoryDay, HistoryRecordRow, HistorySettings, HistoryStore } from '../store/history-store';
+import type { HistoryDay, HistorySettings, HistoryStore } from '../store/history-store';
+import { stagedPage } from '../store/staged-page';
 import type { VaultStore } from '../store/vault';
 import { isRetryable, UpstreamError } from '../upstream';
 import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from '../history/day-progress';
 import { addDays, dayOf, DAY_MS, daysBetween, lastSettledDay, startOf } from '../history/days';
-import type { HistoryIndex } from '../history/history-index';
-import { historyRow } from '../history/result-recorder';
+import { receivedMs } from '../cdr/record-columns';
+import type { DayBuilds } from './day-builds';
 
 export interface SyncDeps {
   history: HistoryStore;
-  index: HistoryIndex;
+  /** Days whose pages are all read go in here. */
+  builds: Pick<DayBuilds, 'start'>;
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt'>;
   policy: CachePolicy;
@@ -72,7 +76,7 @@ export function targetDay(days: ReadonlyMap<string, HistoryDay<DayProgress>>, fi
   for (const day of daysBetween(first, last).reverse()) {
     const known = days.get(day);
     if (!known) return day;
-    if (known.state === 'complete') continue;
+    if (known.state === 'complete' || known.state === 'building') continue;
     if (known.progress.problem && now - known.updatedAt < PROBLEM_RETRY_MS) continue;
     return day;
   }
@@ -83,15 +87,20 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   const { history, policy } = deps;
   const settings = await history.getSettings(scope);
   if (!settings?.enabled) return { next: 'stop' };
-  // A complete day without its day pack (copied before packs existed, or given a record since)
-  // gets it here, one a step, in the background, rather than during the first search to need it.
-  if (await history.buildMissingPack(scope)) return { next: 'continue' };
   const now = deps.now();
   const settledBefore = policy.settledBefore(now);
   const { first, last } = wantedDays(settings, deps.config.MIRROR_MAX_DAYS, settledBefore, now);
   const days = new Map((await history.listDays<DayProgress>(scope)).map((d) => [d.day, d]));
+  // Days read in full whose build stopped (a restart): built again, adding only what is missing.
+  // (A day still being read gets its build with its next page.)
+  for (const d of days.values()) if (d.state === 'building') deps.builds.start(scope, d.day, settings.apiKey);
   const day = first <= last ? targetDay(days, first, last, now) : null;
-  if (!day) return { next: 'wait', until: nextSettleAt(last, settledBefore, now) };
+  if (!day) {
+    // Nothing to read: a complete day without its pack (copied before packs existed, or given a
+    // record since) gets one, built when the writer has nothing else to do.
+    await history.queueMissingPacks(scope);
+    return { next: 'wait', until: nextSettleAt(last, settledBefore, now) };
+  }
 
   const account = await accountOf(deps, settings);
   if (!account) return { next: 'wait', until: null }; // until someone signs in (the runner looks again)
@@ -117,33 +126,29 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
     return failed(deps, scope, settings, row, err);
   }
   const dayStart = startOf(day);
-  const kept: HistoryRecordRow[] = [];
-  const beyond: HistoryRecordRow[] = [];
-  for (const cdr of body._embedded.cdrs as Cdr[]) {
-    const r = historyRow(cdr);
-    if (!r) continue;
-    if (inDay(dayStart, r.received_ms)) kept.push(r);
-    else if (r.received_ms === dayStart + DAY_MS) beyond.push(r);
+  const cdrs = body._embedded.cdrs as Cdr[];
+  let kept = 0;
+  let beyond = 0;
+  for (const cdr of cdrs) {
+    const at = receivedMs(cdr);
+    if (at === null) continue;
+    if (inDay(dayStart, at)) kept += 1;
+    else if (at === dayStart + DAY_MS) beyond += 1;
   }
-  applyPage(row.progress, w.id, page, body._embedded.total_found, body._embedded.cdrs.length, beyond.length, deps.config.UPSTREAM_PAGE_SIZE);
+  applyPage(row.progress, w.id, page, body._embedded.total_found, cdrs.length, beyond, deps.config.UPSTREAM_PAGE_SIZE);
   row.calls += 1;
-  await finish(deps, scope, settings.apiKey, row, kept, beyond);
+  // Counted as read: a record read twice (windows share their ends) is counted once when built.
+  row.records += kept;
+  await finish(deps, scope, settings.apiKey, row, cdrs.length > 0 ? stagedPage(cdrs) : null);
   return { next: 'continue' };
 }
 
-/** Stores what a step learnt; a day every page of which is read and counted is complete. */
-async function finish(deps: SyncDeps, scope: string, apiKey: string, row: HistoryDay<DayProgress>, kept: HistoryRecordRow[] = [], beyond: HistoryRecordRow[] = []): Promise<void> {
-  const now = deps.now();
-  row.updatedAt = now;
-  if (isComplete(row.progress)) {
-    row.state = 'complete';
-    row.completedAt = now;
-  }
-  await deps.history.commitDayPage(scope, row, kept, beyond);
-  if (row.state === 'complete') {
-    deps.index.invalidate(scope);
-    deps.log.info('history.day_complete', { account: apiKey, day: row.day, records: row.records, calls: row.calls });
-  }
+/** Stages what a step learnt, and has it built; a day every page of which is read and counted is complete once built. */
+async function finish(deps: SyncDeps, scope: string, apiKey: string, row: HistoryDay<DayProgress>, records: string | null = null): Promise<void> {
+  row.updatedAt = deps.now();
+  if (isComplete(row.progress)) row.state = 'building';
+  await deps.history.stageDayPage(scope, row, records);
+  if (records !== null || row.state === 'building') deps.builds.start(scope, row.day, apiKey);
 }
 
 async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, row: HistoryDay<DayProgress>, err: unknown): Promise<SyncOutcome> {
@@ -153,17 +158,17 @@ async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, 
     // The call was sent (and counts) even though it failed.
     row.calls += 1;
     if (err.kind === 'unauthorized') {
-      await deps.history.commitDayPage(scope, { ...row, updatedAt: now }, [], []);
+      await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
       return { next: 'wait', until: null };
     }
     if (isRetryable(err) || err.kind === 'malformed') {
-      await deps.history.commitDayPage(scope, { ...row, updatedAt: now }, [], []);
+      await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
       return { next: 'wait', until: now + Math.max(RETRY_MS, err.retryAfterMs ?? 0) };
     }
     // The upstream refuses the copy's query for good (400, 403): the copy stops, saying why, rather
     // than spending a call on every day.
     row.progress.problem = `The Report API refused the copy's query (${err.status ?? err.kind})${err.upstreamMessage ? `: \u201c${err.upstreamMessage}\u201d` : ''}. The copy is paused.`;
-    await deps.history.commitDayPage(scope, { ...row, updatedAt: now }, [], []);
+    await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
     await deps.history.putSettings({ ...settings, enabled: false, updatedAt: now });
     deps.log.warn('history.refused', { status: err.status, kind: err.kind });
     return { next: 'stop' };

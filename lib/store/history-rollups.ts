@@ -3,11 +3,11 @@ import 'server-only';
  * The rollups Insights reads (migration 0010-insights): per scope, the records of each combination
  * of the values it breaks down and filters by, with their parts and price — per UTC hour, and per
  * day of each zone. Added to in the transaction that stores the records (only records really
- * inserted: one already held is not counted twice) and dropped with them, so they always equal
- * the records.
+ * inserted: one already held is not counted twice), summed by the database from those rows, and
+ * dropped with them, so they always equal the records.
  */
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import { ZONES, type Zone } from '../time/zones';
+import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { ZONES, zoneOffsetMs, type Zone } from '../time/zones';
 import { DAY_MS, HOUR_MS, zoneDayIndex, zoneDayStart } from '../time/zone-days';
 import type { Database, HistoryRecordsTable, RollupSums, SqlDialect } from './db/schema';
 
@@ -28,17 +28,14 @@ export const ROLLUP_DIMENSIONS = [
 
 export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
 
-/** What a stored record gives its rollup rows. */
-export type RolledRecord = Pick<HistoryRecordsTable, RollupDimension | 'received_ms' | 'price_units' | 'latency_ms'>;
-
-/** The record columns to read back from an insert (RETURNING) to roll it up. */
-export const ROLLED_COLUMNS = [...ROLLUP_DIMENSIONS, 'received_ms', 'price_units', 'latency_ms'] as const;
-
-/** Latencies as a rollup keeps them: 32-bit big-endian integers, one after another. */
-export function latencyBytes(values: readonly number[]): Buffer {
-  const out = Buffer.alloc(values.length * 4);
-  values.forEach((v, i) => out.writeInt32BE(v, i * 4));
-  return out;
+/**
+ * The latencies of a group of records as a rollup keeps them: 32-bit big-endian integers, one after
+ * another (readLatencies reads them back; absent latencies are left out).
+ */
+export function latencyBytesOf(dialect: SqlDialect, column: RawBuilder<unknown>): RawBuilder<Buffer> {
+  return dialect === 'postgres'
+    ? sql<Buffer>`coalesce(string_agg(int4send(${column}::int4), ''::bytea), ''::bytea)`
+    : sql<Buffer>`coalesce(unhex(group_concat(case when ${column} is null then null else printf('%08X', ${column} & 4294967295) end, '')), x'')`;
 }
 
 /** Appends the latencies of a rollup's bytes to `into` from `at`; answers where it stopped. */
@@ -75,38 +72,11 @@ export const FACETS = {
 
 export type Facet = keyof typeof FACETS;
 const FACET_NAMES = Object.keys(FACETS) as Facet[];
-const FACET_KEY = ['scope', 'zone', 'day', 'facet', 'key1', 'key2', 'status', 'currency'] as const;
-
-type FacetRow = Omit<Database['history_rollups_facets'], 'scope'>;
-
-/** The facet rows of daily rows (pure). */
-export function facetRowsOf(daily: readonly (RollupSums & { zone: Zone; day: number })[]): FacetRow[] {
-  const rows = new Map<string, FacetRow>();
-  const none = Buffer.alloc(0);
-  for (const d of daily) {
-    for (const facet of FACET_NAMES) {
-      const { key1, key2 } = FACETS[facet];
-      const k1 = key1 ? String(d[key1]) : '';
-      const k2 = key2 ? String(d[key2]) : '';
-      const currency = facet === 'day' ? d.currency : '';
-      // A stored page gives hundreds of daily rows, each in five facets: the key without an object.
-      const key = `${d.zone}\u0000${d.day}\u0000${facet}\u0000${k1}\u0000${k2}\u0000${d.status}\u0000${currency}`;
-      let into = rows.get(key);
-      if (!into) rows.set(key, (into = { zone: d.zone, day: d.day, facet, key1: k1, key2: k2, status: d.status, currency, records: 0, parts_sum: 0, price_units: 0, priced: 0, latencies: none }));
-      into.records += d.records;
-      into.parts_sum += d.parts_sum;
-      into.price_units += d.price_units;
-      into.priced += d.priced;
-    }
-  }
-  // The day facet's latencies are filled when the day is complete (refreshDayFacets), not page by
-  // page: appended page by page, a day's blob would be rewritten at every page (quadratic writes).
-  return [...rows.values()];
-}
 
 /**
- * When a UTC day's copy is complete: its day facets, with their latencies, summed again from its
- * daily rows — for the UTC day and for the two JST days it touches.
+ * The facets of a UTC day summed again from its daily rows, with the day facet's latencies — for
+ * the UTC day and for the two JST days it touches: when the day's copy is complete, or records
+ * were added to it.
  */
 export async function refreshDayFacets(q: Q, dialect: SqlDialect, scope: string, utcDayStart: number): Promise<void> {
   for (const zone of ZONES) {
@@ -135,80 +105,37 @@ async function rebuildFacets(q: Q, dialect: SqlDialect, scope: string, zone: Zon
   }
 }
 
-/** Rows per upsert (18 values each: well under either dialect's parameter limit). */
-const ROWS_PER_UPSERT = 500;
-
 type Q = Kysely<Database> | Transaction<Database>;
 
-/** Records summed per time bucket (`bucketOf`) and combination of values (pure). */
-export function foldRecords<B>(records: readonly RolledRecord[], bucketOf: (receivedMs: number) => B): (RollupSums & { bucket: B })[] {
-  const rows = new Map<string, Omit<RollupSums, 'latencies'> & { bucket: B; latencyList: number[] }>();
-  for (const r of records) {
-    const bucket = bucketOf(r.received_ms);
-    const parts = r.parts ?? 0;
-    const key = [String(bucket), r.status, r.network_code, r.network_name, r.from_address, r.api_key, r.api_key_name, r.enterprise_id, r.delivery_method, r.dlr_error_code, parts, r.currency].join('\u0000');
-    let row = rows.get(key);
-    if (!row) {
-      row = {
-        bucket,
-        status: r.status,
-        network_code: r.network_code,
-        network_name: r.network_name,
-        from_address: r.from_address,
-        api_key: r.api_key,
-        api_key_name: r.api_key_name,
-        enterprise_id: r.enterprise_id,
-        delivery_method: r.delivery_method,
-        dlr_error_code: r.dlr_error_code,
-        parts,
-        currency: r.currency,
-        records: 0,
-        parts_sum: 0,
-        price_units: 0,
-        priced: 0,
-        latencyList: [],
-      };
-      rows.set(key, row);
-    }
-    row.records += 1;
-    row.parts_sum += parts;
-    if (r.price_units !== null) {
-      row.price_units += r.price_units;
-      row.priced += 1;
-    }
-    if (r.latency_ms !== null) row.latencyList.push(r.latency_ms);
-  }
-  return [...rows.values()].map(({ latencyList, ...row }) => ({ ...row, latencies: latencyBytes(latencyList) }));
-}
-
-/** Adds newly stored records to the scope's rollups (inside the transaction that stored them). */
-export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, records: readonly RolledRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  const hourly = foldRecords(records, (ms) => Math.floor(ms / HOUR_MS) * HOUR_MS).map(({ bucket, ...sums }) => ({ scope, hour_ms: bucket, ...sums }));
-  for (let i = 0; i < hourly.length; i += ROWS_PER_UPSERT) {
-    await q
-      .insertInto('history_rollups_hourly')
-      .values(hourly.slice(i, i + ROWS_PER_UPSERT))
-      .onConflict((oc) => oc.columns(['scope', 'hour_ms', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified(dialect, 'history_rollups_hourly')))
-      .execute();
-  }
+/**
+ * Adds the records just stored (`stored`: a condition on history_records that picks exactly them)
+ * to the scope's hourly rollups and to each zone's daily ones. Summed by the database: a copied
+ * day's records are thousands of rows, and grouping them there costs no row read into JavaScript.
+ * The facets follow from the daily rows (refreshDayFacets).
+ */
+export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, stored: RawBuilder<SqlBool>): Promise<void> {
+  const dims = sql.join(ROLLUP_DIMENSIONS.map((d) => (d === 'parts' ? sql`coalesce(parts, 0)` : sql.ref(d))));
+  const dimNames = sql.join(ROLLUP_DIMENSIONS.map((d) => sql.ref(d)));
+  const sums = sql`count(*), coalesce(sum(parts), 0), coalesce(sum(price_units), 0), count(price_units), ${latencyBytesOf(dialect, sql.ref('latency_ms'))}`;
+  const update = (table: 'history_rollups_hourly' | 'history_rollups_daily') => {
+    const set = qualified(dialect, table);
+    return sql.join(Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value}`));
+  };
+  // Constants written into the statement: PostgreSQL matches GROUP BY to the select list by its text.
+  const hour = sql`(received_ms / ${sql.lit(HOUR_MS)}) * ${sql.lit(HOUR_MS)}`;
+  await sql`insert into history_rollups_hourly (scope, hour_ms, ${dimNames}, records, parts_sum, price_units, priced, latencies)
+      select ${scope}, ${hour}, ${dims}, ${sums}
+      from history_records where scope = ${scope} and ${stored}
+      group by ${hour}, ${dims}
+      on conflict (scope, hour_ms, ${dimNames}) do update set ${update('history_rollups_hourly')}`.execute(q);
   for (const zone of ZONES) {
-    const daily = foldRecords(records, (ms) => zoneDayIndex(ms, zone)).map(({ bucket, ...sums }) => ({ scope, zone, day: bucket, ...sums }));
-    for (let i = 0; i < daily.length; i += ROWS_PER_UPSERT) {
-      await q
-        .insertInto('history_rollups_daily')
-        .values(daily.slice(i, i + ROWS_PER_UPSERT))
-        .onConflict((oc) => oc.columns(['scope', 'zone', 'day', ...ROLLUP_DIMENSIONS]).doUpdateSet(qualified(dialect, 'history_rollups_daily')))
-        .execute();
-    }
-    const facets = facetRowsOf(daily).map((row) => ({ scope, ...row }));
-    for (let i = 0; i < facets.length; i += ROWS_PER_UPSERT) {
-      await q
-        .insertInto('history_rollups_facets')
-        .values(facets.slice(i, i + ROWS_PER_UPSERT))
-        .onConflict((oc) => oc.columns([...FACET_KEY]).doUpdateSet(qualified(dialect, 'history_rollups_facets')))
-        .execute();
-    }
+    // The zone day of each record, as zoneDayIndex counts it (received times are never negative).
+    const day = sql`(received_ms + ${sql.lit(zoneOffsetMs(zone))}) / ${sql.lit(DAY_MS)}`;
+    await sql`insert into history_rollups_daily (scope, zone, day, ${dimNames}, records, parts_sum, price_units, priced, latencies)
+        select ${scope}, ${zone}, ${day}, ${dims}, ${sums}
+        from history_records where scope = ${scope} and ${stored}
+        group by ${day}, ${dims}
+        on conflict (scope, zone, day, ${dimNames}) do update set ${update('history_rollups_daily')}`.execute(q);
   }
 }
 

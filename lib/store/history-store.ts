@@ -1,20 +1,31 @@
 import 'server-only';
 /**
- * The local history's tables (migration 0006-history): settings, days, records and complete results
- * per scope, and the searches over them. The same statements serve SQLite and PostgreSQL; the free
- * text and the sort by a field without a column of its own are the two places the dialects differ,
- * kept here.
+ * The local history (migration 0006-history and after): per scope its settings, its days, the
+ * pages of days being copied, its complete results — the store's own tables, written here — and
+ * its data — records, text index, rollups, day packs — written by the history writer
+ * (./history-writer.ts) and searched here. The same statements serve SQLite and PostgreSQL; the
+ * free text and the sort by a field without a column of its own are the two places the dialects
+ * differ, kept here.
+ *
+ * A day is copied in two steps. Each upstream page is staged as it comes (stageDayPage: one row,
+ * with the day's progress, in one transaction: a restart resumes at the first page not staged and
+ * never pays for one twice), so the copy's next call goes at once. Staged pages go into the data
+ * in the background (buildDay), and once every page is read and in, the day is complete.
  *
  * Every read and write names the scope: one account's copy is never read for another.
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import { DAY_MS, HOUR_MS, utcDayOf } from '../time/zone-days';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { HistoryRecordRow } from '../cdr/record-columns';
+import { DAY_MS, HOUR_MS } from '../time/zone-days';
 import { joinRanges, type TimeRange } from '../query/ranges';
 import { packPlan, utcDaysOf } from './pack-plan';
 import type { Database, HistoryRecordsTable, SqlDialect } from './db/schema';
 import { IdSet, packsServe, scanPack, type DayPack } from './day-pack';
 import type { DayPackStore } from './day-packs';
-import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets, ROLLED_COLUMNS, rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
+import { rollupPlan, rollupsServe, type RollupDimension } from './history-rollups';
+import type { HistoryWriter } from './history-writer';
+
+export type { HistoryRecordRow };
 
 export interface HistorySettings {
   scope: string;
@@ -31,16 +42,14 @@ export interface HistorySettings {
 
 export interface HistoryDay<P = unknown> {
   day: string;
-  state: 'syncing' | 'complete';
+  /** `building`: every page read and staged, the records going in (buildDay). */
+  state: 'syncing' | 'building' | 'complete';
   progress: P;
   records: number;
   calls: number;
   updatedAt: number;
   completedAt: number | null;
 }
-
-/** A record to keep: its columns (lib/history/record-columns.ts) and the record itself. */
-export type HistoryRecordRow = Omit<HistoryRecordsTable, 'id' | 'scope'> & { body: string };
 
 /** The columns a search can filter or sort on. */
 export type RecordColumn = Exclude<keyof HistoryRecordsTable, 'id' | 'scope' | 'body' | 'search_text'>;
@@ -89,17 +98,29 @@ export interface HistoryStore {
   /** Complete days between `from` and `to` (inclusive). */
   completeDays(scope: string, from: string, to: string): Promise<string[]>;
   /**
-   * Stores a page of a day's copy and the day's progress in one transaction: a restart resumes at
-   * the first page not stored and never pays for one twice. `inDay` are the records that belong to
-   * the day (counted in its records), `beyond` those read with it that belong to the next day.
+   * Stages an upstream page of a day being copied (`records`: its records as JSON; none when the
+   * step learnt something without records) with the day's progress, in one transaction.
+   */
+  stageDayPage<P>(scope: string, day: HistoryDay<P>, records: string | null): Promise<void>;
+  /**
+   * Moves a day's staged pages into the data, a slice at a time (each slice written, then its
+   * staged pages dropped); once every page of the day is read (state `building`) and in, marks the
+   * day complete with its record count (answered) and asks for its pack. Null when the day is not
+   * complete yet (more pages to read), no longer copied (deleted), or `signal` stopped it; a build
+   * stopped half-way is simply run again: it adds only what is missing.
+   */
+  buildDay(scope: string, day: string, signal?: AbortSignal): Promise<{ records: number } | null>;
+  /**
+   * Stores records of a day straight away, with the day's progress (no staging): for loading a
+   * copy from elsewhere (benchmarks, tests). `inDay` are counted in the day's records, `beyond`
+   * (the next day's first instant) not; a day saved `complete` is finished as buildDay does.
    */
   commitDayPage<P>(scope: string, day: HistoryDay<P>, inDay: readonly HistoryRecordRow[], beyond: readonly HistoryRecordRow[]): Promise<void>;
 
   results(scope: string): Promise<HistoryResult[]>;
   /**
    * Records of a complete result of the page cache being copied (putResult follows once all are
-   * in). A few hundred per transaction, the event loop let go between them: an export's window
-   * holds tens of thousands, and the text index makes each insert cost.
+   * in), by the history writer: an export's window holds tens of thousands.
    */
   addResultRecords(scope: string, records: readonly HistoryRecordRow[]): Promise<void>;
   /**
@@ -119,8 +140,12 @@ export interface HistoryStore {
    * twice, cost twice).
    */
   slice(search: LocalSearch, offset: number, limit: number): Promise<{ total: number; bodies: string[] }>;
-  /** Builds one missing day pack of the scope (day-packs.ts buildMissing): the day, or null when none is missing. */
-  buildMissingPack(scope: string): Promise<string | null>;
+  /** Asks for the packs of the scope's complete days that have none (built when the writer is idle); answers how many. */
+  queueMissingPacks(scope: string): Promise<number>;
+  /** Resolves once every write to the data asked for so far is done, packs included (tests, benchmarks). */
+  settled(): Promise<void>;
+  /** Gets the writer ready ahead of its first write (its thread starts: the sync runner's start); resolves once it is. */
+  warmUp(): Promise<void>;
   /** Records kept for the scope, and on disk how many bytes the copy takes (approximate). */
   size(scope: string): Promise<{ records: number }>;
 }
@@ -135,17 +160,16 @@ const FEW_FINDS = 2_000;
 const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 'trx_id']);
 
 /**
- * Rows per INSERT: a whole upstream page in one statement (fewer statements to build and run, and
- * its rollups folded once: 10% of storing a page), well under either dialect's parameter limit
- * (24 columns each: 4,800 of SQLite's 32,766 and PostgreSQL's 65,535).
+ * Staged pages moved into the data per write, at most: about 2,000 records, some tens of ms of the
+ * writer's time.
  */
-const ROWS_PER_INSERT = 200;
-/** Records of a complete result stored per transaction: some tens of ms of work each (addResultRecords). */
-const RESULT_ROWS_PER_TRANSACTION = 200;
-
-function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
-}
+const PAGES_PER_BUILD_SLICE = 20;
+/**
+ * A day still being read goes in once this many of its pages are staged (the rest when every page
+ * is read): its staged pages stay few, and the writer starts early; fewer per write would cost more
+ * a record (the text index writes a segment per transaction).
+ */
+const PAGES_TO_START_BUILDING = 8;
 
 /** `%` and `_` are wildcards in LIKE: a literal search escapes them (and the escape character). */
 function likeLiteral(text: string): string {
@@ -229,24 +253,37 @@ function ftsMatch(text: string): RawBuilder<string> {
   return sql<string>`(select coalesce(group_concat('"' || replace(term, '"', '""') || '"', ' OR '), '""') from history_fts_vocab where term >= ${needle} and term < ${upper})`;
 }
 
+/**
+ * The ids of the records SQLite's trigram index finds the text in: those it holds, and those
+ * stored since it last caught up (it is written when the history writer is idle: migration
+ * 0017-text-index-when-idle), read directly — a few at most, none once the writer is quiet.
+ */
+function ftsIds(needle: string, scope?: string) {
+  const inScope = scope === undefined ? sql`` : sql`and t.scope = ${scope}`;
+  return sql`select rowid as id from history_fts where history_fts match ${ftsMatch(needle)}
+    union all
+    select t.id from history_records t where t.id > (select upto from history_text_indexed) ${inScope} and t.search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
+}
+
 /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
 function textCondition(text: string, dialect: SqlDialect, scan: boolean): Expression<SqlBool> {
   const needle = text.toLowerCase();
   if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
   if (scan || !textUsesIndex(needle)) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  return sql<SqlBool>`history_records.id in (select rowid from history_fts where history_fts match ${ftsMatch(needle)})`;
+  return sql<SqlBool>`history_records.id in (${ftsIds(needle)})`;
 }
 
 /**
  * The ids of the records whose text holds the search's text: SQLite's trigram index answers
- * (every scope: the caller keeps its own records), other text is read from the search's range.
+ * (every scope: the caller keeps its own records; see ftsIds), other text is read from the
+ * search's range.
  * As one comma-separated list: hundreds of thousands of ids as rows cost three times as much.
  */
 export async function textMatchIds(db: Kysely<Database>, dialect: SqlDialect, search: Pick<LocalSearch, 'scope' | 'ranges'> & { text: string }): Promise<number[]> {
   const list = dialect === 'postgres' ? sql<string | null>`string_agg(id::text, ',')` : sql<string | null>`group_concat(id)`;
   const found =
     dialect === 'sqlite' && textUsesIndex(search.text.toLowerCase())
-      ? await sql<{ ids: string | null }>`select group_concat(rowid) as ids from history_fts where history_fts match ${ftsMatch(search.text)}`.execute(db)
+      ? await sql<{ ids: string | null }>`select group_concat(id) as ids from (${ftsIds(search.text.toLowerCase(), search.scope)})`.execute(db)
       : await db.selectFrom('history_records').select(list.as('ids')).where(searchWhere({ ...search, where: [], order: 'asc' }, dialect)).execute().then((rows) => ({ rows }));
   const ids = found.rows[0]?.ids;
   return ids ? (JSON.parse(`[${ids}]`) as number[]) : [];
@@ -256,53 +293,8 @@ export async function textMatchIds(db: Kysely<Database>, dialect: SqlDialect, se
  * `fewFinds`: up to how many finds a free text is looked up record by record rather than through
  * the day packs (a test sets 0 to have the packs answer every text).
  */
-export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, dayPacks: DayPackStore, options: { fewFinds?: number } = {}): HistoryStore {
+export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, writer: HistoryWriter, dayPacks: DayPackStore, options: { fewFinds?: number } = {}): HistoryStore {
   const fewFinds = options.fewFinds ?? FEW_FINDS;
-  type Q = Kysely<Database> | Transaction<Database>;
-
-  /**
-   * Stores records not held yet and adds exactly those to the rollups Insights reads, in the
-   * caller's transaction (a record already held — from a complete result, or read twice — is
-   * neither stored nor counted again). Returns the ids stored: the caller gives them to
-   * indexText as the last statement of its transaction.
-   */
-  const insertRecords = async (q: Q, scope: string, rows: readonly HistoryRecordRow[]): Promise<number[]> => {
-    const ids: number[] = [];
-    for (const batch of chunks(rows, ROWS_PER_INSERT)) {
-      const bodies = new Map(batch.map((r) => [r.trx_id, r.body]));
-      const stored = await q
-        .insertInto('history_records')
-        .values(batch.map(({ body: _body, ...columns }) => ({ ...columns, scope, search_text: dialect === 'sqlite' ? indexedText(columns.search_text) : columns.search_text })))
-        .onConflict((oc) => oc.columns(['scope', 'trx_id']).doNothing())
-        .returning(['id', 'trx_id', ...ROLLED_COLUMNS])
-        .execute();
-      if (stored.length === 0) continue;
-      await q
-        .insertInto('history_bodies')
-        .values(stored.map((r) => ({ id: r.id, body: bodies.get(r.trx_id)! })))
-        .execute();
-      await addToRollups(q, dialect, scope, stored);
-      // A complete day that gains a record (a settled day should not) has its pack built again when next read.
-      await dayPacks.forget(q, scope, [...new Set(stored.map((r) => utcDayOf(Number(r.received_ms))))]);
-      for (const r of stored) ids.push(r.id);
-    }
-    return ids;
-  };
-
-  /**
-   * Puts stored records into SQLite's text index, as the last statement of the transaction that
-   * stored them (so a record is never committed without its entry, which the index's delete
-   * trigger relies on). Last, because FTS5 writes what it holds in memory to a new segment of
-   * the index whenever another statement starts in the transaction: written row by row from a
-   * trigger, a page's terms went to disk at every following statement, in several small segments
-   * to merge again, which was most of the cost of storing a page. PostgreSQL's index needs nothing.
-   */
-  const indexText = async (q: Q, ids: readonly number[]): Promise<void> => {
-    if (dialect !== 'sqlite' || ids.length === 0) return;
-    // One statement whatever the count (a second one would flush the first one's terms).
-    await sql`insert into history_fts(rowid, search_text) select id, search_text from history_records where id in (select value from json_each(${JSON.stringify(ids)}))`.execute(q);
-  };
-
 
   /**
    * A count the rollups can answer: whole UTC days from the daily rollups, whole hours from the
@@ -524,6 +516,26 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
     return ids.map((id) => byId.get(String(id))!);
   };
 
+  /** Writes a day's row as `day` says (its records as counted so far). */
+  const saveDay = async (q: Kysely<Database>, scope: string, day: HistoryDay): Promise<void> => {
+    const row = {
+      scope,
+      day: day.day,
+      state: day.state,
+      progress: JSON.stringify(day.progress),
+      records: day.records,
+      calls: day.calls,
+      updated_at: day.updatedAt,
+      completed_at: day.completedAt,
+    };
+    const { scope: _s, day: _d, ...changes } = row;
+    await q
+      .insertInto('history_days')
+      .values(row)
+      .onConflict((oc) => oc.columns(['scope', 'day']).doUpdateSet(changes))
+      .execute();
+  };
+
   const toSettings = (r: Database['history_settings']): HistorySettings => ({
     scope: r.scope,
     apiKey: r.api_key,
@@ -575,29 +587,23 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
       return rows.map(toSettings);
     },
     async deleteScope(scope) {
+      // What says the copy exists goes first: from then on nothing reads its data, whatever is left.
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('history_bodies').where('id', 'in', trx.selectFrom('history_records').select('id').where('scope', '=', scope)).execute();
-        await trx.deleteFrom('history_records').where('scope', '=', scope).execute();
-        await deleteRollups(trx, scope);
-        await trx.deleteFrom('history_days').where('scope', '=', scope).execute();
-        await trx.deleteFrom('history_results').where('scope', '=', scope).execute();
-        await trx.deleteFrom('history_day_packs').where('scope', '=', scope).execute();
-        await trx.deleteFrom('history_settings').where('scope', '=', scope).execute();
+        for (const table of ['history_days', 'history_results', 'history_staged_pages', 'history_settings'] as const) await trx.deleteFrom(table).where('scope', '=', scope).execute();
       });
+      await writer.deleteScope(scope);
       dayPacks.evict(scope);
-      // The log still holds the pages as they were written: emptied, so the copy is gone from disk.
-      if (dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+      // The log still holds the staged pages as they were written: emptied, so they are gone from
+      // disk. (The writer empties the history file's own.)
+      if (dialect === 'sqlite') await sql`pragma main.wal_checkpoint(TRUNCATE)`.execute(db);
     },
     async deleteBefore(scope, day) {
       await db.transaction().execute(async (trx) => {
-        const before = trx.selectFrom('history_records').select('id').where('scope', '=', scope).where('day', '<', day);
-        await trx.deleteFrom('history_bodies').where('id', 'in', before).execute();
-        await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
-        await deleteRollupsBefore(trx, dialect, scope, Date.parse(`${day}T00:00:00Z`));
         await trx.deleteFrom('history_days').where('scope', '=', scope).where('day', '<', day).execute();
-        await trx.deleteFrom('history_day_packs').where('scope', '=', scope).where('day', '<', day).execute();
+        await trx.deleteFrom('history_staged_pages').where('scope', '=', scope).where('day', '<', day).execute();
         await trx.deleteFrom('history_results').where('scope', '=', scope).where('from_ms', '<', sql<number>`${Date.parse(`${day}T00:00:00Z`)}`).execute();
       });
+      await writer.deleteBefore(scope, day);
       // No longer served (their days are gone), and not kept in memory either.
       dayPacks.evict(scope);
     },
@@ -622,34 +628,54 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
         .execute();
       return rows.map((r) => r.day);
     },
-    async commitDayPage(scope, day, inDay, beyond) {
+    async stageDayPage(scope, day, records) {
       await db.transaction().execute(async (trx) => {
-        const stored = await insertRecords(trx, scope, inDay);
-        const beyondStored = await insertRecords(trx, scope, beyond);
-        const added = stored.length;
-        const row = {
-          scope,
-          day: day.day,
-          state: day.state,
-          progress: JSON.stringify(day.progress),
-          records: day.records + added,
-          calls: day.calls,
-          updated_at: day.updatedAt,
-          completed_at: day.completedAt,
-        };
-        const { scope: _s, day: _d, ...changes } = row;
-        await trx
-          .insertInto('history_days')
-          .values(row)
-          .onConflict((oc) => oc.columns(['scope', 'day']).doUpdateSet(changes))
-          .execute();
-        if (day.state === 'complete') {
-          await refreshDayFacets(trx, dialect, scope, Date.parse(`${day.day}T00:00:00Z`));
-          await dayPacks.build(trx, scope, day.day);
+        if (records !== null) {
+          const last = await trx.selectFrom('history_staged_pages').select((eb) => eb.fn.max('seq').as('seq')).where('scope', '=', scope).where('day', '=', day.day).executeTakeFirst();
+          await trx.insertInto('history_staged_pages').values({ scope, day: day.day, seq: Number(last?.seq ?? 0) + 1, records }).execute();
         }
-        await indexText(trx, [...stored, ...beyondStored]);
-        day.records = row.records;
+        await saveDay(trx, scope, day);
       });
+    },
+    async buildDay(scope, day, signal) {
+      const stateOf = async () => (await db.selectFrom('history_days').select('state').where('scope', '=', scope).where('day', '=', day).executeTakeFirst())?.state;
+      for (;;) {
+        if (signal?.aborted) return null;
+        const state = await stateOf();
+        if (state !== 'syncing' && state !== 'building') return null;
+        // The slice's pages by their place only: the writer reads their records itself.
+        const pages = await db.selectFrom('history_staged_pages').select('seq').where('scope', '=', scope).where('day', '=', day).orderBy('seq').limit(PAGES_PER_BUILD_SLICE).execute();
+        if (state === 'syncing' && pages.length < PAGES_TO_START_BUILDING) return null;
+        if (pages.length > 0) {
+          const through = pages[pages.length - 1]!.seq;
+          await writer.addStagedPages(scope, day, through);
+          // In the data now: a crash before this line only adds them again, and adds nothing twice.
+          await db.deleteFrom('history_staged_pages').where('scope', '=', scope).where('day', '=', day).where('seq', '<=', through).execute();
+          continue;
+        }
+        // Every staged page is in; the day is complete once every page is read.
+        if (state === 'syncing') return null;
+        const { records } = await writer.finishDay(scope, day);
+        const now = Date.now();
+        const done = await db
+          .updateTable('history_days')
+          .set({ state: 'complete', records, completed_at: now, updated_at: now })
+          .where('scope', '=', scope)
+          .where('day', '=', day)
+          .where('state', '=', 'building')
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) === 0) return null;
+        writer.buildPackWhenIdle(scope, day);
+        return { records };
+      }
+    },
+    async commitDayPage(scope, day, inDay, beyond) {
+      const added = await writer.addRecords(scope, inDay);
+      await writer.addRecords(scope, beyond);
+      day.records += added;
+      if (day.state === 'complete') day.records = (await writer.finishDay(scope, day.day)).records;
+      await saveDay(db, scope, day);
+      if (day.state === 'complete') writer.buildPackWhenIdle(scope, day.day);
     },
 
     async results(scope) {
@@ -659,10 +685,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
     async addResultRecords(scope, records) {
       // Records without their result are never read: a search uses the local history only for
       // ranges that complete days or recorded results cover, and any record of those is in already.
-      for (const batch of chunks(records, RESULT_ROWS_PER_TRANSACTION)) {
-        await db.transaction().execute(async (trx) => indexText(trx, await insertRecords(trx, scope, batch)));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await writer.addRecords(scope, records);
     },
     async putResult(scope, result, records, now) {
       const row = { scope, result_key: result.key, filters: JSON.stringify(result.filters), from_ms: result.from, to_ms: result.to, records, created_at: now };
@@ -705,7 +728,13 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, da
       const counted = total ?? (offset === 0 ? 0 : await countRecords(search));
       return { total: counted, bodies: limit > 0 ? await bodiesOf(ids.slice(0, limit)) : [] };
     },
-    buildMissingPack: (scope) => dayPacks.buildMissing(scope),
+    async queueMissingPacks(scope) {
+      const days = await dayPacks.missing(scope);
+      for (const day of days) writer.buildPackWhenIdle(scope, day);
+      return days.length;
+    },
+    settled: () => writer.idle(),
+    warmUp: () => writer.warmUp(),
     async size(scope) {
       const row = await db
         .selectFrom('history_records')

@@ -12,7 +12,12 @@ import { openDatabase } from './db/open-database';
 import type { Database, SqlDialect } from './db/schema';
 import { createExportFileStore, type ExportFileStore } from './export-files';
 import { createExportJobStore, type ExportJobStore } from './export-jobs';
+import { historyFileOf } from './db/history-file';
+import { sqliteFileOf } from './db/sqlite-file';
 import { createHistoryStore, type HistoryStore } from './history-store';
+import { createHistoryWriter, inlineBackend } from './history-writer';
+import { threadBackend } from './history-writer-thread';
+import { createHistoryWrites } from './history-writes';
 import { createInsightsStore, type InsightsStore } from './insights-store';
 import { createDayPackStore } from './day-packs';
 import { createLeaseStore, type LeaseStore } from './leases';
@@ -40,7 +45,16 @@ export interface DurableStore {
   close(): Promise<void>;
 }
 
-export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): Promise<DurableStore> {
+export interface OpenStoreOptions {
+  /**
+   * Where the local history's data is written (./history-writer.ts): on a thread of its own with a
+   * connection of its own (`thread`, the server's), or on this one (`inline`: stores in tests that
+   * do not care where).
+   */
+  historyWriter?: 'thread' | 'inline';
+}
+
+export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>, options: OpenStoreOptions = {}): Promise<DurableStore> {
   const { db, dialect, pool, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   try {
     await migrate(db, dialect);
@@ -51,8 +65,13 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     await close();
     throw err;
   }
+  const writer = createHistoryWriter(
+    options.historyWriter === 'inline'
+      ? inlineBackend(createHistoryWrites(db, dialect))
+      : threadBackend(dialect === 'postgres' ? { dialect, url: config.DATABASE_URL! } : { dialect, file: historyFileOf(config.dataDir), storeFile: sqliteFileOf(config.dataDir) }),
+  );
   // The day packs' cache in memory is shared by the table's searches and Insights.
-  const dayPacks = createDayPackStore(db);
+  const dayPacks = createDayPackStore(db, (scope, day) => writer.buildPackWhenIdle(scope, day));
   return {
     dialect,
     db,
@@ -63,9 +82,12 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     exportJobs: createExportJobStore(db),
     exportFiles: createExportFileStore(db),
     leases: createLeaseStore(db),
-    history: createHistoryStore(db, dialect, dayPacks),
+    history: createHistoryStore(db, dialect, writer, dayPacks),
     insights: createInsightsStore(db, dialect, dayPacks),
     signInAttempts: createSignInAttemptStore(db, dialect),
-    close,
+    async close() {
+      await writer.close();
+      await close();
+    },
   };
 }

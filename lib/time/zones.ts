@@ -88,6 +88,12 @@ const UPSTREAM_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(
  * and refuses what it refuses (month 13, minute or second 60, an offset past 23:59).
  */
 export function parseUpstreamTimestamp(value: string): Date | null {
+  const ms = upstreamTimestampMs(value);
+  return ms === null ? null : new Date(ms);
+}
+
+/** parseUpstreamTimestamp as epoch ms (no Date made: a copied day reads tens of thousands). */
+export function upstreamTimestampMs(value: string): number | null {
   const m = UPSTREAM_TIMESTAMP.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, , sign, oh, om] = m;
@@ -99,11 +105,9 @@ export function parseUpstreamTimestamp(value: string): Date | null {
   const midnightOnly = hour === 24 && (minute > 0 || second > 0 || ms > 0);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || midnightOnly || minute > 59 || second > 59) return null;
   if (sign !== undefined && (Number(oh) > 23 || Number(om) > 59)) return null;
-  const at = new Date(0);
-  // setUTCFullYear: Date.UTC reads the years 0–99 as 1900–1999.
-  at.setUTCFullYear(year, month - 1, day);
-  at.setUTCHours(hour, minute, second, 0);
-  return new Date(at.getTime() + ms - offsetMinutes * 60_000);
+  // Date.UTC reads the years 0–99 as 1900–1999: those go through setUTCFullYear.
+  const midnight = year >= 100 ? Date.UTC(year, month - 1, day) : new Date(0).setUTCFullYear(year, month - 1, day);
+  return midnight + ((hour * 60 + minute - offsetMinutes) * 60 + second) * 1000 + ms;
 }
 
 /** The zone's offset from UTC in ms (fixed for every instant the upstream can hold: see OFFSET_MINUTES), for day and hour boundaries in the zone. */

@@ -7,7 +7,7 @@
 import type { Cdr } from '../../lib/cdr/schema';
 import { startDay, type DayProgress } from '../../lib/history/day-progress';
 import { DAY_MS, dayOf, startOf } from '../../lib/history/days';
-import { historyRow } from '../../lib/history/result-recorder';
+import { historyRow } from '../../lib/cdr/record-columns';
 import type { HistoryRecordRow, HistoryStore } from '../../lib/store/history-store';
 import type { Dataset } from '../../simulator/dataset';
 

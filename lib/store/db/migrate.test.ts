@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
 import { createDatabase } from '@/tests/support/postgres';
 import Database from 'better-sqlite3';
+import { historyRow } from '@/lib/cdr/record-columns';
+import { cdrSchema } from '@/lib/cdr/schema';
+import { scopeOf } from '@/lib/history/scope';
+import { sampleCdr } from '@/lib/upstream/test-fixtures';
+import { createHistoryWrites } from '../history-writes';
+import { openStore } from '../open-store';
 import { migrate } from './migrate';
 import { migrationsFor } from './migrations';
 import { openDatabase } from './open-database';
@@ -28,15 +34,19 @@ const TABLES = [
   'history_rollups_facets',
   'history_rollups_hourly',
   'history_settings',
+  'history_staged_pages',
   'leases',
   'sessions',
   'sign_in_attempts',
   'upstream_blocks',
   'upstream_calls',
 ];
-/** SQLite's free-text index of the local history (FTS5) and its shadow tables are tables too. */
+/** The local history's data: in SQLite, its own file (lib/store/db/history-file.ts). */
+const DATA_TABLES = ['history_bodies', 'history_day_packs', 'history_records', 'history_rollups_daily', 'history_rollups_facets', 'history_rollups_hourly'];
+/** SQLite's free-text index of the local history (FTS5), its shadow tables and its vocabulary are tables too. */
 const SQLITE_TEXT_INDEX = ['history_fts', 'history_fts_config', 'history_fts_data', 'history_fts_docsize', 'history_fts_idx', 'history_fts_vocab'];
-const tablesOf = (dialect: string) => (dialect === 'sqlite' ? [...TABLES, ...SQLITE_TEXT_INDEX].sort() : TABLES);
+const SQLITE_HISTORY_FILE = [...DATA_TABLES, ...SQLITE_TEXT_INDEX, 'history_text_indexed'].sort();
+const tablesOf = (dialect: string) => (dialect === 'sqlite' ? TABLES.filter((t) => !DATA_TABLES.includes(t)) : TABLES);
 const ALL = Object.keys(migrationsFor('postgres'));
 
 describe('migrations', () => {
@@ -45,6 +55,10 @@ describe('migrations', () => {
       const store = await open();
       const tables = (await store.db.introspection.getTables()).map((t) => t.name).sort();
       expect(tables).toEqual(tablesOf(dialect));
+      if (dialect === 'sqlite') {
+        const { rows } = await sql<{ name: string }>`select name from history.sqlite_master where type = 'table' and name not like 'sqlite%' order by name`.execute(store.db);
+        expect(rows.map((r) => r.name)).toEqual(SQLITE_HISTORY_FILE);
+      }
       expect(await migrate(store.db)).toEqual([]);
     });
 
@@ -78,6 +92,55 @@ describe('migrations', () => {
       } finally {
         await database.drop();
       }
+    }
+  });
+
+  it('move a SQLite copy of the local history made before into the history file, every record still found', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-move-'));
+    try {
+      const scope = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
+      const rows = Array.from({ length: 30 }, (_, i) =>
+        historyRow(cdrSchema.parse(sampleCdr({ trx_id: `${i}`.padStart(32, 'c'), date_received: `2026-11-01T0${i % 10}:00:00.000+0000`, message_body: i === 7 ? '配達予定のお知らせ' : `code ${i}` })))!,
+      );
+      // The store as it was before the history's data had a file of its own: everything in dashboard.sqlite.
+      const before = await openDatabase({ dataDir: dir });
+      try {
+        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
+        expect((await migrator.migrateTo('0015-text-index-vocabulary')).error).toBeUndefined();
+        const writes = createHistoryWrites(before.db, 'sqlite');
+        expect(await writes.addRecords(scope, rows)).toBe(30);
+        await writes.finishDay(scope, '2026-11-01');
+        await writes.buildPack(scope, '2026-11-01');
+        await before.db.insertInto('history_days').values({ scope, day: '2026-11-01', state: 'complete', progress: '{}', records: 30, calls: 1, updated_at: 0, completed_at: 0 }).execute();
+        const inMain = await sql<{ n: number }>`select count(*) as n from main.history_records`.execute(before.db);
+        expect(Number(inMain.rows[0]!.n)).toBe(30);
+      } finally {
+        await before.close();
+      }
+
+      const store = await openStore({ dataDir: dir });
+      try {
+        const main = await sql<{ name: string }>`select name from main.sqlite_master where name like 'history_%' and type = 'table' order by name`.execute(store.db);
+        expect(main.rows.map((r) => r.name)).toEqual(['history_days', 'history_results', 'history_settings', 'history_staged_pages']);
+        const moved = await sql<{ n: number }>`select count(*) as n from history.history_records`.execute(store.db);
+        expect(Number(moved.rows[0]!.n)).toBe(30);
+        const day = { from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 10, 2) - 1 };
+        const search = (text?: string) => ({ scope, ranges: [day], where: [], order: 'asc' as const, ...(text ? { text } : {}) });
+        expect(await store.history.count(search())).toBe(30);
+        expect(await store.history.count(search('配達'))).toBe(1);
+        expect(await store.history.count(search('お知らせ'))).toBe(1);
+        expect(await store.history.count(search('code 2'))).toBe(11); // 2 and 20–29
+        expect((await store.history.page(search('配達'), 0, 5)).map((b) => (JSON.parse(b) as { trx_id: string }).trx_id)).toEqual([rows[7]!.trx_id]);
+        await store.history.settled();
+        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
+        // Deleting a record still takes its terms out of the index at once (secure-delete kept).
+        await store.history.deleteScope(scope);
+        expect(await store.history.count(search('配達'))).toBe(0);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { isPostgresUrl } from '../../config';
 import { startBackgroundCheckpoints } from './background-checkpoints';
 import { lockDataDir } from './data-dir-lock';
+import { attachHistoryFile, historyFileOf } from './history-file';
 import { createPostgresPool } from './postgres-pool';
 import { ensurePrivateDir } from './private-files';
 import type { Database, SqlDialect } from './schema';
@@ -64,6 +65,14 @@ async function openSqlite(dataDir: string): Promise<OpenedDatabase> {
   try {
     database = openSqliteFile(dataDir);
   } catch (err) {
+    lock.release();
+    throw err;
+  }
+  try {
+    // The local history's data, written by its own thread, read here (history-file.ts).
+    attachHistoryFile(database, historyFileOf(dataDir));
+  } catch (err) {
+    database.close();
     lock.release();
     throw err;
   }

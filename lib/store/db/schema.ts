@@ -6,6 +6,7 @@ import 'server-only';
  * the migrations in ./migrations, which must agree with these types.
  */
 import type { Generated } from 'kysely';
+import type { RecordColumns } from '../../cdr/record-columns';
 import type { CallClass } from '../../governor/classes';
 
 /** The governor's ledger: every upstream call, written before it is sent (lib/store/ledger.ts). */
@@ -132,11 +133,15 @@ export interface HistorySettingsTable {
   updated_at: number;
 }
 
-/** Each UTC day of a scope's copy: its state and what has been read of it. */
+/**
+ * Each UTC day of a scope's copy: its state and what has been read of it. `building`: every page is
+ * read and staged, its records are going into the history's data (lib/store/history-store.ts
+ * buildDay); `complete` once they are all there.
+ */
 export interface HistoryDaysTable {
   scope: string;
   day: string;
-  state: 'syncing' | 'complete';
+  state: 'syncing' | 'building' | 'complete';
   /** The day's windows and their pages read, as JSON (lib/history/day-progress.ts). */
   progress: string;
   records: number;
@@ -146,35 +151,23 @@ export interface HistoryDaysTable {
   completed_at: number | null;
 }
 
-/** One record of a scope's copy, with the columns filters and sorts read. */
-export interface HistoryRecordsTable {
+/** One record of a scope's copy, with the columns filters and sorts read (lib/cdr/record-columns.ts). */
+export interface HistoryRecordsTable extends RecordColumns {
   id: Generated<number>;
   scope: string;
-  trx_id: string;
-  received_ms: number;
+}
+
+/**
+ * An upstream page of a day being copied, as it came (its records, JSON), kept from the moment it
+ * is read until the day's records are in the history's data: storing it costs a row, so the copy
+ * makes its next call at once, and the day is built from its pages in one go.
+ */
+export interface HistoryStagedPagesTable {
+  scope: string;
   day: string;
-  to_address: string;
-  /** to_address reversed: "ends with 5678" is a prefix search on it. */
-  to_rev: string;
-  from_address: string;
-  status: string;
-  network_code: string;
-  network_name: string;
-  api_key: string;
-  api_key_name: string;
-  ref: string;
-  enterprise_id: string;
-  delivery_method: string;
-  dlr_error_code: string;
-  parts: number | null;
-  /** The price in 1e-8 of the currency (exact: the upstream writes 8 decimals). */
-  price_units: number | null;
-  currency: string;
-  submitted_ms: number | null;
-  delivered_ms: number | null;
-  latency_ms: number | null;
-  /** What `q` searches, lower-cased. */
-  search_text: string;
+  /** The page's place in the day's reading order (1, 2, …). */
+  seq: number;
+  records: string;
 }
 
 /** A complete day's records as columns (lib/store/day-pack.ts). */
@@ -293,6 +286,7 @@ export interface Database {
   sign_in_attempts: SignInAttemptsTable;
   history_rollups_facets: HistoryRollupsFacetsTable;
   history_day_packs: HistoryDayPacksTable;
+  history_staged_pages: HistoryStagedPagesTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

@@ -5,11 +5,13 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdrSchema } from '@/lib/cdr/schema';
-import { historyRow } from '@/lib/history/result-recorder';
+import { historyRow } from '@/lib/cdr/record-columns';
 import { scopeOf } from '@/lib/history/scope';
 import { sampleCdr } from '@/lib/upstream/test-fixtures';
 import { openStore } from '../open-store';
 import { LOCK_FILE_NAME } from './data-dir-lock';
+import { stagedPage } from '../staged-page';
+import { historyFileOf } from './history-file';
 import { SQLITE_FILE_NAME } from './sqlite-file';
 
 const folders: string[] = [];
@@ -25,6 +27,8 @@ afterEach(() => {
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 const PHONE = '819087654321';
 const BODY = 'Your one-time code is 482913';
+const PHONE_2 = '819011112222';
+const BODY_2 = 'お荷物のお届け予定: 明日午前';
 
 describe('the SQLite file', () => {
   it('and its folder are readable by the server’s user only, whatever the umask', async () => {
@@ -37,6 +41,10 @@ describe('the SQLite file', () => {
       expect(fs.existsSync(`${file}-wal`)).toBe(true);
       expect(fs.existsSync(`${file}-shm`)).toBe(true);
       for (const f of [file, `${file}-wal`, `${file}-shm`, path.join(dataDir, LOCK_FILE_NAME)]) expect([f, mode(f).toString(8)]).toEqual([f, '600']);
+      // The local history's file too, and its companions once its writer has written.
+      const history = historyFileOf(dataDir);
+      await store.history.addResultRecords(scopeOf({ apiKey: 'demo', enterpriseId: null }).key, [historyRow(cdrSchema.parse(sampleCdr()))!]);
+      for (const f of [history, `${history}-wal`, `${history}-shm`]) expect([f, mode(f).toString(8)]).toEqual([f, '600']);
       expect(mode(dataDir).toString(8)).toBe('700');
       expect(mode(path.dirname(dataDir)).toString(8)).toBe('700');
       await store.close();
@@ -83,25 +91,28 @@ describe('the SQLite file', () => {
     await store.close();
   });
 
-  it('keeps no byte of a deleted local history: records, bodies, the text index and the log', async () => {
+  it('keeps no byte of a deleted local history: staged pages, records, bodies, the text index and the logs, in both files', async () => {
     const dataDir = path.join(tempDir(), 'data');
-    const file = path.join(dataDir, SQLITE_FILE_NAME);
+    const files = [path.join(dataDir, SQLITE_FILE_NAME), historyFileOf(dataDir)];
     const store = await openStore({ dataDir });
     const scope = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
     const cdr = cdrSchema.parse(sampleCdr({ trx_id: 'b'.repeat(32), to_address: PHONE, message_body: BODY }));
     const day = { day: '2026-11-01', state: 'complete' as const, progress: {}, records: 0, calls: 1, updatedAt: 0, completedAt: 0 };
     await store.history.commitDayPage(scope, day, [historyRow(cdr)!], []);
+    // A day being copied: its pages staged as they came, in the store's own file.
+    const staged = cdrSchema.parse(sampleCdr({ trx_id: 'c'.repeat(32), to_address: PHONE_2, message_body: BODY_2 }));
+    await store.history.stageDayPage(scope, { ...day, day: '2026-11-02', state: 'syncing' }, stagedPage([staged]));
+    await store.history.settled();
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
-    expect(fs.readFileSync(file).includes(PHONE)).toBe(true);
-    expect(fs.readFileSync(file).includes(BODY)).toBe(true);
+    const held = (text: string) => files.some((f) => fs.readFileSync(f).includes(text));
+    expect([held(PHONE), held(BODY), held(PHONE_2), held(BODY_2)]).toEqual([true, true, true, true]);
 
     await store.history.deleteScope(scope);
     const found = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${`"${PHONE.slice(-6)}"`}`.execute(store.db);
     expect(Number(found.rows[0]!.n)).toBe(0);
-    for (const f of [file, `${file}-wal`]) {
+    for (const f of files.flatMap((file) => [file, `${file}-wal`])) {
       const bytes = fs.existsSync(f) ? fs.readFileSync(f) : Buffer.alloc(0);
-      expect(bytes.includes(PHONE)).toBe(false);
-      expect(bytes.includes(BODY)).toBe(false);
+      for (const secret of [PHONE, BODY, PHONE_2, BODY_2]) expect([f, bytes.includes(secret)]).toEqual([f, false]);
     }
     await store.close();
   });

@@ -9,8 +9,10 @@ import { ensurePrivateFile, tightenIfPresent } from './private-files';
 
 export const SQLITE_FILE_NAME = 'dashboard.sqlite';
 
+export const sqliteFileOf = (dataDir: string) => path.join(dataDir, SQLITE_FILE_NAME);
+
 export function openSqliteFile(dataDir: string): SqliteDatabase.Database {
-  const file = path.join(dataDir, SQLITE_FILE_NAME);
+  const file = sqliteFileOf(dataDir);
   // SQLite gives the -wal and -shm files it creates the main file's mode; older ones are tightened.
   ensurePrivateFile(file);
   for (const companion of ['-wal', '-shm', '-journal']) tightenIfPresent(file + companion);

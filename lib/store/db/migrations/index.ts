@@ -18,6 +18,8 @@ import { recordPagesMigration } from './0012-record-pages';
 import { textIndexByTransactionMigration } from './0013-text-index-by-transaction';
 import { dayPacksMigration } from './0014-day-packs';
 import { textIndexVocabularyMigration } from './0015-text-index-vocabulary';
+import { historyDataApartMigration } from './0016-history-data-apart';
+import { textIndexWhenIdleMigration } from './0017-text-index-when-idle';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -33,5 +35,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0013-text-index-by-transaction': textIndexByTransactionMigration(dialect),
     '0014-day-packs': dayPacksMigration(dialect),
     '0015-text-index-vocabulary': textIndexVocabularyMigration(dialect),
+    '0016-history-data-apart': historyDataApartMigration(dialect),
+    '0017-text-index-when-idle': textIndexWhenIdleMigration(dialect),
   };
 }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { sampleCdr } from '@/lib/upstream/test-fixtures';
+import { historyRow, RECORD_COLUMNS, receivedMs, recordColumns } from './record-columns';
+import { cdrSchema } from './schema';
+
+const cdr = (over: Record<string, unknown> = {}) => cdrSchema.parse(sampleCdr(over));
+
+describe("a record's columns in the local history", () => {
+  it('are the columns the store writes, every one named in its list', () => {
+    expect(Object.keys(recordColumns(cdr())!)).toEqual([...RECORD_COLUMNS]);
+  });
+
+  it('keep the record itself beside them, and place it by its received time', () => {
+    const record = cdr({ date_received: '2026-11-01T09:30:00.250+0900', to_address: '819012345678', price: '3.30000000' });
+    const row = historyRow(record)!;
+    expect(JSON.parse(row.body)).toEqual(record);
+    expect(row.received_ms).toBe(Date.UTC(2026, 10, 1, 0, 30, 0, 250));
+    expect(receivedMs(record)).toBe(row.received_ms);
+    expect([row.day, row.to_rev, row.price_units]).toEqual(['2026-11-01', '876543210918', 330_000_000]);
+  });
+
+  it('cannot be made for a record whose received time cannot be read', () => {
+    expect(recordColumns(cdr({ date_received: 'yesterday' }))).toBeNull();
+    expect(historyRow(cdr({ date_received: '' }))).toBeNull();
+    expect(receivedMs(cdr({ date_received: '' }))).toBeNull();
+  });
+});

@@ -1,0 +1,55 @@
+import 'server-only';
+/**
+ * The local history's data in SQLite — records, bodies, text index, rollups, day packs — lives in
+ * a file of its own beside the store's, `history.sqlite` in DATA_DIR. SQLite lets one connection
+ * write a file at a time: with the history apart, the thread that copies days into it
+ * (lib/store/history-writer-thread.ts) never holds the lock the server's own writes need (a
+ * search's cached page, the governor's ledger), nor waits for them. The server's connection
+ * attaches it to read (searches, Insights) as schema `history`: the tables are named as before.
+ */
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { HISTORY_SCHEMA } from './migrations/history-schema';
+import { ensurePrivateFile, tightenIfPresent } from './private-files';
+
+export const HISTORY_FILE_NAME = 'history.sqlite';
+
+export const historyFileOf = (dataDir: string) => path.join(dataDir, HISTORY_FILE_NAME);
+
+/** Creates the file readable by this user only (SQLite gives its companions the file's mode). */
+function ensureFile(file: string): void {
+  ensurePrivateFile(file);
+  for (const companion of ['-wal', '-shm', '-journal']) tightenIfPresent(file + companion);
+}
+
+/**
+ * The settings every connection to the history file needs, on schema `schema` of `db`: WAL (the
+ * server reads while the writer writes), durable across a process crash, and deleted records
+ * (phone numbers, bodies) overwritten with zeros rather than left in free pages.
+ */
+function settle(db: SqliteDatabase.Database, schema: string): void {
+  db.pragma(`${schema}.journal_mode = WAL`);
+  db.pragma(`${schema}.synchronous = NORMAL`);
+  db.pragma(`${schema}.secure_delete = ON`);
+}
+
+/** Opens the history file as the writer's own connection. */
+export function openHistoryFile(file: string): SqliteDatabase.Database {
+  ensureFile(file);
+  const db = new SqliteDatabase(file);
+  try {
+    db.pragma('busy_timeout = 5000');
+    settle(db, 'main');
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Attaches the history file to the server's connection, as schema `history`. */
+export function attachHistoryFile(db: SqliteDatabase.Database, file: string): void {
+  ensureFile(file);
+  db.prepare(`attach database ? as ${HISTORY_SCHEMA}`).run(file);
+  settle(db, HISTORY_SCHEMA);
+}
