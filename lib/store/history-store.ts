@@ -254,15 +254,16 @@ function ftsMatch(text: string): RawBuilder<string> {
 }
 
 /**
- * The ids of the records SQLite's trigram index finds the text in: those it holds, and those
- * stored since it last caught up (it is written when the history writer is idle: migration
- * 0017-text-index-when-idle), read directly — a few at most, none once the writer is quiet.
+ * The ids of the records SQLite's trigram index finds the text in, of every scope (the caller keeps
+ * its own): those it holds, and those stored since it last caught up (it is written when the
+ * history writer is idle: migration 0017-text-index-when-idle), read directly — a few at most, none
+ * once the writer is quiet. Found by their ids alone: a condition on the scope would have SQLite
+ * read the scope's every record through its index instead.
  */
-function ftsIds(needle: string, scope?: string) {
-  const inScope = scope === undefined ? sql`` : sql`and t.scope = ${scope}`;
+function ftsIds(needle: string) {
   return sql`select rowid as id from history_fts where history_fts match ${ftsMatch(needle)}
     union all
-    select t.id from history_records t where t.id > (select upto from history_text_indexed) ${inScope} and t.search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
+    select t.id from history_records t where t.id > (select upto from history_text_indexed) and t.search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
 }
 
 /** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
@@ -283,7 +284,7 @@ export async function textMatchIds(db: Kysely<Database>, dialect: SqlDialect, se
   const list = dialect === 'postgres' ? sql<string | null>`string_agg(id::text, ',')` : sql<string | null>`group_concat(id)`;
   const found =
     dialect === 'sqlite' && textUsesIndex(search.text.toLowerCase())
-      ? await sql<{ ids: string | null }>`select group_concat(id) as ids from (${ftsIds(search.text.toLowerCase(), search.scope)})`.execute(db)
+      ? await sql<{ ids: string | null }>`select group_concat(id) as ids from (${ftsIds(search.text.toLowerCase())})`.execute(db)
       : await db.selectFrom('history_records').select(list.as('ids')).where(searchWhere({ ...search, where: [], order: 'asc' }, dialect)).execute().then((rows) => ({ rows }));
   const ids = found.rows[0]?.ids;
   return ids ? (JSON.parse(`[${ids}]`) as number[]) : [];
