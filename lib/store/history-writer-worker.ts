@@ -15,13 +15,14 @@ import type { WriterReply, WriterRequest, WriterTarget } from './history-writer-
 
 /** Log pages before a write checkpoints the history file by itself (SQLite's default is 1,000): about 40 MB. */
 const AUTOCHECKPOINT_PAGES = 10_000;
-/** Quiet this long after a write, the history file's log is copied into it. */
+/** Quiet this long after a write, the history file's log is copied into it and emptied. */
 const CHECKPOINT_AFTER_MS = 250;
 
 /**
  * The writer's connection; `quiet` runs when no write came for a while. SQLite: the history file
- * (with the store's file attached, to read the pages staged there), checkpointed when the writer is quiet rather than in the middle of copying a day (a checkpoint
- * copies and syncs megabytes; between two writes of a busy copy it would only delay the next).
+ * (with the store's file attached, to read the pages staged there), checkpointed when the writer
+ * is quiet rather than in the middle of copying a day (a checkpoint copies and syncs megabytes;
+ * between two writes of a busy copy it would only delay the next).
  */
 function open(target: WriterTarget): { db: Kysely<Database>; quiet: () => void } {
   if (target.dialect === 'postgres') {
@@ -34,8 +35,12 @@ function open(target: WriterTarget): { db: Kysely<Database>; quiet: () => void }
   file.prepare('attach database ? as store').run(target.storeFile);
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }),
+    // TRUNCATE, not PASSIVE: it waits for the server's reads of the moment, then empties the log.
+    // A log left long (tens of MB after a copied day; nothing starts it over until the next write)
+    // slows every read of the copy, each page looked up in it first: a free-text search over
+    // 310,000 records took 23 ms before, 14 ms after.
     quiet: () => {
-      if (file.open) file.pragma('wal_checkpoint(PASSIVE)');
+      if (file.open) file.pragma('wal_checkpoint(TRUNCATE)');
     },
   };
 }
