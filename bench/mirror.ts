@@ -20,7 +20,6 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { authSecret } from '../lib/auth/auth-secret';
 import { seal } from '../lib/auth/secret-box';
 import type { Cdr } from '../lib/cdr/schema';
@@ -29,6 +28,8 @@ import { scopeOf } from '../lib/history/scope';
 import { parseQuery, type TransactionsQuery } from '../lib/query/query';
 import { formatWallClock, type Zone } from '../lib/time/zones';
 import { startHarness, type Harness } from '../tests/support/service-harness';
+import { historyFileOf } from '../lib/store/db/history-file';
+import { sqliteFileOf } from '../lib/store/db/sqlite-file';
 import { startSimulatorProcess } from './lib/processes';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
 
@@ -190,7 +191,7 @@ async function searchesAtScale(): Promise<void> {
   await h.store.history.settled();
   const loadMs = performance.now() - loadStarted;
   // The store's file and the local history's own (lib/store/db/history-file.ts), with their logs.
-  const files = ['dashboard.sqlite', 'history.sqlite'].flatMap((f) => [f, `${f}-wal`]).map((f) => path.join(h.config.dataDir, f)).filter((f) => fs.existsSync(f));
+  const files = [sqliteFileOf(h.config.dataDir), historyFileOf(h.config.dataDir)].flatMap((f) => [f, `${f}-wal`]).filter((f) => fs.existsSync(f));
   const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
 
   const range = { 'date-from': `${firstDay} 00:00:00`, 'date-to': `${addDays(lastDay, 1)} 00:00:00` };

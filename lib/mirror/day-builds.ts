@@ -17,6 +17,8 @@ export interface DayBuildsDeps {
   log: Logger;
 }
 
+const keyOf = (scope: string, day: string) => `${scope}\u0000${day}`;
+
 export class DayBuilds {
   private readonly running = new Map<string, { scope: string; abort: AbortController; done: Promise<void>; again: boolean }>();
   private stopped = false;
@@ -25,7 +27,7 @@ export class DayBuilds {
 
   /** Builds what the day has staged (once more, when it is being built already); `apiKey` names the account in the log. */
   start(scope: string, day: string, apiKey: string): void {
-    const key = `${scope}\u0000${day}`;
+    const key = keyOf(scope, day);
     const current = this.running.get(key);
     if (current) {
       current.again = true;
@@ -51,6 +53,11 @@ export class DayBuilds {
       }
     })();
     this.running.set(key, entry);
+  }
+
+  /** Builds what the day has staged unless it is being built already (a build a restart stopped). */
+  resume(scope: string, day: string, apiKey: string): void {
+    if (!this.running.has(keyOf(scope, day))) this.start(scope, day, apiKey);
   }
 
   /** Stops the scope's builds (its copy is being deleted) and waits for them to let go. */

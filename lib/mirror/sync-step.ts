@@ -27,7 +27,7 @@ import type { DayBuilds } from './day-builds';
 export interface SyncDeps {
   history: HistoryStore;
   /** Days whose pages are all read go in here. */
-  builds: Pick<DayBuilds, 'start'>;
+  builds: Pick<DayBuilds, 'start' | 'resume'>;
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt'>;
   policy: CachePolicy;
@@ -93,7 +93,7 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   const days = new Map((await history.listDays<DayProgress>(scope)).map((d) => [d.day, d]));
   // Days read in full whose build stopped (a restart): built again, adding only what is missing.
   // (A day still being read gets its build with its next page.)
-  for (const d of days.values()) if (d.state === 'building') deps.builds.start(scope, d.day, settings.apiKey);
+  for (const d of days.values()) if (d.state === 'building') deps.builds.resume(scope, d.day, settings.apiKey);
   const day = first <= last ? targetDay(days, first, last, now) : null;
   if (!day) {
     // Nothing to read: a complete day without its pack (copied before packs existed, or given a

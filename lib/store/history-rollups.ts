@@ -32,7 +32,7 @@ export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
  * The latencies of a group of records as a rollup keeps them: 32-bit big-endian integers, one after
  * another (readLatencies reads them back; absent latencies are left out).
  */
-export function latencyBytesOf(dialect: SqlDialect, column: RawBuilder<unknown>): RawBuilder<Buffer> {
+function latencyBytesOf(dialect: SqlDialect, column: RawBuilder<unknown>): RawBuilder<Buffer> {
   return dialect === 'postgres'
     ? sql<Buffer>`coalesce(string_agg(int4send(${column}::int4), ''::bytea), ''::bytea)`
     : sql<Buffer>`coalesce(unhex(group_concat(case when ${column} is null then null else printf('%08X', ${column} & 4294967295) end, '')), x'')`;

@@ -219,17 +219,6 @@ const isSelective = (search: Pick<LocalSearch, 'where'>) => search.where.some((c
 
 const isWide = (ch: string) => ch.codePointAt(0)! > 0x7f;
 
-/**
- * The text SQLite's trigram index keeps of a record: its searchable text and a line end. The line
- * end gives every pair of characters a third (ftsMatch finds two wide characters through the
- * trigrams that start with them, and the text's last two would otherwise start none).
- * Copies stored before this also hold every pair of wide characters followed by U+0001: those
- * trigrams start with their pair too, so the same search finds them.
- */
-export function indexedText(text: string): string {
-  return `${text}\n`;
-}
-
 /** Whether SQLite's trigram index answers this text: three characters or more, or two wide ones (ftsMatch). */
 function textUsesIndex(text: string): boolean {
   const chars = [...text];

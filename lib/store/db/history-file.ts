@@ -12,7 +12,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { HISTORY_SCHEMA } from './migrations/history-schema';
 import { ensurePrivateFile, tightenIfPresent } from './private-files';
 
-export const HISTORY_FILE_NAME = 'history.sqlite';
+const HISTORY_FILE_NAME = 'history.sqlite';
 
 export const historyFileOf = (dataDir: string) => path.join(dataDir, HISTORY_FILE_NAME);
 
