@@ -88,7 +88,22 @@ describe('a day pack', () => {
   it('keeps only the ids of a text search', () => {
     const ids = new IdSet([106, 130, 9_999, 100 + 39 * 3]);
     expect(positions(scanPack(PACK, { ranges: [{ from: T0, to: T0 + DAY }], where: [], ids }, 'asc'))).toEqual([2, 10, 39]);
-    expect(new IdSet([]).has(0)).toBe(false);
+    expect(positions(scanPack(PACK, { ranges: [{ from: T0, to: T0 + DAY }], where: [], ids: new IdSet([]) }, 'asc'))).toEqual([]);
+  });
+
+  it('keeps the ids of a text search that also pass the conditions and lie in the ranges, in either order', () => {
+    // Every other record's id, and ids of no record of the pack on either side of its own.
+    const ids = new IdSet([1, 99, ...ROWS.filter((_, i) => i % 2 === 0).map((r) => Number(r.id)), 10_000]);
+    const ranges = [
+      { from: T0, to: T0 + 20 * 60_000 },
+      { from: T0 + 30 * 60_000, to: T0 + DAY },
+    ];
+    const where = [{ column: 'dlr_error_code', op: '=' as const, value: '001' }];
+    // Found, of code 001 (every third record) and in a range.
+    const expected = ROWS.map((_, i) => i).filter((i) => i % 2 === 0 && i % 3 === 0 && (i <= 20 || i >= 30));
+    expect(positions(scanPack(PACK, { ranges, where, ids }, 'asc'))).toEqual(expected);
+    expect(positions(scanPack(PACK, { ranges, where, ids }, 'desc'))).toEqual([...expected].reverse());
+    expect(positions(scanPack(PACK, { ranges, where: [{ column: 'status', op: '=', value: 'EXPIRED' }], ids }, 'asc'))).toEqual([]);
   });
 
   it('answers only conditions it can test: a number, its last digits or a reference go to SQL', () => {

@@ -149,10 +149,19 @@ export class IdSet {
     this.size = ids.length;
   }
 
-  has(id: number): boolean {
-    const at = id - this.first;
-    if (at < 0 || at >= this.bits.length * 32) return false;
-    return (this.bits[at >>> 5]! & (1 << (at & 31))) !== 0;
+  /**
+   * Writes into `out` from `at` the positions in [start, end) of `ids` whose id is in the set;
+   * answers where it stopped. One tight loop over a day's ids (a month of them for a free text
+   * found tens of thousands of times: 5 ms where a call per record took 16).
+   */
+  positionsIn(ids: Float64Array, start: number, end: number, out: Uint32Array, at: number): number {
+    const { bits, first } = this;
+    const span = bits.length * 32;
+    for (let i = start; i < end; i++) {
+      const x = ids[i]! - first;
+      if (x >= 0 && x < span && (bits[x >>> 5]! & (1 << (x & 31))) !== 0) out[at++] = i;
+    }
+    return at;
   }
 }
 
@@ -200,12 +209,24 @@ export function scanPack(pack: DayPack, filter: PackFilter, order: 'asc' | 'desc
   const spans = filter.ranges.map((r) => [firstAtOrAfter(received, r.from), firstAtOrAfter(received, r.to + 1)] as const);
   const kept = new Uint32Array(spans.reduce((n, [start, end]) => n + Math.max(0, end - start), 0));
   let count = 0;
-  for (const [start, end] of spans) {
-    for (let i = start; i < end; i++) {
-      if (ids && !ids.has(pack.ids[i]!)) continue;
+  if (ids) {
+    // The ids first (they keep a few in a hundred: a free text), then the conditions on those.
+    for (const [start, end] of spans) if (end > start) count = ids.positionsIn(pack.ids, start, end, kept, count);
+    let stay = 0;
+    for (let j = 0; j < count; j++) {
+      const i = kept[j]!;
       let pass = true;
       for (let t = 0; pass && t < tests.length; t++) pass = tests[t]!(i);
-      if (pass) kept[count++] = i;
+      if (pass) kept[stay++] = i;
+    }
+    count = stay;
+  } else {
+    for (const [start, end] of spans) {
+      for (let i = start; i < end; i++) {
+        let pass = true;
+        for (let t = 0; pass && t < tests.length; t++) pass = tests[t]!(i);
+        if (pass) kept[count++] = i;
+      }
     }
   }
   const out = kept.subarray(0, count);
