@@ -23,6 +23,6 @@ export function csvHeader(columns: readonly CdrFieldKey[]): string {
  * records a batch at a time anyway (lib/exports/file-writer.ts), so a batch is written as one
  * string: no stream to pipe, no error to forward, the same bytes.
  */
-export function csvRows(rows: readonly Record<string, string | number>[], columns: readonly CdrFieldKey[]): string {
-  return stringifySync(rows as Record<string, string | number>[], { ...csvOptions(columns, false), header: false });
+export function csvRows(rows: Record<string, string | number>[], columns: readonly CdrFieldKey[]): string {
+  return stringifySync(rows, { ...csvOptions(columns, false), header: false });
 }
