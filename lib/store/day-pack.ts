@@ -208,26 +208,19 @@ export function scanPack(pack: DayPack, filter: PackFilter, order: 'asc' | 'desc
   const received = pack.numbers.received_ms;
   const spans = filter.ranges.map((r) => [firstAtOrAfter(received, r.from), firstAtOrAfter(received, r.to + 1)] as const);
   const kept = new Uint32Array(spans.reduce((n, [start, end]) => n + Math.max(0, end - start), 0));
+  const passes = (i: number): boolean => {
+    for (let t = 0; t < tests.length; t++) if (!tests[t]!(i)) return false;
+    return true;
+  };
   let count = 0;
   if (ids) {
     // The ids first (they keep a few in a hundred: a free text), then the conditions on those.
     for (const [start, end] of spans) if (end > start) count = ids.positionsIn(pack.ids, start, end, kept, count);
     let stay = 0;
-    for (let j = 0; j < count; j++) {
-      const i = kept[j]!;
-      let pass = true;
-      for (let t = 0; pass && t < tests.length; t++) pass = tests[t]!(i);
-      if (pass) kept[stay++] = i;
-    }
+    for (let j = 0; j < count; j++) if (passes(kept[j]!)) kept[stay++] = kept[j]!;
     count = stay;
   } else {
-    for (const [start, end] of spans) {
-      for (let i = start; i < end; i++) {
-        let pass = true;
-        for (let t = 0; pass && t < tests.length; t++) pass = tests[t]!(i);
-        if (pass) kept[count++] = i;
-      }
-    }
+    for (const [start, end] of spans) for (let i = start; i < end; i++) if (passes(i)) kept[count++] = i;
   }
   const out = kept.subarray(0, count);
   return order === 'desc' ? out.reverse() : out;
