@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleCdr } from '@/lib/upstream/test-fixtures';
-import { historyRow, RECORD_COLUMNS, receivedMs, recordColumns } from './record-columns';
+import { historyRow, RECORD_COLUMNS, receivedMs, recordColumns, searchText } from './record-columns';
 import { cdrSchema } from './schema';
 
 const cdr = (over: Record<string, unknown> = {}) => cdrSchema.parse(sampleCdr(over));
@@ -23,5 +23,25 @@ describe("a record's columns in the local history", () => {
     expect(recordColumns(cdr({ date_received: 'yesterday' }))).toBeNull();
     expect(historyRow(cdr({ date_received: '' }))).toBeNull();
     expect(receivedMs(cdr({ date_received: '' }))).toBeNull();
+  });
+
+  it("search text: every searchable field once, lower-cased, one per line, without a field another one quotes whole", () => {
+    const record = cdr({
+      trx_id: 'ABC123',
+      to_address: '819012345678',
+      from_address: 'SakuraMart',
+      ref: 'ORD-2026-0012345',
+      message_body: 'SakuraMart: your order ORD-2026-0012345 has shipped.',
+      unencrypted_message_body: '',
+    });
+    // The sender and the reference are in the message: whatever part of them is searched, the message has it.
+    expect(recordColumns(record)!.search_text).toBe('abc123\n819012345678\nsakuramart: your order ord-2026-0012345 has shipped.');
+    const quoteless = cdr({ trx_id: 'ABC123', to_address: '819012345678', from_address: 'Fuji', ref: 'SHP-1', message_body: '配達します', unencrypted_message_body: '' });
+    expect(recordColumns(quoteless)!.search_text).toBe('abc123\n819012345678\nfuji\nshp-1\n配達します');
+  });
+
+  it('search text keeps one of two equal fields, and nothing of empty ones', () => {
+    expect(searchText(['same', '', 'same', 'other'])).toBe('same\nother');
+    expect(searchText(['', ''])).toBe('');
   });
 });
