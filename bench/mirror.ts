@@ -6,7 +6,9 @@
  *     the sync's); every upstream HTTP exchange is timed (headers and body), and what the sync
  *     spends besides until the last day is complete — parsing, checking, staging, building the
  *     days on the history writer's thread, the governor, the lease — is divided by the pages it
- *     read.
+ *     read. Beside it: the same pages asked again with nothing else running (the upstream's own
+ *     time, which the exchanges timed during the copy exceed by the simulator's waits for a core),
+ *     and the CPU the server's thread, this process's other threads and the simulator used.
  *  2. A scripted support day: 30 distinct questions over the last 14 settled days (numbers,
  *     statuses, senders, references, sub-ranges, later pages, zone switches) asked without the
  *     local history and again once its 14 days are complete: upstream calls each way, beside the
@@ -30,21 +32,33 @@ import { formatWallClock, type Zone } from '../lib/time/zones';
 import { startHarness, type Harness } from '../tests/support/service-harness';
 import { historyFileOf } from '../lib/store/db/history-file';
 import { sqliteFileOf } from '../lib/store/db/sqlite-file';
-import { startSimulatorProcess } from './lib/processes';
+import { mainThreadCpuMs, startSimulatorProcess } from './lib/processes';
+import { QUERY_PATH } from '../lib/upstream/client';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
 
 const ROOMY = { UPSTREAM_LIMIT_PER_MINUTE: '100000', UPSTREAM_LIMIT_PER_HOUR: '1000000', UPSTREAM_LIMIT_PER_DAY: '10000000', LOG_LEVEL: 'error' };
 const RECORDS = Number(process.env.BENCH_MIRROR_RECORDS ?? 1_000_000);
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** Times every upstream HTTP exchange (to the body's last byte) made while `run` runs. */
-async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Promise<{ result: T; upstreamMs: number; exchanges: number }> {
+/** An upstream GET as it was sent, to be sent again. */
+interface SentRequest {
+  url: string;
+  headers: HeadersInit | undefined;
+}
+
+/**
+ * Times every upstream HTTP exchange (to the body's last byte) made while `run` runs, and keeps the
+ * GETs to send them again (`replayAlone`).
+ */
+async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Promise<{ result: T; upstreamMs: number; exchanges: number; gets: SentRequest[] }> {
   const original = globalThis.fetch;
   let upstreamMs = 0;
   let exchanges = 0;
+  const gets: SentRequest[] = [];
   globalThis.fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith(upstreamUrl)) return original(input, init);
+    if ((init?.method ?? 'GET') === 'GET') gets.push({ url, headers: init?.headers });
     const started = performance.now();
     const res = await original(input, init);
     const body = await res.arrayBuffer();
@@ -53,10 +67,28 @@ async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Pr
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
   try {
-    return { result: await run(), upstreamMs, exchanges };
+    return { result: await run(), upstreamMs, exchanges, gets };
   } finally {
     globalThis.fetch = original;
   }
+}
+
+/**
+ * The same requests sent again one after another, nothing else running: the upstream's own time.
+ * Timed during the copy, an exchange also holds the simulator's wait for a core (the copy's two
+ * threads and the simulator share this machine's two) and any turn of the server's thread that
+ * was busy when the answer came.
+ */
+async function replayAlone(gets: readonly SentRequest[]): Promise<number> {
+  let ms = 0;
+  for (const get of gets) {
+    const started = performance.now();
+    const res = await fetch(get.url, { headers: get.headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`the simulator answered ${res.status} to a request the copy made`);
+    ms += performance.now() - started;
+  }
+  return ms;
 }
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<void> {
@@ -135,20 +167,36 @@ async function syncAndSupportDay(): Promise<void> {
   await h.store.history.warmUp();
   h.syncRunner.start();
   const started = Date.now();
+  // CPU used so far, sampled every 50 ms: read at the last day's completion, not at the poll that saw it.
+  const cpuNow = () => ({ at: Date.now(), self: process.cpuUsage(), thread: mainThreadCpuMs(), upstream: upstream.cpuMs() });
+  const cpuSamples = [cpuNow()];
+  const sampler = setInterval(() => cpuSamples.push(cpuNow()), 50);
   const scope = scopeOf(who).key;
-  const { upstreamMs, exchanges } = await timingUpstream(upstream.url, async () => {
+  const { upstreamMs, exchanges, gets } = await timingUpstream(upstream.url, async () => {
     // Turning the copy on starts it (the services' runner is running).
     await h.mirror.put(who, { enabled: true, since: first });
     // Looked at once a second, not to weigh on what is measured; the end is the last day's completion.
     await waitFor(async () => (await h.store.history.completeDays(scope, first, lastSettled)).length === 14, 600_000, 1_000);
     await h.syncRunner.stop();
   });
+  clearInterval(sampler);
   const syncMs = Math.max(...(await h.store.history.listDays(scope)).map((d) => d.completedAt ?? 0)) - started;
+  const cpuStart = cpuSamples[0]!;
+  const cpuEnd = cpuSamples.find((c) => c.at >= started + syncMs) ?? cpuSamples.at(-1)!;
+  const cpuMs = {
+    self: (cpuEnd.self.user - cpuStart.self.user + cpuEnd.self.system - cpuStart.self.system) / 1000,
+    thread: cpuEnd.thread - cpuStart.thread,
+    upstream: cpuEnd.upstream - cpuStart.upstream,
+  };
+  const cpuWindowMs = cpuEnd.at - cpuStart.at;
   const state = await h.mirror.get(who);
   const syncCalls = await queriesOf(upstream.url, 'demo');
   const mirrorAccount = h.account('demo', null);
   for (const q of questions) await h.transactions.page(mirrorAccount, q);
   const withCalls = (await queriesOf(upstream.url, 'demo')) - syncCalls;
+  // Last: the simulator counts these too.
+  const queries = gets.filter((get) => new URL(get.url).pathname === QUERY_PATH);
+  const aloneMs = await replayAlone(queries);
   await h.close();
   await upstream.stop();
 
@@ -158,6 +206,9 @@ async function syncAndSupportDay(): Promise<void> {
   console.log(`  pages (upstream calls)         ${fmt(syncCalls)}   (token requests and other exchanges: ${fmt(exchanges - syncCalls)})`);
   console.log(`  wall time                      ${fmt(syncMs)} ms, of which upstream exchanges ${fmt(upstreamMs)} ms`);
   console.log(`  cost per page beyond upstream  ${fmt(overhead, 2)} ms   (target <= 5 ms)`);
+  console.log(`  the same ${fmt(queries.length)} pages asked again alone: ${fmt(aloneMs)} ms (${fmt(aloneMs / queries.length, 1)} ms each); beyond that time: ${fmt((syncMs - aloneMs) / syncCalls, 2)} ms a page`);
+  const perPage = (ms: number) => `${fmt(ms / syncCalls, 1)} ms a page`;
+  console.log(`  CPU meanwhile: the server's thread ${perPage(cpuMs.thread)}, its other threads (the history writer, GC helpers) ${perPage(cpuMs.self - cpuMs.thread)}, the simulator ${perPage(cpuMs.upstream)}; the ${os.cpus().length} cores ${fmt((100 * (cpuMs.self + cpuMs.upstream)) / (cpuWindowMs * os.cpus().length))}% busy`);
   console.log(`  at the seed's limits (10/h, 100/day, sync share 0.6) these ${fmt(syncCalls)} calls take about ${fmt(syncCalls / 60, 1)} days of idle quota`);
   console.log('');
   console.log('Scripted support day: 30 distinct questions over the last 14 settled days');

@@ -84,6 +84,12 @@ function rssOf(pid: number | undefined): number {
   return total;
 }
 
+/** CPU time (user + system, ms) of this process's main thread so far (Linux /proc; clock ticks of 10 ms). */
+export function mainThreadCpuMs(): number {
+  const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** CPU time (user + system, ms) of a process tree so far (Linux /proc; clock ticks of 10 ms). */
 function cpuMsOf(pid: number | undefined): number {
   if (!pid) return 0;
