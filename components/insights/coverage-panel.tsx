@@ -43,7 +43,8 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   if (state.enabled && !earlier) {
     return (
       <p className={styles.coverageNote} data-testid="sync-progress" role="status">
-        The local history is being copied ({state.state}): {formatCount(state.records)} records so far, about {formatCount(state.callsLeft)} calls to go
+        The local history is being copied ({state.state}): {formatCount(state.records)} records so far,{' '}
+        {state.callsLeft === null ? 'the calls to go known once a day’s first page is read' : `about ${formatCount(state.callsLeft)} calls to go`}
         {state.completeAt ? `, complete about ${new Date(state.completeAt).toLocaleString('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' })} UTC` : ''}.
         {state.message ? ` ${state.message}` : ''} This page updates as days complete.
       </p>
@@ -55,13 +56,24 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   const copied = state.days.filter((d) => d.state === 'complete');
   const perDay = copied.length > 0 ? Math.max(1, Math.round(copied.reduce((n, d) => n + Math.ceil(d.records / RECORDS_PER_CALL), 0) / copied.length)) : 1;
   const extraDays = earlier ? Math.round((Date.parse(state.since) - Date.parse(since)) / 86_400_000) : 0;
-  const calls = state.callsLeft + extraDays * perDay;
+  // Before the upstream has told the size of any day, the cost is said per day rather than guessed.
+  const calls = state.callsLeft === null ? null : state.callsLeft + extraDays * perDay;
+  const days = extraDays + state.days.filter((d) => d.state !== 'complete' && d.state !== 'unsettled').length;
   return (
     <div className={styles.syncOffer} data-testid="sync-offer">
       <p className={styles.coverageNote}>
-        Copy the account’s settled days from <strong>{since}</strong> into the local history to see them here: about{' '}
-        <strong>{formatCount(calls)}</strong> upstream calls, made in the background with calls nobody is using (never the calls kept for people,
-        never more than its share of any window).
+        Copy the account’s settled days from <strong>{since}</strong> into the local history to see them here:{' '}
+        {calls === null ? (
+          <>
+            one upstream call per {RECORDS_PER_CALL} records of each of its <strong>{formatCount(days)}</strong> days (how many calls in all is known once
+            the first day’s first page is read),
+          </>
+        ) : (
+          <>
+            about <strong>{formatCount(calls)}</strong> upstream calls,
+          </>
+        )}{' '}
+        made in the background with calls nobody is using (never the calls kept for people, never more than its share of any window).
         {state.message ? ` ${state.message}` : ''}
       </p>
       <button type="button" className="button button-primary" disabled={start.isPending} onClick={() => start.mutate({ enabled: true, since })} data-testid="start-sync">

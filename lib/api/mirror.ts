@@ -29,9 +29,12 @@ export interface MirrorState {
   records: number;
   /** Upstream calls the copy made today (UTC). */
   callsToday: number;
-  /** Calls still needed, as far as known. */
-  callsLeft: number;
-  /** When the copy should be complete at the current limits (ISO), or null when unknown or off. */
+  /**
+   * Calls still needed; null until the upstream has told the size of one day (a day's first page
+   * does), since a day's calls are not guessed.
+   */
+  callsLeft: number | null;
+  /** When the copy should be complete at the current limits (ISO), or null when unknown (as callsLeft) or off. */
   completeAt: string | null;
   /** From `since` to today, newest first. */
   days: MirrorDay[];

@@ -78,6 +78,15 @@ describe('the local history', () => {
     }
     expect(state.days.some((d) => d.state === 'unsettled')).toBe(true);
     expect(state.callsToday).toBeGreaterThan(0);
+    expect([state.callsLeft, state.completeAt !== null]).toEqual([0, true]);
+  });
+
+  it('does not guess how long a copy takes before the upstream has told the size of a day', async () => {
+    // support has no signed-in session: its copy waits for one, and no page of it is read yet.
+    const support = { ...h.account('support'), sid: 'sid-none' };
+    const state = await h.mirror.put(support, { enabled: true, since: SINCE });
+    expect([state.state, state.callsLeft, state.completeAt]).toEqual(['waiting', null, null]);
+    await h.mirror.delete(support);
   });
 
   it('answers varied searches over complete days exactly as the upstream would, with no call', async () => {

@@ -13,7 +13,8 @@ import type { UpstreamGateway } from '../server/upstream-gateway';
 import type { HistoryStore } from '../store/history-store';
 import type { VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
-import { isComplete, type DayProgress } from '../history/day-progress';
+import type { DayProgress } from '../history/day-progress';
+import { callsStillNeeded } from '../history/calls-needed';
 import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from '../history/days';
 import type { HistoryIndex } from '../history/history-index';
 import { scopeOf } from '../history/scope';
@@ -97,8 +98,8 @@ export class MirrorService {
       return { ...base, state: 'pending' };
     });
 
-    const remaining = this.remainingCalls(missing, stored);
-    const plan = enabled && remaining > 0 ? await gateway.planCalls(account.apiKey, 'sync', remaining, 0, ASSUMED_CALL_MS) : null;
+    const remaining = callsStillNeeded(missing, stored, config.UPSTREAM_PAGE_SIZE);
+    const plan = enabled && remaining !== null && remaining > 0 ? await gateway.planCalls(account.apiKey, 'sync', remaining, 0, ASSUMED_CALL_MS) : null;
     return {
       enabled,
       state,
@@ -112,26 +113,6 @@ export class MirrorService {
       completeAt: plan?.finishAt ? new Date(plan.finishAt).toISOString() : missing.length === 0 && enabled ? new Date(now).toISOString() : null,
       days,
     };
-  }
-
-  /** Calls the missing days still need: their known pages, and for days not begun as many as an average complete day took. */
-  private remainingCalls(missing: readonly string[], stored: ReadonlyMap<string, { progress: DayProgress; calls: number; state: string }>): number {
-    const complete = [...stored.values()].filter((d) => d.state === 'complete');
-    const perDay = complete.length > 0 ? Math.max(1, Math.round(complete.reduce((s, d) => s + d.calls, 0) / complete.length)) : 1;
-    let calls = 0;
-    for (const day of missing) {
-      const d = stored.get(day);
-      if (!d || d.progress.problem) {
-        calls += perDay;
-        continue;
-      }
-      if (isComplete(d.progress)) continue;
-      for (const w of d.progress.windows) {
-        if (w.state !== 'pending') continue;
-        calls += w.pagesTotal === null ? Math.max(1, perDay - d.calls) : w.pagesTotal - w.pagesDone;
-      }
-    }
-    return calls;
   }
 
   /** Changes what is wanted; answers the new state. */

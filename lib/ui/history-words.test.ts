@@ -35,6 +35,7 @@ describe('the local history in words', () => {
   it('says what is left to pay and when it is done, in the page’s zone', () => {
     expect(callsLeftText({ state: 'syncing', callsLeft: 1_234 })).toBe('About 1,234');
     expect(callsLeftText({ state: 'complete', callsLeft: 0 })).toBe('None');
+    expect(callsLeftText({ state: 'waiting', callsLeft: null })).toBe('Not known yet: a day’s first page tells its size');
     expect(completeAtText({ state: 'syncing', completeAt: '2026-11-20T15:04:05.000Z' }, 'UTC')).toBe('2026-11-20 15:04:05 UTC');
     expect(completeAtText({ state: 'syncing', completeAt: '2026-11-20T15:04:05.000Z' }, 'JST')).toBe('2026-11-21 00:04:05 JST');
     expect(completeAtText({ state: 'waiting', completeAt: null }, 'UTC')).toBe('Not known yet');

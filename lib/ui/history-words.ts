@@ -69,6 +69,7 @@ export function reserveText(quota: QuotaSnapshot): string | null {
 
 export function callsLeftText(state: Pick<MirrorState, 'state' | 'callsLeft'>): string {
   if (state.state === 'complete' || state.callsLeft === 0) return 'None';
+  if (state.callsLeft === null) return 'Not known yet: a day’s first page tells its size';
   return `About ${formatCount(state.callsLeft)}`;
 }
 
