@@ -51,13 +51,11 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
     );
   }
   // What it will cost: the calls the copy still needs from its start day, and for days before it as
-  // many as the days already copied took (a page of records a call).
+  // many as a typical day takes. Before the upstream has told the size of any day, the cost is said
+  // per day rather than guessed.
   const since = earlier ? wanted : state.since;
-  const copied = state.days.filter((d) => d.state === 'complete');
-  const perDay = copied.length > 0 ? Math.max(1, Math.round(copied.reduce((n, d) => n + Math.ceil(d.records / RECORDS_PER_CALL), 0) / copied.length)) : 1;
   const extraDays = earlier ? Math.round((Date.parse(state.since) - Date.parse(since)) / 86_400_000) : 0;
-  // Before the upstream has told the size of any day, the cost is said per day rather than guessed.
-  const calls = state.callsLeft === null ? null : state.callsLeft + extraDays * perDay;
+  const calls = state.callsLeft === null || state.callsPerDay === null ? null : state.callsLeft + extraDays * state.callsPerDay;
   const days = extraDays + state.days.filter((d) => d.state !== 'complete' && d.state !== 'unsettled').length;
   return (
     <div className={styles.syncOffer} data-testid="sync-offer">

@@ -34,6 +34,8 @@ export interface MirrorState {
    * does), since a day's calls are not guessed.
    */
   callsLeft: number | null;
+  /** Calls a typical day takes (the complete days' average, else a day being read); null as callsLeft. */
+  callsPerDay: number | null;
   /** When the copy should be complete at the current limits (ISO), or null when unknown (as callsLeft) or off. */
   completeAt: string | null;
   /** From `since` to today, newest first. */

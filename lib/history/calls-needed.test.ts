@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callsStillNeeded, type DayCalls } from './calls-needed';
+import { callsStillNeeded, typicalDayCalls, type DayCalls } from './calls-needed';
 import { applyPage, startDay } from './day-progress';
 
 const PAGE = 100;
@@ -18,12 +18,14 @@ function complete(day: string, calls: number): DayCalls {
 describe('the calls a copy still needs', () => {
   it('is not known before the upstream has told the size of any day', () => {
     expect(callsStillNeeded(['2026-11-01', '2026-11-02'], new Map(), PAGE)).toBeNull();
+    expect(typicalDayCalls([], PAGE)).toBeNull();
   });
 
   it('counts a day being read by its own pages, and a day not begun like it', () => {
     // 1,550 records: 16 pages, 3 read.
     const stored = new Map([['2026-11-02', begun('2026-11-02', 1_550, 3)]]);
     expect(callsStillNeeded(['2026-11-01', '2026-11-02'], stored, PAGE)).toBe(16 + 13);
+    expect(typicalDayCalls([...stored.values()], PAGE)).toBe(16);
   });
 
   it('takes the complete days’ average for a day not begun, and nothing for a complete day', () => {
@@ -32,6 +34,7 @@ describe('the calls a copy still needs', () => {
       ['2026-11-04', complete('2026-11-04', 20)],
     ]);
     expect(callsStillNeeded(['2026-11-01', '2026-11-02'], stored, PAGE)).toBe(30);
+    expect(typicalDayCalls([...stored.values()], PAGE)).toBe(15);
     expect(callsStillNeeded([], stored, PAGE)).toBe(0);
   });
 

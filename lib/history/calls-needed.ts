@@ -16,7 +16,7 @@ export interface DayCalls {
 }
 
 /** Calls a typical day takes, from what is known; null when nothing is. */
-function typicalDay(days: readonly DayCalls[], pageSize: number): number | null {
+export function typicalDayCalls(days: readonly DayCalls[], pageSize: number): number | null {
   const complete = days.filter((d) => d.state === 'complete');
   const sized = complete.length > 0 ? complete.map((d) => d.calls) : days.flatMap((d) => (d.progress.windows[0]?.total != null ? [Math.ceil(d.progress.windows[0].total / pageSize)] : []));
   if (sized.length === 0) return null;
@@ -25,7 +25,7 @@ function typicalDay(days: readonly DayCalls[], pageSize: number): number | null 
 
 /** The calls the `missing` days still need (`stored`: the days the copy has a row for), or null when that is not known yet. */
 export function callsStillNeeded(missing: readonly string[], stored: ReadonlyMap<string, DayCalls>, pageSize: number): number | null {
-  const typical = typicalDay([...stored.values()], pageSize);
+  const typical = typicalDayCalls([...stored.values()], pageSize);
   let calls = 0;
   for (const day of missing) {
     const d = stored.get(day);

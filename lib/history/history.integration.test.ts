@@ -79,13 +79,16 @@ describe('the local history', () => {
     expect(state.days.some((d) => d.state === 'unsettled')).toBe(true);
     expect(state.callsToday).toBeGreaterThan(0);
     expect([state.callsLeft, state.completeAt !== null]).toEqual([0, true]);
+    // A day's pages of 100, on average over the days copied.
+    const pages = complete.map((d) => Math.ceil(d.records / 100));
+    expect(state.callsPerDay).toBe(Math.round(pages.reduce((s, n) => s + n, 0) / pages.length));
   });
 
   it('does not guess how long a copy takes before the upstream has told the size of a day', async () => {
     // support has no signed-in session: its copy waits for one, and no page of it is read yet.
     const support = { ...h.account('support'), sid: 'sid-none' };
     const state = await h.mirror.put(support, { enabled: true, since: SINCE });
-    expect([state.state, state.callsLeft, state.completeAt]).toEqual(['waiting', null, null]);
+    expect([state.state, state.callsLeft, state.callsPerDay, state.completeAt]).toEqual(['waiting', null, null, null]);
     await h.mirror.delete(support);
   });
 

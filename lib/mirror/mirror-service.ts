@@ -14,7 +14,7 @@ import type { HistoryStore } from '../store/history-store';
 import type { VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
 import type { DayProgress } from '../history/day-progress';
-import { callsStillNeeded } from '../history/calls-needed';
+import { callsStillNeeded, typicalDayCalls } from '../history/calls-needed';
 import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from '../history/days';
 import type { HistoryIndex } from '../history/history-index';
 import { scopeOf } from '../history/scope';
@@ -110,6 +110,7 @@ export class MirrorService {
       records: (await history.size(scope)).records,
       callsToday: await gateway.callsMade(account.apiKey, 'sync', startOf(today)),
       callsLeft: remaining,
+      callsPerDay: typicalDayCalls([...stored.values()], config.UPSTREAM_PAGE_SIZE),
       completeAt: plan?.finishAt ? new Date(plan.finishAt).toISOString() : missing.length === 0 && enabled ? new Date(now).toISOString() : null,
       days,
     };
