@@ -25,9 +25,6 @@ export function CoveragePanel({ coverage, rangeStartDay }: { coverage: InsightsC
   );
 }
 
-/** Records a call reads at most (the upstream's largest page, UPSTREAM_PAGE_SIZE's default): for estimates only. */
-const RECORDS_PER_CALL = 100;
-
 function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   const client = useQueryClient();
   const mirror = useQuery(mirrorQueryOptions());
@@ -63,7 +60,7 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
         Copy the account’s settled days from <strong>{since}</strong> into the local history to see them here:{' '}
         {calls === null ? (
           <>
-            one upstream call per {RECORDS_PER_CALL} records of each of its <strong>{formatCount(days)}</strong> days (how many calls in all is known once
+            one upstream call per {formatCount(state.recordsPerCall)} records of each of its <strong>{formatCount(days)}</strong> days (how many calls in all is known once
             the first day’s first page is read),
           </>
         ) : (

@@ -36,6 +36,8 @@ export interface MirrorState {
   callsLeft: number | null;
   /** Calls a typical day takes (the complete days' average, else a day being read); null as callsLeft. */
   callsPerDay: number | null;
+  /** Records one of the copy's calls reads at most (UPSTREAM_PAGE_SIZE): a day takes one call per this many. */
+  recordsPerCall: number;
   /** When the copy should be complete at the current limits (ISO), or null when unknown (as callsLeft) or off. */
   completeAt: string | null;
   /** From `since` to today, newest first. */

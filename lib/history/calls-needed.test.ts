@@ -17,14 +17,14 @@ function complete(day: string, calls: number): DayCalls {
 
 describe('the calls a copy still needs', () => {
   it('is not known before the upstream has told the size of any day', () => {
-    expect(callsStillNeeded(['2026-11-01', '2026-11-02'], new Map(), PAGE)).toBeNull();
+    expect(callsStillNeeded(['2026-11-01', '2026-11-02'], new Map(), null)).toBeNull();
     expect(typicalDayCalls([], PAGE)).toBeNull();
   });
 
   it('counts a day being read by its own pages, and a day not begun like it', () => {
     // 1,550 records: 16 pages, 3 read.
     const stored = new Map([['2026-11-02', begun('2026-11-02', 1_550, 3)]]);
-    expect(callsStillNeeded(['2026-11-01', '2026-11-02'], stored, PAGE)).toBe(16 + 13);
+    expect(callsStillNeeded(['2026-11-01', '2026-11-02'], stored, typicalDayCalls([...stored.values()], PAGE))).toBe(16 + 13);
     expect(typicalDayCalls([...stored.values()], PAGE)).toBe(16);
   });
 
@@ -33,9 +33,9 @@ describe('the calls a copy still needs', () => {
       ['2026-11-03', complete('2026-11-03', 10)],
       ['2026-11-04', complete('2026-11-04', 20)],
     ]);
-    expect(callsStillNeeded(['2026-11-01', '2026-11-02'], stored, PAGE)).toBe(30);
+    expect(callsStillNeeded(['2026-11-01', '2026-11-02'], stored, typicalDayCalls([...stored.values()], PAGE))).toBe(30);
     expect(typicalDayCalls([...stored.values()], PAGE)).toBe(15);
-    expect(callsStillNeeded([], stored, PAGE)).toBe(0);
+    expect(callsStillNeeded([], stored, typicalDayCalls([...stored.values()], PAGE))).toBe(0);
   });
 
   it('counts a day that met a problem again in full', () => {
@@ -45,6 +45,6 @@ describe('the calls a copy still needs', () => {
       ['2026-11-02', troubled],
       ['2026-11-03', complete('2026-11-03', 7)],
     ]);
-    expect(callsStillNeeded(['2026-11-02'], stored, PAGE)).toBe(7);
+    expect(callsStillNeeded(['2026-11-02'], stored, typicalDayCalls([...stored.values()], PAGE))).toBe(7);
   });
 });

@@ -23,9 +23,11 @@ export function typicalDayCalls(days: readonly DayCalls[], pageSize: number): nu
   return Math.max(1, Math.round(sized.reduce((s, n) => s + n, 0) / sized.length));
 }
 
-/** The calls the `missing` days still need (`stored`: the days the copy has a row for), or null when that is not known yet. */
-export function callsStillNeeded(missing: readonly string[], stored: ReadonlyMap<string, DayCalls>, pageSize: number): number | null {
-  const typical = typicalDayCalls([...stored.values()], pageSize);
+/**
+ * The calls the `missing` days still need (`stored`: the days the copy has a row for; `typical`:
+ * typicalDayCalls of them), or null when that is not known yet.
+ */
+export function callsStillNeeded(missing: readonly string[], stored: ReadonlyMap<string, DayCalls>, typical: number | null): number | null {
   let calls = 0;
   for (const day of missing) {
     const d = stored.get(day);

@@ -79,7 +79,8 @@ describe('the local history', () => {
     expect(state.days.some((d) => d.state === 'unsettled')).toBe(true);
     expect(state.callsToday).toBeGreaterThan(0);
     expect([state.callsLeft, state.completeAt !== null]).toEqual([0, true]);
-    // A day's pages of 100, on average over the days copied.
+    // A day's pages of 100 (the page size the copy reads with), on average over the days copied.
+    expect(state.recordsPerCall).toBe(100);
     const pages = complete.map((d) => Math.ceil(d.records / 100));
     expect(state.callsPerDay).toBe(Math.round(pages.reduce((s, n) => s + n, 0) / pages.length));
   });

@@ -98,7 +98,8 @@ export class MirrorService {
       return { ...base, state: 'pending' };
     });
 
-    const remaining = callsStillNeeded(missing, stored, config.UPSTREAM_PAGE_SIZE);
+    const callsPerDay = typicalDayCalls([...stored.values()], config.UPSTREAM_PAGE_SIZE);
+    const remaining = callsStillNeeded(missing, stored, callsPerDay);
     const plan = enabled && remaining !== null && remaining > 0 ? await gateway.planCalls(account.apiKey, 'sync', remaining, 0, ASSUMED_CALL_MS) : null;
     return {
       enabled,
@@ -110,7 +111,8 @@ export class MirrorService {
       records: (await history.size(scope)).records,
       callsToday: await gateway.callsMade(account.apiKey, 'sync', startOf(today)),
       callsLeft: remaining,
-      callsPerDay: typicalDayCalls([...stored.values()], config.UPSTREAM_PAGE_SIZE),
+      callsPerDay,
+      recordsPerCall: config.UPSTREAM_PAGE_SIZE,
       completeAt: plan?.finishAt ? new Date(plan.finishAt).toISOString() : missing.length === 0 && enabled ? new Date(now).toISOString() : null,
       days,
     };
