@@ -111,6 +111,36 @@ test('brute force: 5 wrong secrets reach the upstream, then the key waits, the r
   expect(wrongAgain.status).toBe(401);
 });
 
+test('the throttle cannot be walked around: a path with more segments, or the key sent twice, counts against the key that is checked', async () => {
+  const dash = await dashboard('around', { SIGN_IN_FIRST_WAIT_SECONDS: '60', UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '100' });
+  const csrf = await fetch(`${dash.url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  /** A sign-in form sent as written (fields in order, a field twice if given twice) to `path`. */
+  const send = (path: string, fields: [string, string][]) =>
+    fetch(`${dash.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
+      body: new URLSearchParams([['csrfToken', csrfToken], ...fields, ['json', 'true']]),
+    });
+  const before = tokenRequestsOf('minato');
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    // next-auth reads the first two segments (callback, credentials) and the last of repeated fields.
+    statuses.push((await send('/api/auth/callback/credentials/more', [['apiKey', 'minato'], ['apiSecret', `guess-a${i}`]])).status);
+    statuses.push((await send('/api/auth/callback/credentials', [['apiKey', '!'], ['apiKey', 'minato'], ['apiSecret', `guess-b${i}`]])).status);
+    statuses.push((await send('/api/auth/callback/credentials', [['apiKey', 'fuji-unused'], ['apiKey', 'minato'], ['apiSecret', `guess-c${i}`]])).status);
+  }
+  // Five failures reach the upstream; every attempt after them waits, whichever form it took.
+  expect(tokenRequestsOf('minato') - before).toBe(5);
+  expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(statuses.length - 5);
+});
+
 test("an address's failures are counted by its TCP peer, whatever X-Forwarded-For says", async () => {
   const dash = await dashboard('address', { SIGN_IN_FAILURES_PER_ADDRESS: '6', UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '100' });
   const attempt = await signInClient(dash.url);

@@ -59,7 +59,8 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   );
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate>
+    // method="post": submitted before the script takes over, the secret goes in a body, never in a URL.
+    <form className={styles.form} method="post" onSubmit={submit} noValidate>
       {field('apiKey', 'API key', 'text', 'username')}
       {field('apiSecret', 'API secret', 'password', 'current-password')}
       {field('enterpriseId', 'Enterprise ID (optional)', 'text', 'organization', 'Only if your account works for several enterprises.')}

@@ -20,13 +20,25 @@ import { log } from '../log';
 import { PAGE_PATHS } from '../ui/paths';
 import type { Services } from './services';
 
-/** The API key of a sign-in form (the body next-auth reads: url-encoded or JSON), or null. */
-async function submittedKey(req: NextRequest): Promise<string | null> {
+/**
+ * The form as next-auth will read it (next-auth/next/utils.js getBody): JSON, or url-encoded fields
+ * where a repeated field keeps its last value (Object.fromEntries). Read any other way, a form with
+ * `apiKey` twice would be throttled under one key and checked upstream under the other.
+ */
+async function signInForm(req: NextRequest): Promise<Record<string, unknown> | null> {
   const type = req.headers.get('content-type') ?? '';
+  if (type.includes('application/json')) {
+    const body: unknown = await req.clone().json();
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  }
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(await req.clone().text()));
+  return null;
+}
+
+/** The API key of a sign-in form, or null when the form holds none that authorize would check upstream. */
+async function submittedKey(req: NextRequest): Promise<string | null> {
   try {
-    let raw: unknown;
-    if (type.includes('application/json')) raw = ((await req.clone().json()) as Record<string, unknown>)?.apiKey;
-    else if (type.includes('application/x-www-form-urlencoded')) raw = new URLSearchParams(await req.clone().text()).get('apiKey');
+    const raw = (await signInForm(req))?.apiKey;
     const apiKey = typeof raw === 'string' ? raw.trim() : '';
     // A key that is not one never reaches the upstream (authorize refuses the form): nothing to count.
     return signInProblems({ apiKey, apiSecret: 'x', enterpriseId: '' }).apiKey === undefined ? apiKey : null;

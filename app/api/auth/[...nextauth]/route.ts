@@ -28,8 +28,10 @@ async function handler(req: NextRequest, context: Context) {
     throw err;
   }
   const services = await getServices();
-  const { nextauth } = await context.params;
-  if (req.method === 'POST' && nextauth.join('/') === 'callback/credentials') {
+  // Read as next-auth reads it: the action and the provider are the first two segments, and any
+  // after them are ignored (callback/credentials/x signs in as well).
+  const [action, provider] = (await context.params).nextauth;
+  if (req.method === 'POST' && action === 'callback' && provider === 'credentials') {
     return throttledSignIn(request, services, (attempt) => NextAuth(authOptions({ ...services, attempt }))(request, context));
   }
   return NextAuth(authOptions(services))(request, context);
