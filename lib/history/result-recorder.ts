@@ -19,8 +19,8 @@ export interface ResultRecorderDeps {
   cache: PageCacheStore;
   history: HistoryStore;
   index: HistoryIndex;
-  /** Whether a range ending at `to` is settled (its records no longer change). */
-  isSettled: (to: number) => boolean;
+  /** When a range ending at `to` settles (its records no longer change): CachePolicy.settlesAt. */
+  settlesAt: (to: number) => number;
   pageSize: number;
   now: () => number;
   /** Waits while work a person is waiting for runs (lib/server/foreground-work.ts); absent: never waits. */
@@ -42,10 +42,14 @@ export class ResultRecorder {
     const { cache, history, index, pageSize } = this.deps;
     const from = parseWallClock(base.params['date-from'] ?? '', 'UTC')?.getTime();
     const to = parseWallClock(base.params['date-to'] ?? '', 'UTC')?.getTime();
-    if (from === undefined || to === undefined || !this.deps.isSettled(to)) return;
+    if (from === undefined || to === undefined) return;
+    // Only pages read once the range had settled: one read before may hold a status that changed
+    // since (the count stays the same once the range has ended), and a copied record is kept.
+    const settled = this.deps.settlesAt(to);
+    if (this.deps.now() < settled) return;
     const pages = Math.max(1, Math.ceil(totalFound / pageSize));
     if (pages > MAX_PAGE) return; // deeper than the upstream reaches: never complete
-    if ((await cache.countPages(account.apiKey, base.key, sortOrder, totalFound)) < pages) return;
+    if ((await cache.countPages(account.apiKey, base.key, sortOrder, totalFound, settled)) < pages) return;
     const scope = scopeOf(account).key;
     const busyKey = `${scope}\u0000${base.key}`;
     if (this.busy.has(busyKey)) return;
@@ -58,7 +62,8 @@ export class ResultRecorder {
         // Nobody waits for this copy: an export's file, for example, goes first.
         await this.deps.foregroundIdle?.();
         const page = await cache.getPage(account.apiKey, base.key, sortOrder, p);
-        if (!page || page.totalFound !== totalFound) return; // replaced meanwhile: not one result
+        // Replaced meanwhile, or (a page the count missed) read before the range settled: not one result.
+        if (!page || page.totalFound !== totalFound || page.fetchedAt < settled) return;
         const rows: HistoryRecordRow[] = [];
         for (const cdr of page.body._embedded.cdrs) {
           const row = historyRow(cdr);

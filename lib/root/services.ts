@@ -97,7 +97,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     cache,
     history: store.history,
     index: historyIndex,
-    isSettled: (to) => policy.isSettled(to, now()),
+    settlesAt: (to) => policy.settlesAt(to),
     pageSize: config.UPSTREAM_PAGE_SIZE,
     now,
     foregroundIdle: () => foreground.idle(),

@@ -17,6 +17,8 @@ export interface CachePolicy {
   settledBefore(now: number): number;
   /** Whether a range ending at `to` (ms) no longer changes. */
   isSettled(to: number, now: number): boolean;
+  /** When a range ending at `to` (ms) settles: what was read of it before may have changed since. */
+  settlesAt(to: number): number;
   /** Until when a page of a range ending at `to`, fetched at `now`, is served without asking again. */
   expiresAt(to: number, now: number): number;
 }
@@ -30,6 +32,7 @@ export function cachePolicy(config: CachePolicyConfig): CachePolicy {
   return {
     settledBefore,
     isSettled,
+    settlesAt: (to) => to + settledAfterMs,
     expiresAt: (to, now) => now + (isSettled(to, now) ? settledTtlMs : recentTtlMs),
   };
 }

@@ -58,7 +58,7 @@ export function withMemoryCache(store: PageCacheStore, maxPages: number): PageCa
       await store.putPage(account, page);
       remember(account, page);
     },
-    countPages: (account, queryKey, sortOrder, totalFound) => store.countPages(account, queryKey, sortOrder, totalFound),
+    countPages: (account, queryKey, sortOrder, totalFound, fetchedSince) => store.countPages(account, queryKey, sortOrder, totalFound, fetchedSince),
     getRecord: (account, trxId): Promise<CachedRecord | null> => store.getRecord(account, trxId),
     putRecords: (account, cdrs, fetchedAt, expiresAt) => store.putRecords(account, cdrs, fetchedAt, expiresAt),
     async prune(now) {

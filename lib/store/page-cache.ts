@@ -35,8 +35,11 @@ export interface PageCacheStore {
    * copy of the record), in one transaction.
    */
   putPage(account: string, page: CachedPage): Promise<void>;
-  /** How many pages of the query in this order are stored with this total (a complete result has them all). */
-  countPages(account: string, queryKey: string, sortOrder: 'asc' | 'desc', totalFound: number): Promise<number>;
+  /**
+   * How many pages of the query in this order are stored with this total, fetched at `fetchedSince`
+   * or later (a complete result has them all).
+   */
+  countPages(account: string, queryKey: string, sortOrder: 'asc' | 'desc', totalFound: number, fetchedSince: number): Promise<number>;
   /** A record by trx_id, from its own copy or from the page that holds it. */
   getRecord(account: string, trxId: string): Promise<CachedRecord | null>;
   /** Records fetched without a page (the detail call), each kept as its own copy. */
@@ -124,7 +127,7 @@ export function createPageCache(db: Kysely<Database>): PageCacheStore {
         .executeTakeFirst();
       return toPage(row);
     },
-    async countPages(account, queryKey, sortOrder, totalFound) {
+    async countPages(account, queryKey, sortOrder, totalFound, fetchedSince) {
       const row = await db
         .selectFrom('cache_pages')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -132,6 +135,7 @@ export function createPageCache(db: Kysely<Database>): PageCacheStore {
         .where('query_key', '=', queryKey)
         .where('sort_order', '=', sortOrder)
         .where('total_found', '=', totalFound)
+        .where('fetched_at', '>=', fetchedSince)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
