@@ -194,13 +194,20 @@ function answerDetail(ctx: ApiContext, url: URL, credential: Credential, now: nu
   return { status: 200, body: ctx.dataset.recordAt(i, tz.value, now) };
 }
 
+/** A result page without its last `n` records (total_found unchanged); any other body as it is. */
+function withoutLastRecords(body: unknown, n: number): unknown {
+  const embedded = (body as { _embedded?: { cdrs?: unknown } } | null)?._embedded;
+  if (!embedded || !Array.isArray(embedded.cdrs)) return body;
+  return { ...(body as object), _embedded: { ...embedded, cdrs: embedded.cdrs.slice(0, Math.max(0, embedded.cdrs.length - n)) } };
+}
+
 /** Sends an answer with the faults in force; returns the status sent. */
 function deliver(res: ServerResponse, answer: Answer, faults: AppliedFaults | null): number {
   if (faults?.html && answer.status >= 400) {
     send(res, answer.status, htmlErrorPage(answer.status), 'text/html; charset=utf-8', answer.headers);
     return answer.status;
   }
-  const json = JSON.stringify(answer.body);
+  const json = JSON.stringify(faults?.shortBy && answer.status === 200 ? withoutLastRecords(answer.body, faults.shortBy) : answer.body);
   if (faults?.malformed) {
     // What a misconfigured proxy sends: a 200 that claims to be JSON and is not.
     send(res, 200, '<html><body>OK</body></html>\n', JSON_TYPE);

@@ -89,6 +89,16 @@ describe('faults', () => {
     expect(res.text.length).toBeLessThan(whole.length);
   });
 
+  it('shortBy leaves out the last records of a result page and keeps its count', async () => {
+    const whole = (await apiGet(sim, RANGE, token)).json<{ _embedded: { total_found: number; cdrs: { trx_id: string }[] } }>();
+    sim.setFaults({ shortBy: 3, count: 1 });
+    const res = await apiGet(sim, RANGE, token);
+    expect(res.status).toBe(200);
+    const short = res.json<typeof whole>();
+    expect(short._embedded.total_found).toBe(whole._embedded.total_found);
+    expect(short._embedded.cdrs.map((c) => c.trx_id)).toEqual(whole._embedded.cdrs.slice(0, -3).map((c) => c.trx_id));
+  });
+
   it('expireTokens expires every token issued so far; new tokens work', async () => {
     const old = await getToken(sim, 'demo');
     sim.setFaults({ expireTokens: true });
@@ -180,9 +190,10 @@ describe('admin endpoints', () => {
   });
 
   it('parseFaultSpec keeps what it was given', () => {
-    expect(parseFaultSpec({ latencyMs: 10, status: 502, hang: false, malformed: true, truncated: false, expireTokens: true, count: 3, html: true })).toEqual({
+    expect(parseFaultSpec({ latencyMs: 10, status: 502, hang: false, malformed: true, truncated: false, shortBy: 2, expireTokens: true, count: 3, html: true })).toEqual({
       ok: true,
-      spec: { latencyMs: 10, status: 502, hang: false, malformed: true, truncated: false, expireTokens: true, count: 3, html: true },
+      spec: { latencyMs: 10, status: 502, hang: false, malformed: true, truncated: false, shortBy: 2, expireTokens: true, count: 3, html: true },
     });
+    expect(parseFaultSpec({ shortBy: 0 })).toEqual({ ok: false, message: 'shortBy must be a whole number >= 1' });
   });
 });

@@ -16,6 +16,12 @@ export interface FaultSpec {
   malformed?: boolean;
   /** 200 with the JSON answer cut in the middle (Content-Length matches the cut body). */
   truncated?: boolean;
+  /**
+   * A result page with its last N records left out and total_found as it was: an upstream whose
+   * pages and count disagree (records that moved between pages, a page size capped below the one
+   * asked for).
+   */
+  shortBy?: number;
   /** Every token issued so far becomes expired (a one-off action at the moment the fault is set). */
   expireTokens?: boolean;
   /** Apply to the next N query/detail requests; default: until cleared. */
@@ -29,7 +35,7 @@ const BOOLEAN_KEYS = ['hang', 'malformed', 'truncated', 'expireTokens', 'html'] 
 export function parseFaultSpec(input: unknown): { ok: true; spec: FaultSpec } | { ok: false; message: string } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, message: 'a fault spec is a JSON object' };
   const o = input as Record<string, unknown>;
-  const known = new Set<string>(['latencyMs', 'status', 'count', ...BOOLEAN_KEYS]);
+  const known = new Set<string>(['latencyMs', 'status', 'count', 'shortBy', ...BOOLEAN_KEYS]);
   const unknown = Object.keys(o).filter((k) => !known.has(k));
   if (unknown.length > 0) return { ok: false, message: `unknown fault field(s): ${unknown.join(', ')}` };
   const spec: FaultSpec = {};
@@ -40,6 +46,10 @@ export function parseFaultSpec(input: unknown): { ok: true; spec: FaultSpec } | 
   if (o.status !== undefined) {
     if (o.status !== 500 && o.status !== 502 && o.status !== 503) return { ok: false, message: 'status must be 500, 502 or 503' };
     spec.status = o.status;
+  }
+  if (o.shortBy !== undefined) {
+    if (typeof o.shortBy !== 'number' || !Number.isInteger(o.shortBy) || o.shortBy < 1) return { ok: false, message: 'shortBy must be a whole number >= 1' };
+    spec.shortBy = o.shortBy;
   }
   if (o.count !== undefined) {
     if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1) return { ok: false, message: 'count must be a whole number >= 1' };

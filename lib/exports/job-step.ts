@@ -20,6 +20,7 @@ import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry, VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
 import { UpstreamError, isRetryable } from '../upstream';
+import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
 import { inSortOrder, pagesFor, splitForDepth } from '../query/ranges';
@@ -44,10 +45,6 @@ export interface StepDeps extends FinishDeps {
 /** What the runner does next with the job. */
 export type StepOutcome = { next: 'continue' } | { next: 'wait'; until: number | null } | { next: 'stop' };
 
-/** Retryable failures in a row before the job gives up (each one may have cost a call). */
-export const MAX_FAILURES = 6;
-const BACKOFF_BASE_MS = 30_000;
-const BACKOFF_MAX_MS = 15 * 60_000;
 /** A wait shorter than this is left to the governor's own queue. */
 const SHORT_WAIT_MS = 1_000;
 
@@ -58,10 +55,6 @@ class SignInNeededError extends Error {
     super(message);
     this.name = 'SignInNeededError';
   }
-}
-
-function backoffMs(failures: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
 }
 
 function at(ms: number, job: ExportJobRecord): string {

@@ -15,7 +15,8 @@ import { BackgroundLoop } from '../server/background-loop';
 import { holdLease, leaseHolder } from '../server/hold-lease';
 import type { LeaseStore } from '../store';
 import { retentionEnd } from './job-record';
-import { MAX_FAILURES, runJobStep, type StepDeps } from './job-step';
+import { MAX_FAILURES } from '../upstream/background-retry';
+import { runJobStep, type StepDeps } from './job-step';
 import { LaterWrites } from './later-writes';
 
 /** How long a job's lease lasts without renewal: a dead instance's jobs move on within a minute. */

@@ -37,6 +37,8 @@ export interface DayProgress {
   restarts: number;
   /** Why the day cannot be completed, when it cannot. */
   problem: string | null;
+  /** Calls in a row the upstream failed on this day (a page read sets it back to 0; absent: 0). */
+  failures?: number;
 }
 
 /** A window whose count keeps moving is given up after this many fresh starts (settled days do not move). */
@@ -61,11 +63,6 @@ export function isComplete(p: DayProgress): boolean {
   return leaves.length > 0 && leaves.every((w) => w.state === 'done' && w.total !== null && w.received === w.total && w.pagesDone === w.pagesTotal);
 }
 
-/** Records the whole day's windows were told of (split windows are counted by their parts). */
-export function expectedReceived(p: DayProgress): number {
-  return p.windows.filter((w) => w.state !== 'split').reduce((sum, w) => sum + (w.total ?? 0), 0);
-}
-
 /**
  * Applies a page of window `windowId` to the progress (mutates it): learns the window's size (and
  * splits a window deeper than the upstream reaches), counts what came, notes a count that moved.
@@ -74,10 +71,12 @@ export function expectedReceived(p: DayProgress): number {
 export function applyPage(p: DayProgress, windowId: number, page: number, total: number, records: number, boundaryHits: number, pageSize: number): void {
   const w = p.windows.find((x) => x.id === windowId);
   if (!w) throw new Error(`no window ${windowId}`);
+  p.failures = 0;
   const reach = reachableRecords(pageSize);
   if (w.total === null) {
     w.total = total;
-    w.pagesTotal = pagesFor(total, pageSize, MAX_PAGE);
+    // A window of no records still takes a page: the one that told its count.
+    w.pagesTotal = Math.max(1, pagesFor(total, pageSize, MAX_PAGE));
     if (total > reach) {
       const parts = splitForDepth(w, total, reach);
       if (!parts || parts.length < 2) {
@@ -102,7 +101,20 @@ export function applyPage(p: DayProgress, windowId: number, page: number, total:
   w.pagesDone = page;
   w.received += records;
   if (w.to === lastInstantOf(p)) p.boundary += boundaryHits;
-  if (w.pagesDone >= (w.pagesTotal ?? 0) || records === 0) w.state = 'done';
+  if (w.pagesDone < (w.pagesTotal ?? 0) && records > 0) return;
+  w.state = 'done';
+  // Read to its end, but not as the upstream counted it (a page short or empty before the last,
+  // pages smaller than asked for): there is no page left to read, so without a problem the copy
+  // would come back to this day at once, forever. It rests instead and is read afresh later.
+  if (w.received !== w.total || w.pagesDone !== w.pagesTotal) {
+    p.problem = `The upstream counted ${w.total} records for ${spanOf(w)} but sent ${w.received} in ${w.pagesDone} of ${w.pagesTotal} pages; the day is read again later.`;
+  }
+}
+
+/** A window as people read it: its UTC instants to the second. */
+function spanOf(w: DayWindow): string {
+  const at = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  return `${at(w.from)} to ${at(w.to)} UTC`;
 }
 
 /** The day's end instant (the next day's first), the only one whose records are not the day's. */

@@ -19,7 +19,7 @@ import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from '
 import type { HistoryIndex } from '../history/history-index';
 import { scopeOf } from '../history/scope';
 import type { SyncRunner } from './sync-runner';
-import { wantedDays } from './sync-step';
+import { problemRetryAt, wantedDays } from './sync-step';
 
 export interface MirrorAccount {
   apiKey: string;
@@ -78,13 +78,26 @@ export class MirrorService {
       state = 'waiting';
       message = `Waiting for a sign-in: the copy renews its upstream token with a signed-in session of ${account.apiKey} (or turn on "keep copying while signed out").`;
     } else {
+      // Days with a problem rest a while (the copy goes on with the others): said, with when.
+      const resting = missing.flatMap((d) => {
+        const row = stored.get(d);
+        return row?.progress.problem && now < problemRetryAt(row) ? [row] : [];
+      });
+      const rest = resting[resting.length - 1];
+      const restNote = rest
+        ? `${rest.day}: ${rest.progress.problem} (again after ${formatWallClock(new Date(problemRetryAt(rest)), 'UTC')} UTC${resting.length > 1 ? `; ${resting.length - 1} more day${resting.length > 2 ? 's' : ''} rest too` : ''}).`
+        : null;
       const next = await gateway.nextCallAt(account.apiKey, 'sync');
-      if (next.at > now + 1_000) {
+      if (resting.length === missing.length) {
+        state = 'waiting';
+        message = restNote;
+      } else if (next.at > now + 1_000) {
         state = 'waiting';
         message = Number.isFinite(next.at)
           ? `Waiting for quota until ${formatWallClock(new Date(next.at), 'UTC')} UTC: the copy takes at most ${Math.round(gateway.limits.syncShare * 100)} % of each window and never the calls kept for people.`
           : 'The calls kept for people take every call of a window: the copy cannot go. Lower UPSTREAM_BACKGROUND_RESERVE.';
       } else state = 'syncing';
+      if (restNote && message !== restNote) message = message ? `${message} ${restNote}` : restNote;
     }
 
     const active = enabled ? missing[missing.length - 1] : undefined; // the copy goes newest first

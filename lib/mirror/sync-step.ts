@@ -18,7 +18,8 @@ import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gatewa
 import type { HistoryDay, HistorySettings, HistoryStore } from '../store/history-store';
 import { stagedPage } from '../store/staged-page';
 import type { VaultStore } from '../store/vault';
-import { isRetryable, UpstreamError } from '../upstream';
+import { CredentialsRefusedError, isRetryable, UpstreamError } from '../upstream';
+import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
 import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from '../history/day-progress';
 import { addDays, dayOf, DAY_MS, daysBetween, lastSettledDay, startOf } from '../history/days';
 import { receivedMs } from '../cdr/record-columns';
@@ -44,7 +45,6 @@ export type SyncOutcome = { next: 'continue' } | { next: 'wait'; until: number |
 const PROBLEM_RETRY_MS = 6 * 3600_000;
 /** A wait shorter than this is left to the governor's own queue. */
 const SHORT_WAIT_MS = 1_000;
-const RETRY_MS = 60_000;
 
 /** The days a scope wants, newest first: from its start day (and MIRROR_MAX_DAYS) to the newest settled one. */
 export function wantedDays(settings: Pick<HistorySettings, 'sinceDay'>, maxDays: number, settledBefore: number, now: number): { first: string; last: string } {
@@ -58,14 +58,23 @@ export function nextSettleAt(last: string, settledBefore: number, now: number): 
   return now + (startOf(addDays(last, 2)) - settledBefore);
 }
 
-/** The account the copy calls the upstream as: a live session's secret, or the one kept for signed-out copying. */
-async function accountOf(deps: SyncDeps, settings: HistorySettings): Promise<UpstreamAccount | null> {
+/** When a day with a problem is tried again (the copy goes on with the other days meanwhile). */
+export function problemRetryAt(day: Pick<HistoryDay, 'updatedAt'>): number {
+  return day.updatedAt + PROBLEM_RETRY_MS;
+}
+
+/**
+ * The account the copy calls the upstream as: a live session's secret, or the one kept for
+ * signed-out copying (`kept`).
+ */
+async function accountOf(deps: SyncDeps, settings: HistorySettings): Promise<{ account: UpstreamAccount; kept: boolean } | null> {
   const session = await deps.vault.liveSession(settings.apiKey, deps.now());
+  const kept = !session?.sealedSecret;
   const sealed = session?.sealedSecret ?? (settings.keepSignedOut ? settings.sealedSecret : null);
   if (!sealed) return null;
   const secret = deps.secretOf(sealed);
   if (secret === null) return null;
-  return { apiKey: settings.apiKey, enterpriseId: settings.enterpriseId, credentials: async () => ({ apiKey: settings.apiKey, secret }) };
+  return { account: { apiKey: settings.apiKey, enterpriseId: settings.enterpriseId, credentials: async () => ({ apiKey: settings.apiKey, secret }) }, kept };
 }
 
 /** The day to copy next: the newest wanted day not complete (one with a problem rests a while). */
@@ -77,7 +86,7 @@ export function targetDay(days: ReadonlyMap<string, HistoryDay<DayProgress>>, fi
     const known = days.get(day);
     if (!known) return day;
     if (known.state === 'complete' || known.state === 'building') continue;
-    if (known.progress.problem && now - known.updatedAt < PROBLEM_RETRY_MS) continue;
+    if (known.progress.problem && now < problemRetryAt(known)) continue;
     return day;
   }
   return null;
@@ -102,8 +111,9 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
     return { next: 'wait', until: nextSettleAt(last, settledBefore, now) };
   }
 
-  const account = await accountOf(deps, settings);
-  if (!account) return { next: 'wait', until: null }; // until someone signs in (the runner looks again)
+  const signedIn = await accountOf(deps, settings);
+  if (!signedIn) return { next: 'wait', until: null }; // until someone signs in (the runner looks again)
+  const { account } = signedIn;
   const next = await deps.gateway.nextCallAt(settings.apiKey, 'sync');
   if (!Number.isFinite(next.at)) return { next: 'wait', until: now + 3600_000 };
   if (next.at - now > SHORT_WAIT_MS) return { next: 'wait', until: next.at };
@@ -123,7 +133,7 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
     body = await deps.gateway.query(account, { base, page, sortOrder: 'asc' }, 'sync', signal);
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
-    return failed(deps, scope, settings, row, err);
+    return failed(deps, scope, settings, row, err, signedIn.kept);
   }
   const dayStart = startOf(day);
   const cdrs = body._embedded.cdrs as Cdr[];
@@ -151,9 +161,21 @@ async function finish(deps: SyncDeps, scope: string, apiKey: string, row: Histor
   if (records !== null || row.state === 'building') deps.builds.start(scope, row.day, apiKey);
 }
 
-async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, row: HistoryDay<DayProgress>, err: unknown): Promise<SyncOutcome> {
+/** `kept`: the call was made with the secret kept for signed-out copying. */
+async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, row: HistoryDay<DayProgress>, err: unknown, kept: boolean): Promise<SyncOutcome> {
   const now = deps.now();
   if (err instanceof QuotaExceededError) return { next: 'wait', until: err.nextCallAt };
+  if (err instanceof CredentialsRefusedError) {
+    // The token endpoint refused the secret (changed upstream); no query was sent. The gateway
+    // ended the sessions signed in with it. A kept secret is dropped, or every look of the runner
+    // would ask the token endpoint again with it: the copy waits for someone to sign in, and
+    // keeping on while signed out is turned on again from the History page.
+    if (kept) {
+      await deps.history.putSettings({ ...settings, keepSignedOut: false, sealedSecret: null, updatedAt: now });
+      deps.log.warn('history.kept_secret_refused', { status: err.status });
+    }
+    return { next: 'wait', until: null };
+  }
   if (err instanceof UpstreamError) {
     // The call was sent (and counts) even though it failed.
     row.calls += 1;
@@ -162,8 +184,17 @@ async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, 
       return { next: 'wait', until: null };
     }
     if (isRetryable(err) || err.kind === 'malformed') {
+      // Later each time; a fault that does not pass rests the day (problemRetryAt), so it neither
+      // spends the copy's share of the day nor holds the older days back.
+      const failures = (row.progress.failures ?? 0) + 1;
+      row.progress.failures = failures > MAX_FAILURES ? 0 : failures;
+      if (failures > MAX_FAILURES) {
+        row.progress.problem = `The Report API failed ${failures} times in a row on this day (${err.kind.replace('_', ' ')}); the copy goes on with other days and reads this one again later.`;
+        deps.log.warn('history.day_rested', { kind: err.kind, failures });
+      }
       await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
-      return { next: 'wait', until: now + Math.max(RETRY_MS, err.retryAfterMs ?? 0) };
+      if (failures > MAX_FAILURES) return { next: 'continue' };
+      return { next: 'wait', until: now + Math.max(backoffMs(failures), err.retryAfterMs ?? 0) };
     }
     // The upstream refuses the copy's query for good (400, 403): the copy stops, saying why, rather
     // than spending a call on every day.

@@ -1,0 +1,125 @@
+/**
+ * The copy when the upstream misbehaves, step by step over real HTTP against the simulator (its
+ * faults): it never comes back to a day at once without a call, never spends its share of the day
+ * on a fault that does not pass, and never asks the token endpoint again and again with a secret it
+ * refused. Each step is run here as the runner runs it (runSyncStep); its waits are read, not waited.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../tests/support/service-harness';
+import { authSecret } from '../auth/auth-secret';
+import { seal, unseal } from '../auth/secret-box';
+import type { DayProgress } from '../history/day-progress';
+import { addDays, lastSettledDay } from '../history/days';
+import { scopeOf } from '../history/scope';
+import { createLogger } from '../log';
+import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
+import { runSyncStep, type SyncDeps } from './sync-step';
+
+const NOW = Date.now();
+let h: Harness;
+let deps: SyncDeps;
+const account = { apiKey: 'demo', enterpriseId: null, sid: 'sid-demo' };
+const scope = () => scopeOf(account).key;
+const queryCalls = () => h.sim.stats().accounts.demo?.queryRequests ?? 0;
+const tokenRequests = () => h.sim.stats().accounts.demo?.tokenRequests ?? 0;
+
+async function signedIn(): Promise<void> {
+  await h.store.vault.put({ sid: account.sid, apiKey: 'demo', enterpriseId: null, sealedSecret: seal('demo-secret', authSecret()), createdAt: NOW, expiresAt: NOW + 3600_000 });
+}
+
+async function day(d: string) {
+  return (await h.store.history.listDays<DayProgress>(scope())).find((x) => x.day === d);
+}
+
+beforeAll(async () => {
+  const roomy = { UPSTREAM_LIMIT_PER_MINUTE: '10000', UPSTREAM_LIMIT_PER_HOUR: '100000', UPSTREAM_LIMIT_PER_DAY: '1000000' };
+  h = await startHarness({ sim: { perDay: 300, days: 8, seed: 3 }, env: roomy });
+  deps = {
+    history: h.store.history,
+    builds: { start: () => undefined, resume: () => undefined },
+    vault: h.store.vault,
+    gateway: h.gateway,
+    policy: h.policy,
+    config: h.config,
+    secretOf: (sealed) => unseal(sealed, authSecret()),
+    now: Date.now,
+    log: createLogger({ level: 'error' }),
+  };
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  h.sim.clearFaults();
+  h.sim.resetSecrets();
+  await h.mirror.delete(account);
+  await signedIn();
+});
+
+describe('the copy when the upstream misbehaves', () => {
+  it('rests a day whose pages bring fewer records than counted, and goes on with the older days', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: addDays(newest, -2) });
+    // The day's first page comes three records short; its count stays.
+    h.sim.setFaults({ shortBy: 3, count: 1 });
+    const before = queryCalls();
+    let steps = 0;
+    while (!(await day(newest))?.progress.problem && steps < 20) {
+      expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
+      steps += 1;
+    }
+    // Every step made a call (none came back to the day without one), the last read its last page.
+    expect(queryCalls() - before).toBe(steps);
+    const rested = (await day(newest))!;
+    expect(rested.progress.problem).toMatch(/^The upstream counted (\d+) records for .* but sent \d+ in \d+ of \d+ pages; the day is read again later\.$/);
+    expect(rested.state).toBe('syncing');
+
+    // The next step reads the day before; the page says which day rests, and until when.
+    expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
+    expect((await day(addDays(newest, -1)))?.calls).toBe(1);
+    const state = await h.mirror.get(account);
+    expect(state.message).toContain(`${newest}: The upstream counted`);
+    expect(state.message).toMatch(/\(again after \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)\.$/);
+  });
+
+  it('waits longer after each failure, then rests the day rather than spend the day on a fault that does not pass', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: addDays(newest, -2) });
+    h.sim.setFaults({ status: 503 });
+    const waits: number[] = [];
+    for (let failures = 1; failures <= MAX_FAILURES; failures++) {
+      const at = Date.now();
+      const outcome = await runSyncStep(deps, scope());
+      expect(outcome.next).toBe('wait');
+      waits.push(Math.round(((outcome as { until: number }).until - at) / 1000));
+      expect((await day(newest))?.progress.problem).toBeNull();
+    }
+    // Within a second of 30 s, 1, 2, 4, 8 and 15 minutes.
+    for (const [i, seconds] of waits.entries()) expect(Math.abs(seconds - backoffMs(i + 1) / 1000)).toBeLessThanOrEqual(1);
+    expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
+    expect((await day(newest))?.progress.problem).toMatch(new RegExp(`^The Report API failed ${MAX_FAILURES + 1} times in a row on this day`));
+
+    // The fault passes: the copy goes on with the day before, the resting one waits its turn.
+    h.sim.clearFaults();
+    expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
+    expect((await day(addDays(newest, -1)))?.records).toBeGreaterThan(0);
+  });
+
+  it('drops a kept secret the upstream refuses, and does not ask with it again', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: addDays(newest, -2), keepSyncingSignedOut: true });
+    // Signed out, and the secret changed upstream (the token the gateway holds is forgotten at sign-out).
+    await h.store.vault.delete(account.sid);
+    h.gateway.forget('demo');
+    h.sim.setSecret('demo', 'a-new-secret');
+    const before = tokenRequests();
+    expect(await runSyncStep(deps, scope())).toEqual({ next: 'wait', until: null });
+    expect(tokenRequests() - before).toBe(1);
+    const settings = await h.store.history.getSettings(scope());
+    expect([settings?.enabled, settings?.keepSignedOut, settings?.sealedSecret]).toEqual([true, false, null]);
+    // Every later look waits for a sign-in, with no token request.
+    for (let i = 0; i < 3; i++) expect(await runSyncStep(deps, scope())).toEqual({ next: 'wait', until: null });
+    expect(tokenRequests() - before).toBe(1);
+    expect((await h.mirror.get(account)).message).toMatch(/^Waiting for a sign-in/);
+  });
+});
