@@ -194,11 +194,11 @@ function answerDetail(ctx: ApiContext, url: URL, credential: Credential, now: nu
   return { status: 200, body: ctx.dataset.recordAt(i, tz.value, now) };
 }
 
-/** A result page without its last `n` records (total_found unchanged); any other body as it is. */
-function withoutLastRecords(body: unknown, n: number): unknown {
+/** A result page with its records changed by `change` (total_found unchanged); any other body as it is. */
+function withCdrs(body: unknown, change: (cdrs: unknown[]) => unknown[]): unknown {
   const embedded = (body as { _embedded?: { cdrs?: unknown } } | null)?._embedded;
   if (!embedded || !Array.isArray(embedded.cdrs)) return body;
-  return { ...(body as object), _embedded: { ...embedded, cdrs: embedded.cdrs.slice(0, Math.max(0, embedded.cdrs.length - n)) } };
+  return { ...(body as object), _embedded: { ...embedded, cdrs: change(embedded.cdrs) } };
 }
 
 /** Sends an answer with the faults in force; returns the status sent. */
@@ -207,7 +207,10 @@ function deliver(res: ServerResponse, answer: Answer, faults: AppliedFaults | nu
     send(res, answer.status, htmlErrorPage(answer.status), 'text/html; charset=utf-8', answer.headers);
     return answer.status;
   }
-  const json = JSON.stringify(faults?.shortBy && answer.status === 200 ? withoutLastRecords(answer.body, faults.shortBy) : answer.body);
+  let body = answer.body;
+  if (answer.status === 200 && faults?.shortBy) body = withCdrs(body, (cdrs) => cdrs.slice(0, Math.max(0, cdrs.length - faults.shortBy!)));
+  if (answer.status === 200 && faults?.repeatFirst) body = withCdrs(body, (cdrs) => (cdrs.length > 1 ? [...cdrs.slice(0, -1), cdrs[0]] : cdrs));
+  const json = JSON.stringify(body);
   if (faults?.malformed) {
     // What a misconfigured proxy sends: a 200 that claims to be JSON and is not.
     send(res, 200, '<html><body>OK</body></html>\n', JSON_TYPE);

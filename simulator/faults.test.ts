@@ -99,6 +99,15 @@ describe('faults', () => {
     expect(short._embedded.cdrs.map((c) => c.trx_id)).toEqual(whole._embedded.cdrs.slice(0, -3).map((c) => c.trx_id));
   });
 
+  it('repeatFirst sends a page whose last record is its first again, and keeps its count', async () => {
+    const whole = (await apiGet(sim, RANGE, token)).json<{ _embedded: { total_found: number; cdrs: { trx_id: string }[] } }>();
+    sim.setFaults({ repeatFirst: true, count: 1 });
+    const page = (await apiGet(sim, RANGE, token)).json<typeof whole>();
+    const ids = whole._embedded.cdrs.map((c) => c.trx_id);
+    expect(page._embedded.total_found).toBe(whole._embedded.total_found);
+    expect(page._embedded.cdrs.map((c) => c.trx_id)).toEqual([...ids.slice(0, -1), ids[0]]);
+  });
+
   it('expireTokens expires every token issued so far; new tokens work', async () => {
     const old = await getToken(sim, 'demo');
     sim.setFaults({ expireTokens: true });

@@ -22,6 +22,11 @@ export interface FaultSpec {
    * asked for).
    */
   shortBy?: number;
+  /**
+   * A result page whose last record is its first again, the count as it was: an upstream whose
+   * order has no stable tie sends a record twice and another not at all, and every count matches.
+   */
+  repeatFirst?: boolean;
   /** Every token issued so far becomes expired (a one-off action at the moment the fault is set). */
   expireTokens?: boolean;
   /** Apply to the next N query/detail requests; default: until cleared. */
@@ -30,7 +35,7 @@ export interface FaultSpec {
   html?: boolean;
 }
 
-const BOOLEAN_KEYS = ['hang', 'malformed', 'truncated', 'expireTokens', 'html'] as const;
+const BOOLEAN_KEYS = ['hang', 'malformed', 'truncated', 'repeatFirst', 'expireTokens', 'html'] as const;
 
 export function parseFaultSpec(input: unknown): { ok: true; spec: FaultSpec } | { ok: false; message: string } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, message: 'a fault spec is a JSON object' };

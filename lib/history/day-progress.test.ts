@@ -4,7 +4,7 @@
  * would come back to it at once, for ever, and never reach the older days).
  */
 import { describe, expect, it } from 'vitest';
-import { applyPage, isComplete, nextPage, startDay, type DayProgress } from './day-progress';
+import { applyPage, isComplete, nextPage, startDay, verifyHeld, type DayProgress } from './day-progress';
 
 const DAY = '2026-11-01';
 const PAGE = 100;
@@ -72,5 +72,19 @@ describe('copying a day', () => {
     p.failures = 3;
     applyPage(p, 1, 1, 250, 100, 0, PAGE);
     expect(p.failures).toBe(0);
+  });
+
+  it('is checked against the records held, counted per window as the upstream counts them', async () => {
+    // Split in two windows sharing their instant at noon: the upstream counts a record there in both.
+    const p = startDay(DAY);
+    const noon = p.windows[0]!.from + 12 * 3_600_000;
+    p.windows = [
+      { id: 1, from: p.windows[0]!.from, to: noon, state: 'done', total: 100, pagesDone: 1, pagesTotal: 1, received: 100 },
+      { id: 2, from: noon, to: p.windows[0]!.to, state: 'done', total: 51, pagesDone: 1, pagesTotal: 1, received: 51 },
+    ];
+    const held = (counts: Record<number, number>) => async (from: number) => counts[from === noon ? 2 : 1]!;
+    expect(await verifyHeld(p, held({ 1: 100, 2: 51 }))).toBeNull();
+    const short = await verifyHeld(p, held({ 1: 99, 2: 51 }));
+    expect(short?.problem).toBe('The upstream counted 151 records for this day but 150 different ones with a readable received time came (a record sent twice and another not at all?); the day is read again later.');
   });
 });

@@ -7,6 +7,7 @@ import 'server-only';
  * (it adds only what is missing). Once a day is complete the planner's view of the copy is
  * refreshed.
  */
+import { verifyHeld } from '../history/day-progress';
 import type { HistoryIndex } from '../history/history-index';
 import type { Logger } from '../log';
 import type { HistoryStore } from '../store/history-store';
@@ -40,7 +41,7 @@ export class DayBuilds {
       try {
         do {
           entry.again = false;
-          const built = await this.deps.history.buildDay(scope, day, abort.signal);
+          const built = await this.deps.history.buildDay(scope, day, abort.signal, verifyHeld);
           if (built) {
             this.deps.index.invalidate(scope);
             this.deps.log.info('history.day_complete', { account: apiKey, day, records: built.records });

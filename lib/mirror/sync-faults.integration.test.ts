@@ -13,6 +13,7 @@ import { addDays, lastSettledDay } from '../history/days';
 import { scopeOf } from '../history/scope';
 import { createLogger } from '../log';
 import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
+import { DayBuilds } from './day-builds';
 import { runSyncStep, type SyncDeps } from './sync-step';
 
 const NOW = Date.now();
@@ -34,6 +35,8 @@ async function day(d: string) {
 beforeAll(async () => {
   const roomy = { UPSTREAM_LIMIT_PER_MINUTE: '10000', UPSTREAM_LIMIT_PER_HOUR: '100000', UPSTREAM_LIMIT_PER_DAY: '1000000' };
   h = await startHarness({ sim: { perDay: 300, days: 8, seed: 3 }, env: roomy });
+  // Steps are run here one by one: the services' own runner (which a change of the copy wakes) stays still.
+  await h.syncRunner.stop();
   deps = {
     history: h.store.history,
     builds: { start: () => undefined, resume: () => undefined },
@@ -103,6 +106,29 @@ describe('the copy when the upstream misbehaves', () => {
     h.sim.clearFaults();
     expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
     expect((await day(addDays(newest, -1)))?.records).toBeGreaterThan(0);
+  });
+
+  it('does not call a day complete when a record came twice and another never, though every count matched', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: addDays(newest, -2) });
+    const builds = new DayBuilds({ history: h.store.history, index: { invalidate: () => undefined }, log: deps.log });
+    const copy = { ...deps, builds };
+    /** Reads the day's pages, then waits for its build. */
+    const copyDay = async (d: string) => {
+      for (let i = 0; i < 20 && (await day(d))?.state !== 'building' && !(await day(d))?.progress.problem; i++) await runSyncStep(copy, scope());
+      await builds.idle();
+      return (await day(d))!;
+    };
+    h.sim.setFaults({ repeatFirst: true, count: 1 });
+    const bad = await copyDay(newest);
+    expect(bad.state).toBe('syncing');
+    expect(bad.progress.problem).toMatch(/^The upstream counted (\d+) records for this day but (\d+) different ones/);
+    const [, counted, came] = /counted (\d+) .* but (\d+)/.exec(bad.progress.problem!)!;
+    expect(Number(came)).toBe(Number(counted) - 1);
+    expect((await h.mirror.get(account)).days.find((d) => d.day === newest)?.state).not.toBe('complete');
+    // The day before, read as the upstream sent it, is complete.
+    const good = await copyDay(addDays(newest, -1));
+    expect([good.state, good.progress.problem]).toEqual(['complete', null]);
   });
 
   it('drops a kept secret the upstream refuses, and does not ask with it again', async () => {

@@ -41,8 +41,13 @@ export interface SyncDeps {
 
 export type SyncOutcome = { next: 'continue' } | { next: 'wait'; until: number | null } | { next: 'stop' };
 
-/** A day whose copy met a problem is tried again after this long. */
+/**
+ * A day whose copy met a problem is tried again after this long, twice as long after each rest
+ * before (up to 16 times): a problem that does not pass (an upstream whose pages never match its
+ * count) must not spend the copy's share on reading the same days again and again.
+ */
 const PROBLEM_RETRY_MS = 6 * 3600_000;
+const MAX_REST_DOUBLINGS = 4;
 /** A wait shorter than this is left to the governor's own queue. */
 const SHORT_WAIT_MS = 1_000;
 
@@ -59,8 +64,8 @@ export function nextSettleAt(last: string, settledBefore: number, now: number): 
 }
 
 /** When a day with a problem is tried again (the copy goes on with the other days meanwhile). */
-export function problemRetryAt(day: Pick<HistoryDay, 'updatedAt'>): number {
-  return day.updatedAt + PROBLEM_RETRY_MS;
+export function problemRetryAt(day: Pick<HistoryDay<DayProgress>, 'updatedAt' | 'progress'>): number {
+  return day.updatedAt + PROBLEM_RETRY_MS * 2 ** Math.min(MAX_REST_DOUBLINGS, day.progress.rests ?? 0);
 }
 
 /**
@@ -119,7 +124,8 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   if (next.at - now > SHORT_WAIT_MS) return { next: 'wait', until: next.at };
 
   const row: HistoryDay<DayProgress> = days.get(day) ?? { day, state: 'syncing', progress: startDay(day), records: 0, calls: 0, updatedAt: now, completedAt: null };
-  if (row.progress.problem) row.progress = startDay(day); // rested long enough: try it afresh
+  // Rested long enough: tried afresh, remembering how often it rested.
+  if (row.progress.problem) row.progress = { ...startDay(day), rests: (row.progress.rests ?? 0) + 1 };
   const target = nextPage(row.progress);
   if (!target) {
     // Every page read: complete, or a problem to rest on.

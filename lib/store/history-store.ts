@@ -81,6 +81,9 @@ export interface HistoryResult {
   to: number;
 }
 
+/** See HistoryStore.buildDay. */
+export type DayVerifier<P> = (progress: P, held: (from: number, to: number) => Promise<number>) => Promise<P | null>;
+
 export interface HistoryStore {
   getSettings(scope: string): Promise<HistorySettings | null>;
   putSettings(settings: HistorySettings): Promise<void>;
@@ -108,8 +111,12 @@ export interface HistoryStore {
    * day complete with its record count (answered) and asks for its pack. Null when the day is not
    * complete yet (more pages to read), no longer copied (deleted), or `signal` stopped it; a build
    * stopped half-way is simply run again: it adds only what is missing.
+   *
+   * `verify`, once every record is in, checks the day against what it holds (`held`: records held
+   * received in [from, to], both included) and answers null when it may be complete, else the
+   * day's progress to save instead (saying why): the day goes back to `syncing` and is not complete.
    */
-  buildDay(scope: string, day: string, signal?: AbortSignal): Promise<{ records: number } | null>;
+  buildDay<P>(scope: string, day: string, signal?: AbortSignal, verify?: DayVerifier<P>): Promise<{ records: number } | null>;
   /**
    * Stores records of a day straight away, with the day's progress (no staging): for loading a
    * copy from elsewhere (benchmarks, tests). `inDay` are counted in the day's records, `beyond`
@@ -507,6 +514,18 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, wr
   };
 
   /** Writes a day's row as `day` says (its records as counted so far). */
+  /** Records the scope holds received in [from, to], both included (the received-time index counts them). */
+  const countHeld = async (scope: string, from: number, to: number): Promise<number> => {
+    const row = await db
+      .selectFrom('history_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('scope', '=', scope)
+      .where('received_ms', '>=', from)
+      .where('received_ms', '<=', to)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
   const saveDay = async (q: Kysely<Database>, scope: string, day: HistoryDay): Promise<void> => {
     const row = {
       scope,
@@ -627,7 +646,7 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, wr
         await saveDay(trx, scope, day);
       });
     },
-    async buildDay(scope, day, signal) {
+    async buildDay<P>(scope: string, day: string, signal?: AbortSignal, verify?: DayVerifier<P>) {
       const stateOf = async () => (await db.selectFrom('history_days').select('state').where('scope', '=', scope).where('day', '=', day).executeTakeFirst())?.state;
       for (;;) {
         if (signal?.aborted) return null;
@@ -647,6 +666,18 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, wr
         if (state === 'syncing') return null;
         const { records } = await writer.finishDay(scope, day);
         const now = Date.now();
+        const row = verify ? await db.selectFrom('history_days').select('progress').where('scope', '=', scope).where('day', '=', day).executeTakeFirst() : undefined;
+        const instead = row && verify ? await verify(JSON.parse(row.progress) as P, (from, to) => countHeld(scope, from, to)) : null;
+        if (instead) {
+          await db
+            .updateTable('history_days')
+            .set({ state: 'syncing', progress: JSON.stringify(instead), updated_at: now })
+            .where('scope', '=', scope)
+            .where('day', '=', day)
+            .where('state', '=', 'building')
+            .execute();
+          return null;
+        }
         const done = await db
           .updateTable('history_days')
           .set({ state: 'complete', records, completed_at: now, updated_at: now })
