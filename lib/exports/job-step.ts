@@ -284,9 +284,10 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   }
   const fetchedAt = deps.now();
   await writing;
-  // Cancelled while the call was in flight: the call is spent, the page is not wanted.
+  // Cancelled while the call was in flight: the call is spent, the page is not wanted. Stopped
+  // (the server shuts down) while it was: the page is paid for, so it is stored before the step ends.
   const current = await deps.store.getJob(jobId);
-  if (!current || current.state === 'cancelled' || signal?.aborted) return { next: 'stop' };
+  if (!current || current.state === 'cancelled') return { next: 'stop' };
   // The export's own record first, before the next call: a crash after it never pays for this
   // page again. The dashboard's copy after it (during the next call, or when the step ends here),
   // so a crash in between cannot make the page look free on resume.
@@ -296,6 +297,6 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
       deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
     ),
   );
-  return { next: 'continue' };
+  return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
 }
 

@@ -334,6 +334,32 @@ describe('the export runner', () => {
     expect(await w.deps.files.size(job.id)).toBeNull();
   });
 
+  it('stores a page whose call answered as the server was stopping, and does not pay for it again', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-03 00:00:00' });
+    const calls = () => sim.stats().accounts.demo?.queryRequests ?? 0;
+    const before = calls();
+    // The stop comes while the call is out: the answer arrives after it.
+    const stopping = new AbortController();
+    const query = w.deps.gateway.query.bind(w.deps.gateway);
+    const deps = { ...w.deps, gateway: { ...w.deps.gateway, limits: w.deps.gateway.limits, nextCallAt: w.deps.gateway.nextCallAt.bind(w.deps.gateway), query: async (...args: Parameters<typeof query>) => {
+      const body = await query(args[0], args[1], args[2]);
+      stopping.abort(new Error('server stopping'));
+      return body;
+    } } };
+    expect((await runJobStep(deps, job.id, stopping.signal)).next).toBe('stop');
+    const stopped = (await w.store.getJob(job.id))!;
+    expect([stopped.callsSpent, stopped.windows[0]!.pagesDone]).toEqual([1, 1]);
+    expect(stopped.recordsFetched).toBeGreaterThan(0);
+    // Started again: page 1 is not asked again.
+    expect(await drive(w, job.id)).toBe('stop');
+    const done = (await w.store.getJob(job.id))!;
+    expect(done.state).toBe('done');
+    expect(calls() - before).toBe(done.callsSpent);
+    expect(done.callsSpent).toBe(done.windows.reduce((sum, x) => sum + (x.pagesTotal ?? 0), 0));
+  });
+
   it('writes an empty result as a header row only', async () => {
     const w = await world();
     await signIn(w, 'demo');
