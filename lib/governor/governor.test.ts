@@ -1,32 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SIGN_IN_ACCOUNT } from './classes';
 import { Governor, QuotaExceededError } from './governor';
 import { memoryBackend, type CallLedger } from './memory-backend';
 import type { PolicyLimits, WindowLimits } from './policy';
 import { HOUR, MINUTE } from './windows';
+import { fakeLedger } from '../../tests/support/fake-ledger';
 
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
-
-/** The durable ledger's contract in memory (the real one is tested in lib/store/ledger.test.ts). */
-function fakeLedger(): CallLedger {
-  const calls: { account: string; at: number; cls: import('./classes').CallClass }[] = [];
-  const blocks = new Map<string, number>();
-  return {
-    async recordCall(call) {
-      calls.push({ account: call.account, at: call.at, cls: call.cls });
-      return calls.length;
-    },
-    async finishCall() {},
-    async callsSince(since) {
-      return calls.filter((c) => c.at >= since).sort((a, b) => a.at - b.at);
-    },
-    async setBlockedUntil(account, until) {
-      blocks.set(account, Math.max(until, blocks.get(account) ?? 0));
-    },
-    async blocksAfter(now) {
-      return new Map([...blocks].filter(([, until]) => until > now));
-    },
-  };
-}
 
 interface Setup {
   limits?: WindowLimits;
@@ -242,6 +222,19 @@ describe('Governor', () => {
     expect(err.limitedBy).toBe('upstream');
     expect(err.retryAfterMs).toBe(45_000);
     expect(await g.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'b')).toBe('b');
+  });
+
+  it('holds the account’s token renewals after a 429 too, and every sign-in after a sign-in’s 429', async () => {
+    const g = governor({ maxWaitMs: 0 });
+    await g.blockUntil('a', T0 + 30_000);
+    const renewal = (await g.run({ account: 'a', cls: 'renewal', kind: 'token' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    expect([renewal.limitedBy, renewal.retryAfterMs]).toEqual(['upstream', 30_000]);
+    expect(await g.run({ account: 'b', cls: 'renewal', kind: 'token' }, async () => 'b')).toBe('b');
+    await g.blockUntil(SIGN_IN_ACCOUNT, T0 + 20_000);
+    const signIn = (await g.run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    expect(signIn.limitedBy).toBe('upstream');
+    vi.advanceTimersByTime(20_000);
+    expect(await g.run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token' }, async () => 'later')).toBe('later');
   });
 
   it('remembers the windows across a restart (durable ledger)', async () => {

@@ -127,9 +127,11 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
       for (const w of windowsOf(limits.account, limits)) v = later(v, windowVerdict(syncTimes, now, { ...w, limit: Math.floor(w.limit * limits.syncShare) }, 'account'));
     }
     if (limits.deployment) v = later(v, deploymentVerdict(state, limits, limits.deployment, ownTimes, cls, now));
-    const blocked = state.blocks.get(account) ?? 0;
-    if (blocked > now) v = later(v, { at: blocked, limitedBy: 'upstream', scope: 'account' });
   }
+  // The upstream said to wait (a 429 of its query API or of its token endpoint): every call of the
+  // account waits, its token renewals too (and a 429 of a sign-in holds every sign-in).
+  const blocked = state.blocks.get(account) ?? 0;
+  if (blocked > now) v = later(v, { at: blocked, limitedBy: 'upstream', scope: 'account' });
   if (isTokenCall(cls)) {
     const tokens = timesOf(state.calls, (c) => isTokenCall(c.cls));
     const limit = cls === 'signin' ? signInTokenLimit(limits.tokensPerMinute) : limits.tokensPerMinute;

@@ -55,9 +55,9 @@ export class UpstreamGateway {
    * queries.
    */
   async verifyCredentials(apiKey: string, secret: string): Promise<UpstreamToken> {
-    const token = await this.governor.run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS }, () =>
-      this.client.getToken(apiKey, secret),
-    );
+    const token = await this.governor
+      .run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS }, () => this.client.getToken(apiKey, secret))
+      .catch((err: unknown) => this.heldBy429(SIGN_IN_ACCOUNT, 'signin', err));
     this.tokens.prime(apiKey, token);
     return token;
   }
@@ -118,12 +118,26 @@ export class UpstreamGateway {
     try {
       return await this.tokens.get(account.apiKey, account.credentials, signal);
     } catch (err) {
+      if (err instanceof UpstreamError && err.kind === 'rate_limited') return this.heldBy429(account.apiKey, 'token', err);
       if (!(err instanceof UpstreamError) || err instanceof CredentialsRefusedError || (err.kind !== 'unauthorized' && err.kind !== 'forbidden')) throw err;
       this.tokens.forget(account.apiKey);
       const ended = (await this.hooks.onCredentialsRefused?.(account.apiKey, askedAt + 1)) ?? 0;
       log.warn('upstream.credentials_refused', { account: account.apiKey, status: err.status, sessionsEnded: ended });
       throw new CredentialsRefusedError(account.apiKey, ended, err);
     }
+  }
+
+  /**
+   * The upstream answered 429 (`err`, when it did): `account`'s calls wait for its Retry-After (or
+   * a minute) before any other goes, then `err` is thrown on. Anything else is thrown as it is.
+   */
+  private async heldBy429(account: string, kind: string, err: unknown): Promise<never> {
+    if (err instanceof UpstreamError && err.kind === 'rate_limited') {
+      const wait = err.retryAfterMs ?? DEFAULT_429_WAIT_MS;
+      log.warn('upstream.rate_limited', { account, kind, waitMs: wait });
+      await this.governor.blockUntil(account, this.now() + wait);
+    }
+    throw err;
   }
 
   private async call<T>(
@@ -142,9 +156,7 @@ export class UpstreamGateway {
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
         if (err.kind === 'rate_limited') {
-          const wait = err.retryAfterMs ?? DEFAULT_429_WAIT_MS;
-          log.warn('upstream.rate_limited', { account: account.apiKey, kind, waitMs: wait });
-          await this.governor.blockUntil(account.apiKey, this.now() + wait);
+          await this.heldBy429(account.apiKey, kind, err).catch(() => undefined);
         } else if (err.kind === 'unauthorized' && attempt === 1) {
           // The token died early (revoked, clock skew): renew once and try again. The failed call
           // counted; a second 401 means the credentials themselves are refused.
