@@ -107,6 +107,8 @@ export class MirrorService {
       if (d?.state === 'complete') return { ...base, state: 'complete' };
       if (day > lastSettled) return { ...base, state: 'unsettled' };
       if (day < first) return { ...base, state: 'pending' };
+      // A day resting after a problem waits, whatever the copy does meanwhile.
+      if (enabled && d?.progress.problem && now < problemRetryAt(d)) return { ...base, state: 'waiting' };
       if (enabled && (d || day === active)) return { ...base, state: state === 'waiting' ? 'waiting' : 'syncing' };
       return { ...base, state: 'pending' };
     });

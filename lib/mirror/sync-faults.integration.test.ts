@@ -81,6 +81,7 @@ describe('the copy when the upstream misbehaves', () => {
     expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
     expect((await day(addDays(newest, -1)))?.calls).toBe(1);
     const state = await h.mirror.get(account);
+    expect(state.days.find((d) => d.day === newest)?.state).toBe('waiting');
     expect(state.message).toContain(`${newest}: The upstream counted`);
     expect(state.message).toMatch(/\(again after \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)\.$/);
   });
