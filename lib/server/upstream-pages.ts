@@ -78,10 +78,10 @@ export class UpstreamPages {
   ): Promise<SliceResult> {
     const { gateway, cache, policy, pageSize } = this.deps;
     const fetched = new Map<number, CachedPage>();
-    let lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
-    if (lookup.resolved) return { ...lookup.resolved, calls: 0 };
-
-    if (end > reachableRecords(pageSize) + (end - start)) {
+    // Positions past the upstream's last page are never asked for: a page of the dashboard reaches
+    // past it when UPSTREAM_PAGE_SIZE is smaller than the page, and the upstream refuses page 1001.
+    const reach = reachableRecords(pageSize);
+    if (start >= reach) {
       throw new ProblemError({
         type: '/problems/beyond-reach',
         title: 'This page is beyond the upstream\u2019s reach',
@@ -90,6 +90,9 @@ export class UpstreamPages {
         errors: { page: 'Beyond the last page the upstream can serve; narrow the range.' },
       });
     }
+    end = Math.min(end, reach);
+    let lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
+    if (lookup.resolved) return { ...lookup.resolved, calls: 0 };
     let calls = 0;
     try {
       for (const page of lookup.missing) {
@@ -111,7 +114,10 @@ export class UpstreamPages {
 
   /** Upstream calls `slice` would spend now (0 when the cache answers). */
   async callsFor(account: string, base: UpstreamBase, to: number, sortOrder: SortOrder, start: number, end: number): Promise<{ calls: number; oldestFetchedAt: number | null }> {
-    const lookup = await this.lookup(account, base, to, sortOrder, start, end, this.deps.now(), new Map());
+    // Beyond the upstream's reach nothing is asked (slice refuses it).
+    const reach = reachableRecords(this.deps.pageSize);
+    if (start >= reach) return { calls: 0, oldestFetchedAt: null };
+    const lookup = await this.lookup(account, base, to, sortOrder, start, Math.min(end, reach), this.deps.now(), new Map());
     if (!lookup.resolved) return { calls: lookup.missing.length, oldestFetchedAt: null };
     const oldest = Math.min(...lookup.resolved.pages.map((p) => p.fetchedAt));
     return { calls: 0, oldestFetchedAt: Number.isFinite(oldest) ? oldest : null };

@@ -1,0 +1,57 @@
+/**
+ * The upstream's pages behind a slice of positions, when UPSTREAM_PAGE_SIZE is smaller than the
+ * dashboard's page: never a page past the upstream's 1000th (it would refuse it, and the call
+ * would be spent), and a slice entirely past it refused with no call.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { Cdr, ResultPage } from '../cdr/schema';
+import { ProblemError } from '../http/problem';
+import type { UpstreamBase } from '../query/wire';
+import type { CachedPage, PageCacheStore } from '../store/page-cache';
+import { cachePolicy } from './cache-policy';
+import { UpstreamPages } from './upstream-pages';
+
+const U = 50;
+const TOTAL = 80_000; // more than the upstream reaches with pages of 50 (50,000)
+const base: UpstreamBase = { params: {}, key: 'k' } as unknown as UpstreamBase;
+const account = { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 's' }) };
+
+function pages() {
+  const stored = new Map<number, CachedPage>();
+  const cache = {
+    getPage: async (_a: string, _k: string, _s: string, page: number) => stored.get(page) ?? null,
+    anyPage: async () => null,
+    putPage: async (_a: string, p: CachedPage) => void stored.set(p.page, p),
+  } as Partial<PageCacheStore> as PageCacheStore;
+  const asked: number[] = [];
+  const gateway = {
+    query: vi.fn(async (_a: unknown, req: { page: number }) => {
+      asked.push(req.page);
+      const cdrs = Array.from({ length: U }, (_, i) => ({ trx_id: `${(req.page - 1) * U + i}` }) as unknown as Cdr);
+      return { page: req.page, page_size: U, _links: {}, _embedded: { total_found: TOTAL, cdrs } } as unknown as ResultPage;
+    }),
+  };
+  const policy = cachePolicy({ CACHE_SETTLED_AFTER_HOURS: 72, CACHE_SETTLED_TTL_HOURS: 24, CACHE_RECENT_TTL_SECONDS: 120 });
+  return { upstream: new UpstreamPages({ gateway, cache, policy, pageSize: U, now: Date.now }), asked };
+}
+
+describe('a slice near the upstream’s last page', () => {
+  it('asks for no page past the 1000th, and answers the positions it reaches', async () => {
+    const { upstream, asked } = pages();
+    // Positions 49,950–50,049 (a page of 100): upstream pages 1000 and 1001, of which 1000 exists.
+    const slice = await upstream.slice(account, base, 0, 'asc', 49_950, 50_050, 'interactive');
+    expect(asked).toEqual([1000]);
+    expect(slice.records.map((r) => r.trx_id)).toEqual(Array.from({ length: 50 }, (_, i) => `${49_950 + i}`));
+    expect(slice.total).toBe(TOTAL);
+  });
+
+  it('refuses a slice wholly past it, with no call', async () => {
+    const { upstream, asked } = pages();
+    const refused = await upstream.slice(account, base, 0, 'asc', 50_000, 50_100, 'interactive').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect((refused as ProblemError).problem.type).toBe('/problems/beyond-reach');
+    expect(asked).toEqual([]);
+    expect(await upstream.callsFor('demo', base, 0, 'asc', 50_000, 50_100)).toEqual({ calls: 0, oldestFetchedAt: null });
+    expect((await upstream.callsFor('demo', base, 0, 'asc', 49_950, 50_050)).calls).toBe(1);
+  });
+});
