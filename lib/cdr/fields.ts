@@ -102,7 +102,7 @@ export const CDR_FIELDS = [
   {
     key: 'delivery_method', label: 'Method', kind: 'text', group: 'submission', defaultVisible: true,
     description: 'How the message was sent: Dashboard, Campaign or API.',
-    filters: [{ param: 'delivery-method', source: 'local', match: 'exact', maxLength: 20, pattern: /^[A-Za-z]+$/, hint: `one of ${DELIVERY_METHODS.join(', ')}`, input: 'select', placeholder: 'Any method', choices: DELIVERY_METHODS.map((m) => ({ value: m, label: m })) }],
+    filters: [{ param: 'delivery-method', source: 'local', match: 'exact', maxLength: 20, pattern: new RegExp(`^(${DELIVERY_METHODS.join('|')})$`), hint: `one of ${DELIVERY_METHODS.join(', ')}`, input: 'select', placeholder: 'Any method', choices: DELIVERY_METHODS.map((m) => ({ value: m, label: m })) }],
   },
   {
     key: 'how_many_message_parts', label: 'Parts', kind: 'integer', group: 'message', defaultVisible: true,

@@ -37,6 +37,13 @@ describe('parseQuery', () => {
     expect(Object.keys(r.errors).sort()).toEqual(['da', 'date-from', 'date-to', 'network', 'page', 'page-size', 'sort', 'sort-order', 'status', 'tz'].sort());
     expect(r.errors.da).toMatch(/6 to 15 digits/);
     expect(r.errors.status).toMatch(/DELIVRD/);
+    expect(r.errors['page-size']).toBe('page-size must be one of 10, 25, 50, 100; got "30".');
+    for (const size of ['200', '0', 'abc']) {
+      const bad = parseQuery({ ...RANGE, 'page-size': size });
+      expect(bad.ok === false && bad.errors['page-size']).toBe(`page-size must be one of 10, 25, 50, 100; got "${size}".`);
+    }
+    const method = parseQuery({ ...RANGE, 'delivery-method': 'api' });
+    expect(method.ok === false && method.errors['delivery-method']).toMatch(/one of API, Dashboard, Campaign/);
   });
 
   it('refuses a JSON value that is not text or a number', () => {

@@ -124,11 +124,13 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
     else errors.sort = `sort must be a field name such as date_received, price or to_address; got "${sortRaw.slice(0, 40)}".`;
   }
   const page = intParam(get('page'), 'page', 1, MAX_PAGE, errors) ?? QUERY_DEFAULTS.page;
-  const sizeRaw = intParam(get('page-size'), 'page-size', 1, 100, errors);
+  // One message whatever is wrong (200, 30, "abc"): the sizes there are.
+  const sizeRaw = get('page-size')?.trim() ?? '';
   let pageSize: PageSize = QUERY_DEFAULTS.pageSize;
-  if (sizeRaw !== undefined) {
-    if ((PAGE_SIZES as readonly number[]).includes(sizeRaw)) pageSize = sizeRaw as PageSize;
-    else errors['page-size'] = `page-size must be one of ${PAGE_SIZES.join(', ')}; got ${sizeRaw}.`;
+  if (sizeRaw !== '') {
+    const size = PAGE_SIZES.find((n) => String(n) === sizeRaw);
+    if (size !== undefined) pageSize = size;
+    else errors['page-size'] = `page-size must be one of ${PAGE_SIZES.join(', ')}; got "${sizeRaw.slice(0, 20)}".`;
   }
 
   const at: Partial<Record<(typeof RANGE_PARAMS)[number], Date>> = {};
