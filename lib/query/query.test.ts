@@ -46,6 +46,19 @@ describe('parseQuery', () => {
     expect(method.ok === false && method.errors['delivery-method']).toMatch(/one of API, Dashboard, Campaign/);
   });
 
+  it('refuses, in the API’s URLs, a parameter it does not know and one given twice, naming the one meant', () => {
+    const url = (extra: string) => new URLSearchParams(`date-from=2026-11-01+00:00:00&date-to=2026-11-02+00:00:00&${extra}`);
+    const misspelt = parseQuery(url('stauts=DELIVRD'), { alsoAllowed: [] });
+    expect(misspelt.ok === false && misspelt.errors).toEqual({ stauts: 'Unknown parameter "stauts": did you mean "status"?' });
+    const unknown = parseQuery(url('colour=red'), { alsoAllowed: [] });
+    expect(unknown.ok === false && unknown.errors.colour).toBe('Unknown parameter "colour": the parameters are listed in the README (Dashboard API).');
+    const twice = parseQuery(url('status=DELIVRD&status=REJECTD'), { alsoAllowed: [] });
+    expect(twice.ok === false && twice.errors.status).toBe('status is given 2 times; give it once.');
+    // What the caller reads itself is allowed; the dashboard's own page URLs are read as before.
+    expect(parseQuery(url('columns=trx_id'), { alsoAllowed: ['columns'] }).ok).toBe(true);
+    expect(parseQuery(url('row=3')).ok).toBe(true);
+  });
+
   it('refuses a JSON value that is not text or a number', () => {
     const r = parseQuery({ ...RANGE, oa: { $ne: '' } });
     expect(r.ok === false && r.errors.oa).toBe('oa must be a string.');

@@ -56,6 +56,12 @@ export type QueryInput = { get(name: string): string | null } | Readonly<Record<
 export interface ParseOptions {
   /** The longest range allowed (days): 31 for a search (the default), 366 for an export. */
   maxRangeDays?: number;
+  /**
+   * For the API's URLs: the parameters besides the query's that the caller reads itself (e.g.
+   * `columns`). With it, any other parameter, and one given twice, is an error: a misspelt filter
+   * would otherwise be a search without it, paid for with a call.
+   */
+  alsoAllowed?: readonly string[];
 }
 
 export const RANGE_PARAMS = ['date-from', 'date-to'] as const;
@@ -107,11 +113,40 @@ export function parseZone(raw: string | null | undefined, errors: FieldErrors): 
   return oneOf(raw ?? null, ZONES, (s) => s.toUpperCase(), QUERY_DEFAULTS.tz, () => (errors.tz = `tz must be UTC or JST; got "${String(raw).slice(0, 20)}".`));
 }
 
+/** Puts in `errors` each parameter of `params` not `allowed`, and each given more than once. */
+function unexpectedParams(params: URLSearchParams, allowed: readonly string[], errors: FieldErrors): void {
+  for (const name of new Set(params.keys())) {
+    const key = name.slice(0, 40);
+    if (!allowed.includes(name)) {
+      const near = closest(name, allowed);
+      errors[key] = `Unknown parameter "${key}": ${near ? `did you mean "${near}"?` : 'the parameters are listed in the README (Dashboard API).'}`;
+    } else if (params.getAll(name).length > 1) {
+      errors[key] = `${key} is given ${params.getAll(name).length} times; give it once.`;
+    }
+  }
+}
+
+/** The name of `names` within two edits of `name` (a letter added, dropped, changed or swapped), if one is. */
+function closest(name: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const lower = name.toLowerCase();
+  return names.map((n) => ({ n, d: distance(lower, n) })).filter((c) => c.d <= 2).sort((x, y) => x.d - y.d)[0]?.n;
+}
+
 /** Parses and validates a query (URL params or a JSON body). Every broken rule is named by parameter. */
 export function parseQuery(input: QueryInput, options: ParseOptions = {}): ParseResult {
   const errors: FieldErrors = {};
   const get = reader(input, errors);
   const maxRangeDays = options.maxRangeDays ?? SEARCH_MAX_RANGE_DAYS;
+  if (options.alsoAllowed && input instanceof URLSearchParams) unexpectedParams(input, [...QUERY_PARAMS, ...options.alsoAllowed], errors);
 
   const tz = parseZone(get('tz'), errors);
   const sortOrder = oneOf(get('sort-order'), SORT_ORDERS, (s) => s.toLowerCase(), QUERY_DEFAULTS.sortOrder, () => {

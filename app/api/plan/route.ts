@@ -12,7 +12,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(async (req: NextRequest, account, { transactions }) => {
-  const parsed = parseQuery(req.nextUrl.searchParams);
+  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: [] });
   if (!parsed.ok) throw badRequest(parsed.errors);
   return json(await transactions.plan(account, parsed.query));
 });

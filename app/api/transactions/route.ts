@@ -15,7 +15,8 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(async (req: NextRequest, account, { transactions, answers }) => {
-  const parsed = parseQuery(req.nextUrl.searchParams);
+  // `columns`: the CSV's (Accept: text/csv).
+  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns'] });
   if (!parsed.ok) throw badRequest(parsed.errors);
   const page = await transactions.page(account, parsed.query, req.signal);
   if (wantsCsv(req)) return csvPageResponse(page, parsed.query, req.nextUrl.searchParams.get('columns'));
