@@ -17,9 +17,15 @@ import { ChartPanel } from './chart-panel';
 import { colourOf, RATE_COLOUR, SERIES_COLOURS, STATUS_ORDER } from './status-colors';
 import styles from './insights.module.css';
 
+/** Where clicks lead: a day or an hour of the query itself; the whole range, only its counted days (countedQuery). */
+interface DrillQueries {
+  query: QuerySelection;
+  counted: QuerySelection;
+}
+
 interface ChartsProps {
   data: InsightsAnswer;
-  query: QuerySelection;
+  query: DrillQueries;
   /** Per hour (up to a week) or per day. */
   byHour: boolean;
 }
@@ -35,9 +41,10 @@ const OUTCOMES = [
 const percentTick = (v: number) => `${Math.round(v * 100)} %`;
 const statusLabel = (s: string) => statusInfo(s)?.label ?? s;
 
-function useDrill(query: QuerySelection) {
+function useDrill({ query, counted }: DrillQueries) {
   const router = useRouter();
-  return { href: (d: Drill) => drillHref(query, d), go: (d: Drill) => router.push(drillHref(query, d)) };
+  const href = (d: Drill) => drillHref(d.day || d.hour ? query : counted, d);
+  return { href, go: (d: Drill) => router.push(href(d)) };
 }
 
 /** The payload row of a clicked bar or slice (Recharts hands it over in `payload`). */
@@ -87,7 +94,7 @@ function VolumeChart({ data, query, byHour }: ChartsProps) {
   return (
     <ChartPanel
       wide
-      title={`Messages per ${byHour ? 'hour' : 'day'} by status, with the delivery rate (${query.tz})`}
+      title={`Messages per ${byHour ? 'hour' : 'day'} by status, with the delivery rate (${query.query.tz})`}
       description="Click a bar for that period's messages of that status, a legend entry for every message of that status."
       testId="chart-volume"
       chart={
@@ -119,7 +126,7 @@ function VolumeChart({ data, query, byHour }: ChartsProps) {
       }
       table={
         <table className={styles.table}>
-          <caption>Messages per {byHour ? 'hour' : 'day'} ({query.tz}) by status</caption>
+          <caption>Messages per {byHour ? 'hour' : 'day'} ({query.query.tz}) by status</caption>
           <thead>
             <tr>
               <th scope="col">{byHour ? 'Hour' : 'Day'}</th>
@@ -223,7 +230,7 @@ interface BreakdownRow extends Outcome {
   drill: Drill;
 }
 
-function BreakdownChart({ title, testId, rows, query }: { title: string; testId: string; rows: BreakdownRow[]; query: QuerySelection }) {
+function BreakdownChart({ title, testId, rows, query }: { title: string; testId: string; rows: BreakdownRow[]; query: DrillQueries }) {
   const drill = useDrill(query);
   const shown = rows.slice(0, 12);
   return (
@@ -388,7 +395,7 @@ function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
       }
       table={
         <table className={styles.table}>
-          <caption>Delivery latency per day ({query.tz})</caption>
+          <caption>Delivery latency per day ({query.query.tz})</caption>
           <thead>
             <tr>
               <th scope="col">Day</th>
@@ -513,7 +520,7 @@ function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
       }
       table={
         <table className={styles.table}>
-          <caption>Message parts and cost per day ({query.tz})</caption>
+          <caption>Message parts and cost per day ({query.query.tz})</caption>
           <thead>
             <tr>
               <th scope="col">Day</th>

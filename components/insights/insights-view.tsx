@@ -8,13 +8,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
 import { useEffect, useMemo, useState } from 'react';
-import { HOURLY_MAX_DAYS, type InsightsAnswer } from '@/lib/api/insights';
+import { readsByHour, type InsightsAnswer } from '@/lib/api/insights';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import type { Zone } from '@/lib/time/zones';
 import { errorText } from '@/lib/ui/api-client';
 import { formatCount } from '@/lib/ui/format';
 import { formatLatency, formatPrice, formatRate } from '@/lib/ui/insights-format';
-import { countedQuery } from '@/lib/ui/insights-links';
+import { countedQuery, countedRun } from '@/lib/ui/insights-links';
 import { insightsQueryOptions } from '@/lib/ui/queries';
 import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
 import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
@@ -86,7 +86,8 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   }
 
   const filtersOn = activeFilters(draft).length;
-  const byHour = data ? data.coverage.days.filter((d) => d.state === 'complete').length <= HOURLY_MAX_DAYS && data.byHour.length > 0 : false;
+  const byHour = data && query ? readsByHour(query.from.getTime(), query.to.getTime()) && data.byHour.length > 0 : false;
+  const run = data ? countedRun(data.coverage.days) : null;
 
   return (
     <div className={frame.page}>
@@ -152,7 +153,13 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
           {data.total > 0 ? (
             <>
               <Summary data={data} />
-              <InsightsCharts data={data} query={countedQuery(query, data.coverage.from, data.coverage.to)} byHour={byHour} />
+              <InsightsCharts data={data} query={{ query, counted: countedQuery(query, run) }} byHour={byHour} />
+              {run && !run.all ? (
+                <p className={styles.coverageNote} data-testid="drill-note">
+                  A click on a figure of the whole range lists {run.first === run.last ? run.first : `${run.first} to ${run.last}`}, the newest counted days
+                  without a gap: a list over the days left out would be searched upstream. A click on a day or an hour lists that day or hour.
+                </p>
+              ) : null}
             </>
           ) : (
             <p className={styles.loading} data-testid="insights-empty">

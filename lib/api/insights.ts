@@ -6,6 +6,11 @@
 /** Hours are answered (`byHour`) for ranges of up to a week (168 bars); a longer range is read by day. */
 export const HOURLY_MAX_DAYS = 7;
 
+/** Whether a query's range (ms, both ends) is read by hour: its length, whatever part of it is counted. */
+export function readsByHour(from: number, to: number): boolean {
+  return to - from <= HOURLY_MAX_DAYS * 86_400_000;
+}
+
 /** complete: counted; unsettled: still changing upstream; syncing: being copied; missing: not copied. */
 export type DayState = 'complete' | 'unsettled' | 'syncing' | 'missing';
 

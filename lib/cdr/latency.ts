@@ -10,7 +10,16 @@ export function deliveryLatencyMs(record: Record<string, unknown>): number | nul
   return latencyBetween(upstreamTimestampMs(text(record.date_submitted_to_mno)), upstreamTimestampMs(text(record.date_delivered)));
 }
 
+/**
+ * A latency this long (about 24.8 days, either way) is no latency: it is longer than any SMS
+ * validity period, so one of the two timestamps is wrong. It is also more than Insights' rollups
+ * hold (32-bit latencies: lib/store/history-rollups.ts).
+ */
+export const LATENCY_LIMIT_MS = 2 ** 31;
+
 /** The latency of a record whose submission and delivery times (ms) are known already. */
 export function latencyBetween(submittedMs: number | null, deliveredMs: number | null): number | null {
-  return submittedMs === null || deliveredMs === null ? null : deliveredMs - submittedMs;
+  if (submittedMs === null || deliveredMs === null) return null;
+  const latency = deliveredMs - submittedMs;
+  return Math.abs(latency) < LATENCY_LIMIT_MS ? latency : null;
 }

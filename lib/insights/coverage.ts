@@ -7,7 +7,7 @@
 import type { DayState } from '../api/insights';
 import { merge, type Interval } from '../history/coverage';
 import { joinRanges, type TimeRange } from '../query/ranges';
-import { DAY_MS as UTC_DAY_MS, startOf } from '../history/days';
+import { DAY_MS as UTC_DAY_MS, lastSettledDay, startOf } from '../history/days';
 import type { Zone } from '../time/zones';
 import { daySegments, type DaySegment } from '../time/zone-days';
 
@@ -20,7 +20,7 @@ export interface CoveredDay extends DaySegment {
 export interface HeldDays {
   /** UTC days (YYYY-MM-DD) the local history holds completely. */
   complete: readonly string[];
-  /** UTC days being copied now. */
+  /** UTC days being copied now (read, or being built). */
   syncing: readonly string[];
   /** Instants before this are settled (lib/server/cache-policy.ts). */
   settledBefore: number;
@@ -46,10 +46,14 @@ function touchesAny(days: ReadonlySet<string>, from: number, to: number): boolea
 export function coverDays(from: number, to: number, zone: Zone, held: HeldDays): CoveredDay[] {
   const intervals = heldIntervals(held.complete);
   const syncing = new Set(held.syncing);
+  // The copy reads whole UTC days once settled: the last it can hold ends at the next midnight. A
+  // zone day reaching past that (a JST day needs two UTC days) is not settled yet, even when its
+  // own end is.
+  const copyableUntil = startOf(lastSettledDay(held.settledBefore)) + UTC_DAY_MS;
   return daySegments(from, to, zone).map((segment) => {
     let state: DayState;
     if (covered(intervals, segment.from, segment.to)) state = 'complete';
-    else if (segment.to >= held.settledBefore) state = 'unsettled';
+    else if (segment.to > copyableUntil) state = 'unsettled';
     else if (touchesAny(syncing, segment.from, segment.to)) state = 'syncing';
     else state = 'missing';
     return { ...segment, state };

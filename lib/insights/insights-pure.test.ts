@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readsByHour } from '../api/insights';
 import { coverDays, countedRanges } from './coverage';
 import { coverageNote, spanText } from './coverage-note';
 import { foldSums, outcomeKind } from './fold';
@@ -43,6 +44,15 @@ describe('coverage', () => {
     expect(jst.map((d) => `${d.day}:${d.state}`)).toEqual(['2026-11-01:missing', '2026-11-02:complete', '2026-11-03:complete', '2026-11-04:syncing']);
   });
 
+  it('calls a zone day not settled while a UTC day it needs is not, though its own end is', () => {
+    // Settled before Nov 5 16:00 UTC: the copy's last day is UTC Nov 4. JST Nov 5 ends at UTC Nov 5
+    // 14:59:59.999, before that instant, but needs UTC Nov 5, which the copy reads only once all of
+    // it has settled.
+    const late = { ...held, settledBefore: T('2026-11-05T16:00:00Z') };
+    const jst = coverDays(T('2026-11-03T15:00:00Z'), T('2026-11-05T14:59:59Z'), 'JST', late);
+    expect(jst.map((d) => `${d.day}:${d.state}`)).toEqual(['2026-11-04:syncing', '2026-11-05:unsettled']);
+  });
+
   it('reads the next midnight with a complete day, and joins adjacent counted days into one range', () => {
     const days = coverDays(T('2026-11-02T00:00:00Z'), T('2026-11-04T00:00:00Z'), 'UTC', held);
     expect(days.map((d) => d.state)).toEqual(['complete', 'complete', 'complete']); // Nov 4 00:00:00.000 was read with Nov 3
@@ -55,6 +65,15 @@ describe('coverage', () => {
     expect(coverageNote([{ day: '2026-11-01', state: 'missing' }], 0)).toBe('no complete day in this range; Nov 1 not in the local history, not included');
     expect(spanText(['2026-10-30', '2026-11-02'])).toBe('Oct 30–Nov 2');
     expect(spanText(['2026-12-30', '2027-01-02'])).toBe('Dec 30, 2026–Jan 2, 2027');
+  });
+});
+
+describe('hours or days', () => {
+  it('reads a range of up to a week by hour, whatever part of it is counted', () => {
+    // Noon to noon: a week over eight days.
+    expect(readsByHour(T('2026-11-01T12:00:00Z'), T('2026-11-08T12:00:00Z'))).toBe(true);
+    expect(readsByHour(T('2026-11-01T12:00:00Z'), T('2026-11-08T12:00:01Z'))).toBe(false);
+    expect(readsByHour(T('2026-11-01T00:00:00Z'), T('2026-12-01T23:59:59Z'))).toBe(false);
   });
 });
 

@@ -5,7 +5,7 @@ import 'server-only';
  * named, with why), and the sums, breakdowns and exact latency percentiles of those days computed
  * in the store. Never an upstream call: Insights reads the account's own copy only.
  */
-import { HOURLY_MAX_DAYS, type InsightsAnswer } from '../api/insights';
+import { readsByHour, type InsightsAnswer } from '../api/insights';
 import { badRequest } from '../http/problem';
 import type { HistoryIndex } from '../history/history-index';
 import { localSearchOf } from '../history/local-query';
@@ -62,7 +62,7 @@ export class InsightsService {
     const [complete, stored] = await Promise.all([this.deps.index.completeDays(scope), this.deps.history.listDays(scope)]);
     const days = coverDays(query.from.getTime(), query.to.getTime(), query.tz, {
       complete,
-      syncing: stored.filter((d) => d.state === 'syncing').map((d) => d.day),
+      syncing: stored.filter((d) => d.state === 'syncing' || d.state === 'building').map((d) => d.day),
       settledBefore: this.deps.policy.settledBefore(this.deps.now()),
     });
     const counted = days.filter((d) => d.state === 'complete');
@@ -77,9 +77,10 @@ export class InsightsService {
     const local = localSearchOf(scope, query, countedRanges(days));
     const search = { scope, where: local.where, ...(local.text ? { text: local.text } : {}), zone: query.tz, days: counted };
 
-    const read = await this.deps.insights.read(search, { hourly: counted.length <= HOURLY_MAX_DAYS });
+    const hourly = readsByHour(query.from.getTime(), query.to.getTime());
+    const read = await this.deps.insights.read(search, { hourly });
     const { source, ...sums } = read.sums;
-    const hourly = read.hourly;
+    const hours = read.hourly;
     // Latencies day by day: each day's percentiles, then the whole range's from all of them.
     const byDay = read.latencies;
     const latencies = counted.map((d) => byDay.get(d.index) ?? new Float64Array(0));
@@ -88,7 +89,7 @@ export class InsightsService {
     const latencyMs = percentilesOf(all);
     const latencyOfDay = new Map(counted.map((d, i) => [d.day, percentilesOf(latencies[i]!)]));
 
-    const folded = foldSums(sums, hourly, query.tz, counted.map((d) => d.index), counted.length <= HOURLY_MAX_DAYS ? hoursOf(counted) : []);
+    const folded = foldSums(sums, hours, query.tz, counted.map((d) => d.index), hourly ? hoursOf(counted) : []);
     const coverage = {
       from: counted[0]?.day ?? null,
       to: counted[counted.length - 1]?.day ?? null,

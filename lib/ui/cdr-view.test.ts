@@ -9,6 +9,13 @@ describe('CDR facts', () => {
     expect(deliveryLatencyMs({ date_submitted_to_mno: '2026-11-20T09:15:02.123+0900', date_delivered: '' })).toBeNull();
   });
 
+  it('takes a latency longer than any validity period (24.8 days, either way) for a wrong timestamp', () => {
+    const submitted = '2026-10-01T00:00:00.000+0000';
+    expect(deliveryLatencyMs({ date_submitted_to_mno: submitted, date_delivered: '2026-10-24T00:00:00.000+0000' })).toBe(23 * 86_400_000);
+    expect(deliveryLatencyMs({ date_submitted_to_mno: submitted, date_delivered: '2026-11-05T00:00:00.000+0000' })).toBeNull();
+    expect(deliveryLatencyMs({ date_submitted_to_mno: submitted, date_delivered: '2026-09-01T00:00:00.000+0000' })).toBeNull();
+  });
+
   it('explains statuses, final or in transit', () => {
     expect(statusSentence('DELIVRD')).toBe('Delivered to the handset. Final: this status will not change.');
     expect(statusSentence('ENROUTE')).toMatch(/In transit/);

@@ -24,9 +24,11 @@ export function drillHref(query: QuerySelection, drill: Drill): string {
   if (period) {
     const start = parseWallClock(period.start, query.tz)?.getTime();
     if (start !== undefined) {
-      // The query's range cut to the period; its end is inclusive, whole seconds.
+      // The query's range cut to the period. Its end is the next period's first instant: the range's
+      // end is inclusive to the second while records carry milliseconds, so ending at :59:59 would
+      // leave out the records of the period's last second (the next period's .000 instant is in).
       from = Math.max(from, start);
-      to = Math.min(to, start + period.hours * 3_600_000 - 1000);
+      to = Math.min(to, start + period.hours * 3_600_000);
     }
   }
   const filters = { ...query.filters };
@@ -38,15 +40,30 @@ export function drillHref(query: QuerySelection, drill: Drill): string {
   return pageHref(next);
 }
 
+/** The newest days counted one after another (days of the query's zone, in order), and whether they are all the counted days. */
+export function countedRun(days: readonly { day: string; state: string }[]): { first: string; last: string; all: boolean } | null {
+  const counted = (i: number) => days[i]?.state === 'complete';
+  let last = days.length - 1;
+  while (last >= 0 && !counted(last)) last -= 1;
+  if (last < 0) return null;
+  let first = last;
+  while (first > 0 && counted(first - 1)) first -= 1;
+  const all = days.slice(0, first).every((d) => d.state !== 'complete');
+  return { first: days[first]!.day, last: days[last]!.day, all };
+}
+
 /**
- * The query cut to the days Insights counted (`first` to `last`, days of the query's zone): a
- * drill-down then lists exactly the records the charts counted, and from the local history at no
- * cost — not the unsettled days after them, which would go upstream.
+ * The query cut to counted days (`run`, of the query's zone): a drill-down of the whole range then
+ * lists records the charts counted, from the local history at no cost — not the unsettled or
+ * missing days beside them, which would go upstream. Counted days with a gap between them cannot
+ * be one range: the newest run is taken (the page says so).
  */
-export function countedQuery<Q extends QuerySelection>(query: Q, first: string | null, last: string | null): Q {
-  if (!first || !last) return query;
-  const start = parseWallClock(`${first} 00:00:00`, query.tz)?.getTime();
-  const end = parseWallClock(`${last} 23:59:59`, query.tz)?.getTime();
-  if (start === undefined || end === undefined) return query;
+export function countedQuery<Q extends QuerySelection>(query: Q, run: { first: string; last: string } | null): Q {
+  if (!run) return query;
+  const start = parseWallClock(`${run.first} 00:00:00`, query.tz)?.getTime();
+  const lastStart = parseWallClock(`${run.last} 00:00:00`, query.tz)?.getTime();
+  if (start === undefined || lastStart === undefined) return query;
+  // To the next day's first instant, as drillHref cuts a day.
+  const end = lastStart + 24 * 3_600_000;
   return { ...query, from: new Date(Math.max(query.from.getTime(), start)), to: new Date(Math.min(query.to.getTime(), end)) };
 }

@@ -34,10 +34,10 @@ describe('range presets', () => {
     expect(presetRange('today', early, 'UTC').dateFrom).toBe('2026-11-20 00:00:00');
   });
 
-  it('yesterday is the whole previous calendar day of the zone, to the second', () => {
+  it('yesterday is the whole previous calendar day of the zone, its last second included', () => {
     const early = new Date('2026-11-20T16:10:00Z');
-    expect(presetRange('yesterday', early, 'JST')).toEqual({ dateFrom: '2026-11-20 00:00:00', dateTo: '2026-11-20 23:59:59' });
-    expect(presetRange('yesterday', early, 'UTC')).toEqual({ dateFrom: '2026-11-19 00:00:00', dateTo: '2026-11-19 23:59:59' });
+    expect(presetRange('yesterday', early, 'JST')).toEqual({ dateFrom: '2026-11-20 00:00:00', dateTo: '2026-11-21 00:00:00' });
+    expect(presetRange('yesterday', early, 'UTC')).toEqual({ dateFrom: '2026-11-19 00:00:00', dateTo: '2026-11-20 00:00:00' });
     // Across a month boundary.
     expect(presetRange('yesterday', new Date('2026-12-01T03:00:00Z'), 'UTC').dateFrom).toBe('2026-11-30 00:00:00');
   });

@@ -50,8 +50,9 @@ export const RANGE_PRESETS: readonly Preset[] = [
   {
     id: 'yesterday',
     label: 'Yesterday',
-    // The seed's parameters have second precision: yesterday ends at 23:59:59.
-    range: (now, zone) => ({ from: zonedMidnight(now, zone, -1), to: new Date(zonedMidnight(now, zone).getTime() - 1000) }),
+    // To today's first instant: date-to is read to the second while records carry milliseconds, so
+    // ending at 23:59:59 would leave out the records of yesterday's last second (23:59:59.001 on).
+    range: (now, zone) => ({ from: zonedMidnight(now, zone, -1), to: zonedMidnight(now, zone) }),
   },
   { id: 'last-24-hours', label: 'Last 24 hours', range: rolling(DAY) },
   { id: 'last-7-days', label: 'Last 7 days', range: rolling(7 * DAY) },
