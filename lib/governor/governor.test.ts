@@ -237,6 +237,20 @@ describe('Governor', () => {
     expect(await g.run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token' }, async () => 'later')).toBe('later');
   });
 
+  it('frees the slot when a call cannot be recorded (a store error), so the next call goes', async () => {
+    const ledger = fakeLedger();
+    const record = ledger.recordCall.bind(ledger);
+    let broken = true;
+    ledger.recordCall = async (call) => {
+      if (!broken) return record(call);
+      broken = false;
+      throw new Error('the store is unreachable');
+    };
+    const g = governor({ maxWaitMs: 0 }, ledger);
+    await expect(g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'a')).rejects.toThrow('the store is unreachable');
+    expect(await g.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'b')).toBe('b');
+  });
+
   it('remembers the windows across a restart (durable ledger)', async () => {
     const ledger = fakeLedger();
     const first = governor({ maxWaitMs: 0 }, ledger);

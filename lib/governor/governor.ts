@@ -334,7 +334,15 @@ export class Governor {
         break;
       }
       now = this.now();
-      const id = await backend.admit({ account: best.account, at: now, cls: best.cls, kind: best.kind }, (fresh) => verdict(fresh, limits, best.account, best.cls, now).at <= now);
+      let id: number | null;
+      try {
+        id = await backend.admit({ account: best.account, at: now, cls: best.cls, kind: best.kind }, (fresh) => verdict(fresh, limits, best.account, best.cls, now).at <= now);
+      } catch (err) {
+        // The slot is not kept by a call that never started (a store error): every instance's
+        // calls would wait on it until this process ended.
+        await lease.release().catch(() => undefined);
+        throw err;
+      }
       if (id === null) {
         // Another instance took the window meanwhile: look again with the fresh state.
         await lease.release();
@@ -344,8 +352,11 @@ export class Governor {
       const i = this.waiters.indexOf(best);
       if (i < 0) {
         // Gone while the slot was taken (aborted): the call was recorded but is not sent.
-        await backend.finish(id, 'abandoned', now);
-        await lease.release();
+        try {
+          await backend.finish(id, 'abandoned', now);
+        } finally {
+          await lease.release();
+        }
         continue;
       }
       this.waiters.splice(i, 1);

@@ -54,8 +54,16 @@ export interface OpenStoreOptions {
   historyWriter?: 'thread' | 'inline';
 }
 
-export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>, options: OpenStoreOptions = {}): Promise<DurableStore> {
-  const { db, dialect, pool, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+/**
+ * Connections besides the calls in flight, each of which holds one for the governor's slot: one
+ * listens for the other instances, the rest serve requests and background work. Fewer, and calls
+ * in flight could take every connection and wait for one more to finish.
+ */
+const CONNECTIONS_BESIDES_CALLS = 9;
+
+export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'> & Partial<Pick<Config, 'UPSTREAM_MAX_IN_FLIGHT'>>, options: OpenStoreOptions = {}): Promise<DurableStore> {
+  const poolSize = (config.UPSTREAM_MAX_IN_FLIGHT ?? 1) + CONNECTIONS_BESIDES_CALLS;
+  const { db, dialect, pool, close } = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize });
   try {
     await migrate(db, dialect);
     // One SQLite folder serves one process (the data-folder lock): leases a dead process left

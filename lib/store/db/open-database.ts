@@ -24,6 +24,8 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** PostgreSQL only: the name the connections carry in pg_stat_activity. */
   applicationName?: string;
+  /** PostgreSQL only: connections at most (default 10). */
+  poolSize?: number;
 }
 
 export interface OpenedDatabase {
@@ -38,13 +40,13 @@ export interface OpenedDatabase {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
     if (!isPostgresUrl(options.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite file)');
-    return openPostgres(options.databaseUrl, options.applicationName);
+    return openPostgres(options.databaseUrl, options.applicationName, options.poolSize);
   }
   return await openSqlite(options.dataDir);
 }
 
-async function openPostgres(url: string, applicationName: string | undefined): Promise<OpenedDatabase> {
-  const pool = createPostgresPool({ connectionString: url, applicationName });
+async function openPostgres(url: string, applicationName: string | undefined, max: number | undefined): Promise<OpenedDatabase> {
+  const pool = createPostgresPool({ connectionString: url, applicationName, ...(max ? { max } : {}) });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     // Fail at start with a clear cause, not at the first request. (The URL may hold a password: it

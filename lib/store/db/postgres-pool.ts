@@ -39,15 +39,34 @@ export interface PostgresPoolOptions {
   max?: number;
 }
 
+/**
+ * How soon a connection that went silent is given up, both ways. The governor's slot is an
+ * advisory lock held by a connection that sends nothing while the call runs: an instance whose
+ * host dies without closing it (power lost, a network split) would hold the slot until the
+ * operating system's keepalive (two hours by default) told the server. With these the server
+ * drops that connection, and the slot with it, within about a minute. A postgres:// URL's own
+ * `options` parameter, when it has one, wins.
+ */
+const KEEPALIVE = { idleSeconds: 30, intervalSeconds: 10, count: 3 };
+/** A connection asked for while every one is busy fails after this long rather than waiting for ever. */
+const CONNECT_TIMEOUT_MS = 15_000;
+
 export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     application_name: options.applicationName ?? 'sms-history-dashboard',
     max: options.max ?? 10,
     types,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE.idleSeconds * 1000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: `-c tcp_keepalives_idle=${KEEPALIVE.idleSeconds} -c tcp_keepalives_interval=${KEEPALIVE.intervalSeconds} -c tcp_keepalives_count=${KEEPALIVE.count}`,
   });
   // An idle connection that breaks (the server restarted) emits 'error' on the pool; unheard, that
   // event would end the process. The pool drops the connection and opens a new one when needed.
   pool.on('error', (err) => log.warn('store.postgres_idle_connection_error', { error: err.message }));
+  // So does one that breaks while taken from the pool between two queries (the governor's slot, a
+  // transaction): its next query fails instead, and whoever holds it releases it broken.
+  pool.on('connect', (client) => client.on('error', (err) => log.warn('store.postgres_connection_error', { error: err.message })));
   return pool;
 }
