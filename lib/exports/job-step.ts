@@ -16,6 +16,7 @@ import type { CachePolicy } from '../server/cache-policy';
 import { reachableRecords } from '../query/ranges';
 import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-job-record';
+import { ExportJobCancelledError } from '../store/export-jobs';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry, VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
@@ -214,7 +215,11 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
  */
 export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSignal, later?: LaterWrites): Promise<StepOutcome> {
   const writes = later ?? new LaterWrites();
-  const outcome = await step(deps, jobId, writes, signal);
+  // Cancelled while this step ran: what it read is not written, and it stops.
+  const outcome = await step(deps, jobId, writes, signal).catch((err: unknown) => {
+    if (err instanceof ExportJobCancelledError) return { next: 'stop' } as const;
+    throw err;
+  });
   // Only a step that goes straight on to the next call leaves writes behind.
   if (outcome.next !== 'continue' || !later) await writes.flush();
   return outcome;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createJobRecord } from '@/lib/exports/job-record';
 import { forEachBackend } from '@/tests/support/backends';
 import type { ExportJobRecord } from './export-job-record';
+import { ExportJobCancelledError } from './export-jobs';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -38,6 +39,21 @@ describe('the export job store', () => {
       a1.callsSpent = 3;
       await exportJobs.saveJob(a1);
       expect(await exportJobs.getJob('a1')).toEqual(a1);
+    });
+
+    it('keeps a cancelled job cancelled: a step that read it before writes neither the job nor its page', async () => {
+      const { exportJobs } = await open();
+      const read = job('c1', 'demo');
+      await exportJobs.insertJob(read);
+      // The step has the job; meanwhile a person cancels it.
+      const cancelled = { ...read, state: 'cancelled' as const, message: 'Cancelled.' };
+      await exportJobs.saveJob(cancelled);
+      read.state = 'running';
+      await exportJobs.saveJob(read);
+      expect((await exportJobs.getJob('c1'))?.state).toBe('cancelled');
+      await expect(exportJobs.commitPage(read, read.windows[0]!.id, rows('t1', 't2'), () => undefined)).rejects.toBeInstanceOf(ExportJobCancelledError);
+      expect(await exportJobs.countRows('c1')).toBe(0);
+      expect((await exportJobs.getJob('c1'))?.state).toBe('cancelled');
     });
 
     it('lists an account’s jobs newest first, up to the limit', async () => {

@@ -16,6 +16,7 @@ import type { AppendResult, ExportJobRecord, StoredRow } from './export-job-reco
 
 export interface ExportJobStore {
   insertJob(job: ExportJobRecord): Promise<void>;
+  /** Writes the job, unless it was cancelled meanwhile and this is not the cancel (a cancel is for good). */
   saveJob(job: ExportJobRecord): Promise<void>;
   getJob(id: string): Promise<ExportJobRecord | null>;
   /** The job, only when it belongs to `account`. */
@@ -26,7 +27,8 @@ export interface ExportJobStore {
   activeJobs(): Promise<ExportJobRecord[]>;
   /**
    * Writes a page's records and, in the same transaction, the job as `apply` leaves it (apply gets
-   * what the write found and updates the job's counters). If anything throws, nothing is written.
+   * what the write found and updates the job's counters). If anything throws, nothing is written;
+   * a job cancelled meanwhile throws ExportJobCancelledError.
    */
   commitPage(job: ExportJobRecord, windowId: number, rows: readonly StoredRow[], apply: (result: AppendResult) => void | Promise<void>): Promise<AppendResult>;
   /** Records in arrival order, `limit` at a time after row id `afterId` (keyset paging). */
@@ -51,9 +53,27 @@ function* batches<T>(items: readonly T[]): Generator<T[]> {
 
 const parse = (row: { data: string } | undefined): ExportJobRecord | null => (row ? (JSON.parse(row.data) as ExportJobRecord) : null);
 
+/**
+ * A cancelled job is cancelled for good: a step that read the job before the cancel and writes it
+ * back after (a page, a wait) must not make it active again. Its page is not kept either.
+ */
+export class ExportJobCancelledError extends Error {
+  constructor(readonly jobId: string) {
+    super(`export ${jobId} was cancelled meanwhile`);
+    this.name = 'ExportJobCancelledError';
+  }
+}
+
 export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
-  const save = async (q: Kysely<Database>, job: ExportJobRecord) => {
-    await q.updateTable('export_jobs').set({ state: job.state, expires_at: job.expiresAt, data: JSON.stringify(job) }).where('id', '=', job.id).execute();
+  /** Writes the job unless it was cancelled meanwhile (only a cancel writes over a cancel); answers whether it did. */
+  const save = async (q: Kysely<Database>, job: ExportJobRecord): Promise<boolean> => {
+    const done = await q
+      .updateTable('export_jobs')
+      .set({ state: job.state, expires_at: job.expiresAt, data: JSON.stringify(job) })
+      .where('id', '=', job.id)
+      .$if(job.state !== 'cancelled', (u) => u.where('state', '<>', 'cancelled'))
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0;
   };
 
   return {
@@ -63,7 +83,9 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
         .values({ id: job.id, account: job.account, state: job.state, created_at: job.createdAt, expires_at: job.expiresAt, data: JSON.stringify(job) })
         .execute();
     },
-    saveJob: (job) => save(db, job),
+    saveJob: async (job) => {
+      await save(db, job);
+    },
     async getJob(id) {
       return parse(await db.selectFrom('export_jobs').select('data').where('id', '=', id).executeTakeFirst());
     },
@@ -111,7 +133,8 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
           await trx.updateTable('export_rows').set({ win: windowId, body }).where('job_id', '=', job.id).where('trx_id', '=', trxId).execute();
         }
         await apply(result);
-        await save(trx, job);
+        // Cancelled meanwhile: the transaction is rolled back, the page's rows with it.
+        if (!(await save(trx, job))) throw new ExportJobCancelledError(job.id);
         return result;
       });
     },
