@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from '../api/exports';
 import type { Config } from '../config';
+import { scopeOf } from '../history/scope';
 import { csvFileName } from '../csv/file-name';
 import { badRequest, notFound, ProblemError } from '../http/problem';
 import type { Logger } from '../log';
@@ -25,6 +26,12 @@ import type { ExportRunner } from './runner';
 
 /** The signed-in account an export belongs to (its session renews the upstream token). */
 export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & { sid: string };
+
+/**
+ * Whose an export is: the account that asked, its API key and its enterprise (the local history's
+ * key): a key that reaches several enterprises, signed in for one, does not see the others' exports.
+ */
+const ownerOf = (account: ExportAccount): string => scopeOf(account).key;
 
 /** Active jobs one account may have at once: enough for real use, a bound on a runaway script. */
 export const MAX_ACTIVE_EXPORTS = 10;
@@ -66,7 +73,7 @@ export class ExportService {
   }
 
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
-    const job = await this.deps.store.getJobFor(id, account.apiKey);
+    const job = await this.deps.store.getJobFor(id, ownerOf(account));
     if (!job) throw notFound(`No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`);
     return job;
   }
@@ -107,7 +114,7 @@ export class ExportService {
       pageSize: this.deps.config.UPSTREAM_PAGE_SIZE,
       now,
     });
-    await this.deps.store.insertJob(job);
+    await this.deps.store.insertJob(job, ownerOf(account));
     this.deps.log.info('export.created', { job: job.id, account: account.apiKey, windows: job.windows.length, columns: job.columns.length });
     this.deps.runner.kick();
     return { kind: 'job', job: await this.present(job, [...active, job]) };
@@ -117,7 +124,7 @@ export class ExportService {
     const active = await this.activeOf(account.apiKey);
     // Someone of this account is here: a job waiting for a sign-in may go on now.
     if (active.length > 0) this.deps.runner.kick();
-    return Promise.all((await this.deps.store.listJobs(account.apiKey, LIST_LIMIT)).map((job) => this.present(job, active)));
+    return Promise.all((await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).map((job) => this.present(job, active)));
   }
 
   async get(account: ExportAccount, id: string): Promise<ExportJob> {

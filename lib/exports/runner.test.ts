@@ -131,7 +131,7 @@ async function jobFor(w: World, body: Record<string, unknown>, opts: { apiKey?: 
     pageSize: opts.pageSize ?? 100,
     now: NOW,
   });
-  await w.store.insertJob(job);
+  await w.store.insertJob(job, scopeOf({ apiKey, enterpriseId: null }).key);
   return job;
 }
 

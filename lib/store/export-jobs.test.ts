@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createJobRecord } from '@/lib/exports/job-record';
 import { forEachBackend } from '@/tests/support/backends';
+import { scopeOf } from '@/lib/history/scope';
 import type { ExportJobRecord } from './export-job-record';
-import { ExportJobCancelledError } from './export-jobs';
+import { ExportJobCancelledError, type ExportJobStore } from './export-jobs';
 
 const T0 = Date.UTC(2026, 0, 1);
+/** Whose a job is: its API key and enterprise (the export service's owner). */
+const owner = (apiKey: string, enterpriseId: string | null = null) => scopeOf({ apiKey, enterpriseId }).key;
+const ownerOf = (j: ExportJobRecord) => owner(j.account, j.enterpriseId);
+const put = (store: ExportJobStore, j: ExportJobRecord) => store.insertJob(j, ownerOf(j));
 
 function job(id: string, account = 'demo', createdAt = T0): ExportJobRecord {
   return createJobRecord({
@@ -28,13 +33,13 @@ describe('the export job store', () => {
     it('gives a job back as it was saved, and only to its account', async () => {
       const { exportJobs } = await open();
       const a1 = job('a1', 'demo');
-      await exportJobs.insertJob(a1);
-      await exportJobs.insertJob(job('f1', 'fuji'));
+      await exportJobs.insertJob(a1, ownerOf(a1));
+      await put(exportJobs, job('f1', 'fuji'));
       expect(await exportJobs.getJob('a1')).toEqual(a1);
-      expect((await exportJobs.getJobFor('a1', 'demo'))?.id).toBe('a1');
-      expect(await exportJobs.getJobFor('a1', 'fuji')).toBeNull();
+      expect((await exportJobs.getJobFor('a1', owner('demo')))?.id).toBe('a1');
+      expect(await exportJobs.getJobFor('a1', owner('fuji'))).toBeNull();
       expect(await exportJobs.getJob('nope')).toBeNull();
-      expect((await exportJobs.listJobs('fuji', 10)).map((j) => j.id)).toEqual(['f1']);
+      expect((await exportJobs.listJobs(owner('fuji'), 10)).map((j) => j.id)).toEqual(['f1']);
       a1.state = 'running';
       a1.callsSpent = 3;
       await exportJobs.saveJob(a1);
@@ -44,7 +49,7 @@ describe('the export job store', () => {
     it('keeps a cancelled job cancelled: a step that read it before writes neither the job nor its page', async () => {
       const { exportJobs } = await open();
       const read = job('c1', 'demo');
-      await exportJobs.insertJob(read);
+      await exportJobs.insertJob(read, ownerOf(read));
       // The step has the job; meanwhile a person cancels it.
       const cancelled = { ...read, state: 'cancelled' as const, message: 'Cancelled.' };
       await exportJobs.saveJob(cancelled);
@@ -58,27 +63,27 @@ describe('the export job store', () => {
 
     it('lists an account’s jobs newest first, up to the limit', async () => {
       const { exportJobs } = await open();
-      for (const [id, at] of [['j1', T0], ['j2', T0 + 2000], ['j3', T0 + 1000]] as const) await exportJobs.insertJob(job(id, 'demo', at));
-      expect((await exportJobs.listJobs('demo', 2)).map((j) => j.id)).toEqual(['j2', 'j3']);
+      for (const [id, at] of [['j1', T0], ['j2', T0 + 2000], ['j3', T0 + 1000]] as const) await put(exportJobs, job(id, 'demo', at));
+      expect((await exportJobs.listJobs(owner('demo'), 2)).map((j) => j.id)).toEqual(['j2', 'j3']);
     });
 
     it('lists active jobs oldest first', async () => {
       const { exportJobs } = await open();
-      await exportJobs.insertJob(job('new', 'demo', T0 + 1000));
-      await exportJobs.insertJob(job('old', 'demo', T0));
+      await put(exportJobs, job('new', 'demo', T0 + 1000));
+      await put(exportJobs, job('old', 'demo', T0));
       const done = job('done', 'demo', T0 - 1000);
       done.state = 'done';
-      await exportJobs.insertJob(done);
+      await exportJobs.insertJob(done, ownerOf(done));
       const waiting = job('waiting', 'fuji', T0 + 500);
       waiting.state = 'waiting';
-      await exportJobs.insertJob(waiting);
+      await exportJobs.insertJob(waiting, ownerOf(waiting));
       expect((await exportJobs.activeJobs()).map((j) => j.id)).toEqual(['old', 'waiting', 'new']);
     });
 
     it('writes a page and the job in one transaction, de-duplicating by trx_id', async () => {
       const { exportJobs } = await open();
       const j = job('j');
-      await exportJobs.insertJob(j);
+      await exportJobs.insertJob(j, ownerOf(j));
       const [w1] = j.windows;
       const first = await exportJobs.commitPage(j, w1!.id, rows('a', 'b', 'c'), () => {
         j.recordsFetched += 3;
@@ -97,7 +102,7 @@ describe('the export job store', () => {
     it('counts a record a page carries twice as that window’s duplicate, stored once', async () => {
       const { exportJobs } = await open();
       const j = job('j');
-      await exportJobs.insertJob(j);
+      await exportJobs.insertJob(j, ownerOf(j));
       const result = await exportJobs.commitPage(j, 1, rows('a', 'b', 'a'), () => undefined);
       expect(result).toEqual({ inserted: 2, sameWindow: 1, otherWindow: 0, claimed: 0 });
       expect(idsOf(await exportJobs.rowBatch('j', 0, 10))).toEqual(['a', 'b']);
@@ -106,7 +111,7 @@ describe('the export job store', () => {
     it('hands the records of a split window to the narrower window that reads them again', async () => {
       const { exportJobs } = await open();
       const j = job('j');
-      await exportJobs.insertJob(j);
+      await exportJobs.insertJob(j, ownerOf(j));
       const parent = j.windows[0]!;
       await exportJobs.commitPage(j, parent.id, [{ trxId: 'a', body: '{"trx_id":"a","v":1}' }, ...rows('b')], () => {
         parent.state = 'split';
@@ -124,7 +129,7 @@ describe('the export job store', () => {
     it('rolls a page back whole when writing the job fails', async () => {
       const { exportJobs } = await open();
       const j = job('j');
-      await exportJobs.insertJob(j);
+      await exportJobs.insertJob(j, ownerOf(j));
       await expect(
         exportJobs.commitPage(j, 1, rows('a', 'b'), () => {
           throw new Error('disk full');
@@ -144,7 +149,7 @@ describe('the export job store', () => {
     it('pages through rows by id, a batch at a time, in arrival order', async () => {
       const { exportJobs } = await open();
       const j = job('j');
-      await exportJobs.insertJob(j);
+      await exportJobs.insertJob(j, ownerOf(j));
       const ids = Array.from({ length: 1200 }, (_, i) => `r${String(i).padStart(4, '0')}`).reverse();
       await exportJobs.commitPage(j, 1, rows(...ids.slice(0, 700)), () => undefined);
       await exportJobs.commitPage(j, 1, rows(...ids.slice(700)), () => undefined);
@@ -166,8 +171,8 @@ describe('the export job store', () => {
       const j = job('j');
       j.state = 'done';
       j.expiresAt = T0 + 1000;
-      await exportJobs.insertJob(j);
-      await exportJobs.insertJob(job('keep'));
+      await exportJobs.insertJob(j, ownerOf(j));
+      await exportJobs.insertJob(job('keep'), ownerOf(job('keep')));
       await exportJobs.commitPage(j, 1, rows('a'), () => undefined);
       expect(await exportJobs.expiredJobs(T0)).toEqual([]);
       expect(await exportJobs.expiredJobs(T0 + 1000)).toEqual(['j']);
@@ -185,8 +190,8 @@ describe('the export job store', () => {
       const { exportJobs } = await open();
       const big = job('big');
       const other = job('other');
-      await exportJobs.insertJob(big);
-      await exportJobs.insertJob(other);
+      await exportJobs.insertJob(big, ownerOf(big));
+      await exportJobs.insertJob(other, ownerOf(other));
       const ids = Array.from({ length: 4500 }, (_, i) => `b${i}`);
       for (let i = 0; i < ids.length; i += 500) await exportJobs.commitPage(big, 1, rows(...ids.slice(i, i + 500)), () => undefined);
       await exportJobs.commitPage(other, 1, rows('o1', 'o2'), () => undefined);
@@ -200,7 +205,7 @@ describe('the export job store', () => {
         const writer = await open();
         const reader = await open();
         const j = job('j');
-        await writer.exportJobs.insertJob(j);
+        await writer.exportJobs.insertJob(j, ownerOf(j));
         let seenInside = -1;
         await writer.exportJobs.commitPage(j, 1, rows('a', 'b'), async () => {
           seenInside = await reader.exportJobs.countRows('j');

@@ -15,14 +15,15 @@ import type { Database } from './db/schema';
 import type { AppendResult, ExportJobRecord, StoredRow } from './export-job-record';
 
 export interface ExportJobStore {
-  insertJob(job: ExportJobRecord): Promise<void>;
+  /** Stores a new job of `owner` (the account's key: API key and enterprise, lib/history/scope.ts). */
+  insertJob(job: ExportJobRecord, owner: string): Promise<void>;
   /** Writes the job, unless it was cancelled meanwhile and this is not the cancel (a cancel is for good). */
   saveJob(job: ExportJobRecord): Promise<void>;
   getJob(id: string): Promise<ExportJobRecord | null>;
-  /** The job, only when it belongs to `account`. */
-  getJobFor(id: string, account: string): Promise<ExportJobRecord | null>;
-  /** The account's jobs, newest first. */
-  listJobs(account: string, limit: number): Promise<ExportJobRecord[]>;
+  /** The job, only when it belongs to `owner`. */
+  getJobFor(id: string, owner: string): Promise<ExportJobRecord | null>;
+  /** The owner's jobs, newest first. */
+  listJobs(owner: string, limit: number): Promise<ExportJobRecord[]>;
   /** Jobs with work left (queued, running, waiting), oldest first. */
   activeJobs(): Promise<ExportJobRecord[]>;
   /**
@@ -77,10 +78,10 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
   };
 
   return {
-    async insertJob(job) {
+    async insertJob(job, owner) {
       await db
         .insertInto('export_jobs')
-        .values({ id: job.id, account: job.account, state: job.state, created_at: job.createdAt, expires_at: job.expiresAt, data: JSON.stringify(job) })
+        .values({ id: job.id, account: job.account, owner, state: job.state, created_at: job.createdAt, expires_at: job.expiresAt, data: JSON.stringify(job) })
         .execute();
     },
     saveJob: async (job) => {
@@ -89,11 +90,11 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
     async getJob(id) {
       return parse(await db.selectFrom('export_jobs').select('data').where('id', '=', id).executeTakeFirst());
     },
-    async getJobFor(id, account) {
-      return parse(await db.selectFrom('export_jobs').select('data').where('id', '=', id).where('account', '=', account).executeTakeFirst());
+    async getJobFor(id, owner) {
+      return parse(await db.selectFrom('export_jobs').select('data').where('id', '=', id).where('owner', '=', owner).executeTakeFirst());
     },
-    async listJobs(account, limit) {
-      const rows = await db.selectFrom('export_jobs').select('data').where('account', '=', account).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    async listJobs(owner, limit) {
+      const rows = await db.selectFrom('export_jobs').select('data').where('owner', '=', owner).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map((r) => parse(r)!);
     },
     async activeJobs() {

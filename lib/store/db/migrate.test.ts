@@ -95,6 +95,34 @@ describe('migrations', () => {
     }
   });
 
+  it('give the exports made before their owner (API key and enterprise), from their own record', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-owner-'));
+    try {
+      const before = await openDatabase({ dataDir: dir });
+      try {
+        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
+        expect((await migrator.migrateTo('0017-text-index-when-idle')).error).toBeUndefined();
+        for (const [id, account, enterpriseId] of [['j1', 'support', 'ent-minato'], ['j2', 'demo', null]] as const) {
+          await sql`insert into export_jobs (id, account, state, created_at, expires_at, data) values (${id}, ${account}, 'done', 0, null, ${JSON.stringify({ id, account, enterpriseId })})`.execute(before.db);
+        }
+      } finally {
+        await before.close();
+      }
+      const store = await openStore({ dataDir: dir });
+      try {
+        const owners = await store.db.selectFrom('export_jobs').select(['id', 'owner']).orderBy('id').execute();
+        expect(owners).toEqual([
+          { id: 'j1', owner: scopeOf({ apiKey: 'support', enterpriseId: 'ent-minato' }).key },
+          { id: 'j2', owner: scopeOf({ apiKey: 'demo', enterpriseId: null }).key },
+        ]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('move a SQLite copy of the local history made before into the history file, every record still found', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-move-'));
     try {

@@ -66,7 +66,10 @@ export interface SessionsTable {
 /** Export jobs; the whole job as JSON in `data`, the columns it is searched by beside it. */
 export interface ExportJobsTable {
   id: string;
+  /** The API key the job calls the upstream as. */
   account: string;
+  /** Whose job it is: the account's key, API key and enterprise (lib/history/scope.ts); null only before 0018. */
+  owner: string | null;
   state: string;
   created_at: number;
   expires_at: number | null;

@@ -20,6 +20,7 @@ import { dayPacksMigration } from './0014-day-packs';
 import { textIndexVocabularyMigration } from './0015-text-index-vocabulary';
 import { historyDataApartMigration } from './0016-history-data-apart';
 import { textIndexWhenIdleMigration } from './0017-text-index-when-idle';
+import { exportOwnerMigration } from './0018-export-owner';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -37,5 +38,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0015-text-index-vocabulary': textIndexVocabularyMigration(dialect),
     '0016-history-data-apart': historyDataApartMigration(dialect),
     '0017-text-index-when-idle': textIndexWhenIdleMigration(dialect),
+    '0018-export-owner': exportOwnerMigration,
   };
 }
