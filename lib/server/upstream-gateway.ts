@@ -24,6 +24,25 @@ export interface UpstreamAccount {
 
 /** Without Retry-After, a 429 is read as "this minute is used up". */
 const DEFAULT_429_WAIT_MS = 60_000;
+
+/**
+ * A governed call whose 429 holds `account` (its Retry-After, or a minute) before the call lets go
+ * of the governor's slot: no other call of the account, on any instance, can start in between.
+ */
+function holdingOn429<T>(governor: Governor, account: string, kind: string, now: () => number, send: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    try {
+      return await send();
+    } catch (err) {
+      if (err instanceof UpstreamError && err.kind === 'rate_limited') {
+        const wait = err.retryAfterMs ?? DEFAULT_429_WAIT_MS;
+        log.warn('upstream.rate_limited', { account, kind, waitMs: wait });
+        await governor.blockUntil(account, now() + wait);
+      }
+      throw err;
+    }
+  };
+}
 /** A sign-in waits this long at most for its turn behind signed-in people's calls, then is told to retry. */
 export const SIGN_IN_MAX_WAIT_MS = 3_000;
 
@@ -55,9 +74,10 @@ export class UpstreamGateway {
    * queries.
    */
   async verifyCredentials(apiKey: string, secret: string): Promise<UpstreamToken> {
-    const token = await this.governor
-      .run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS }, () => this.client.getToken(apiKey, secret))
-      .catch((err: unknown) => this.heldBy429(SIGN_IN_ACCOUNT, 'signin', err));
+    const token = await this.governor.run(
+      { account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS },
+      holdingOn429(this.governor, SIGN_IN_ACCOUNT, 'signin', this.now, () => this.client.getToken(apiKey, secret)),
+    );
     this.tokens.prime(apiKey, token);
     return token;
   }
@@ -118,26 +138,12 @@ export class UpstreamGateway {
     try {
       return await this.tokens.get(account.apiKey, account.credentials, signal);
     } catch (err) {
-      if (err instanceof UpstreamError && err.kind === 'rate_limited') return this.heldBy429(account.apiKey, 'token', err);
       if (!(err instanceof UpstreamError) || err instanceof CredentialsRefusedError || (err.kind !== 'unauthorized' && err.kind !== 'forbidden')) throw err;
       this.tokens.forget(account.apiKey);
       const ended = (await this.hooks.onCredentialsRefused?.(account.apiKey, askedAt + 1)) ?? 0;
       log.warn('upstream.credentials_refused', { account: account.apiKey, status: err.status, sessionsEnded: ended });
       throw new CredentialsRefusedError(account.apiKey, ended, err);
     }
-  }
-
-  /**
-   * The upstream answered 429 (`err`, when it did): `account`'s calls wait for its Retry-After (or
-   * a minute) before any other goes, then `err` is thrown on. Anything else is thrown as it is.
-   */
-  private async heldBy429(account: string, kind: string, err: unknown): Promise<never> {
-    if (err instanceof UpstreamError && err.kind === 'rate_limited') {
-      const wait = err.retryAfterMs ?? DEFAULT_429_WAIT_MS;
-      log.warn('upstream.rate_limited', { account, kind, waitMs: wait });
-      await this.governor.blockUntil(account, this.now() + wait);
-    }
-    throw err;
   }
 
   private async call<T>(
@@ -152,12 +158,11 @@ export class UpstreamGateway {
       // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
       const token = await this.token(account, signal);
       try {
-        return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, () => send(token.token));
+        return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, holdingOn429(this.governor, account.apiKey, kind, this.now, () => send(token.token)));
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
-        if (err.kind === 'rate_limited') {
-          await this.heldBy429(account.apiKey, kind, err).catch(() => undefined);
-        } else if (err.kind === 'unauthorized' && attempt === 1) {
+        // A 429 held the account already, inside the call (holdingOn429).
+        if (err.kind === 'unauthorized' && attempt === 1) {
           // The token died early (revoked, clock skew): renew once and try again. The failed call
           // counted; a second 401 means the credentials themselves are refused.
           log.info('upstream.token_refused', { account: account.apiKey, kind });
@@ -166,7 +171,7 @@ export class UpstreamGateway {
         } else if (err.kind === 'not_found') {
           // An unknown trx_id is an answer, not a fault.
           log.info('upstream.not_found', { account: account.apiKey, kind });
-        } else {
+        } else if (err.kind !== 'rate_limited') {
           log.warn('upstream.call_failed', { account: account.apiKey, kind, error: err.kind, status: err.status });
         }
         throw err;
@@ -185,7 +190,7 @@ export function createGateway(config: Config, backend: GovernorBackend, now: () 
   const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
   const governor = new Governor({ backend, limits: upstreamLimits(config), maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS, now });
   const governedTokens = {
-    getToken: (apiKey: string, secret: string) => governor.run({ account: apiKey, cls: 'renewal', kind: 'token' }, () => client.getToken(apiKey, secret)),
+    getToken: (apiKey: string, secret: string) => governor.run({ account: apiKey, cls: 'renewal', kind: 'token' }, holdingOn429(governor, apiKey, 'token', now, () => client.getToken(apiKey, secret))),
   };
   const tokens = createTokenKeeper({ client: governedTokens, renewBeforeMs: config.UPSTREAM_TOKEN_RENEW_BEFORE_MS, now });
   return new UpstreamGateway(client, governor, tokens, now, hooks);
