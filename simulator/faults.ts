@@ -8,8 +8,8 @@
 export interface FaultSpec {
   /** Extra delay before answering, ms. */
   latencyMs?: number;
-  /** Answer with this status instead. */
-  status?: 500 | 502 | 503;
+  /** Answer with this status instead (401: the key's queries refused, whatever its token). */
+  status?: 401 | 500 | 502 | 503;
   /** Never answer; the request ends when the client gives up. */
   hang?: boolean;
   /** 200 with a body that is not JSON. */
@@ -49,7 +49,7 @@ export function parseFaultSpec(input: unknown): { ok: true; spec: FaultSpec } | 
     spec.latencyMs = o.latencyMs;
   }
   if (o.status !== undefined) {
-    if (o.status !== 500 && o.status !== 502 && o.status !== 503) return { ok: false, message: 'status must be 500, 502 or 503' };
+    if (o.status !== 401 && o.status !== 500 && o.status !== 502 && o.status !== 503) return { ok: false, message: 'status must be 401, 500, 502 or 503' };
     spec.status = o.status;
   }
   if (o.shortBy !== undefined) {

@@ -23,6 +23,11 @@ export interface DetailDrawerProps {
   trxId: string;
   /** The table's rows in displayed order: where ↑/↓ go. */
   rows: readonly Cdr[];
+  /**
+   * The page's rows are in (or will not come): only then is a row not among them looked up by its
+   * trx_id. Looked up while the page loads, a row of that page would cost a call of its own.
+   */
+  rowsSettled: boolean;
   zone: Zone;
   onClose: () => void;
   onMove: (trxId: string) => void;
@@ -31,12 +36,12 @@ export interface DetailDrawerProps {
 
 const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
-export function DetailDrawer({ trxId, rows, zone, onClose, onMove, onFilter }: DetailDrawerProps) {
+export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, onFilter }: DetailDrawerProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
   const index = rows.findIndex((r) => r.trx_id === trxId);
   const onPage = index >= 0 ? rows[index]! : null;
-  const fetched = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: onPage === null });
+  const fetched = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: onPage === null && rowsSettled });
   const record = onPage ?? fetched.data ?? null;
   const prev = index > 0 ? rows[index - 1]! : null;
   const next = index >= 0 && index < rows.length - 1 ? rows[index + 1]! : null;

@@ -269,6 +269,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
             key="drawer"
             trxId={openRow}
             rows={shownRows}
+            rowsSettled={search.kind !== 'ready' || !results.isPending}
             zone={zone}
             onClose={closeRow}
             onMove={(id) => commit({ [ROW_PARAM]: id }, 'replace')}

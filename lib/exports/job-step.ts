@@ -20,7 +20,7 @@ import { ExportJobCancelledError } from '../store/export-jobs';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry, VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
-import { UpstreamError, isRetryable } from '../upstream';
+import { CredentialsRefusedError, UpstreamError, isRetryable } from '../upstream';
 import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
@@ -185,8 +185,9 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
     return wait(deps, job, err.nextCallAt, `Waiting for quota: ${err.message}`);
   }
   if (err instanceof UpstreamError) {
-    // The call was sent (and counts against the windows) even though it failed.
-    job.callsSpent += 1;
+    // The call was sent (and counts against the windows) even though it failed; a token the
+    // upstream refused to renew sent none.
+    if (!(err instanceof CredentialsRefusedError)) job.callsSpent += 1;
     if (err.kind === 'unauthorized') {
       job.signInNeededSince = now;
       return wait(deps, job, null, 'The Report API refused the stored credentials: sign in again to continue.');

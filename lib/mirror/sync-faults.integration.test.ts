@@ -109,6 +109,20 @@ describe('the copy when the upstream misbehaves', () => {
     expect((await day(addDays(newest, -1)))?.records).toBeGreaterThan(0);
   });
 
+  it('waits longer each time when the upstream refuses the key’s queries with a fresh token, rather than ask again every look', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: addDays(newest, -2) });
+    h.sim.setFaults({ status: 401 });
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const at = Date.now();
+      const outcome = await runSyncStep(deps, scope());
+      expect(outcome.next).toBe('wait');
+      waits.push(Math.round(((outcome as { until: number }).until - at) / 1000));
+    }
+    expect(waits).toEqual([30, 60, 120]);
+  });
+
   it('does not call a day complete when a record came twice and another never, though every count matched', async () => {
     const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
     await h.mirror.put(account, { enabled: true, since: addDays(newest, -2) });

@@ -185,11 +185,10 @@ async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, 
   if (err instanceof UpstreamError) {
     // The call was sent (and counts) even though it failed.
     row.calls += 1;
-    if (err.kind === 'unauthorized') {
-      await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
-      return { next: 'wait', until: null };
-    }
-    if (isRetryable(err) || err.kind === 'malformed') {
+    // A 401 here came after the gateway renewed the token and asked again: the upstream refuses this
+    // key's queries for now. Retried as a fault that may pass, later each time (not every look of
+    // the runner, two calls each).
+    if (isRetryable(err) || err.kind === 'malformed' || err.kind === 'unauthorized') {
       // Later each time; a fault that does not pass rests the day (problemRetryAt), so it neither
       // spends the copy's share of the day nor holds the older days back.
       const failures = (row.progress.failures ?? 0) + 1;

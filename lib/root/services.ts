@@ -80,7 +80,7 @@ export interface BuildOptions {
 export async function buildServices(config: Config, opts: BuildOptions = {}): Promise<Services> {
   const now = opts.now ?? Date.now;
   const store = await openStore(config);
-  const cache = withMemoryCache(store.cache, MEMORY_CACHE_PAGES);
+  const cache = withMemoryCache(store.cache, MEMORY_CACHE_PAGES, now);
   const policy = cachePolicy(config);
   // Several instances on PostgreSQL share one governor through it; one instance keeps it in memory.
   const backend = store.pool ? postgresGovernorBackend(store.db, store.pool, { maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, now }) : memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT);

@@ -12,7 +12,7 @@ import type { CachedPage, CachedRecord, PageCacheStore } from './page-cache';
 
 const SEP = '\u0000';
 
-export function withMemoryCache(store: PageCacheStore, maxPages: number): PageCacheStore {
+export function withMemoryCache(store: PageCacheStore, maxPages: number, now: () => number = Date.now): PageCacheStore {
   /** account, key, sort, page → page; Map iteration order is the LRU order (oldest first). */
   const pages = new Map<string, CachedPage>();
   /** account, key → the newest page of that query (either sort): what `anyPage` answers from. */
@@ -40,7 +40,9 @@ export function withMemoryCache(store: PageCacheStore, maxPages: number): PageCa
     async getPage(account, queryKey, sortOrder, page) {
       const id = pageId(account, queryKey, sortOrder, page);
       const hit = pages.get(id);
-      if (hit) {
+      // An expired copy is looked up in the store too: another instance may have fetched the page
+      // again since (the store is shared), and this one would otherwise pay a call for it.
+      if (hit && hit.expiresAt > now()) {
         pages.delete(id);
         pages.set(id, hit);
         return hit;
