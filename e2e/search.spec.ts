@@ -83,6 +83,14 @@ test('search with a range and two filters, page through the links, toggle the zo
   await expect(page.locator('th[data-column="date_received"]')).toHaveAttribute('aria-sort', 'none');
   await page.getByRole('button', { name: 'Back to received-time order' }).click();
   await expect(page.getByTestId('client-sort-note')).toHaveCount(0);
+  // The Received header does the same while the page is sorted on its own: no new search.
+  await page.locator('th[data-column="price"] button').click();
+  await expect(page.getByTestId('client-sort-note')).toBeVisible();
+  const urlBefore = page.url();
+  await page.getByTestId('upstream-sort').click();
+  await expect(page.getByTestId('client-sort-note')).toHaveCount(0);
+  expect(page.url()).toBe(urlBefore);
+  expect(await upstreamCalls(ACCOUNT)).toBe(callsBeforeToggle);
 
   // Page size is part of the URL too.
   await page.getByTestId('page-size').selectOption('50');

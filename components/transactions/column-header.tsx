@@ -31,8 +31,17 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
         <button
           type="button"
           className={styles.sortButton}
-          onClick={() => meta.onSort(field.key, next)}
-          title={`${field.description} Orders all results ${where}. Click for ${next === 'asc' ? 'ascending' : 'descending'} (a new search).`}
+          onClick={() => {
+            // The page sorted on its own: a click on the search's own order takes the page back to it
+            // (no new search); on another column, it is a new search in that order.
+            if (clientSorted) table.resetSorting();
+            if (!(clientSorted && meta.sort === column.id)) meta.onSort(field.key, next);
+          }}
+          title={
+            clientSorted && meta.sort === column.id
+              ? `${field.description} Back to the search's own order (no new search).`
+              : `${field.description} Orders all results ${where}. Click for ${next === 'asc' ? 'ascending' : 'descending'} (a new search).`
+          }
           data-testid={column.id === UPSTREAM_SORT ? 'upstream-sort' : 'whole-sort'}
         >
           {label}

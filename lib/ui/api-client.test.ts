@@ -48,3 +48,14 @@ describe('getJson', () => {
     await expect(getJson('/api/x')).rejects.toMatchObject({ status: NO_ANSWER });
   });
 });
+
+describe('a request to the dashboard', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('never takes its answer from the browser’s HTTP cache (a 304 would hand back an old quota and source)', async () => {
+    const fetch = vi.fn(async () => new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    vi.stubGlobal('fetch', fetch);
+    await getJson('/api/transactions?x=1');
+    expect(fetch).toHaveBeenCalledWith('/api/transactions?x=1', expect.objectContaining({ cache: 'no-store' }));
+  });
+});

@@ -74,6 +74,9 @@ export async function apiRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', p
       headers: { Accept: 'application/json', ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
+      // TanStack Query is the browser's cache. The HTTP cache would revalidate an answer (ETag) and
+      // hand back its old body on a 304, with the quota and the source of the first answer.
+      cache: 'no-store',
     });
   } catch (err) {
     if (opts.signal?.aborted) throw err;
