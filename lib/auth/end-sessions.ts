@@ -7,6 +7,8 @@ import 'server-only';
  * upstream token is dropped from memory.
  */
 import { log } from '../log';
+import { authSecret } from './auth-secret';
+import { unseal } from './secret-box';
 import type { UpstreamGateway } from '../server/upstream-gateway';
 import type { VaultStore } from '../store/vault';
 
@@ -17,10 +19,28 @@ export interface EndSessionsDeps {
   gateway: Pick<UpstreamGateway, 'forget'>;
 }
 
-/** How many sessions ended; with `before`, only those signed in before it. */
-export async function endSessions(deps: EndSessionsDeps, apiKey: string, reason: SessionsEndReason, before?: number): Promise<number> {
-  const ended = await deps.vault.deleteForApiKey(apiKey, before);
+/**
+ * How many sessions ended. With `refusedSecret`, only those signed in with that secret: a session
+ * signed in with the new one (before or after the refused renewal) stays.
+ */
+export async function endSessions(deps: EndSessionsDeps, apiKey: string, reason: SessionsEndReason, refusedSecret?: string): Promise<number> {
+  let ended: number;
+  if (refusedSecret === undefined) ended = await deps.vault.deleteForApiKey(apiKey);
+  else {
+    const refused = (await deps.vault.forApiKey(apiKey)).filter((entry) => openedSecret(entry.sealedSecret) === refusedSecret);
+    for (const entry of refused) await deps.vault.delete(entry.sid);
+    ended = refused.length;
+  }
   deps.gateway.forget(apiKey);
   log.info('sessions.ended', { account: apiKey, reason, sessions: ended });
   return ended;
+}
+
+/** A session's secret, or null when it cannot be opened (sealed under another server secret). */
+function openedSecret(sealed: string): string | null {
+  try {
+    return unseal(sealed, authSecret());
+  } catch {
+    return null;
+  }
 }

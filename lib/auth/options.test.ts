@@ -39,6 +39,7 @@ function memoryVault(): VaultStore {
     countForApiKey: async () => 0,
     liveSession: async () => null,
     deleteForApiKey: async () => 0,
+    forApiKey: async () => [],
     prune: async () => undefined,
   };
 }

@@ -86,7 +86,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const backend = store.pool ? postgresGovernorBackend(store.db, store.pool, { maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, now }) : memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT);
   // A renewal refused upstream ends the key's sessions: none of them can renew with that secret.
   const gateway: UpstreamGateway = createGateway(config, backend, now, {
-    onCredentialsRefused: (apiKey, before) => endSessions({ vault: store.vault, gateway }, apiKey, 'credentials-refused', before),
+    onCredentialsRefused: (apiKey, refusedSecret) => endSessions({ vault: store.vault, gateway }, apiKey, 'credentials-refused', refusedSecret),
   });
   const throttleRules = throttleRulesOf(config);
   const signInThrottle = new SignInThrottle({ store: store.signInAttempts, ...throttleRules, fingerprint: (value) => fingerprint(value), now });

@@ -52,7 +52,7 @@ export const SIGN_IN_MAX_WAIT_MS = 3_000;
  * many there were.
  */
 export interface GatewayHooks {
-  onCredentialsRefused?: (apiKey: string, before: number) => Promise<number>;
+  onCredentialsRefused?: (apiKey: string, refusedSecret: string) => Promise<number>;
 }
 
 /** The classes of query calls: a person's, an export's, the local history's copy. */
@@ -134,13 +134,14 @@ export class UpstreamGateway {
    * signed in meanwhile, with the new secret, stays — and the caller learns why.
    */
   private async token(account: UpstreamAccount, signal: AbortSignal | undefined): Promise<UpstreamToken> {
-    const askedAt = this.now();
     try {
       return await this.tokens.get(account.apiKey, account.credentials, signal);
     } catch (err) {
       if (!(err instanceof UpstreamError) || err instanceof CredentialsRefusedError || (err.kind !== 'unauthorized' && err.kind !== 'forbidden')) throw err;
       this.tokens.forget(account.apiKey);
-      const ended = (await this.hooks.onCredentialsRefused?.(account.apiKey, askedAt + 1)) ?? 0;
+      // The sessions signed in with the refused secret end; one signed in with the new secret stays.
+      const refused = await account.credentials().then((c) => c.secret, () => null);
+      const ended = refused === null ? 0 : ((await this.hooks.onCredentialsRefused?.(account.apiKey, refused)) ?? 0);
       log.warn('upstream.credentials_refused', { account: account.apiKey, status: err.status, sessionsEnded: ended });
       throw new CredentialsRefusedError(account.apiKey, ended, err);
     }

@@ -30,8 +30,10 @@ export interface VaultStore {
    * one signed in after that moment (the older ones' secret was refused).
    */
   liveSession(apiKey: string, now: number, opts?: { preferSid?: string; createdAfter?: number | null }): Promise<VaultEntry | null>;
-  /** Ends every session of an API key (signed in before `createdBefore`, when given); how many there were. */
-  deleteForApiKey(apiKey: string, createdBefore?: number): Promise<number>;
+  /** Ends every session of an API key; how many there were. */
+  deleteForApiKey(apiKey: string): Promise<number>;
+  /** Every session of an API key, live or not yet pruned. */
+  forApiKey(apiKey: string): Promise<VaultEntry[]>;
   prune(now: number): Promise<void>;
 }
 
@@ -81,11 +83,13 @@ export function createVault(db: Kysely<Database>): VaultStore {
       const preferred = opts.preferSid ? await live.where('sid', '=', opts.preferSid).executeTakeFirst() : undefined;
       return toVaultEntry(preferred ?? (await live.orderBy('created_at', 'desc').limit(1).executeTakeFirst()));
     },
-    async deleteForApiKey(apiKey, createdBefore) {
-      let q = db.deleteFrom('sessions').where('api_key', '=', apiKey);
-      if (createdBefore !== undefined) q = q.where('created_at', '<', createdBefore);
-      const result = await q.executeTakeFirst();
+    async deleteForApiKey(apiKey) {
+      const result = await db.deleteFrom('sessions').where('api_key', '=', apiKey).executeTakeFirst();
       return Number(result.numDeletedRows);
+    },
+    async forApiKey(apiKey) {
+      const rows = await db.selectFrom('sessions').selectAll().where('api_key', '=', apiKey).execute();
+      return rows.map((r) => toVaultEntry(r)!);
     },
     async prune(now) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
