@@ -176,6 +176,37 @@ describe('Governor', () => {
     expect(u.seen.calls).toBe(1);
   });
 
+  it('goes on with a shared call while anyone who shares it still waits, and gives it up once all have gone', async () => {
+    const g = governor({ maxWaitMs: 120_000 });
+    const u = upstream(100);
+    // The minute is used up: the shared call waits for it.
+    for (let i = 0; i < 3; i++) await g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => i);
+    const req = (signal: AbortSignal) => ({ account: 'a', cls: 'interactive' as const, kind: 'query', shareKey: 'page-1', signal });
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = g.run(req(first.signal), u.call('shared')).catch((e: unknown) => e);
+    const b = g.run(req(second.signal), u.call('not sent'));
+    await vi.advanceTimersByTimeAsync(1000);
+    first.abort(new Error('the first tab was closed'));
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    expect(await b).toBe('shared');
+    expect(await a).toBe('shared');
+    expect(u.seen.calls).toBe(1);
+
+    const third = new AbortController();
+    const fourth = new AbortController();
+    for (let i = 0; i < 2; i++) await g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => i);
+    const c = g.run({ ...req(third.signal), shareKey: 'page-2' }, u.call('c')).catch((e: unknown) => e);
+    const d = g.run({ ...req(fourth.signal), shareKey: 'page-2' }, u.call('d')).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1000);
+    third.abort(new Error('gone'));
+    fourth.abort(new Error('gone too'));
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    expect(await c).toBeInstanceOf(Error);
+    expect(await d).toBeInstanceOf(Error);
+    expect(u.seen.calls).toBe(1);
+  });
+
   it('counts failed calls', async () => {
     const g = governor({ maxWaitMs: 0 });
     for (let i = 0; i < 3; i++) {

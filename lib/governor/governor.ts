@@ -122,9 +122,39 @@ interface Waiter extends WaitingCall {
 /** A short wait before asking the backend again when another instance holds the slot and sent no word. */
 const SLOT_POLL_MS = 250;
 
+/** A signal that aborts once every signal joined to it has (never, once one joined that cannot). */
+function sharedSignal(): { signal: AbortSignal; join(signal: AbortSignal | undefined): void } {
+  const controller = new AbortController();
+  let open = 0;
+  let forever = false;
+  return {
+    signal: controller.signal,
+    join(signal) {
+      if (!signal) {
+        forever = true;
+        return;
+      }
+      if (signal.aborted) {
+        // Gone before it joined: it waits for nothing (alone, the call is given up at once).
+        if (open === 0 && !forever) controller.abort(signal.reason);
+        return;
+      }
+      open += 1;
+      signal.addEventListener(
+        'abort',
+        () => {
+          open -= 1;
+          if (open === 0 && !forever) controller.abort(signal.reason);
+        },
+        { once: true },
+      );
+    },
+  };
+}
+
 export class Governor {
   private readonly now: () => number;
-  private readonly shared = new Map<string, Promise<unknown>>();
+  private readonly shared = new Map<string, { promise: Promise<unknown>; join(signal: AbortSignal | undefined): void }>();
   private waiters: Waiter[] = [];
   /** Accounts with a call of this instance in flight. */
   private readonly running = new Set<string>();
@@ -149,9 +179,16 @@ export class Governor {
     if (req.shareKey) {
       const key = `${req.account}\u0000${req.shareKey}`;
       const existing = this.shared.get(key);
-      if (existing) return existing as Promise<T>;
-      const promise = this.runUnshared(req, fn).finally(() => this.shared.delete(key));
-      this.shared.set(key, promise);
+      if (existing) {
+        existing.join(req.signal);
+        return existing.promise as Promise<T>;
+      }
+      // The call goes on while anyone who shares it still waits: it is given up only when every
+      // one of them has gone away (the first one's going would fail the others otherwise).
+      const sharers = sharedSignal();
+      sharers.join(req.signal);
+      const promise = this.runUnshared({ ...req, signal: sharers.signal }, fn).finally(() => this.shared.delete(key));
+      this.shared.set(key, { promise, join: sharers.join });
       return promise;
     }
     return this.runUnshared(req, fn);
