@@ -20,6 +20,7 @@ import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
 import { presetRange } from '@/lib/ui/presets';
 import { transactionsQueryOptions } from '@/lib/ui/queries';
 import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
+import { rezonePage } from '@/lib/ui/rezone-page';
 import type { SearchDraft } from '@/lib/ui/search-draft';
 import { ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
 import { ZoneToggle } from '../common/zone-toggle';
@@ -103,7 +104,12 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
   }
 
   function changeZone(next: Zone) {
-    // Same instants, new wall clocks: the server serves the same cached records, no upstream call.
+    // Same instants, new wall clocks. The page on screen is shown again in the new zone: asked of
+    // the server, a recent range's page (expired after two minutes) would cost a call.
+    if (search.kind === 'ready' && results.data && !results.isPlaceholderData) {
+      const nextKey = transactionsQueryOptions(queryKey({ ...search.query, tz: next })).queryKey;
+      if (!queryClient.getQueryData(nextKey)) queryClient.setQueryData(nextKey, rezonePage(results.data, next));
+    }
     const values: PageUrlValues = { tz: next };
     for (const name of ['date-from', 'date-to'] as const) {
       const v = url[name];
