@@ -3,6 +3,7 @@
  * First / previous / next / last, following the links of the API's answer (they carry the whole
  * query). They are real links — open in a new tab, copy — and a plain click moves in place.
  */
+import { useRef } from 'react';
 import type { TransactionsPage } from '@/lib/api/types';
 import { PAGE_SIZES, type PageSize, type TransactionsQuery } from '@/lib/query/query';
 import { formatCount } from '@/lib/ui/format';
@@ -26,9 +27,11 @@ export interface PaginationProps {
 }
 
 export function Pagination({ links, page, pageCount, total, onNavigate }: PaginationProps) {
+  const position = useRef<HTMLSpanElement>(null);
   return (
     <nav className={styles.pagination} aria-label="Pages">
-      <span className={styles.position} data-testid="page-position">
+      {/* Said when it changes; focused when the link just used turns into plain text (the last page's Next). */}
+      <span className={styles.position} data-testid="page-position" ref={position} tabIndex={-1} aria-live="polite">
         Page {formatCount(page)} of {formatCount(Math.max(pageCount, 1))} · {formatCount(total)} {total === 1 ? 'record' : 'records'}
       </span>
       <ul className={styles.links}>
@@ -49,6 +52,9 @@ export function Pagination({ links, page, pageCount, total, onNavigate }: Pagina
                     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
                     e.preventDefault();
                     onNavigate(target);
+                    // On the first or the last page this link is no more: focus would fall to the page's top.
+                    const gone = name === 'first' || name === 'prev' ? target.page <= 1 : target.page >= pageCount;
+                    if (gone) requestAnimationFrame(() => position.current?.focus());
                   }}
                 >
                   {text}

@@ -16,19 +16,20 @@ const TOTAL = 80_000; // more than the upstream reaches with pages of 50 (50,000
 const base: UpstreamBase = { params: {}, key: 'k' } as unknown as UpstreamBase;
 const account = { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 's' }) };
 
-function pages() {
+function pages(total = TOTAL) {
   const stored = new Map<number, CachedPage>();
   const cache = {
     getPage: async (_a: string, _k: string, _s: string, page: number) => stored.get(page) ?? null,
-    anyPage: async () => null,
+    anyPage: async () => [...stored.values()][0] ?? null,
     putPage: async (_a: string, p: CachedPage) => void stored.set(p.page, p),
   } as Partial<PageCacheStore> as PageCacheStore;
   const asked: number[] = [];
   const gateway = {
     query: vi.fn(async (_a: unknown, req: { page: number }) => {
       asked.push(req.page);
-      const cdrs = Array.from({ length: U }, (_, i) => ({ trx_id: `${(req.page - 1) * U + i}` }) as unknown as Cdr);
-      return { page: req.page, page_size: U, _links: {}, _embedded: { total_found: TOTAL, cdrs } } as unknown as ResultPage;
+      const length = Math.max(0, Math.min(U, total - (req.page - 1) * U));
+      const cdrs = Array.from({ length }, (_, i) => ({ trx_id: `${(req.page - 1) * U + i}` }) as unknown as Cdr);
+      return { page: req.page, page_size: U, _links: {}, _embedded: { total_found: total, cdrs } } as unknown as ResultPage;
     }),
   };
   const policy = cachePolicy({ CACHE_SETTLED_AFTER_HOURS: 72, CACHE_SETTLED_TTL_HOURS: 24, CACHE_RECENT_TTL_SECONDS: 120 });
@@ -53,5 +54,17 @@ describe('a slice near the upstream’s last page', () => {
     expect(asked).toEqual([]);
     expect(await upstream.callsFor('demo', base, 0, 'asc', 50_000, 50_100)).toEqual({ calls: 0, oldestFetchedAt: null });
     expect((await upstream.callsFor('demo', base, 0, 'asc', 49_950, 50_050)).calls).toBe(1);
+  });
+
+  it('asks for no page past the end of a small result, and answers a page past it empty with no call', async () => {
+    const { upstream, asked } = pages(1);
+    // A page of 100 over pages of 50: the first tells there is one record; the second is not asked.
+    const first = await upstream.slice(account, base, 0, 'asc', 0, 100, 'interactive');
+    expect(asked).toEqual([1]);
+    expect([first.total, first.records.length, first.calls]).toEqual([1, 1, 1]);
+    // Far past the end, past the upstream's reach too: empty, no call (not "beyond reach").
+    const far = await upstream.slice(account, base, 0, 'asc', 60_000, 60_100, 'interactive');
+    expect([far.total, far.records.length, far.calls]).toEqual([1, 0, 0]);
+    expect(asked).toEqual([1]);
   });
 });

@@ -81,7 +81,10 @@ export class UpstreamPages {
     // Positions past the upstream's last page are never asked for: a page of the dashboard reaches
     // past it when UPSTREAM_PAGE_SIZE is smaller than the page, and the upstream refuses page 1001.
     const reach = reachableRecords(pageSize);
+    // A page past the end of a result the cache knows the size of is empty, reachable or not.
     if (start >= reach) {
+      const total = await this.knownTotal(account.apiKey, base);
+      if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0 };
       throw new ProblemError({
         type: '/problems/beyond-reach',
         title: 'This page is beyond the upstream\u2019s reach',
@@ -94,9 +97,13 @@ export class UpstreamPages {
     let lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
     if (lookup.resolved) return { ...lookup.resolved, calls: 0 };
     let calls = 0;
+    /** The result's size once a page has told it: the pages past it are not asked for (they would be empty). */
+    let total: number | null = null;
     try {
       for (const page of lookup.missing) {
+        if (total !== null && (page - 1) * pageSize >= total) break;
         const body = await gateway.query(account, { base, page, sortOrder }, cls, signal);
+        total = body._embedded.total_found;
         calls += 1;
         const fetchedAt = this.deps.now();
         const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
@@ -108,7 +115,8 @@ export class UpstreamPages {
       if (!lookup.stale || !canStandIn(err)) throw err;
       return { ...lookup.stale, calls, stale: staleReason(err) };
     }
-    lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
+    // Cut at the result's end: the pages past it were not asked for.
+    lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, total === null ? end : Math.max(start + 1, Math.min(end, total)), this.deps.now(), fetched);
     return { ...(lookup.resolved as Slice), calls };
   }
 
