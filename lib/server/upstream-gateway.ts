@@ -43,6 +43,22 @@ function holdingOn429<T>(governor: Governor, account: string, kind: string, now:
     }
   };
 }
+/**
+ * A token this close to its end when the call's turn comes is not sent: the call would be refused
+ * (401), counted, and asked again. Background calls can wait for minutes for their turn.
+ */
+const TOKEN_MARGIN_MS = 1_000;
+/** Turns given back for a token that ran out while waiting, before the call fails. */
+const MAX_STALE_TURNS = 3;
+
+/** The call's turn came after its token ran out (or nearly): not sent; the caller renews and asks again. */
+class TokenRanOutError extends Error {
+  constructor() {
+    super('the token ran out while the call waited for its turn');
+    this.name = 'TokenRanOutError';
+  }
+}
+
 /** A sign-in waits this long at most for its turn behind signed-in people's calls, then is told to retry. */
 export const SIGN_IN_MAX_WAIT_MS = 3_000;
 
@@ -155,12 +171,29 @@ export class UpstreamGateway {
     signal: AbortSignal | undefined,
     send: (token: string) => Promise<T>,
   ): Promise<T> {
+    let staleTurns = 0;
     for (let attempt = 1; ; attempt++) {
       // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
       const token = await this.token(account, signal);
+      // Judged by our clock only when the token was good by it when the call got it: with an
+      // upstream clock behind ours, every token would look spent (the 401 path copes then).
+      const until = token.validUntil.getTime();
+      const judged = until - this.now() > TOKEN_MARGIN_MS;
+      const sendWhileGood = () => {
+        if (judged && until - this.now() < TOKEN_MARGIN_MS) throw new TokenRanOutError();
+        return send(token.token);
+      };
       try {
-        return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, holdingOn429(this.governor, account.apiKey, kind, this.now, () => send(token.token)));
+        return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, holdingOn429(this.governor, account.apiKey, kind, this.now, sendWhileGood));
       } catch (err) {
+        if (err instanceof TokenRanOutError && ++staleTurns <= MAX_STALE_TURNS) {
+          // The turn is given back unsent (the governor still counts it, on the safe side): a
+          // fresh token, then the queue again.
+          log.info('upstream.token_ran_out_waiting', { account: account.apiKey, kind });
+          this.tokens.invalidate(account.apiKey, token.token);
+          attempt -= 1;
+          continue;
+        }
         if (!(err instanceof UpstreamError)) throw err;
         // A 429 held the account already, inside the call (holdingOn429).
         if (err.kind === 'unauthorized' && attempt === 1) {
