@@ -16,7 +16,8 @@ const TOTAL = 80_000; // more than the upstream reaches with pages of 50 (50,000
 const base: UpstreamBase = { params: {}, key: 'k' } as unknown as UpstreamBase;
 const account = { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 's' }) };
 
-function pages(total = TOTAL) {
+function pages(initialTotal = TOTAL) {
+  let total = initialTotal;
   const stored = new Map<number, CachedPage>();
   const cache = {
     getPage: async (_a: string, _k: string, _s: string, page: number) => stored.get(page) ?? null,
@@ -33,7 +34,11 @@ function pages(total = TOTAL) {
     }),
   };
   const policy = cachePolicy({ CACHE_SETTLED_AFTER_HOURS: 72, CACHE_SETTLED_TTL_HOURS: 24, CACHE_RECENT_TTL_SECONDS: 120 });
-  return { upstream: new UpstreamPages({ gateway, cache, policy, pageSize: U, now: Date.now }), asked };
+  let clock = 1_000_000;
+  const upstream = new UpstreamPages({ gateway, cache, policy, pageSize: U, now: () => (clock += 1) });
+  /** Records arrive upstream: the result's size moves. */
+  const grow = (by: number) => void (total += by);
+  return { upstream, asked, grow };
 }
 
 describe('a slice near the upstream’s last page', () => {
@@ -66,5 +71,17 @@ describe('a slice near the upstream’s last page', () => {
     const far = await upstream.slice(account, base, 0, 'asc', 60_000, 60_100, 'interactive');
     expect([far.total, far.records.length, far.calls]).toEqual([1, 0, 0]);
     expect(asked).toEqual([1]);
+  });
+
+  it('does not join pages read at different moments that disagree on the result’s size', async () => {
+    const { upstream, asked, grow } = pages(200);
+    // Page 1 of 50 read first, then records arrive; a page of 100 needs pages 1 and 2.
+    await upstream.slice(account, base, Date.now(), 'asc', 0, 50, 'interactive');
+    grow(17);
+    const page = await upstream.slice(account, base, Date.now(), 'asc', 0, 100, 'interactive');
+    // Page 2 tells 217; page 1 (which said 200) is read again rather than joined.
+    expect(asked).toEqual([1, 2, 1]);
+    expect(page.total).toBe(217);
+    expect(new Set(page.records.map((r) => r.trx_id)).size).toBe(100);
   });
 });

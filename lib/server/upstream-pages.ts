@@ -99,25 +99,31 @@ export class UpstreamPages {
     let calls = 0;
     /** The result's size once a page has told it: the pages past it are not asked for (they would be empty). */
     let total: number | null = null;
-    try {
-      for (const page of lookup.missing) {
-        if (total !== null && (page - 1) * pageSize >= total) break;
-        const body = await gateway.query(account, { base, page, sortOrder }, cls, signal);
-        total = body._embedded.total_found;
-        calls += 1;
-        const fetchedAt = this.deps.now();
-        const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
-        await cache.putPage(account.apiKey, entry);
-        fetched.set(page, entry);
-        this.deps.onStored?.(account, base, sortOrder, entry.totalFound);
+    const standIn = lookup.stale;
+    // A second round only when a page read now disagrees with one of the cache on the result's size
+    // (a recent range: records arrived between them); its cached neighbours are then read again.
+    for (let round = 0; round < 2 && !lookup.resolved; round++) {
+      try {
+        for (const page of lookup.missing) {
+          if (total !== null && (page - 1) * pageSize >= total) break;
+          const body = await gateway.query(account, { base, page, sortOrder }, cls, signal);
+          total = body._embedded.total_found;
+          calls += 1;
+          const fetchedAt = this.deps.now();
+          const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
+          await cache.putPage(account.apiKey, entry);
+          fetched.set(page, entry);
+          this.deps.onStored?.(account, base, sortOrder, entry.totalFound);
+        }
+      } catch (err) {
+        if (!standIn || !canStandIn(err)) throw err;
+        return { ...standIn, calls, stale: staleReason(err) };
       }
-    } catch (err) {
-      if (!lookup.stale || !canStandIn(err)) throw err;
-      return { ...lookup.stale, calls, stale: staleReason(err) };
+      // Cut at the result's end: the pages past it were not asked for.
+      lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, total === null ? end : Math.max(start + 1, Math.min(end, total)), this.deps.now(), fetched);
     }
-    // Cut at the result's end: the pages past it were not asked for.
-    lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, total === null ? end : Math.max(start + 1, Math.min(end, total)), this.deps.now(), fetched);
-    return { ...(lookup.resolved as Slice), calls };
+    // Still moving after a second round: the pages as read (each of them fresh).
+    return { ...((lookup.resolved ?? lookup.stale) as Slice), calls };
   }
 
   /** Upstream calls `slice` would spend now (0 when the cache answers). */
@@ -149,7 +155,11 @@ export class UpstreamPages {
     const { cache, policy, pageSize: U } = this.deps;
     const wanted = upstreamPagesFor(start, end, U);
     const direct = await Promise.all(wanted.map(async (p) => fetched.get(p) ?? (await cache.getPage(account, base.key, sortOrder, p))));
-    const fresh = (p: CachedPage | null | undefined): p is CachedPage => !!p && (p.expiresAt > now || fetched.has(p.page));
+    const usable = (p: CachedPage | null | undefined): p is CachedPage => !!p && (p.expiresAt > now || fetched.has(p.page));
+    // Pages read at different moments join only when they agree on the result's size (the newest
+    // read's): otherwise records moved between them, and joined they would repeat some, miss others.
+    const newest = direct.filter(usable).reduce<CachedPage | null>((a, p) => (!a || p.fetchedAt > a.fetchedAt ? p : a), null);
+    const fresh = (p: CachedPage | null | undefined): p is CachedPage => usable(p) && (!newest || p.totalFound === newest.totalFound);
     const missing = wanted.filter((_, i) => !fresh(direct[i]));
     const allDirect = direct.every((p): p is CachedPage => p !== null);
     const stale = allDirect && direct.length > 0 ? cut(direct as CachedPage[], start, end, U) : null;
@@ -167,7 +177,7 @@ export class UpstreamPages {
         const mEnd = total - start;
         const mStart = Math.max(0, total - end);
         const pages = await Promise.all(upstreamPagesFor(mStart, mEnd, U).map((p) => cache.getPage(account, base.key, opposite, p)));
-        if (pages.every((p) => fresh(p) && p.totalFound === total)) {
+        if (pages.every((p) => usable(p) && p.totalFound === total)) {
           const mirrored = cut(pages as CachedPage[], mStart, mEnd, U);
           return { resolved: { ...mirrored, records: mirrored.records.reverse() }, missing: [], stale };
         }
