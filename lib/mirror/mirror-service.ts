@@ -43,7 +43,24 @@ const ASSUMED_CALL_MS = 1_500;
 const KNOWN_KEYS = new Set(['enabled', 'since', 'keepSyncingSignedOut']);
 
 export class MirrorService {
+  /** Changes of a copy's settings under way, by scope: one after another (two tabs read-modify-write the same row). */
+  private readonly changing = new Map<string, Promise<unknown>>();
+
   constructor(private readonly deps: MirrorServiceDeps) {}
+
+  /** Runs `work` once the scope's changes asked before it are done. */
+  private inTurn<T>(scope: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.changing.get(scope) ?? Promise.resolve()).then(work, work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.changing.set(scope, tail);
+    void tail.then(() => {
+      if (this.changing.get(scope) === tail) this.changing.delete(scope);
+    });
+    return run;
+  }
 
   private defaultSince(now: number): string {
     return addDays(dayOf(now), -this.deps.config.MIRROR_DEFAULT_DAYS);
@@ -101,7 +118,8 @@ export class MirrorService {
     }
 
     const active = enabled ? missing[missing.length - 1] : undefined; // the copy goes newest first
-    const days: MirrorDay[] = (since <= today ? daysBetween(since, today) : []).reverse().map((day) => {
+    // From the first day the copy may hold: days before it (older than MIRROR_MAX_DAYS) are gone.
+    const days: MirrorDay[] = (first <= today ? daysBetween(first, today) : []).reverse().map((day) => {
       const d = stored.get(day);
       const base = { day, records: d?.records ?? 0 };
       if (d?.state === 'complete') return { ...base, state: 'complete' };
@@ -135,7 +153,7 @@ export class MirrorService {
 
   /** Changes what is wanted; answers the new state. */
   async put(account: MirrorAccount, body: unknown): Promise<MirrorState> {
-    const { history, vault, config } = this.deps;
+    const { config } = this.deps;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest({ body: 'The body must be a JSON object, e.g. {"enabled": true, "since": "2026-10-01", "keepSyncingSignedOut": false}.' });
     }
@@ -154,8 +172,13 @@ export class MirrorService {
       else if (input.since < oldest) errors.since = `since may go back at most ${config.MIRROR_MAX_DAYS} days (MIRROR_MAX_DAYS): ${oldest} or later.`;
     }
     if (Object.keys(errors).length > 0) throw badRequest(errors);
-
     const scope = scopeOf(account).key;
+    return this.inTurn(scope, () => this.apply(account, scope, input, now));
+  }
+
+  /** Writes a checked change of the settings over what is stored now; answers the new state. */
+  private async apply(account: MirrorAccount, scope: string, input: Record<string, unknown>, now: number): Promise<MirrorState> {
+    const { history, vault } = this.deps;
     const current = await history.getSettings(scope);
     const keepSignedOut = (input.keepSyncingSignedOut as boolean | undefined) ?? current?.keepSignedOut ?? false;
     const sealedSecret = keepSignedOut ? (current?.sealedSecret ?? (await vault.get(account.sid, now))?.sealedSecret ?? null) : null;
@@ -183,7 +206,14 @@ export class MirrorService {
   /** Forgets the copy: records, days, results and settings. */
   async delete(account: MirrorAccount): Promise<void> {
     const scope = scopeOf(account).key;
-    // Nothing of the copy may still be writing while it is deleted.
+    await this.inTurn(scope, () => this.forget(scope));
+  }
+
+  private async forget(scope: string): Promise<void> {
+    // Off first, so no new step starts here or on another instance (a step that ends now would
+    // otherwise wake the runner, which would start another); then nothing of it may still be writing.
+    const current = await this.deps.history.getSettings(scope);
+    if (current?.enabled) await this.deps.history.putSettings({ ...current, enabled: false, updatedAt: this.deps.now() });
     await this.deps.runner.forget(scope);
     await this.deps.history.deleteScope(scope);
     this.deps.index.invalidate(scope);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
 import { authSecret } from '../auth/auth-secret';
 import { seal, unseal } from '../auth/secret-box';
-import type { DayProgress } from '../history/day-progress';
+import { startDay, type DayProgress } from '../history/day-progress';
+import { stagedPage } from '../store/staged-page';
 import { addDays, lastSettledDay } from '../history/days';
 import { scopeOf } from '../history/scope';
 import { createLogger } from '../log';
@@ -144,6 +145,31 @@ describe('the copy when the upstream misbehaves', () => {
     // The day before, read as the upstream sent it, is complete.
     const good = await copyDay(addDays(newest, -1));
     expect([good.state, good.progress.problem]).toEqual(['complete', null]);
+  });
+
+  it('writes nothing a step read before the copy was paused, deleted or given a later start day', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: addDays(newest, -2) });
+    const stale = { day: addDays(newest, -3), state: 'syncing' as const, progress: startDay(addDays(newest, -3)), records: 0, calls: 1, updatedAt: Date.now(), completedAt: null };
+    // Before the start day: dropped.
+    await h.store.history.stageDayPage(scope(), stale, stagedPage([]));
+    expect(await day(stale.day)).toBeUndefined();
+    // Paused: dropped too; on again, written.
+    const inRange = { ...stale, day: newest, progress: startDay(newest) };
+    await h.mirror.put(account, { enabled: false });
+    await h.store.history.stageDayPage(scope(), inRange, null);
+    expect(await day(newest)).toBeUndefined();
+    await h.mirror.put(account, { enabled: true });
+    await h.store.history.stageDayPage(scope(), inRange, null);
+    expect((await day(newest))?.state).toBe('syncing');
+  });
+
+  it('applies two changes of the settings asked at once (two tabs), both', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: addDays(newest, -4) });
+    await Promise.all([h.mirror.put(account, { enabled: false }), h.mirror.put(account, { since: addDays(newest, -2) })]);
+    const settings = await h.store.history.getSettings(scope());
+    expect([settings?.enabled, settings?.sinceDay]).toEqual([false, addDays(newest, -2)]);
   });
 
   it('drops a kept secret the upstream refuses, and does not ask with it again', async () => {

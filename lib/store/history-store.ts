@@ -639,6 +639,10 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, wr
     },
     async stageDayPage(scope, day, records) {
       await db.transaction().execute(async (trx) => {
+        // A step that read its page before the copy was paused, deleted or given a later start day
+        // writes nothing: what it would write back is what the change just removed.
+        const settings = await trx.selectFrom('history_settings').select(['enabled', 'since_day']).where('scope', '=', scope).executeTakeFirst();
+        if (!settings || !settings.enabled || day.day < settings.since_day) return;
         if (records !== null) {
           const last = await trx.selectFrom('history_staged_pages').select((eb) => eb.fn.max('seq').as('seq')).where('scope', '=', scope).where('day', '=', day.day).executeTakeFirst();
           await trx.insertInto('history_staged_pages').values({ scope, day: day.day, seq: Number(last?.seq ?? 0) + 1, records }).execute();

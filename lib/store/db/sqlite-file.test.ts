@@ -99,7 +99,8 @@ describe('the SQLite file', () => {
     const cdr = cdrSchema.parse(sampleCdr({ trx_id: 'b'.repeat(32), to_address: PHONE, message_body: BODY }));
     const day = { day: '2026-11-01', state: 'complete' as const, progress: {}, records: 0, calls: 1, updatedAt: 0, completedAt: 0 };
     await store.history.commitDayPage(scope, day, [historyRow(cdr)!], []);
-    // A day being copied: its pages staged as they came, in the store's own file.
+    // A day being copied (the copy is on): its pages staged as they came, in the store's own file.
+    await store.history.putSettings({ scope, apiKey: 'demo', enterpriseId: null, enabled: true, sinceDay: '2026-10-01', keepSignedOut: false, sealedSecret: null, createdAt: 0, updatedAt: 0 });
     const staged = cdrSchema.parse(sampleCdr({ trx_id: 'c'.repeat(32), to_address: PHONE_2, message_body: BODY_2 }));
     await store.history.stageDayPage(scope, { ...day, day: '2026-11-02', state: 'syncing' }, stagedPage([staged]));
     await store.history.settled();
