@@ -92,6 +92,13 @@ test.describe('the dashboard API', () => {
     expect(((await backwards.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('later than date-from');
     const badId = await ctx.get('/api/transactions/not-a-transaction');
     expect(badId.status()).toBe(400);
+    // A CSV of the page with a column that does not exist: refused before the page is asked for.
+    const csv = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), columns: 'trx_id,nope' })}`, { headers: { Accept: 'text/csv' } });
+    expect(csv.status()).toBe(400);
+    expect(Object.keys(((await csv.json()) as { errors: Record<string, string> }).errors)).toEqual(['columns']);
+    // A misspelt filter too.
+    const misspelt = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), stauts: 'DELIVRD' })}`);
+    expect(((await misspelt.json()) as { errors: Record<string, string> }).errors.stauts).toBe('Unknown parameter "stauts": did you mean "status"?');
 
     expect(await upstreamCalls(ACCOUNT)).toBe(before);
   });

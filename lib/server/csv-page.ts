@@ -4,6 +4,7 @@ import 'server-only';
  * order as the JSON answer), so a script or the "rows on screen" download needs no other endpoint.
  */
 import type { TransactionsPage } from '../api/types';
+import type { CdrFieldKey } from '../cdr/fields';
 import { parseColumns, recordsToCsv } from '../csv/csv';
 import { csvFileName } from '../csv/file-name';
 import { badRequest } from '../http/problem';
@@ -13,10 +14,15 @@ export function wantsCsv(req: Request): boolean {
   return (req.headers.get('accept') ?? '').toLowerCase().includes('text/csv');
 }
 
-export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery, columnsParam: string | null): Response {
+/** The CSV's columns of `columns=`, checked before the page is asked for (a wrong one spends no call). */
+export function csvColumns(columnsParam: string | null): CdrFieldKey[] {
   const parsed = parseColumns(columnsParam);
   if ('error' in parsed) throw badRequest({ columns: parsed.error });
-  const body = recordsToCsv(page._embedded.cdrs as Record<string, unknown>[], parsed.columns);
+  return parsed.columns;
+}
+
+export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery, columns: readonly CdrFieldKey[]): Response {
+  const body = recordsToCsv(page._embedded.cdrs as Record<string, unknown>[], columns);
   const name = csvFileName(query, { page: query.page });
   return new Response(body, {
     headers: {

@@ -9,7 +9,7 @@ import { badRequest, jsonResponse } from '@/lib/http/problem';
 import { notModified } from '@/lib/http/etag';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
-import { csvPageResponse, wantsCsv } from '@/lib/server/csv-page';
+import { csvColumns, csvPageResponse, wantsCsv } from '@/lib/server/csv-page';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -18,8 +18,9 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions,
   // `columns`: the CSV's (Accept: text/csv).
   const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns'] });
   if (!parsed.ok) throw badRequest(parsed.errors);
+  const csv = wantsCsv(req) ? csvColumns(req.nextUrl.searchParams.get('columns')) : null;
   const page = await transactions.page(account, parsed.query, req.signal);
-  if (wantsCsv(req)) return csvPageResponse(page, parsed.query, req.nextUrl.searchParams.get('columns'));
+  if (csv) return csvPageResponse(page, parsed.query, csv);
   // Written through the services: they hold the JSON kept with each presented record.
   const etag = answers.etag(page);
   if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
