@@ -13,7 +13,7 @@ import { QuotaExceededError } from '../governor/governor';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import type { UpstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
-import { reachableRecords } from '../query/ranges';
+import { pageIsWhole, reachableRecords } from '../query/ranges';
 import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-job-record';
 import { ExportJobCancelledError } from '../store/export-jobs';
@@ -111,6 +111,9 @@ function storedRow(cdr: Cdr, job: ExportJobRecord): StoredRow {
 
 /** Puts a fetched page into the dashboard's cache too, with the lifetime the dashboard gives it. */
 async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage, fetchedAt: number): Promise<void> {
+  // A page short of its count or with a record twice is the export's (its count check says so),
+  // not the dashboard's to serve as the whole result.
+  if (!pageIsWhole(body, page, job.pageSize)) return;
   const expiresAt = deps.policy.expiresAt(w.to, fetchedAt);
   await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt });
   deps.onSharedPage({ apiKey: job.account, enterpriseId: job.enterpriseId }, windowBase(job, w), job.query.sortOrder, body._embedded.total_found);

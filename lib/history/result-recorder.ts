@@ -7,6 +7,7 @@ import 'server-only';
  */
 import { log } from '../log';
 import { MAX_PAGE, type SortOrder } from '../query/query';
+import { pageIsWhole } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
 import type { HistoryStore, HistoryRecordRow } from '../store/history-store';
 import type { PageCacheStore } from '../store/page-cache';
@@ -57,13 +58,15 @@ export class ResultRecorder {
     this.busy.add(busyKey);
     try {
       // Page by page: an export's window can hold a hundred thousand records, never all in memory.
+      // Each page must hold what its count promises (pages stored before that rule was kept are
+      // checked here too): a result missing a record is not one.
       let records = 0;
       for (let p = 1; p <= pages; p++) {
         // Nobody waits for this copy: an export's file, for example, goes first.
         await this.deps.foregroundIdle?.();
         const page = await cache.getPage(account.apiKey, base.key, sortOrder, p);
         // Replaced meanwhile, or (a page the count missed) read before the range settled: not one result.
-        if (!page || page.totalFound !== totalFound || page.fetchedAt < settled) return;
+        if (!page || page.totalFound !== totalFound || page.fetchedAt < settled || !pageIsWhole(page.body, p, pageSize)) return;
         const rows: HistoryRecordRow[] = [];
         for (const cdr of page.body._embedded.cdrs) {
           const row = historyRow(cdr);

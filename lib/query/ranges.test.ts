@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from './query';
-import { inSortOrder, joinRanges, pagesFor, splitForDepth, splitRange } from './ranges';
+import { inSortOrder, joinRanges, pageIsWhole, pagesFor, splitForDepth, splitRange } from './ranges';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -86,4 +86,18 @@ describe('joinRanges', () => {
     expect(joinRanges([])).toEqual([]);
   });
 
+});
+
+describe('pageIsWhole', () => {
+  const page = (total: number, ids: string[]) => ({ _embedded: { total_found: total, cdrs: ids.map((trx_id) => ({ trx_id })) } });
+  const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `t${from + i}`);
+  it('is a full page, or the rest on the last one, each record once', () => {
+    expect(pageIsWhole(page(250, ids(100)), 1, 100)).toBe(true);
+    expect(pageIsWhole(page(250, ids(50, 200)), 3, 100)).toBe(true);
+    expect(pageIsWhole(page(0, []), 1, 100)).toBe(true);
+    expect(pageIsWhole(page(250, ids(97)), 1, 100)).toBe(false);
+    expect(pageIsWhole(page(250, ids(40, 200)), 3, 100)).toBe(false);
+    expect(pageIsWhole(page(250, [...ids(99), 't0']), 1, 100)).toBe(false);
+    expect(pageIsWhole(page(250, ids(100)), 4, 100)).toBe(false);
+  });
 });

@@ -72,3 +72,15 @@ export function pagesFor(total: number, pageSize: number, maxPage: number): numb
 export function reachableRecords(pageSize: number): number {
   return MAX_PAGE * pageSize;
 }
+
+/**
+ * Whether an upstream page holds what its own count promises: as many records as are left at its
+ * place (a full page, or the rest on the last), each once. One that does not (a page short, a
+ * record twice: an upstream whose pages and count disagree) may be shown, but is not kept — not
+ * cached, not copied into the local history — where it would stand for the whole result.
+ */
+export function pageIsWhole(body: { _embedded: { total_found: number; cdrs: readonly { trx_id: string }[] } }, page: number, pageSize: number): boolean {
+  const { total_found: total, cdrs } = body._embedded;
+  const expected = Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize));
+  return cdrs.length === expected && new Set(cdrs.map((c) => c.trx_id.toLowerCase())).size === cdrs.length;
+}

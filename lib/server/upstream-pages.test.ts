@@ -18,6 +18,8 @@ const account = { apiKey: 'demo', enterpriseId: null, credentials: async () => (
 
 function pages(initialTotal = TOTAL) {
   let total = initialTotal;
+  /** Records the next answer leaves out (an upstream whose pages and count disagree). */
+  let short = 0;
   const stored = new Map<number, CachedPage>();
   const cache = {
     getPage: async (_a: string, _k: string, _s: string, page: number) => stored.get(page) ?? null,
@@ -28,7 +30,8 @@ function pages(initialTotal = TOTAL) {
   const gateway = {
     query: vi.fn(async (_a: unknown, req: { page: number }) => {
       asked.push(req.page);
-      const length = Math.max(0, Math.min(U, total - (req.page - 1) * U));
+      const length = Math.max(0, Math.min(U, total - (req.page - 1) * U) - short);
+      short = 0;
       const cdrs = Array.from({ length }, (_, i) => ({ trx_id: `${(req.page - 1) * U + i}` }) as unknown as Cdr);
       return { page: req.page, page_size: U, _links: {}, _embedded: { total_found: total, cdrs } } as unknown as ResultPage;
     }),
@@ -38,7 +41,7 @@ function pages(initialTotal = TOTAL) {
   const upstream = new UpstreamPages({ gateway, cache, policy, pageSize: U, now: () => (clock += 1) });
   /** Records arrive upstream: the result's size moves. */
   const grow = (by: number) => void (total += by);
-  return { upstream, asked, grow };
+  return { upstream, asked, grow, shortNext: (n: number) => void (short = n) };
 }
 
 describe('a slice near the upstream’s last page', () => {
@@ -83,5 +86,17 @@ describe('a slice near the upstream’s last page', () => {
     expect(asked).toEqual([1, 2, 1]);
     expect(page.total).toBe(217);
     expect(new Set(page.records.map((r) => r.trx_id)).size).toBe(100);
+  });
+
+  it('shows a page short of its count once and does not keep it: asked again, it is read again', async () => {
+    const { upstream, asked, shortNext } = pages(200);
+    shortNext(3);
+    const first = await upstream.slice(account, base, 0, 'asc', 0, 50, 'interactive');
+    expect([first.records.length, first.total, first.calls]).toEqual([47, 200, 1]);
+    const again = await upstream.slice(account, base, 0, 'asc', 0, 50, 'interactive');
+    expect([again.records.length, again.calls]).toEqual([50, 1]);
+    expect(asked).toEqual([1, 1]);
+    // Whole, it is kept: a third time costs nothing.
+    expect((await upstream.slice(account, base, 0, 'asc', 0, 50, 'interactive')).calls).toBe(0);
   });
 });

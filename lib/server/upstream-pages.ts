@@ -12,8 +12,9 @@ import 'server-only';
 import type { Cdr } from '../cdr/schema';
 import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
+import { log } from '../log';
 import { MAX_PAGE, type SortOrder } from '../query/query';
-import { reachableRecords } from '../query/ranges';
+import { pageIsWhole, reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
 import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { isRetryable, UpstreamError } from '../upstream';
@@ -111,8 +112,13 @@ export class UpstreamPages {
           calls += 1;
           const fetchedAt = this.deps.now();
           const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
-          await cache.putPage(account.apiKey, entry);
           fetched.set(page, entry);
+          // A page short of its count, or with a record twice, is shown this once and not kept.
+          if (!pageIsWhole(body, page, pageSize)) {
+            log.warn('upstream.page_not_whole', { account: account.apiKey, page, records: body._embedded.cdrs.length, totalFound: entry.totalFound });
+            continue;
+          }
+          await cache.putPage(account.apiKey, entry);
           this.deps.onStored?.(account, base, sortOrder, entry.totalFound);
         }
       } catch (err) {
