@@ -43,6 +43,7 @@ function holdingOn429<T>(governor: Governor, account: string, kind: string, now:
     }
   };
 }
+
 /**
  * A token this close to its end when the call's turn comes is not sent: the call would be refused
  * (401), counted, and asked again. Background calls can wait for minutes for their turn.

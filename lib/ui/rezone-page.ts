@@ -8,11 +8,10 @@
 import type { TransactionsPage } from '@/lib/api/types';
 import type { Cdr } from '@/lib/cdr/schema';
 import { TIMESTAMP_FIELDS } from '@/lib/cdr/fields';
+import { RANGE_PARAMS } from '@/lib/query/query';
 import { rezoneTimestamp, type Zone } from '@/lib/time/zones';
 import { API_PATHS } from './paths';
 import { rezoneWallClock } from './range';
-
-const RANGE_PARAMS = ['date-from', 'date-to'] as const;
 
 /** An API link with its range's wall clocks and `tz` moved from `from` to `to`; anything else as it is. */
 function rezoneHref(href: string, from: Zone, to: Zone): string {
