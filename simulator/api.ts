@@ -139,18 +139,25 @@ function link(page: number, q: QueryParams, enterpriseId: string): { href: strin
   return { href: `${QUERY_PATH}?${sp.toString()}` };
 }
 
+/**
+ * The enterprise a call reads: the one asked for (enterprise-id), within the key's own when the key
+ * belongs to one (another is refused, 403); null: every enterprise (a key of none, not narrowed).
+ */
+function enterpriseScope(credential: Credential, asked: string | null): { ok: true; enterpriseId: string | null } | { ok: false; answer: Answer } {
+  if (credential.enterpriseId === null) return { ok: true, enterpriseId: asked };
+  if (asked !== null && asked !== credential.enterpriseId) {
+    return { ok: false, answer: error(403, `enterprise-id: API key "${credential.apiKey}" may not read enterprise "${asked}"`) };
+  }
+  return { ok: true, enterpriseId: credential.enterpriseId };
+}
+
 function answerQuery(ctx: ApiContext, url: URL, credential: Credential, now: number): Answer {
   const parsed = parseQueryParams(url.searchParams, ctx.maxPageSize);
   if (!parsed.ok) return error(400, parsed.message);
   const q = parsed.value;
-  let enterpriseId: string | null;
-  if (credential.enterpriseId === null) enterpriseId = q.enterpriseId;
-  else {
-    if (q.enterpriseId !== null && q.enterpriseId !== credential.enterpriseId) {
-      return error(403, `enterprise-id: API key "${credential.apiKey}" may not read enterprise "${q.enterpriseId}"`);
-    }
-    enterpriseId = credential.enterpriseId;
-  }
+  const scope = enterpriseScope(credential, q.enterpriseId);
+  if (!scope.ok) return scope.answer;
+  const enterpriseId = scope.enterpriseId;
   const result = ctx.dataset.query({
     from: q.from,
     to: q.to,
@@ -185,10 +192,12 @@ function answerQuery(ctx: ApiContext, url: URL, credential: Credential, now: num
 function answerDetail(ctx: ApiContext, url: URL, credential: Credential, now: number): Answer {
   const tz = parseTz(url.searchParams);
   if (!tz.ok) return error(400, tz.message);
+  const scope = enterpriseScope(credential, url.searchParams.get('enterprise-id') || null);
+  if (!scope.ok) return scope.answer;
   const trxId = url.pathname.slice(DETAIL_PREFIX.length);
   const i = ctx.dataset.findByTrxId(trxId);
   // Not yet received and someone else's record look exactly like a record that does not exist.
-  if (i === undefined || !ctx.dataset.isVisible(i, now) || (credential.enterpriseId !== null && ctx.dataset.enterpriseIdAt(i) !== credential.enterpriseId)) {
+  if (i === undefined || !ctx.dataset.isVisible(i, now) || (scope.enterpriseId !== null && ctx.dataset.enterpriseIdAt(i) !== scope.enterpriseId)) {
     return error(404, `trx_id: no transaction ${trxId.slice(0, 64)}`);
   }
   return { status: 200, body: ctx.dataset.recordAt(i, tz.value, now) };

@@ -27,7 +27,10 @@ export interface MirrorState {
   maxDays: number;
   /** Records kept. */
   records: number;
-  /** Upstream calls the copy made today (UTC). */
+  /**
+   * Upstream calls the copy made today (UTC). Counted by API key, as the upstream's quota is: a key
+   * copying for several enterprises counts the calls of all its copies.
+   */
   callsToday: number;
   /**
    * Calls still needed; null until the upstream has told the size of one day (a day's first page

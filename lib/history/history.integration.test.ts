@@ -93,6 +93,14 @@ describe('the local history', () => {
     await h.mirror.delete(support);
   });
 
+  it('is not turned on by a change that does not say "enabled"', async () => {
+    const support = { ...h.account('support'), sid: 'sid-none' };
+    expect((await h.mirror.put(support, {})).enabled).toBe(false);
+    const state = await h.mirror.put(support, { since: SINCE });
+    expect([state.enabled, state.state, state.since]).toEqual([false, 'off', SINCE]);
+    await h.mirror.delete(support);
+  });
+
   it('answers varied searches over complete days exactly as the upstream would, with no call', async () => {
     const first = startOf(SINCE);
     const last = startOf(dayOf(h.policy.settledBefore(Date.now()) - DAY)) + DAY;

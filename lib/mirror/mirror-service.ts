@@ -183,7 +183,8 @@ export class MirrorService {
     const keepSignedOut = (input.keepSyncingSignedOut as boolean | undefined) ?? current?.keepSignedOut ?? false;
     const sealedSecret = keepSignedOut ? (current?.sealedSecret ?? (await vault.get(account.sid, now))?.sealedSecret ?? null) : null;
     const since = (input.since as string | undefined) ?? current?.sinceDay ?? this.defaultSince(now);
-    const enabled = (input.enabled as boolean | undefined) ?? current?.enabled ?? true;
+    // Turning the copy on is asked for in words: a change of the start day alone does not start it.
+    const enabled = (input.enabled as boolean | undefined) ?? current?.enabled ?? false;
     await history.putSettings({
       scope,
       apiKey: account.apiKey,

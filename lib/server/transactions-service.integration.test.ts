@@ -146,6 +146,24 @@ describe('spending upstream calls', () => {
     await expect(h.transactions.record(h.account('minato'), seen, 'UTC')).rejects.toMatchObject({ problem: { status: 404 } });
   });
 
+  it('does not show a key of several enterprises, signed in for one, a cached record of another', async () => {
+    // support reaches every enterprise; signed in without one, its search caches Sakura's records.
+    const all = h.account('support');
+    const p = await h.transactions.page(all, query({ ...range(9 * 24, 8 * 24), 'page-size': '100' }));
+    const sakura = p._embedded.cdrs.find((c) => c.enterprise_id === 'ent-sakura')?.trx_id as string;
+    expect(sakura).toBeTruthy();
+    expect((await h.transactions.record(all, sakura, 'UTC')).meta.source).toBe('cache');
+    // Signed in for Fuji, the same key is asked upstream, which says no such record for Fuji.
+    const before = h.upstreamCalls('support');
+    const fuji = { ...all, enterpriseId: 'ent-fuji' };
+    await expect(h.transactions.record(fuji, sakura, 'UTC')).rejects.toMatchObject({ problem: { status: 404 } });
+    expect(h.upstreamCalls('support')).toBe(before + 1);
+    // Signed in for Sakura, the cached copy serves.
+    expect((await h.transactions.record({ ...all, enterpriseId: 'ent-sakura' }, sakura, 'UTC')).meta.source).toBe('cache');
+    // A miss remembered for Fuji is not one for every enterprise of the key.
+    expect((await h.transactions.record(all, sakura, 'UTC')).meta.source).toBe('cache');
+  });
+
   it('looks up a seen trx_id for free, an unseen one for one call, and remembers a miss', async () => {
     const demo = h.account('demo');
     const p = await h.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10' }));

@@ -183,12 +183,15 @@ export class TransactionsService {
     const now = this.now();
     const kept = await this.deps.history.record(scopeOf(account).key, id);
     if (kept) return { cdr: presentCdr(JSON.parse(kept) as Cdr, tz), meta: recordMeta('mirror', 0, now, now) };
-    const cached = await this.deps.cache.getRecord(account.apiKey, id);
+    // The cache is the API key's; a session signed in for one enterprise is not shown another's
+    // record (a key of several enterprises, whose detail call is narrowed to the session's).
+    const found = await this.deps.cache.getRecord(account.apiKey, id);
+    const cached = found && (account.enterpriseId === null || found.cdr.enterprise_id === account.enterpriseId) ? found : null;
     // A record in a final state no longer changes; one in transit is re-read once its page expired.
     if (cached && (cached.expiresAt > now || statusInfo(cached.cdr.delivery_status)?.final)) {
       return { cdr: presentCdr(cached.cdr, tz), meta: recordMeta('cache', 0, cached.fetchedAt, now) };
     }
-    const unknownKey = `${account.apiKey}\u0000${id}`;
+    const unknownKey = `${scopeOf(account).key}\u0000${id}`;
     if ((this.unknownTrx.get(unknownKey) ?? 0) > now) throw notFound(`No transaction ${id} is visible to your account (checked in the last few minutes).`);
     let cdr: Cdr;
     try {

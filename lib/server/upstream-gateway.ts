@@ -10,7 +10,7 @@ import type { Cdr, ResultPage } from '../cdr/schema';
 import { upstreamLimits, type Config } from '../config';
 import type { GovernorBackend } from '../governor/backend';
 import { SIGN_IN_ACCOUNT, type CallClass } from '../governor/classes';
-import { Governor } from '../governor/governor';
+import { Governor, QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
 import { requestKey, type UpstreamRequest } from '../query/wire';
 import { createTokenKeeper, createUpstreamClient, CredentialsRefusedError, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamToken } from '../upstream';
@@ -51,6 +51,8 @@ function holdingOn429<T>(governor: Governor, account: string, kind: string, now:
 const TOKEN_MARGIN_MS = 1_000;
 /** Turns given back for a token that ran out while waiting, before the call fails. */
 const MAX_STALE_TURNS = 3;
+/** After MAX_STALE_TURNS, the caller is told to ask again this much later. */
+const STALE_TURNS_RETRY_MS = 5_000;
 
 /** The call's turn came after its token ran out (or nearly): not sent; the caller renews and asks again. */
 class TokenRanOutError extends Error {
@@ -187,11 +189,14 @@ export class UpstreamGateway {
       try {
         return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, holdingOn429(this.governor, account.apiKey, kind, this.now, sendWhileGood));
       } catch (err) {
-        if (err instanceof TokenRanOutError && ++staleTurns <= MAX_STALE_TURNS) {
+        if (err instanceof TokenRanOutError) {
           // The turn is given back unsent (the governor still counts it, on the safe side): a
           // fresh token, then the queue again.
           log.info('upstream.token_ran_out_waiting', { account: account.apiKey, kind });
           this.tokens.invalidate(account.apiKey, token.token);
+          // Waits longer than a token lives, again and again: the queue is jammed. The caller
+          // is told to ask again (a 429 for a person, a later step for background work).
+          if (++staleTurns > MAX_STALE_TURNS) throw new QuotaExceededError('in-flight', this.now() + STALE_TURNS_RETRY_MS, STALE_TURNS_RETRY_MS);
           attempt -= 1;
           continue;
         }
