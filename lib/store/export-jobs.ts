@@ -11,6 +11,7 @@ import 'server-only';
  * meet the UNIQUE constraint and one of them would fail whole, leaving nothing half-written.
  */
 import type { Kysely } from 'kysely';
+import { bulkInsert } from './db/bulk-insert';
 import type { Database } from './db/schema';
 import type { AppendResult, ExportJobRecord, StoredRow } from './export-job-record';
 
@@ -129,7 +130,7 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
           holder.set(row.trxId, windowId);
         }
         // One multi-row INSERT per batch numbers the rows in the order given: arrival order.
-        for (const batch of batches(inserts)) await trx.insertInto('export_rows').values(batch).execute();
+        for (const batch of batches(inserts)) await bulkInsert(trx, 'export_rows', batch, () => trx.insertInto('export_rows').values(batch));
         for (const [trxId, body] of claims) {
           await trx.updateTable('export_rows').set({ win: windowId, body }).where('job_id', '=', job.id).where('trx_id', '=', trxId).execute();
         }

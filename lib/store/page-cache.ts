@@ -6,6 +6,7 @@ import 'server-only';
  */
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Kysely } from 'kysely';
+import { bulkInsert } from './db/bulk-insert';
 import { greaterOf } from './db/greater-of';
 import type { Database } from './db/schema';
 
@@ -66,25 +67,27 @@ async function putRecordsIn(trx: Kysely<Database>, account: string, cdrs: readon
       : { account, trx_id: cdr.trx_id, body: '', page_query_key: where.page.queryKey, page_sort: where.page.sortOrder, page_no: where.page.page, fetched_at: fetchedAt, expires_at: expiresAt };
   });
   for (let i = 0; i < rows.length; i += RECORDS_PER_INSERT) {
-    await trx
-      .insertInto('cache_records')
-      .values(rows.slice(i, i + RECORDS_PER_INSERT))
-      .onConflict((oc) =>
-        oc
-          .columns(['account', 'trx_id'])
-          // A record keeps the longest life any page gave it (a settled page outlives a recent
-          // one), and an older fetch never overwrites a newer one.
-          .doUpdateSet((eb) => ({
-            body: eb.ref('excluded.body'),
-            page_query_key: eb.ref('excluded.page_query_key'),
-            page_sort: eb.ref('excluded.page_sort'),
-            page_no: eb.ref('excluded.page_no'),
-            fetched_at: eb.ref('excluded.fetched_at'),
-            expires_at: greaterOf('cache_records.expires_at', 'excluded.expires_at'),
-          }))
-          .where('excluded.fetched_at', '>=', (eb) => eb.ref('cache_records.fetched_at')),
-      )
-      .execute();
+    const batch = rows.slice(i, i + RECORDS_PER_INSERT);
+    await bulkInsert(trx, 'cache_records', batch, () =>
+      trx
+        .insertInto('cache_records')
+        .values(batch)
+        .onConflict((oc) =>
+          oc
+            .columns(['account', 'trx_id'])
+            // A record keeps the longest life any page gave it (a settled page outlives a recent
+            // one), and an older fetch never overwrites a newer one.
+            .doUpdateSet((eb) => ({
+              body: eb.ref('excluded.body'),
+              page_query_key: eb.ref('excluded.page_query_key'),
+              page_sort: eb.ref('excluded.page_sort'),
+              page_no: eb.ref('excluded.page_no'),
+              fetched_at: eb.ref('excluded.fetched_at'),
+              expires_at: greaterOf('cache_records.expires_at', 'excluded.expires_at'),
+            }))
+            .where('excluded.fetched_at', '>=', (eb) => eb.ref('cache_records.fetched_at')),
+        ),
+    );
   }
 }
 

@@ -21,7 +21,7 @@ import { textIndexVocabularyMigration } from './0015-text-index-vocabulary';
 import { historyDataApartMigration } from './0016-history-data-apart';
 import { textIndexWhenIdleMigration } from './0017-text-index-when-idle';
 import { exportOwnerMigration } from './0018-export-owner';
-import { cachePageCountsMigration } from './0019-cache-page-counts';
+import { cachePageIndexMigration } from './0019-cache-page-index';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -40,6 +40,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0016-history-data-apart': historyDataApartMigration(dialect),
     '0017-text-index-when-idle': textIndexWhenIdleMigration(dialect),
     '0018-export-owner': exportOwnerMigration,
-    '0019-cache-page-counts': cachePageCountsMigration,
+    '0019-cache-page-index': cachePageIndexMigration,
   };
 }
