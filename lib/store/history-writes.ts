@@ -13,9 +13,10 @@ import 'server-only';
  * else to do (indexPendingText; migration 0017-text-index-when-idle).
  */
 import { randomUUID } from 'node:crypto';
-import { CompiledQuery, sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { historyRow, RECORD_COLUMNS, type HistoryRecordRow } from '../cdr/record-columns';
 import { DAY_MS, utcDayOf } from '../time/zone-days';
+import { bulkInsert } from './db/bulk-insert';
 import { encodePack, PACK_NUMBER_COLUMNS, PACK_TEXT_COLUMNS } from './day-pack';
 import type { Database, SqlDialect } from './db/schema';
 import { stagedRecords } from './staged-page';
@@ -53,36 +54,6 @@ export interface HistoryWrites {
  */
 const ROWS_PER_INSERT = 200;
 
-/**
- * The INSERT of `rows` records, written once per row count and dialect. A copied day is a hundred
- * such statements; built through the query builder each cost about as much as SQLite's own work.
- */
-const insertSql = new Map<string, string>();
-function recordsInsert(dialect: SqlDialect, rows: number): string {
-  const key = `${dialect}:${rows}`;
-  let text = insertSql.get(key);
-  if (!text) {
-    const width = RECORD_COLUMNS.length + 1;
-    const place = (i: number) => (dialect === 'postgres' ? `$${i + 1}` : '?');
-    const values = Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, c) => place(r * width + c)).join(', ')})`).join(', ');
-    text = `insert into history_records (scope, ${RECORD_COLUMNS.join(', ')}) values ${values} on conflict (scope, trx_id) do nothing returning id, trx_id, received_ms`;
-    insertSql.set(key, text);
-  }
-  return text;
-}
-
-/** The INSERT of `rows` bodies (id, body), written once per row count and dialect. */
-function bodiesInsert(dialect: SqlDialect, rows: number): string {
-  const key = `${dialect}:bodies:${rows}`;
-  let text = insertSql.get(key);
-  if (!text) {
-    const values = Array.from({ length: rows }, (_, r) => (dialect === 'postgres' ? `($${2 * r + 1}, $${2 * r + 2})` : '(?, ?)')).join(', ');
-    text = `insert into history_bodies (id, body) values ${values}`;
-    insertSql.set(key, text);
-  }
-  return text;
-}
-
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
@@ -114,17 +85,18 @@ export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect): 
     const ids: number[] = [];
     const touched = new Set<string>();
     for (const batch of chunks(rows, ROWS_PER_INSERT)) {
-      const params: unknown[] = [];
-      for (const row of batch) {
-        params.push(scope);
-        for (const column of RECORD_COLUMNS) params.push(column === 'search_text' && dialect === 'sqlite' ? indexedText(row.search_text) : row[column]);
-      }
-      const { rows: stored } = await q.executeQuery<{ id: number | string; trx_id: string; received_ms: number }>(CompiledQuery.raw(recordsInsert(dialect, batch.length), params));
+      const values = batch.map((row) => {
+        const value: Record<string, unknown> = { scope };
+        for (const column of RECORD_COLUMNS) value[column] = column === 'search_text' && dialect === 'sqlite' ? indexedText(row.search_text) : row[column];
+        return value as Insertable<Database['history_records']>;
+      });
+      const { rows: stored } = await bulkInsert(q, 'history_records', values, () =>
+        q.insertInto('history_records').values(values).onConflict((oc) => oc.columns(['scope', 'trx_id']).doNothing()).returning(['id', 'trx_id', 'received_ms']),
+      );
       if (stored.length === 0) continue;
       const bodies = new Map(batch.map((r) => [r.trx_id, r.body]));
-      const bodyParams: unknown[] = [];
-      for (const r of stored) bodyParams.push(r.id, bodies.get(r.trx_id)!);
-      await q.executeQuery(CompiledQuery.raw(bodiesInsert(dialect, stored.length), bodyParams));
+      const bodyRows = stored.map((r) => ({ id: Number(r.id), body: bodies.get(r.trx_id)! }));
+      await bulkInsert(q, 'history_bodies', bodyRows, () => q.insertInto('history_bodies').values(bodyRows));
       for (const r of stored) {
         ids.push(Number(r.id));
         touched.add(utcDayOf(Number(r.received_ms)));
