@@ -29,9 +29,13 @@ export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'a
     );
   }
   if (meta.source === 'cache') {
+    // A stale stand-in: the call that failed counted all the same.
+    const failed = meta.calls === 0 ? '' : ` · ${meta.calls === 1 ? '1 failed call' : `${meta.calls} failed calls`} used`;
+    const title = failed ? 'Served by the dashboard’s cache because the upstream call failed; that call counted all the same.' : 'Served by the dashboard’s cache: no upstream call was spent.';
     return (
-      <span className={styles.source} data-source="cache" data-testid="result-source" title="Served by the dashboard’s cache: no upstream call was spent.">
+      <span className={styles.source} data-source="cache" data-testid="result-source" title={title}>
         From cache, {formatAge(meta.ageSeconds)}
+        {failed}
       </span>
     );
   }

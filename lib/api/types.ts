@@ -66,11 +66,11 @@ export interface UncoveredRange {
 export interface TransactionsMeta {
   /**
    * Where the records came from: the local history (`mirror`, no call), the page cache (`cache`, no
-   * call), the upstream (`upstream`: calls were made for this answer), or the local history for part
+   * call, unless it stands in for a call that failed: `stale` says why, `calls` counts it), the upstream (`upstream`: calls were made for this answer), or the local history for part
    * of the range and the upstream or its cache for the rest (`mixed`).
    */
   source: 'cache' | 'upstream' | 'mirror' | 'mixed';
-  /** Upstream calls this request spent. */
+  /** Upstream calls this request spent, those that failed included (they count against the windows). */
   calls: number;
   /** When the upstream page behind this answer was fetched (ISO). */
   fetchedAt: string;

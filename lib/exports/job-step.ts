@@ -14,13 +14,13 @@ import { MAX_PAGE, type SortOrder } from '../query/query';
 import type { UpstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
 import { pageIsWhole, reachableRecords } from '../query/ranges';
-import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
+import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-job-record';
 import { ExportJobCancelledError } from '../store/export-jobs';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry, VaultStore } from '../store/vault';
 import { formatWallClock } from '../time/zones';
-import { CredentialsRefusedError, UpstreamError, isRetryable } from '../upstream';
+import { UpstreamError, isRetryable } from '../upstream';
 import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
@@ -188,9 +188,9 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
     return wait(deps, job, err.nextCallAt, `Waiting for quota: ${err.message}`);
   }
   if (err instanceof UpstreamError) {
-    // The call was sent (and counts against the windows) even though it failed; a token the
-    // upstream refused to renew sent none.
-    if (!(err instanceof CredentialsRefusedError)) job.callsSpent += 1;
+    // The calls sent count against the windows even though they failed (none when the token
+    // could not be had).
+    job.callsSpent += callsSpentBy(err);
     if (err.kind === 'unauthorized') {
       job.signInNeededSince = now;
       return wait(deps, job, null, 'The Report API refused the stored credentials: sign in again to continue.');

@@ -14,7 +14,7 @@ import { QuotaExceededError } from '../governor/governor';
 import type { Logger } from '../log';
 import { upstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
-import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
+import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
 import type { HistoryDay, HistorySettings, HistoryStore } from '../store/history-store';
 import { stagedPage } from '../store/staged-page';
 import type { VaultStore } from '../store/vault';
@@ -183,8 +183,8 @@ async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, 
     return { next: 'wait', until: null };
   }
   if (err instanceof UpstreamError) {
-    // The call was sent (and counts) even though it failed.
-    row.calls += 1;
+    // The calls sent count even though they failed (none when the token could not be had).
+    row.calls += callsSpentBy(err);
     // A 401 here came after the gateway renewed the token and asked again: the upstream refuses this
     // key's queries for now. Retried as a fault that may pass, later each time (not every look of
     // the runner, two calls each).

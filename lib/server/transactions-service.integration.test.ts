@@ -244,9 +244,13 @@ describe('upstream faults', () => {
       // Ten minutes on, the recent page has expired; the upstream fails again: the old page stands in.
       skew = 10 * 60_000;
       later.sim.setFaults({ malformed: true });
+      const before = later.upstreamCalls('demo');
       const stale = await later.transactions.page(demo, q);
       expect(stale._meta.source).toBe('cache');
       expect(stale._meta.stale).toMatch(/could not be asked/);
+      // The call that failed counted: the answer says so.
+      expect(later.upstreamCalls('demo')).toBe(before + 1);
+      expect(stale._meta.calls).toBe(1);
     } finally {
       await later.close();
     }

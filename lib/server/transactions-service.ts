@@ -29,7 +29,7 @@ import type { CachePolicy } from './cache-policy';
 import { composedCalls, composedSlice } from './composed-page';
 import { pageLinks, presentCdr } from './present';
 import { canStandIn, staleReason, UpstreamPages } from './upstream-pages';
-import type { UpstreamAccount, UpstreamGateway } from './upstream-gateway';
+import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from './upstream-gateway';
 
 const NOT_FOUND_TTL_MS = 5 * 60_000;
 
@@ -115,12 +115,13 @@ export class TransactionsService {
     if (plot.localOnly) answer = await this.localOnly(plot.scope, query, plot.held, start, end);
     else if (plot.pieces.length === 1 && plot.pieces[0]!.kind === 'upstream') {
       const slice = await this.pages.slice(account, this.base(account, query), query.to.getTime(), query.sortOrder, start, end, 'interactive', signal);
-      answer = { ...slice, source: slice.calls > 0 ? 'upstream' : 'cache', reachable: reachableRecords(this.deps.upstreamPageSize) };
+      // A stale stand-in came from the cache, though the call that failed was spent.
+      answer = { ...slice, source: slice.calls > 0 && !slice.stale ? 'upstream' : 'cache', reachable: reachableRecords(this.deps.upstreamPageSize) };
     } else {
       const composed = await composedSlice({ pages: this.pages, history: this.deps.history, upstreamPageSize: this.deps.upstreamPageSize }, account, plot.scope, query, plot.pieces, start, end, signal);
       answer = {
         ...composed,
-        source: composed.usedLocal && composed.usedUpstream ? 'mixed' : composed.usedLocal ? 'mirror' : composed.calls > 0 ? 'upstream' : 'cache',
+        source: composed.usedLocal && composed.usedUpstream ? 'mixed' : composed.usedLocal ? 'mirror' : composed.calls > 0 && !composed.stale ? 'upstream' : 'cache',
         reachable: Number.POSITIVE_INFINITY,
       };
     }
@@ -203,7 +204,7 @@ export class TransactionsService {
         throw notFound(`No transaction ${id} is visible to your account.`);
       }
       if (cached && canStandIn(err)) {
-        return { cdr: presentCdr(cached.cdr, tz), meta: { ...recordMeta('cache', 0, cached.fetchedAt, now), stale: staleReason(err) } };
+        return { cdr: presentCdr(cached.cdr, tz), meta: { ...recordMeta('cache', callsSpentBy(err), cached.fetchedAt, now), stale: staleReason(err) } };
       }
       throw err;
     }

@@ -62,6 +62,24 @@ class TokenRanOutError extends Error {
   }
 }
 
+/** Query calls sent to the upstream by a gateway call that then failed, by its error (see callsSpentBy). */
+const spentBy = new WeakMap<object, number>();
+
+/**
+ * How many query calls the failed gateway call that threw `err` sent: they count against the
+ * upstream's windows even though they failed. 0 when none went (the quota refused it, the token
+ * could not be had, its turn never came).
+ */
+export function callsSpentBy(err: unknown): number {
+  return typeof err === 'object' && err !== null ? (spentBy.get(err) ?? 0) : 0;
+}
+
+/** Notes on `err` the query calls sent before it; a call shared with another request may carry its sender's count already: never lowered. */
+function spending(err: unknown, sent: number): unknown {
+  if (sent > 0 && typeof err === 'object' && err !== null) spentBy.set(err, Math.max(sent, spentBy.get(err) ?? 0));
+  return err;
+}
+
 /** A sign-in waits this long at most for its turn behind signed-in people's calls, then is told to retry. */
 export const SIGN_IN_MAX_WAIT_MS = 3_000;
 
@@ -175,15 +193,17 @@ export class UpstreamGateway {
     send: (token: string) => Promise<T>,
   ): Promise<T> {
     let staleTurns = 0;
+    let sent = 0;
     for (let attempt = 1; ; attempt++) {
       // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
-      const token = await this.token(account, signal);
+      const token = await this.token(account, signal).catch((err: unknown) => Promise.reject(spending(err, sent)));
       // Judged by our clock only when the token was good by it when the call got it: with an
       // upstream clock behind ours, every token would look spent (the 401 path copes then).
       const until = token.validUntil.getTime();
       const judged = until - this.now() > TOKEN_MARGIN_MS;
       const sendWhileGood = () => {
         if (judged && until - this.now() < TOKEN_MARGIN_MS) throw new TokenRanOutError();
+        sent += 1;
         return send(token.token);
       };
       try {
@@ -200,6 +220,7 @@ export class UpstreamGateway {
           attempt -= 1;
           continue;
         }
+        spending(err, sent);
         if (!(err instanceof UpstreamError)) throw err;
         // A 429 held the account already, inside the call (holdingOn429).
         if (err.kind === 'unauthorized' && attempt === 1) {

@@ -19,7 +19,7 @@ import type { UpstreamBase } from '../query/wire';
 import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { isRetryable, UpstreamError } from '../upstream';
 import type { CachePolicy } from './cache-policy';
-import type { QueryClass, UpstreamAccount, UpstreamGateway } from './upstream-gateway';
+import { callsSpentBy, type QueryClass, type UpstreamAccount, type UpstreamGateway } from './upstream-gateway';
 
 /** Records of consecutive positions, and the pages they came from. */
 export interface Slice {
@@ -123,7 +123,8 @@ export class UpstreamPages {
         }
       } catch (err) {
         if (!standIn || !canStandIn(err)) throw err;
-        return { ...standIn, calls, stale: staleReason(err) };
+        // The failed call counted all the same.
+        return { ...standIn, calls: calls + callsSpentBy(err), stale: staleReason(err) };
       }
       // Cut at the result's end: the pages past it were not asked for.
       lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, total === null ? end : Math.max(start + 1, Math.min(end, total)), this.deps.now(), fetched);
