@@ -16,10 +16,10 @@ function utc(msAgo: number): string {
 }
 const DAY = 86_400_000;
 
-async function signedIn(apiKey = ACCOUNT, secret = SECRET): Promise<APIRequestContext> {
+async function signedIn(apiKey = ACCOUNT, secret = SECRET, enterpriseId = ''): Promise<APIRequestContext> {
   const ctx = await playwrightRequest.newContext({ baseURL: APP_URL });
   const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, apiKey, apiSecret: secret, json: 'true' }, maxRedirects: 0 });
+  const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, apiKey, apiSecret: secret, enterpriseId, json: 'true' }, maxRedirects: 0 });
   expect(res.status(), `sign-in as ${apiKey}: ${await res.text()}`).toBeLessThan(400);
   return ctx;
 }
@@ -99,7 +99,23 @@ test.describe('the dashboard API', () => {
     // A misspelt filter too.
     const misspelt = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), stauts: 'DELIVRD' })}`);
     expect(((await misspelt.json()) as { errors: Record<string, string> }).errors.stauts).toBe('Unknown parameter "stauts": did you mean "status"?');
+    // HEAD would spend a call for an answer nobody reads.
+    const head = await ctx.head(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) })}`);
+    expect([head.status(), head.headers().allow]).toEqual([405, 'GET']);
+    expect((await ctx.head('/api/transactions/0123456789abcdef0123456789abcdef')).status()).toBe(405);
 
+    expect(await upstreamCalls(ACCOUNT)).toBe(before);
+  });
+
+  test('keeps a session signed in for one enterprise to it, in searches and exports', async () => {
+    const ctx = await signedIn(ACCOUNT, SECRET, 'ent-minato');
+    const before = await upstreamCalls(ACCOUNT);
+    const range = { 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) };
+    const search = await ctx.get(`/api/transactions?${new URLSearchParams({ ...range, 'enterprise-id': 'ent-sakura' })}`);
+    expect(search.status()).toBe(400);
+    expect(((await search.json()) as { errors: Record<string, string> }).errors['enterprise-id']).toContain('signed in for enterprise "ent-minato"');
+    const exported = await ctx.post('/api/exports', { data: { ...range, 'enterprise-id': 'ent-sakura' } });
+    expect(exported.status()).toBe(400);
     expect(await upstreamCalls(ACCOUNT)).toBe(before);
   });
 

@@ -44,7 +44,7 @@ function columnsOf(raw: unknown, errors: FieldErrors): CdrFieldKey[] {
 }
 
 /** Validates the JSON body of POST /api/exports. Each broken rule is reported against its key. */
-export function parseExportRequest(body: unknown): ExportRequestResult {
+export function parseExportRequest(body: unknown, sessionEnterpriseId: string | null = null): ExportRequestResult {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, errors: { body: 'The body must be a JSON object with the query\u2019s parameters, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.' } };
   }
@@ -56,7 +56,7 @@ export function parseExportRequest(body: unknown): ExportRequestResult {
   const dryRun = input.dryRun;
   if (dryRun !== undefined && typeof dryRun !== 'boolean') errors.dryRun = 'dryRun must be true or false.';
   const columns = columnsOf(input.columns, errors);
-  const parsed = parseQuery(input, { maxRangeDays: EXPORT_MAX_RANGE_DAYS });
+  const parsed = parseQuery(input, { maxRangeDays: EXPORT_MAX_RANGE_DAYS, sessionEnterpriseId });
   if (!parsed.ok) Object.assign(errors, parsed.errors);
   if (Object.keys(errors).length > 0 || !parsed.ok) return { ok: false, errors };
   const { page: _page, pageSize: _pageSize, ...query } = parsed.query;

@@ -79,7 +79,7 @@ export class ExportService {
   }
 
   async create(account: ExportAccount, body: unknown): Promise<CreateResult> {
-    const parsed = parseExportRequest(body);
+    const parsed = parseExportRequest(body, account.enterpriseId);
     if (!parsed.ok) throw badRequest(parsed.errors);
     const now = this.deps.now();
     const frozen = freezeRange(parsed.request.query, now);

@@ -54,7 +54,7 @@ export class InsightsService {
 
   async get(account: { apiKey: string; enterpriseId: string | null }, params: QueryInput): Promise<InsightsAnswer> {
     const started = performance.now();
-    const parsed = parseQuery(params, { alsoAllowed: [] });
+    const parsed = parseQuery(params, { alsoAllowed: [], sessionEnterpriseId: account.enterpriseId });
     if (!parsed.ok) throw badRequest(parsed.errors);
     const query = parsed.query;
     const scope = scopeOf(account).key;

@@ -75,6 +75,13 @@ describe('parseQuery', () => {
   it('refuses a price range that ends below its start', () => {
     expect(parseQuery({ ...RANGE, 'price-min': '5', 'price-max': '3.3' })).toMatchObject({ ok: false, errors: { 'price-max': expect.any(String) } });
   });
+
+  it('keeps a session signed in for one enterprise to it; one signed in for none may pick any', () => {
+    const other = parseQuery({ ...RANGE, 'enterprise-id': 'ent-fuji' }, { sessionEnterpriseId: 'ent-sakura' });
+    expect(other).toMatchObject({ ok: false, errors: { 'enterprise-id': expect.stringMatching(/signed in for enterprise "ent-sakura"/) } });
+    expect(ok({ ...RANGE, 'enterprise-id': 'ent-sakura' }, { sessionEnterpriseId: 'ent-sakura' }).filters['enterprise-id']).toBe('ent-sakura');
+    expect(ok({ ...RANGE, 'enterprise-id': 'ent-fuji' }, { sessionEnterpriseId: null }).filters['enterprise-id']).toBe('ent-fuji');
+  });
 });
 
 describe('writing the query', () => {

@@ -62,6 +62,13 @@ export interface ParseOptions {
    * would otherwise be a search without it, paid for with a call.
    */
   alsoAllowed?: readonly string[];
+  /**
+   * The enterprise the session is signed in for (the server's callers; undefined in the browser,
+   * which does not know it). An account is its API key and enterprise: a key that reaches several,
+   * signed in for one, may not read another through the enterprise-id filter (its records would be
+   * served, cached and kept as this account's).
+   */
+  sessionEnterpriseId?: string | null;
 }
 
 export const RANGE_PARAMS = ['date-from', 'date-to'] as const;
@@ -201,6 +208,10 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
     const problem = filterProblem(def, value);
     if (problem) errors[def.param] = problem;
     else filters[def.param] = value;
+  }
+  const ownEnterprise = options.sessionEnterpriseId;
+  if (ownEnterprise && filters['enterprise-id'] !== undefined && filters['enterprise-id'] !== ownEnterprise) {
+    errors['enterprise-id'] = `This session is signed in for enterprise "${ownEnterprise}": leave enterprise-id out, or sign in for "${filters['enterprise-id'].slice(0, 40)}" to read that one.`;
   }
   if (filters['price-min'] && filters['price-max'] && Number(filters['price-min']) > Number(filters['price-max'])) {
     errors['price-max'] = 'Price up to must not be below Price from.';

@@ -12,7 +12,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(async (req: NextRequest, account, { transactions }) => {
-  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: [] });
+  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: [], sessionEnterpriseId: account.enterpriseId });
   if (!parsed.ok) throw badRequest(parsed.errors);
   return json(await transactions.plan(account, parsed.query));
 });

@@ -5,7 +5,7 @@
  * not change since the client's copy (`If-None-Match`) is a 304 without a body.
  */
 import type { NextRequest } from 'next/server';
-import { badRequest, jsonResponse } from '@/lib/http/problem';
+import { badRequest, headRefused, jsonResponse } from '@/lib/http/problem';
 import { notModified } from '@/lib/http/etag';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
@@ -16,7 +16,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(async (req: NextRequest, account, { transactions, answers }) => {
   // `columns`: the CSV's (Accept: text/csv).
-  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns'] });
+  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns'], sessionEnterpriseId: account.enterpriseId });
   if (!parsed.ok) throw badRequest(parsed.errors);
   const csv = wantsCsv(req) ? csvColumns(req.nextUrl.searchParams.get('columns')) : null;
   const page = await transactions.page(account, parsed.query, req.signal);
@@ -26,3 +26,8 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions,
   if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
   return jsonResponse(answers.json(page), { headers: { ETag: etag } });
 }, { refuseCrossSite: true });
+
+/** Not GET's answer without its body: that could spend a call (lib/http/problem.ts headRefused). */
+export const HEAD = withAccount(async () => {
+  throw headRefused();
+});

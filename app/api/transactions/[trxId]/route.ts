@@ -4,7 +4,7 @@
  */
 import type { NextRequest } from 'next/server';
 import { trxIdProblem } from '@/lib/cdr/trx-id';
-import { badRequest, json } from '@/lib/http/problem';
+import { badRequest, headRefused, json } from '@/lib/http/problem';
 import { parseZone } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
 
@@ -23,3 +23,8 @@ export const GET = withAccount<Context>(async (req: NextRequest, account, { tran
   const { cdr, meta } = await transactions.record(account, trxId.trim(), tz, req.signal);
   return json({ ...cdr, _meta: meta });
 }, { refuseCrossSite: true });
+
+/** Not GET's answer without its body: that could spend a call (lib/http/problem.ts headRefused). */
+export const HEAD = withAccount<Context>(async () => {
+  throw headRefused();
+});
