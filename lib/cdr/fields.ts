@@ -47,7 +47,15 @@ export interface FilterSpec {
   readonly input: 'text' | 'numeric' | 'decimal' | 'select';
   readonly placeholder?: string;
   readonly choices?: readonly FilterChoice[];
+  /** How a typed value is written before it is checked and sent (a phone number pasted as "+81 90-1234-5678"). */
+  readonly normalise?: (value: string) => string;
 }
+
+/**
+ * A phone number as the records write it: digits only, country code first. A pasted number keeps
+ * its "+", spaces, hyphens, dots or brackets; sent as typed, it would match nothing (and cost a call).
+ */
+const phoneDigits = (value: string) => value.replace(/[\s().-]/g, '').replace(/^\+/, '');
 
 export interface FieldDef {
   readonly key: string;
@@ -78,8 +86,8 @@ export const CDR_FIELDS = [
     key: 'to_address', label: 'To', kind: 'phone', group: 'message', defaultVisible: true, sensitive: true, searchable: true,
     description: 'Recipient phone number (destination address).',
     filters: [
-      { param: 'da', source: 'upstream', match: 'exact', maxLength: 16, pattern: /^\+?\d{6,15}$/, hint: 'a phone number of 6 to 15 digits in international form, e.g. 819012345678', input: 'numeric', placeholder: '819012345678' },
-      { param: 'da-suffix', source: 'local', match: 'suffix', label: 'To (ends with)', maxLength: 15, pattern: /^\d{1,15}$/, hint: 'the last digits of a phone number, e.g. 5678', input: 'numeric', placeholder: '5678' },
+      { param: 'da', source: 'upstream', match: 'exact', maxLength: 15, pattern: /^\d{6,15}$/, hint: 'a phone number of 6 to 15 digits, country code first, e.g. 819012345678', input: 'numeric', placeholder: '819012345678', normalise: phoneDigits },
+      { param: 'da-suffix', source: 'local', match: 'suffix', label: 'To (ends with)', maxLength: 15, pattern: /^\d{1,15}$/, hint: 'the last digits of a phone number, e.g. 5678', input: 'numeric', placeholder: '5678', normalise: phoneDigits },
     ],
   },
   {

@@ -76,6 +76,11 @@ describe('parseQuery', () => {
     expect(parseQuery({ ...RANGE, 'price-min': '5', 'price-max': '3.3' })).toMatchObject({ ok: false, errors: { 'price-max': expect.any(String) } });
   });
 
+  it('writes a pasted phone number as the records do: digits, country code first', () => {
+    expect(ok({ ...RANGE, da: ' +81 90-1234-5678 ', 'da-suffix': '56-78' }).filters).toEqual({ da: '819012345678', 'da-suffix': '5678' });
+    expect(parseQuery({ ...RANGE, da: '+81 (90) 1234 abc' })).toMatchObject({ ok: false, errors: { da: expect.stringContaining('6 to 15 digits') } });
+  });
+
   it('keeps a session signed in for one enterprise to it; one signed in for none may pick any', () => {
     const other = parseQuery({ ...RANGE, 'enterprise-id': 'ent-fuji' }, { sessionEnterpriseId: 'ent-sakura' });
     expect(other).toMatchObject({ ok: false, errors: { 'enterprise-id': expect.stringMatching(/signed in for enterprise "ent-sakura"/) } });

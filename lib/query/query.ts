@@ -203,7 +203,7 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   for (const def of FILTERS) {
     const raw = get(def.param);
     if (raw === null) continue;
-    const value = raw.trim();
+    const value = def.normalise ? def.normalise(raw.trim()) : raw.trim();
     if (value === '') continue;
     const problem = filterProblem(def, value);
     if (problem) errors[def.param] = problem;
