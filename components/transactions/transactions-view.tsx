@@ -201,6 +201,11 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
               Showing a cached copy: {page._meta.stale} The records may be out of date.
             </p>
           ) : null}
+          {page?._meta.notWhole ? (
+            <p className={styles.banner} data-tone="warning" role="status" data-testid="not-whole-note">
+              This page may be incomplete: {page._meta.notWhole}. It is shown as it came and not kept; searching again asks the upstream again.
+            </p>
+          ) : null}
           {page?._meta.uncovered ? <UncoveredNote ranges={page._meta.uncovered} zone={zone} /> : null}
           {page?._meta.truncated && query ? (
             <TruncatedNote

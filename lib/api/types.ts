@@ -93,6 +93,12 @@ export interface TransactionsMeta {
    */
   stale?: string;
   /**
+   * Set when a page the upstream sent for this answer did not hold what its own count promises (a
+   * record missing, or one twice): says what. The page is shown as it came and not kept; asking
+   * again (a call) may give the whole page.
+   */
+  notWhole?: string;
+  /**
    * Set when the query uses what only the local history can do (free text, its own filters, another
    * order): it searched only the complete days; these parts of the range it could not search.
    */

@@ -79,8 +79,18 @@ export function reachableRecords(pageSize: number): number {
  * record twice: an upstream whose pages and count disagree) may be shown, but is not kept — not
  * cached, not copied into the local history — where it would stand for the whole result.
  */
-export function pageIsWhole(body: { _embedded: { total_found: number; cdrs: readonly { trx_id: string }[] } }, page: number, pageSize: number): boolean {
+export function pageIsWhole(body: PageBody, page: number, pageSize: number): boolean {
+  return pageFault(body, page, pageSize) === null;
+}
+
+type PageBody = { _embedded: { total_found: number; cdrs: readonly { trx_id: string }[] } };
+
+/** What is wrong with an upstream page that is not whole (see pageIsWhole), said for a person; null when it is whole. */
+export function pageFault(body: PageBody, page: number, pageSize: number): string | null {
   const { total_found: total, cdrs } = body._embedded;
   const expected = Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize));
-  return cdrs.length === expected && new Set(cdrs.map((c) => c.trx_id.toLowerCase())).size === cdrs.length;
+  const distinct = new Set(cdrs.map((c) => c.trx_id.toLowerCase())).size;
+  if (cdrs.length !== expected) return `the upstream's page ${page} held ${cdrs.length} records where its own count (${total}) promises ${expected}`;
+  if (distinct !== cdrs.length) return `the upstream's page ${page} held ${cdrs.length - distinct === 1 ? 'a record' : `${cdrs.length - distinct} records`} twice`;
+  return null;
 }

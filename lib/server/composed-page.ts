@@ -26,6 +26,7 @@ export interface ComposedSlice {
   usedLocal: boolean;
   usedUpstream: boolean;
   stale?: string;
+  notWhole?: string;
 }
 
 export interface ComposeDeps {
@@ -69,6 +70,7 @@ export async function composedSlice(
       out.pages.push(...slice.pages);
       out.usedUpstream = true;
       if (slice.stale) out.stale = slice.stale;
+      if (slice.notWhole) out.notWhole = slice.notWhole;
       offset += slice.total;
     }
   }

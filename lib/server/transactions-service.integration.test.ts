@@ -256,6 +256,22 @@ describe('upstream faults', () => {
     }
   });
 
+  it('says when a page the upstream sent is short of its own count, and does not keep it', async () => {
+    const demo = h.account('demo');
+    const q = query({ ...range(10 * 24, 9 * 24), 'page-size': '100', status: 'DELIVRD' });
+    h.sim.setFaults({ shortBy: 3, count: 1 });
+    const short = await h.transactions.page(demo, q);
+    expect(short._embedded.total_found).toBeGreaterThan(100);
+    expect(short._embedded.cdrs).toHaveLength(97);
+    expect(short._meta.notWhole).toBe(`the upstream's page 1 held 97 records where its own count (${short._embedded.total_found}) promises 100`);
+    // Not kept: the same search asks again, and the whole page carries no such note.
+    const before = h.upstreamCalls('demo');
+    const again = await h.transactions.page(demo, q);
+    expect(h.upstreamCalls('demo')).toBe(before + 1);
+    expect(again._embedded.cdrs).toHaveLength(100);
+    expect(again._meta.notWhole).toBeUndefined();
+  });
+
   it('holds the account after an upstream 429 and says when the next call can go', async () => {
     const limited = await startHarness({ sim: { limits: { maxInFlight: 1, perMinute: 1, perHour: 10, perDay: 100 } }, env: { UPSTREAM_QUEUE_WAIT_MS: '0' } });
     try {

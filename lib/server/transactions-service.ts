@@ -69,6 +69,7 @@ interface Answer {
   /** Positions the answer can reach (the upstream stops at 1000 pages; the local history does not). */
   reachable: number;
   stale?: string;
+  notWhole?: string;
   uncovered?: UncoveredRange[];
 }
 
@@ -245,6 +246,7 @@ export class TransactionsService {
         reachablePages: counts.reachablePages,
         truncated: counts.truncated,
         ...(answer.stale ? { stale: answer.stale } : {}),
+        ...(answer.notWhole ? { notWhole: answer.notWhole } : {}),
         ...(answer.uncovered ? { uncovered: answer.uncovered } : {}),
         quota: await this.quota(account),
       },

@@ -14,7 +14,7 @@ import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
 import { log } from '../log';
 import { MAX_PAGE, type SortOrder } from '../query/query';
-import { pageIsWhole, reachableRecords } from '../query/ranges';
+import { pageFault, reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
 import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { isRetryable, UpstreamError } from '../upstream';
@@ -33,6 +33,8 @@ export interface SliceResult extends Slice {
   calls: number;
   /** Set when expired pages stood in for an upstream that could not be asked: why. */
   stale?: string;
+  /** Set when a page read now did not hold what its count promises (shown as sent, not kept): what was wrong. */
+  notWhole?: string;
 }
 
 /** What the cache can say before any call. */
@@ -98,6 +100,7 @@ export class UpstreamPages {
     let lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
     if (lookup.resolved) return { ...lookup.resolved, calls: 0 };
     let calls = 0;
+    let notWhole: string | undefined;
     /** The result's size once a page has told it: the pages past it are not asked for (they would be empty). */
     let total: number | null = null;
     const standIn = lookup.stale;
@@ -114,8 +117,10 @@ export class UpstreamPages {
           const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
           fetched.set(page, entry);
           // A page short of its count, or with a record twice, is shown this once and not kept.
-          if (!pageIsWhole(body, page, pageSize)) {
+          const fault = pageFault(body, page, pageSize);
+          if (fault) {
             log.warn('upstream.page_not_whole', { account: account.apiKey, page, records: body._embedded.cdrs.length, totalFound: entry.totalFound });
+            notWhole = fault;
             continue;
           }
           await cache.putPage(account.apiKey, entry);
@@ -130,7 +135,7 @@ export class UpstreamPages {
       lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, total === null ? end : Math.max(start + 1, Math.min(end, total)), this.deps.now(), fetched);
     }
     // Still moving after a second round: the pages as read (each of them fresh).
-    return { ...((lookup.resolved ?? lookup.stale) as Slice), calls };
+    return { ...((lookup.resolved ?? lookup.stale) as Slice), calls, ...(notWhole ? { notWhole } : {}) };
   }
 
   /** Upstream calls `slice` would spend now (0 when the cache answers). */
