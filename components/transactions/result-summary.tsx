@@ -41,7 +41,7 @@ export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'a
   }
   return (
     <span className={styles.source} data-source="upstream" data-testid="result-source" title="Fetched from the upstream for this view.">
-      From the upstream · {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used
+      From the upstream · {meta.calls === 0 ? 'the call of an identical search made at the same time' : meta.calls === 1 ? '1 call used' : `${meta.calls} calls used`}
     </span>
   );
 }

@@ -70,7 +70,10 @@ export interface TransactionsMeta {
    * of the range and the upstream or its cache for the rest (`mixed`).
    */
   source: 'cache' | 'upstream' | 'mirror' | 'mixed';
-  /** Upstream calls this request spent, those that failed included (they count against the windows). */
+  /**
+   * Upstream calls this request spent, those that failed included (they count against the windows);
+   * 0 for an answer read with the call of an identical request made at the same time.
+   */
   calls: number;
   /** When the upstream page behind this answer was fetched (ISO). */
   fetchedAt: string;

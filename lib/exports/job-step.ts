@@ -36,7 +36,7 @@ export interface StepDeps extends FinishDeps {
   onSharedPage(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): void;
   /** The sessions whose secrets renew the upstream token. */
   vault: VaultStore;
-  gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt' | 'limits'>;
+  gateway: Pick<UpstreamGateway, 'queryCounted' | 'nextCallAt' | 'limits'>;
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   policy: CachePolicy;
   /** Opens a vault entry's sealed secret; null when it cannot be opened. */
@@ -151,14 +151,15 @@ function learnTotal(job: ExportJobRecord, w: StoredWindow, total: number): void 
 const pageRead = (body: ResultPage) => ({ cdrs: body._embedded.cdrs, totalFound: body._embedded.total_found });
 
 /** Writes a page (or a batch of the local history) and the job's progress in one transaction. */
-async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, read: { cdrs: Cdr[]; totalFound: number }, source: 'cache' | 'upstream' | 'local'): Promise<void> {
+/** `calls`: the query calls an upstream page took (0 when another request's call was shared). */
+async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, read: { cdrs: Cdr[]; totalFound: number }, source: 'cache' | 'upstream' | 'local', calls = 0): Promise<void> {
   const w = job.windows.find((x) => x.id === windowId) as StoredWindow;
   const { cdrs } = read;
   learnTotal(job, w, read.totalFound);
   const rows = cdrs.map((c) => storedRow(c, job));
   await deps.store.commitPage(job, w.id, rows, (r) => {
     job.recordsFetched += r.inserted;
-    if (source === 'upstream') job.callsSpent += 1;
+    if (source === 'upstream') job.callsSpent += calls;
     else if (source === 'cache') job.pagesCached += 1;
     else job.localRecords = (job.localRecords ?? 0) + r.inserted;
     // A split window's first page only seeds the file; its narrower windows are counted instead.
@@ -279,11 +280,12 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   if (job.state !== 'running') await save(deps, job, { state: 'running', waitingUntil: null, message: null });
 
   let body: ResultPage;
-  const call = deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
+  let calls: number;
+  const call = deps.gateway.queryCounted(account, { base, page, sortOrder }, 'export', signal);
   // The previous page's copy for the dashboard is written while this call is in flight.
   const writing = later.flushSoon();
   try {
-    body = await call;
+    ({ page: body, calls } = await call);
   } catch (err) {
     await writing;
     if (signal?.aborted) return { next: 'stop' };
@@ -300,7 +302,7 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   // The export's own record first, before the next call: a crash after it never pays for this
   // page again. The dashboard's copy after it (during the next call, or when the step ends here),
   // so a crash in between cannot make the page look free on resume.
-  await commit(deps, current, w.id, page, pageRead(body), 'upstream');
+  await commit(deps, current, w.id, page, pageRead(body), 'upstream', calls);
   later.add(() =>
     shareWithDashboard(deps, current, w, key, page, body, fetchedAt).catch((err: unknown) =>
       deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),

@@ -221,7 +221,7 @@ describe('the export runner', () => {
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
     // The dashboard showed page 1 of this search a moment ago (same upstream query, same key).
     const base = windowBase(job, job.windows[0]!);
-    const page1 = await w.deps.gateway.query({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { base, page: 1, sortOrder: 'desc' }, 'interactive');
+    const { page: page1 } = await w.deps.gateway.queryCounted({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { base, page: 1, sortOrder: 'desc' }, 'interactive');
     await w.cache.putPage('demo', { queryKey: base.key, sortOrder: 'desc', page: 1, totalFound: page1._embedded.total_found, body: page1, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
@@ -342,11 +342,11 @@ describe('the export runner', () => {
     const before = calls();
     // The stop comes while the call is out: the answer arrives after it.
     const stopping = new AbortController();
-    const query = w.deps.gateway.query.bind(w.deps.gateway);
-    const deps = { ...w.deps, gateway: { ...w.deps.gateway, limits: w.deps.gateway.limits, nextCallAt: w.deps.gateway.nextCallAt.bind(w.deps.gateway), query: async (...args: Parameters<typeof query>) => {
-      const body = await query(args[0], args[1], args[2]);
+    const query = w.deps.gateway.queryCounted.bind(w.deps.gateway);
+    const deps = { ...w.deps, gateway: { ...w.deps.gateway, limits: w.deps.gateway.limits, nextCallAt: w.deps.gateway.nextCallAt.bind(w.deps.gateway), queryCounted: async (...args: Parameters<typeof query>) => {
+      const answer = await query(args[0], args[1], args[2]);
       stopping.abort(new Error('server stopping'));
-      return body;
+      return answer;
     } } };
     expect((await runJobStep(deps, job.id, stopping.signal)).next).toBe('stop');
     const stopped = (await w.store.getJob(job.id))!;
@@ -387,15 +387,16 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       calls: () => calls,
       limits: LIMITS_POLICY,
       nextCallAt: async () => ({ at: 0, limitedBy: null, scope: 'account' as const }),
-      async query(_account: unknown, q: { page: number }) {
+      async queryCounted(_account: unknown, q: { page: number }) {
         calls += 1;
         const p = pages[q.page - 1] ?? { total: pages.at(-1)!.total, ids: [] };
-        return {
+        const page = {
           page_size: 100,
           page: q.page,
           _links: {},
           _embedded: { total_found: p.total, cdrs: p.ids.map((trx_id) => ({ trx_id, date_received: '2026-10-01T00:00:00.000+0000' })) },
         } as never;
+        return { page, calls: 1 };
       },
     };
   }

@@ -30,7 +30,7 @@ export interface SyncDeps {
   /** Days whose pages are all read go in here. */
   builds: Pick<DayBuilds, 'start' | 'resume'>;
   vault: VaultStore;
-  gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt'>;
+  gateway: Pick<UpstreamGateway, 'queryCounted' | 'nextCallAt'>;
   policy: CachePolicy;
   config: Pick<Config, 'MIRROR_MAX_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
   /** Opens a sealed secret; null when it cannot be opened. */
@@ -135,8 +135,9 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   const { window: w, page } = target;
   const base = upstreamBase({ from: new Date(w.from), to: new Date(w.to), filters: {} }, { enterpriseId: settings.enterpriseId, pageSize: deps.config.UPSTREAM_PAGE_SIZE });
   let body;
+  let sent;
   try {
-    body = await deps.gateway.query(account, { base, page, sortOrder: 'asc' }, 'sync', signal);
+    ({ page: body, calls: sent } = await deps.gateway.queryCounted(account, { base, page, sortOrder: 'asc' }, 'sync', signal));
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
     return failed(deps, scope, settings, row, err, signedIn.kept);
@@ -152,7 +153,7 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
     else if (at === dayStart + DAY_MS) beyond += 1;
   }
   applyPage(row.progress, w.id, page, body._embedded.total_found, cdrs.length, beyond, deps.config.UPSTREAM_PAGE_SIZE);
-  row.calls += 1;
+  row.calls += sent;
   // Counted as read: a record read twice (windows share their ends) is counted once when built.
   row.records += kept;
   await finish(deps, scope, settings.apiKey, row, cdrs.length > 0 ? stagedPage(cdrs) : null);

@@ -27,6 +27,8 @@ export interface ComposedSlice {
   usedUpstream: boolean;
   stale?: string;
   notWhole?: string;
+  /** Whether pages were read from the upstream for this answer (see SliceResult.fresh). */
+  fresh: boolean;
 }
 
 export interface ComposeDeps {
@@ -47,7 +49,7 @@ export async function composedSlice(
   signal?: AbortSignal,
 ): Promise<ComposedSlice> {
   const ordered = query.sortOrder === 'asc' ? pieces : [...pieces].reverse();
-  const out: ComposedSlice = { total: 0, records: [], calls: 0, pages: [], usedLocal: false, usedUpstream: false };
+  const out: ComposedSlice = { total: 0, records: [], calls: 0, pages: [], usedLocal: false, usedUpstream: false, fresh: false };
   let offset = 0;
   for (const piece of ordered) {
     // Where the wanted positions fall in this piece (as if it held them all: clipped below).
@@ -67,6 +69,7 @@ export async function composedSlice(
       const slice = await deps.pages.slice(account, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1, 'interactive', signal);
       if (needed) out.records.push(...slice.records);
       out.calls += slice.calls;
+      out.fresh ||= slice.fresh;
       out.pages.push(...slice.pages);
       out.usedUpstream = true;
       if (slice.stale) out.stale = slice.stale;

@@ -197,6 +197,9 @@ describe('spending upstream calls', () => {
     const pages = await Promise.all([h.transactions.page(demo, q), h.transactions.page(demo, q), h.transactions.page(demo, q)]);
     expect(new Set(pages.map((p) => p._embedded.total_found)).size).toBe(1);
     expect(h.upstreamCalls('demo')).toBe(before + 1);
+    // One of them spent it; all three were read from the upstream.
+    expect(pages.map((p) => p._meta.calls).sort()).toEqual([0, 0, 1]);
+    expect(pages.map((p) => p._meta.source)).toEqual(['upstream', 'upstream', 'upstream']);
   });
 });
 
@@ -226,8 +229,12 @@ describe('upstream faults', () => {
     const tokensBefore = h.sim.stats().accounts.demo?.tokenRequests ?? 0;
     h.sim.setFaults({ expireTokens: true, count: 0 });
     h.sim.clearFaults();
+    const before = h.upstreamCalls('demo');
     const p = await h.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10', da: '819000000001' }));
     expect(p._meta.source).toBe('upstream');
+    // The refused call and the one made again both counted, upstream and in the answer.
+    expect(h.upstreamCalls('demo') - before).toBe(2);
+    expect(p._meta.calls).toBe(2);
     expect(h.sim.stats().accounts.demo?.tokenRequests).toBe(tokensBefore + 1);
   });
 

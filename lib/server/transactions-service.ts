@@ -34,7 +34,7 @@ import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from './upst
 const NOT_FOUND_TTL_MS = 5 * 60_000;
 
 export interface TransactionsServiceDeps {
-  gateway: Pick<UpstreamGateway, 'query' | 'detail' | 'quota'>;
+  gateway: Pick<UpstreamGateway, 'queryCounted' | 'detail' | 'quota'>;
   cache: PageCacheStore;
   policy: CachePolicy;
   history: HistoryStore;
@@ -116,13 +116,14 @@ export class TransactionsService {
     if (plot.localOnly) answer = await this.localOnly(plot.scope, query, plot.held, start, end);
     else if (plot.pieces.length === 1 && plot.pieces[0]!.kind === 'upstream') {
       const slice = await this.pages.slice(account, this.base(account, query), query.to.getTime(), query.sortOrder, start, end, 'interactive', signal);
-      // A stale stand-in came from the cache, though the call that failed was spent.
-      answer = { ...slice, source: slice.calls > 0 && !slice.stale ? 'upstream' : 'cache', reachable: reachableRecords(this.deps.upstreamPageSize) };
+      // Read from the upstream for this answer (a call shared with an identical request included);
+      // a stale stand-in came from the cache, though the call that failed was spent.
+      answer = { ...slice, source: slice.fresh ? 'upstream' : 'cache', reachable: reachableRecords(this.deps.upstreamPageSize) };
     } else {
       const composed = await composedSlice({ pages: this.pages, history: this.deps.history, upstreamPageSize: this.deps.upstreamPageSize }, account, plot.scope, query, plot.pieces, start, end, signal);
       answer = {
         ...composed,
-        source: composed.usedLocal && composed.usedUpstream ? 'mixed' : composed.usedLocal ? 'mirror' : composed.calls > 0 && !composed.stale ? 'upstream' : 'cache',
+        source: composed.usedLocal && composed.usedUpstream ? 'mixed' : composed.usedLocal ? 'mirror' : composed.fresh ? 'upstream' : 'cache',
         reachable: Number.POSITIVE_INFINITY,
       };
     }

@@ -119,8 +119,17 @@ export class UpstreamGateway {
     return token;
   }
 
-  query(account: UpstreamAccount, req: UpstreamRequest, cls: QueryClass, signal?: AbortSignal): Promise<ResultPage> {
-    return this.call(account, cls, 'query', requestKey(req), signal, (token) => this.client.queryTransactions(token, req));
+  async query(account: UpstreamAccount, req: UpstreamRequest, cls: QueryClass, signal?: AbortSignal): Promise<ResultPage> {
+    return (await this.queryCounted(account, req, cls, signal)).page;
+  }
+
+  /**
+   * A page and the query calls this request sent for it: 1, 2 when a token the upstream refused was
+   * renewed and the call made again, 0 when an identical request in flight shared its call.
+   */
+  async queryCounted(account: UpstreamAccount, req: UpstreamRequest, cls: QueryClass, signal?: AbortSignal): Promise<{ page: ResultPage; calls: number }> {
+    const { value, sent } = await this.call(account, cls, 'query', requestKey(req), signal, (token) => this.client.queryTransactions(token, req));
+    return { page: value, calls: sent };
   }
 
   /** When a query call of this class could go for the account (an export's or the copy's next step). */
@@ -148,11 +157,9 @@ export class UpstreamGateway {
     return this.governor.snapshot(apiKey);
   }
 
-  detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<Cdr> {
+  async detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<Cdr> {
     const opts = { tz: 'UTC' as const, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
-    return this.call(account, 'interactive', 'detail', `detail\u0000${trxId}`, signal, (token) =>
-      this.client.getTransaction(token, trxId, opts),
-    );
+    return (await this.call(account, 'interactive', 'detail', `detail\u0000${trxId}`, signal, (token) => this.client.getTransaction(token, trxId, opts))).value;
   }
 
   /** Stops the governor's timers (shutdown, tests). */
@@ -191,7 +198,7 @@ export class UpstreamGateway {
     shareKey: string,
     signal: AbortSignal | undefined,
     send: (token: string) => Promise<T>,
-  ): Promise<T> {
+  ): Promise<{ value: T; sent: number }> {
     let staleTurns = 0;
     let sent = 0;
     for (let attempt = 1; ; attempt++) {
@@ -207,7 +214,8 @@ export class UpstreamGateway {
         return send(token.token);
       };
       try {
-        return await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, holdingOn429(this.governor, account.apiKey, kind, this.now, sendWhileGood));
+        const value = await this.governor.run({ account: account.apiKey, cls, kind, shareKey, signal }, holdingOn429(this.governor, account.apiKey, kind, this.now, sendWhileGood));
+        return { value, sent };
       } catch (err) {
         if (err instanceof TokenRanOutError) {
           // The turn is given back unsent (the governor still counts it, on the safe side): a

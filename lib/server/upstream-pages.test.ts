@@ -28,12 +28,12 @@ function pages(initialTotal = TOTAL) {
   } as Partial<PageCacheStore> as PageCacheStore;
   const asked: number[] = [];
   const gateway = {
-    query: vi.fn(async (_a: unknown, req: { page: number }) => {
+    queryCounted: vi.fn(async (_a: unknown, req: { page: number }) => {
       asked.push(req.page);
       const length = Math.max(0, Math.min(U, total - (req.page - 1) * U) - short);
       short = 0;
       const cdrs = Array.from({ length }, (_, i) => ({ trx_id: `${(req.page - 1) * U + i}` }) as unknown as Cdr);
-      return { page: req.page, page_size: U, _links: {}, _embedded: { total_found: total, cdrs } } as unknown as ResultPage;
+      return { page: { page: req.page, page_size: U, _links: {}, _embedded: { total_found: total, cdrs } } as unknown as ResultPage, calls: 1 };
     }),
   };
   const policy = cachePolicy({ CACHE_SETTLED_AFTER_HOURS: 72, CACHE_SETTLED_TTL_HOURS: 24, CACHE_RECENT_TTL_SECONDS: 120 });

@@ -29,8 +29,10 @@ export interface Slice {
 }
 
 export interface SliceResult extends Slice {
-  /** Upstream calls this answer spent. */
+  /** Upstream calls this answer spent (0 for pages read with another request's call). */
   calls: number;
+  /** Whether pages were read from the upstream for this answer, rather than all from the cache. */
+  fresh: boolean;
   /** Set when expired pages stood in for an upstream that could not be asked: why. */
   stale?: string;
   /** Set when a page read now did not hold what its count promises (shown as sent, not kept): what was wrong. */
@@ -56,7 +58,7 @@ export function upstreamPagesFor(start: number, end: number, pageSize: number): 
 
 
 export interface UpstreamPagesDeps {
-  gateway: Pick<UpstreamGateway, 'query'>;
+  gateway: Pick<UpstreamGateway, 'queryCounted'>;
   cache: PageCacheStore;
   policy: CachePolicy;
   pageSize: number;
@@ -87,7 +89,7 @@ export class UpstreamPages {
     // A page past the end of a result the cache knows the size of is empty, reachable or not.
     if (start >= reach) {
       const total = await this.knownTotal(account.apiKey, base);
-      if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0 };
+      if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0, fresh: false };
       throw new ProblemError({
         type: '/problems/beyond-reach',
         title: 'This page is beyond the upstream\u2019s reach',
@@ -98,8 +100,10 @@ export class UpstreamPages {
     }
     end = Math.min(end, reach);
     let lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
-    if (lookup.resolved) return { ...lookup.resolved, calls: 0 };
+    if (lookup.resolved) return { ...lookup.resolved, calls: 0, fresh: false };
     let calls = 0;
+    /** Whether a page was read from the upstream for this answer (with a call of its own or another request's). */
+    let fresh = false;
     let notWhole: string | undefined;
     /** The result's size once a page has told it: the pages past it are not asked for (they would be empty). */
     let total: number | null = null;
@@ -110,9 +114,10 @@ export class UpstreamPages {
       try {
         for (const page of lookup.missing) {
           if (total !== null && (page - 1) * pageSize >= total) break;
-          const body = await gateway.query(account, { base, page, sortOrder }, cls, signal);
+          const { page: body, calls: sent } = await gateway.queryCounted(account, { base, page, sortOrder }, cls, signal);
           total = body._embedded.total_found;
-          calls += 1;
+          calls += sent;
+          fresh = true;
           const fetchedAt = this.deps.now();
           const entry: CachedPage = { queryKey: base.key, sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt: policy.expiresAt(to, fetchedAt) };
           fetched.set(page, entry);
@@ -129,13 +134,13 @@ export class UpstreamPages {
       } catch (err) {
         if (!standIn || !canStandIn(err)) throw err;
         // The failed call counted all the same.
-        return { ...standIn, calls: calls + callsSpentBy(err), stale: staleReason(err) };
+        return { ...standIn, calls: calls + callsSpentBy(err), fresh: false, stale: staleReason(err) };
       }
       // Cut at the result's end: the pages past it were not asked for.
       lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, total === null ? end : Math.max(start + 1, Math.min(end, total)), this.deps.now(), fetched);
     }
     // Still moving after a second round: the pages as read (each of them fresh).
-    return { ...((lookup.resolved ?? lookup.stale) as Slice), calls, ...(notWhole ? { notWhole } : {}) };
+    return { ...((lookup.resolved ?? lookup.stale) as Slice), calls, fresh, ...(notWhole ? { notWhole } : {}) };
   }
 
   /** Upstream calls `slice` would spend now (0 when the cache answers). */
