@@ -20,7 +20,7 @@ import { accountSchedule, callsQueued } from './account-schedule';
 import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
 import { createJobRecord, retentionEnd } from './job-record';
-import type { LocalReadDeps } from './local-windows';
+import { routeNewJob, type LocalReadDeps } from './local-windows';
 import { presentJob } from './present-job';
 import type { ExportRunner } from './runner';
 
@@ -114,6 +114,7 @@ export class ExportService {
       pageSize: this.deps.config.UPSTREAM_PAGE_SIZE,
       now,
     });
+    await routeNewJob(this.deps.local, job);
     await this.deps.store.insertJob(job, ownerOf(account));
     this.deps.log.info('export.created', { job: job.id, account: account.apiKey, windows: job.windows.length, columns: job.columns.length });
     this.deps.runner.kick();

@@ -91,6 +91,21 @@ export async function routeWindow(deps: LocalReadDeps, job: ExportJobRecord, w: 
   return 'replaced';
 }
 
+/**
+ * Routes every window of a new job before it is stored, as its steps would (routeWindow): what the
+ * local history holds is marked local now, so the schedule shown when the job is created counts no
+ * call for it (the dry run's estimate does the same). The steps route again what is still pending;
+ * days completed meanwhile are then read locally too.
+ */
+export async function routeNewJob(deps: LocalReadDeps, job: ExportJobRecord): Promise<void> {
+  for (let i = 0; i < job.windows.length; i++) {
+    const w = job.windows[i]!;
+    if (w.state !== 'pending') continue;
+    // Nothing held for a local-only job: its first step says so (and fails it).
+    if ((await routeWindow(deps, job, w)) === 'empty') return;
+  }
+}
+
 /** The next batch of a local window (learning its size first); the caller commits it as a page. */
 export async function readLocalBatch(deps: LocalReadDeps, job: ExportJobRecord, w: StoredWindow): Promise<Cdr[]> {
   const search = searchOfWindow(job, w.local?.ranges ?? []);

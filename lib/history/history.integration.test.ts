@@ -93,6 +93,15 @@ describe('the local history', () => {
     await h.mirror.delete(support);
   });
 
+  it('creates an export over complete days that says at once it needs no call', async () => {
+    const from = startOf(SINCE);
+    const wall = (ms: number) => formatWallClock(new Date(ms), 'UTC');
+    const created = await h.exports.create(account(), { 'date-from': wall(from), 'date-to': wall(from + 2 * DAY) });
+    if (created.kind !== 'job') throw new Error('no job');
+    expect(created.job.schedule?.calls).toBe(0);
+    await h.exports.cancel(account(), created.job.id);
+  });
+
   it('is not turned on by a change that does not say "enabled"', async () => {
     const support = { ...h.account('support'), sid: 'sid-none' };
     expect((await h.mirror.put(support, {})).enabled).toBe(false);
