@@ -133,6 +133,11 @@ export type TransactionDetail = Cdr & { _meta: TransactionMeta };
 export interface SearchPlan {
   /** Upstream calls the search will spend: 0 when it is served from the cache or the local history. */
   calls: number;
+  /**
+   * Set when `calls` is a lower bound: a range partly in the local history, whose upstream part's
+   * size is not known yet (its first call tells where the page's records fall).
+   */
+  callsAtLeast?: true;
   /** Where it will be answered from (see TransactionsMeta.source); `upstream` when it costs calls. */
   source: TransactionsMeta['source'];
   /** For a query only the local history can answer: the parts of its range it cannot search. */

@@ -82,7 +82,7 @@ export async function composedSlice(
 }
 
 /** What the composed answer would cost now: upstream pieces whose needed pages are not cached. */
-export async function composedCalls(deps: ComposeDeps, account: UpstreamAccount, scope: string, query: TransactionsQuery, pieces: readonly Piece[], start: number, end: number): Promise<number> {
+export async function composedCalls(deps: ComposeDeps, account: UpstreamAccount, scope: string, query: TransactionsQuery, pieces: readonly Piece[], start: number, end: number): Promise<{ calls: number; atLeast: boolean }> {
   const ordered = query.sortOrder === 'asc' ? pieces : [...pieces].reverse();
   let calls = 0;
   let offset = 0;
@@ -98,9 +98,9 @@ export async function composedCalls(deps: ComposeDeps, account: UpstreamAccount,
     calls += (await deps.pages.callsFor(account.apiKey, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1)).calls;
     const known = await deps.pages.knownTotal(account.apiKey, base);
     // An unknown count: the call above learns it; where the later pieces' positions fall is not
-    // known before then, so the estimate stops here (at least this many calls).
-    if (known === null) return calls;
+    // known before then, so the estimate stops here (at least this many calls, unless it was the last).
+    if (known === null) return { calls, atLeast: piece !== ordered[ordered.length - 1] };
     offset += known;
   }
-  return calls;
+  return { calls, atLeast: false };
 }

@@ -164,8 +164,8 @@ export class TransactionsService {
     }
     if (plot.pieces.every((p) => p.kind === 'local')) return { calls: 0, source: 'mirror', cachedAgeSeconds: null, quota };
     if (plot.pieces.length > 1) {
-      const calls = await composedCalls({ pages: this.pages, history: this.deps.history, upstreamPageSize: this.deps.upstreamPageSize }, account, plot.scope, query, plot.pieces, start, end);
-      return { calls, source: 'mixed', cachedAgeSeconds: null, quota };
+      const { calls, atLeast } = await composedCalls({ pages: this.pages, history: this.deps.history, upstreamPageSize: this.deps.upstreamPageSize }, account, plot.scope, query, plot.pieces, start, end);
+      return { calls, ...(atLeast ? { callsAtLeast: true as const } : {}), source: 'mixed', cachedAgeSeconds: null, quota };
     }
     const { calls, oldestFetchedAt } = await this.pages.callsFor(account.apiKey, this.base(account, query), query.to.getTime(), query.sortOrder, start, end);
     return {

@@ -46,5 +46,8 @@ describe('quota in words', () => {
     expect(planVerdict({ calls: 2, source: 'mixed', cachedAgeSeconds: null, quota: quota([3, 7, 93]) }, 0).text).toBe(
       'Uses 2 of 3 calls left this minute (the rest from the local history).',
     );
+    expect(planVerdict({ calls: 1, callsAtLeast: true, source: 'mixed', cachedAgeSeconds: null, quota: quota([3, 7, 93]) }, 0).text).toBe(
+      'Uses at least 1 of 3 calls left this minute (the rest from the local history).',
+    );
   });
 });

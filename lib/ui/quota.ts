@@ -52,7 +52,7 @@ export function planVerdict(plan: SearchPlan, waitSeconds: number): PlanVerdict 
     const age = plan.cachedAgeSeconds === null ? '' : `, ${formatAge(plan.cachedAgeSeconds)}`;
     return { kind: 'cached', text: `From cache${age}: no upstream call.` };
   }
-  const calls = plan.calls === 1 ? '1 upstream call' : `${plan.calls} upstream calls`;
+  const calls = `${plan.callsAtLeast ? 'at least ' : ''}${plan.calls === 1 ? '1 upstream call' : `${plan.calls} upstream calls`}`;
   // A range partly held locally: only the rest goes upstream.
   const rest = plan.source === 'mixed' ? ' (the rest from the local history)' : '';
   const tight = tightestWindow(plan.quota);
@@ -62,5 +62,5 @@ export function planVerdict(plan: SearchPlan, waitSeconds: number): PlanVerdict 
   }
   if (!tight) return { kind: 'spends', text: `Uses ${calls}${rest}.` };
   const whose = tight.shared ? ' of the dashboard\u2019s shared calls' : ' calls';
-  return { kind: 'spends', text: `Uses ${plan.calls} of ${tight.remaining}${whose} left ${WINDOW_WORDS[tight.name]}${rest}.` };
+  return { kind: 'spends', text: `Uses ${plan.callsAtLeast ? 'at least ' : ''}${plan.calls} of ${tight.remaining}${whose} left ${WINDOW_WORDS[tight.name]}${rest}.` };
 }
