@@ -3,6 +3,7 @@ import 'server-only';
  * `Accept: text/csv` on GET /api/transactions answers that page as CSV (the same records, zone and
  * order as the JSON answer), so a script or the "rows on screen" download needs no other endpoint.
  */
+import Negotiator from 'negotiator';
 import type { TransactionsPage } from '../api/types';
 import type { CdrFieldKey } from '../cdr/fields';
 import { parseColumns, recordsToCsv } from '../csv/csv';
@@ -10,8 +11,14 @@ import { csvFileName } from '../csv/file-name';
 import { badRequest } from '../http/problem';
 import type { TransactionsQuery } from '../query/query';
 
+/**
+ * Whether the client prefers CSV to JSON, by its Accept header's weights (`text/csv;q=0` is a no);
+ * JSON when it ranks both alike or names neither.
+ */
 export function wantsCsv(req: Request): boolean {
-  return (req.headers.get('accept') ?? '').toLowerCase().includes('text/csv');
+  const accept = req.headers.get('accept');
+  if (!accept) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/csv']) === 'text/csv';
 }
 
 /** The CSV's columns of `columns=`, checked before the page is asked for (a wrong one spends no call). */
@@ -19,6 +26,16 @@ export function csvColumns(columnsParam: string | null): CdrFieldKey[] {
   const parsed = parseColumns(columnsParam);
   if ('error' in parsed) throw badRequest({ columns: parsed.error });
   return parsed.columns;
+}
+
+/**
+ * The CSV's columns when the request asks for CSV; null for JSON, which takes no `columns` (given
+ * anyway, the script meant CSV and would get JSON: refused, before any call).
+ */
+export function csvRequest(req: Request, columnsParam: string | null): CdrFieldKey[] | null {
+  if (wantsCsv(req)) return csvColumns(columnsParam);
+  if (columnsParam !== null) throw badRequest({ columns: 'columns picks the fields of a CSV answer: ask for one with Accept: text/csv, or leave columns out.' });
+  return null;
 }
 
 export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery, columns: readonly CdrFieldKey[]): Response {

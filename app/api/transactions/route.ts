@@ -9,7 +9,7 @@ import { badRequest, headRefused, jsonResponse } from '@/lib/http/problem';
 import { notModified } from '@/lib/http/etag';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
-import { csvColumns, csvPageResponse, wantsCsv } from '@/lib/server/csv-page';
+import { csvPageResponse, csvRequest } from '@/lib/server/csv-page';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -18,7 +18,7 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions,
   // `columns`: the CSV's (Accept: text/csv).
   const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns'], sessionEnterpriseId: account.enterpriseId });
   if (!parsed.ok) throw badRequest(parsed.errors);
-  const csv = wantsCsv(req) ? csvColumns(req.nextUrl.searchParams.get('columns')) : null;
+  const csv = csvRequest(req, req.nextUrl.searchParams.get('columns'));
   const page = await transactions.page(account, parsed.query, req.signal);
   if (csv) return csvPageResponse(page, parsed.query, csv);
   // Written through the services: they hold the JSON kept with each presented record.
