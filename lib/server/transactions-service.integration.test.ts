@@ -263,6 +263,19 @@ describe('upstream faults', () => {
     }
   });
 
+  it('gives a refusal of the upstream (403) again for a few minutes without asking again', async () => {
+    // minato's key reads only its own enterprise; signed in without one, it asks for another.
+    const minato = h.account('minato', null);
+    const q = query({ ...range(10 * 24, 9 * 24), 'enterprise-id': 'ent-sakura' });
+    await expect(h.transactions.page(minato, q)).rejects.toMatchObject({ kind: 'forbidden' });
+    const asked = h.upstreamCalls('minato');
+    await expect(h.transactions.page(minato, q)).rejects.toMatchObject({ kind: 'forbidden' });
+    expect(h.upstreamCalls('minato')).toBe(asked);
+    // Its own enterprise is not held back.
+    const own = await h.transactions.page(minato, query({ ...range(10 * 24, 9 * 24), 'enterprise-id': 'ent-minato' }));
+    expect(own._meta.source).toBe('upstream');
+  });
+
   it('says when a page the upstream sent is short of its own count, and does not keep it', async () => {
     const demo = h.account('demo');
     const q = query({ ...range(10 * 24, 9 * 24), 'page-size': '100', status: 'DELIVRD' });

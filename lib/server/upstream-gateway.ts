@@ -80,6 +80,14 @@ function spending(err: unknown, sent: number): unknown {
   return err;
 }
 
+/**
+ * How long an upstream 403 to a request is given again without asking: access depends on the key
+ * and what it asks (an enterprise, a key's records), which a retry does not change.
+ */
+const FORBIDDEN_MEMORY_MS = 5 * 60_000;
+/** Refusals remembered at most (a script could ask for millions of different requests). */
+const FORBIDDEN_MEMORY_SIZE = 10_000;
+
 /** A sign-in waits this long at most for its turn behind signed-in people's calls, then is told to retry. */
 export const SIGN_IN_MAX_WAIT_MS = 3_000;
 
@@ -96,6 +104,9 @@ export interface GatewayHooks {
 export type QueryClass = Extract<CallClass, 'interactive' | 'export' | 'sync'>;
 
 export class UpstreamGateway {
+  /** Requests the upstream answered 403, by account and request: the refusal and until when it is given again. */
+  private readonly forbidden = new Map<string, { err: UpstreamError; until: number }>();
+
   constructor(
     private readonly client: UpstreamClient,
     private readonly governor: Governor,
@@ -191,6 +202,13 @@ export class UpstreamGateway {
     }
   }
 
+  private rememberForbidden(key: string, err: UpstreamError): void {
+    const now = this.now();
+    if (this.forbidden.size >= FORBIDDEN_MEMORY_SIZE) for (const [k, v] of this.forbidden) if (v.until <= now) this.forbidden.delete(k);
+    if (this.forbidden.size >= FORBIDDEN_MEMORY_SIZE) this.forbidden.clear();
+    this.forbidden.set(key, { err, until: now + FORBIDDEN_MEMORY_MS });
+  }
+
   private async call<T>(
     account: UpstreamAccount,
     cls: QueryClass,
@@ -199,6 +217,13 @@ export class UpstreamGateway {
     signal: AbortSignal | undefined,
     send: (token: string) => Promise<T>,
   ): Promise<{ value: T; sent: number }> {
+    const refusedKey = `${account.apiKey}\u0000${account.enterpriseId ?? ''}\u0000${shareKey}`;
+    const refused = this.forbidden.get(refusedKey);
+    if (refused && refused.until > this.now()) {
+      // A new error: the remembered one carries the calls its own request spent.
+      const { kind, message, status, upstreamMessage } = refused.err;
+      throw new UpstreamError(kind, message, { ...(status !== undefined ? { status } : {}), ...(upstreamMessage !== undefined ? { upstreamMessage } : {}) });
+    }
     let staleTurns = 0;
     let sent = 0;
     for (let attempt = 1; ; attempt++) {
@@ -237,6 +262,9 @@ export class UpstreamGateway {
           log.info('upstream.token_refused', { account: account.apiKey, kind });
           this.tokens.invalidate(account.apiKey, token.token);
           continue;
+        } else if (err.kind === 'forbidden') {
+          this.rememberForbidden(refusedKey, err);
+          log.warn('upstream.call_failed', { account: account.apiKey, kind, error: err.kind, status: err.status });
         } else if (err.kind === 'not_found') {
           // An unknown trx_id is an answer, not a fault.
           log.info('upstream.not_found', { account: account.apiKey, kind });
