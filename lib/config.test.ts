@@ -42,6 +42,15 @@ describe('configuration', () => {
     expect(() => getConfig({ UPSTREAM_BASE_URL: 'not a url' } as unknown as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_BASE_URL/);
   });
 
+  it('reads a variable set to nothing as unset, not as 0', () => {
+    const c = getConfig({ CACHE_SETTLED_AFTER_HOURS: '', EXPORT_RETENTION_DAYS: ' ', MIRROR_MAX_SHARE: '', UPSTREAM_IP_LIMIT_PER_HOUR: '', NEXTAUTH_SECRET: '' } as unknown as NodeJS.ProcessEnv);
+    expect([c.CACHE_SETTLED_AFTER_HOURS, c.EXPORT_RETENTION_DAYS, c.MIRROR_MAX_SHARE, c.UPSTREAM_IP_LIMIT_PER_HOUR, c.NEXTAUTH_SECRET]).toEqual([72, 7, 0.6, undefined, undefined]);
+  });
+
+  it('refuses a NEXTAUTH_SECRET too short to protect the sessions and the stored secrets', () => {
+    expect(() => getConfig({ NEXTAUTH_SECRET: 'x' } as unknown as NodeJS.ProcessEnv)).toThrow(/NEXTAUTH_SECRET: must be at least 32 characters.*openssl rand -base64 32/);
+  });
+
   it('serves the demo with no variable set', () => {
     const c = getConfig({} as unknown as NodeJS.ProcessEnv);
     expect(c.UPSTREAM_BASE_URL).toBe('http://127.0.0.1:4010');

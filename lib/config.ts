@@ -8,10 +8,18 @@ import { z } from 'zod';
 import type { PolicyLimits } from './governor/policy';
 import { MAX_ARRIVAL_MARGIN_MS } from './governor/windows';
 
-const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
-const share = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
+/**
+ * A variable set to nothing (`VAR=` in an env file) counts as unset: its default. Read as a number,
+ * it would be 0 — a recent range cached for a month, an export deleted as it is finished.
+ */
+const unsetIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const int = (fallback: number, min = 0) => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).default(fallback));
+const share = (fallback: number) => z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(1).default(fallback));
 /** Unset or empty: off. */
-const optionalInt = (min = 1) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).optional());
+const optionalInt = (min = 1) => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).optional());
+
+/** NEXTAUTH_SECRET's shortest length: it encrypts the session cookie and seals the stored API secrets. */
+export const MIN_SECRET_LENGTH = 32;
 
 /** A PostgreSQL connection URL (the store's other backend; see lib/store/db/open-database.ts). */
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -65,7 +73,10 @@ export const configSchema = z.object({
    * may hold a password.
    */
   DATABASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().refine(isPostgresUrl, 'must be a postgres:// URL').optional()),
-  NEXTAUTH_SECRET: z.string().min(1).optional(),
+  NEXTAUTH_SECRET: z.preprocess(
+    unsetIfEmpty,
+    z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters: it encrypts the session cookie and seals the stored API secrets. Make one with \`openssl rand -base64 32\`.`).optional(),
+  ),
   NEXTAUTH_URL: z.string().optional(),
   SESSION_MAX_AGE_HOURS: int(12, 1),
   /**
