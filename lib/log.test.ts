@@ -86,6 +86,12 @@ describe('redact: values that look sensitive, anywhere', () => {
     expect(redactText(id)).toBe(id);
   });
 
+  it("keeps an export's id (a UUID) whole, whatever digits its parts hold", () => {
+    for (const id of ['81234567-c8df-4798-a101-a077a5a6682a', '2cde3530-932b-4d9c-b3b2-2e1234567da6']) expect(redactText(`job ${id} done`)).toBe(`job ${id} done`);
+    // A phone number beside it is still hidden.
+    expect(redactText('81234567-c8df-4798-a101-a077a5a6682a to 819012345678')).toBe('81234567-c8df-4798-a101-a077a5a6682a to [REDACTED:phone]');
+  });
+
   it('e-mail addresses', () => {
     expect(redactText('by hanako@example.jp')).toBe('by [REDACTED:email]');
   });

@@ -72,7 +72,9 @@ const JWT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*|\b[A-Za-z0-9_-]
 const OPAQUE = /\b(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{32,}\b/g;
 /** A phone number: 7+ digits in a row (an optional leading +), wherever it sits in a word… */
 const PHONE = /\+?\d{7,}/g;
-const WORD = /[A-Za-z0-9+]+/g;
+/** A word, or a whole UUID (an export's id): its hyphens would otherwise split it into words. */
+const WORD = /[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[A-Za-z0-9+]+/gi;
+const UUID = /^[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i;
 /**
  * …except inside a hexadecimal identifier such as a trx_id (32 hex characters): most of them hold a
  * run of 7 decimal digits somewhere, and a log in which every id is mangled is no use to support.
@@ -104,7 +106,7 @@ export function redactText(text: string): string {
   const cut = text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…[${text.length - MAX_STRING} more chars]` : text;
   return redactCredentialsInText(cut)
     .replace(EMAIL, '[REDACTED:email]')
-    .replace(WORD, (word) => (HEX_ID.test(word) && /[a-f]/i.test(word) ? word : word.replace(PHONE, '[REDACTED:phone]')));
+    .replace(WORD, (word) => (UUID.test(word) || (HEX_ID.test(word) && /[a-f]/i.test(word)) ? word : word.replace(PHONE, '[REDACTED:phone]')));
 }
 
 /**
