@@ -21,6 +21,11 @@ export class OwnDashboard {
     this.url = `http://localhost:${port}`;
   }
 
+  /** The exit code of a server that has stopped (null while it runs, or never started). */
+  get exitCode(): number | null {
+    return this.child?.exitCode ?? null;
+  }
+
   /** What the server wrote (LOG_LEVEL warn): attached to a failed test. */
   get log(): string {
     return this.output;

@@ -60,9 +60,21 @@ async function openPostgres(url: string, applicationName: string | undefined, ma
   return { db, dialect: 'postgres', pool, close: once(() => db.destroy()) };
 }
 
+/** A data folder this user may not write: said with the folder and what to do, not as a bare EACCES. */
+function notWritable(dataDir: string, err: unknown): Error {
+  const code = (err as { code?: string }).code;
+  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return err as Error;
+  return new Error(`The data folder ${dataDir} (DATA_DIR) cannot be written by this user (${code}): give the server's user that folder, or set DATA_DIR to one it owns.`, { cause: err });
+}
+
 async function openSqlite(dataDir: string): Promise<OpenedDatabase> {
-  ensurePrivateDir(dataDir);
-  const lock = lockDataDir(dataDir);
+  let lock;
+  try {
+    ensurePrivateDir(dataDir);
+    lock = lockDataDir(dataDir);
+  } catch (err) {
+    throw notWritable(dataDir, err);
+  }
   let database;
   try {
     database = openSqliteFile(dataDir);
