@@ -34,8 +34,9 @@ function cacheWith(fetchedAt: [number, number]): PageCacheStore {
   } as Partial<PageCacheStore> as PageCacheStore;
 }
 
-async function recorded(fetchedAt: [number, number], now: number) {
-  const history = { results: vi.fn(async () => []), addResultRecords: vi.fn(async () => undefined), putResult: vi.fn(async () => undefined) };
+async function recorded(fetchedAt: [number, number], now: number, sinceDay: string | null = null) {
+  const settings = sinceDay === null ? null : { sinceDay };
+  const history = { getSettings: vi.fn(async () => settings), results: vi.fn(async () => []), addResultRecords: vi.fn(async () => undefined), putResult: vi.fn(async () => undefined) };
   const cache = cacheWith(fetchedAt);
   const recorder = new ResultRecorder({
     cache,
@@ -43,6 +44,7 @@ async function recorded(fetchedAt: [number, number], now: number) {
     index: { invalidate: vi.fn() } as Partial<HistoryIndex> as HistoryIndex,
     settlesAt: (to) => to + SETTLE_MS,
     pageSize: 2,
+    maxDays: 400,
     now: () => now,
   });
   recorder.note(account, base, 'asc', 4);
@@ -59,6 +61,14 @@ describe('a complete result of the page cache becomes local history', () => {
     const history = await recorded([settled + HOUR, settled + 2 * HOUR], settled + 3 * HOUR);
     expect(history.addResultRecords).toHaveBeenCalledTimes(2);
     expect(history.putResult).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ key: base.key, from: FROM, to: TO }), 4, settled + 3 * HOUR);
+  });
+
+  it('not when it starts before the first day the local history keeps (it would be deleted)', async () => {
+    const history = await recorded([settled + HOUR, settled + 2 * HOUR], settled + 3 * HOUR, '2026-11-02');
+    expect(history.addResultRecords).not.toHaveBeenCalled();
+    expect(history.putResult).not.toHaveBeenCalled();
+    // On or after the start day, it is.
+    expect((await recorded([settled + HOUR, settled + 2 * HOUR], settled + 3 * HOUR, '2026-11-01')).putResult).toHaveBeenCalled();
   });
 
   it('not when a page was read before (its statuses may have changed since)', async () => {

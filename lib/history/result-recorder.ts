@@ -14,6 +14,8 @@ import type { PageCacheStore } from '../store/page-cache';
 import { parseWallClock } from '../time/zones';
 import { filtersOfParams, type HistoryIndex } from './history-index';
 import { historyRow } from '../cdr/record-columns';
+import { startOf } from './days';
+import { firstKeptDay } from './retention';
 import { scopeOf } from './scope';
 
 export interface ResultRecorderDeps {
@@ -23,6 +25,8 @@ export interface ResultRecorderDeps {
   /** When a range ending at `to` settles (its records no longer change): CachePolicy.settlesAt. */
   settlesAt: (to: number) => number;
   pageSize: number;
+  /** MIRROR_MAX_DAYS: with the start day, where the local history begins (./retention.ts). */
+  maxDays: number;
   now: () => number;
   /** Waits while work a person is waiting for runs (lib/server/foreground-work.ts); absent: never waits. */
   foregroundIdle?: () => Promise<void>;
@@ -52,6 +56,10 @@ export class ResultRecorder {
     if (pages > MAX_PAGE) return; // deeper than the upstream reaches: never complete
     if ((await cache.countPages(account.apiKey, base.key, sortOrder, totalFound, settled)) < pages) return;
     const scope = scopeOf(account).key;
+    // A result that starts before the first day the local history keeps would be deleted at the
+    // next retention pass (and a large export's, copied only to be deleted, holds the writer).
+    const settings = await history.getSettings(scope);
+    if (from < startOf(firstKeptDay(settings?.sinceDay ?? null, this.deps.now(), this.deps.maxDays))) return;
     const busyKey = `${scope}\u0000${base.key}`;
     if (this.busy.has(busyKey)) return;
     if ((await history.results(scope)).some((r) => r.key === base.key)) return;

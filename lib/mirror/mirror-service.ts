@@ -17,6 +17,7 @@ import type { DayProgress } from '../history/day-progress';
 import { callsStillNeeded, typicalDayCalls } from '../history/calls-needed';
 import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from '../history/days';
 import type { HistoryIndex } from '../history/history-index';
+import { firstKeptDay } from '../history/retention';
 import { scopeOf } from '../history/scope';
 import type { SyncRunner } from './sync-runner';
 import { problemRetryAt, wantedDays } from './sync-step';
@@ -165,7 +166,7 @@ export class MirrorService {
     }
     const now = this.deps.now();
     const today = dayOf(now);
-    const oldest = addDays(today, -config.MIRROR_MAX_DAYS);
+    const oldest = firstKeptDay(null, now, config.MIRROR_MAX_DAYS);
     if (input.since !== undefined) {
       if (typeof input.since !== 'string' || dayStart(input.since) === null) errors.since = 'since must be a day as YYYY-MM-DD, e.g. 2026-10-01.';
       else if (input.since > today) errors.since = 'since must not be in the future.';
@@ -223,9 +224,8 @@ export class MirrorService {
   /** Keeps every copy within its start day and MIRROR_MAX_DAYS (store maintenance, daily). */
   async enforceRetention(): Promise<void> {
     const now = this.deps.now();
-    const oldest = addDays(dayOf(now), -this.deps.config.MIRROR_MAX_DAYS);
     for (const settings of await this.deps.history.allSettings()) {
-      const cut = settings.sinceDay > oldest ? settings.sinceDay : oldest;
+      const cut = firstKeptDay(settings.sinceDay, now, this.deps.config.MIRROR_MAX_DAYS);
       await this.deps.history.deleteBefore(settings.scope, cut);
       this.deps.index.invalidate(settings.scope);
     }

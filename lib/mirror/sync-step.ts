@@ -21,7 +21,8 @@ import type { VaultStore } from '../store/vault';
 import { CredentialsRefusedError, isRetryable, UpstreamError } from '../upstream';
 import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
 import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from '../history/day-progress';
-import { addDays, dayOf, DAY_MS, daysBetween, lastSettledDay, startOf } from '../history/days';
+import { addDays, DAY_MS, daysBetween, lastSettledDay, startOf } from '../history/days';
+import { firstKeptDay } from '../history/retention';
 import { receivedMs } from '../cdr/record-columns';
 import type { DayBuilds } from './day-builds';
 
@@ -53,9 +54,7 @@ const SHORT_WAIT_MS = 1_000;
 
 /** The days a scope wants, newest first: from its start day (and MIRROR_MAX_DAYS) to the newest settled one. */
 export function wantedDays(settings: Pick<HistorySettings, 'sinceDay'>, maxDays: number, settledBefore: number, now: number): { first: string; last: string } {
-  const oldestAllowed = addDays(dayOf(now), -maxDays);
-  const first = settings.sinceDay > oldestAllowed ? settings.sinceDay : oldestAllowed;
-  return { first, last: lastSettledDay(settledBefore) };
+  return { first: firstKeptDay(settings.sinceDay, now, maxDays), last: lastSettledDay(settledBefore) };
 }
 
 /** When the day after `last` becomes settled (the next day there is to copy). */

@@ -99,6 +99,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     index: historyIndex,
     settlesAt: (to) => policy.settlesAt(to),
     pageSize: config.UPSTREAM_PAGE_SIZE,
+    maxDays: config.MIRROR_MAX_DAYS,
     now,
     foregroundIdle: () => foreground.idle(),
   });

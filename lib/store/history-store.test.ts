@@ -349,5 +349,16 @@ forEachBackend((open, dialect) => {
       expect((await history.listDays(A)).map((d) => d.day)).toEqual([DAY]);
       expect((await history.size(A)).records).toBe(1);
     });
+
+    it('drops many records before the start day, a batch at a time, and keeps those after it', async () => {
+      const { history } = await open();
+      const many = rows(Array.from({ length: 1_234 }, (_, i) => cdr(1_000 + i, { date_received: iso(T0 - 86_400_000 + i * 1000) })));
+      await history.addResultRecords(A, many);
+      await history.commitDayPage(A, day(), rows([cdr(2)]), []);
+      expect((await history.size(A)).records).toBe(1_235);
+      await history.deleteBefore(A, DAY);
+      expect((await history.size(A)).records).toBe(1);
+      expect(await find(history, A, {})).toEqual([2]);
+    });
   });
 });

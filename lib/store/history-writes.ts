@@ -54,6 +54,9 @@ export interface HistoryWrites {
  */
 const ROWS_PER_INSERT = 200;
 
+/** Records deleted per transaction when a scope's old days go (deleteBefore): a second or two of work. */
+const DELETE_BATCH = 500;
+
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
@@ -193,12 +196,23 @@ export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect): 
     async deleteBefore(scope, day) {
       const cut = Date.parse(`${day}T00:00:00Z`);
       await db.transaction().execute(async (trx) => {
-        const before = trx.selectFrom('history_records').select('id').where('scope', '=', scope).where('day', '<', day);
-        await trx.deleteFrom('history_bodies').where('id', 'in', before).execute();
-        await trx.deleteFrom('history_records').where('scope', '=', scope).where('day', '<', day).execute();
         await deleteRollupsBefore(trx, dialect, scope, cut);
         await trx.deleteFrom('history_day_packs').where('scope', '=', scope).where('day', '<', day).execute();
       });
+      // The records a batch at a time, each its own transaction: a start day moved back by months
+      // (or a large result copied before it) is tens of thousands of records, each overwritten on
+      // disk and taken out of the text index. In one statement the thread would be held for
+      // minutes, and a server told to stop would wait for it. Stopped half-way, the next pass goes on.
+      for (;;) {
+        const rows = await db.selectFrom('history_records').select('id').where('scope', '=', scope).where('received_ms', '<', cut).limit(DELETE_BATCH).execute();
+        if (rows.length === 0) return;
+        const ids = rows.map((r) => Number(r.id));
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('history_bodies').where('id', 'in', ids).execute();
+          await trx.deleteFrom('history_records').where(idsIn(ids)).execute();
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
   };
 }
