@@ -10,7 +10,7 @@ import type { MirrorState } from '@/lib/api/mirror';
 import type { Zone } from '@/lib/time/zones';
 import { formatCount } from '@/lib/ui/format';
 import { dayTally } from '@/lib/ui/history-calendar';
-import { callsLeftText, completeAtText, MIRROR_STATE_WORDS, mirrorStateDetail, peopleCallsText, recordsText, reserveText } from '@/lib/ui/history-words';
+import { callsLeftText, completeAtText, mirrorStateDetail, mirrorStateWord, peopleCallsText, recordsText, reserveText } from '@/lib/ui/history-words';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import { ProgressBar } from '../common/progress-bar';
 import facts from '../common/facts.module.css';
@@ -21,15 +21,16 @@ import styles from './history-summary.module.css';
 const STATE_TONE: Partial<Record<MirrorState['state'], string>> = { syncing: 'active', waiting: 'waiting', complete: 'done', paused: 'stopped' };
 
 /** "Local history: complete." when the state changes between two answers (derived while rendering, as in the exports list). */
-function useStateAnnouncement(state: MirrorState['state']): string {
-  const [seen, setSeen] = useState({ state, text: '' });
-  if (state !== seen.state) setSeen({ state, text: `Local history: ${MIRROR_STATE_WORDS[state].toLowerCase()}.` });
+function useStateAnnouncement(word: string): string {
+  const [seen, setSeen] = useState({ word, text: '' });
+  if (word !== seen.word) setSeen({ word, text: `Local history: ${word.toLowerCase()}.` });
   return seen.text;
 }
 
 export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone }) {
   const { data: quota } = useQuery(quotaQueryOptions());
-  const announcement = useStateAnnouncement(state.state);
+  const word = mirrorStateWord(state);
+  const announcement = useStateAnnouncement(word);
   const tally = dayTally(state.days);
   const percent = tally.settled > 0 ? Math.round((100 * tally.complete) / tally.settled) : 0;
   const progress = `${formatCount(tally.complete)} of ${formatCount(tally.settled)} settled ${tally.settled === 1 ? 'day' : 'days'} copied`;
@@ -43,7 +44,7 @@ export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone
       </p>
       <div className={styles.head}>
         <h2 id="history-state" className={`${badge.badge} ${styles.state}`} data-tone={STATE_TONE[state.state]} data-state={state.state} data-testid="history-state">
-          {MIRROR_STATE_WORDS[state.state]}
+          {word}
         </h2>
         <p className={styles.detail} data-testid="history-message">
           {mirrorStateDetail(state)}

@@ -57,10 +57,26 @@ export interface EmptyStateProps {
   filters: Partial<Record<FilterParam, string>>;
   onWiden: () => void;
   onDropFilter: (param: FilterParam) => void;
+  /**
+   * What only the local history could search, over a range none of which it holds: nothing was
+   * searched, so nothing can be said about what was sent.
+   */
+  nothingSearched?: boolean;
 }
 
-export function EmptyState({ rangeText, filters, onWiden, onDropFilter }: EmptyStateProps) {
+export function EmptyState({ rangeText, filters, onWiden, onDropFilter, nothingSearched }: EmptyStateProps) {
   const active = FILTERS.filter((f) => filters[f.param]);
+  if (nothingSearched) {
+    return (
+      <div className={styles.state} data-testid="empty-state">
+        <h3 className={styles.stateTitle}>Nothing could be searched</h3>
+        <p className={styles.detail}>
+          This search uses what only the local history can do (free text, its own filters or another order), and none of the range {rangeText} is copied to it yet. Copy
+          those days on the History page, or search without what only the local history can do.
+        </p>
+      </div>
+    );
+  }
   return (
     <div className={styles.state} data-testid="empty-state">
       <h3 className={styles.stateTitle}>No messages match</h3>

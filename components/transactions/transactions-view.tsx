@@ -21,6 +21,7 @@ import { presetRange } from '@/lib/ui/presets';
 import { transactionsQueryOptions } from '@/lib/ui/queries';
 import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
 import { rezonePage } from '@/lib/ui/rezone-page';
+import { wholeRangeUncovered } from '@/lib/ui/uncovered';
 import type { SearchDraft } from '@/lib/ui/search-draft';
 import { ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
 import { ZoneToggle } from '../common/zone-toggle';
@@ -236,6 +237,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
           {page && query && page._embedded.total_found === 0 ? (
             <EmptyState
               rangeText={`between ${formatInstant(query.from, zone)} and ${formatInstant(query.to, zone)} ${zone}`}
+              nothingSearched={wholeRangeUncovered(page._meta.uncovered, query)}
               filters={query.filters}
               onWiden={() => fillForm({ ...draft, range: presetRange('last-7-days', new Date(), zone) }, 'Range widened to the last 7 days. Press Search to run it.')}
               onDropFilter={(param) =>

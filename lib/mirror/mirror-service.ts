@@ -12,7 +12,7 @@ import type { CachePolicy } from '../server/cache-policy';
 import type { UpstreamGateway } from '../server/upstream-gateway';
 import type { HistoryStore } from '../store/history-store';
 import type { VaultStore } from '../store/vault';
-import { formatWallClock } from '../time/zones';
+import { formatDuration } from '../time/duration';
 import type { DayProgress } from '../history/day-progress';
 import { callsStillNeeded, typicalDayCalls } from '../history/calls-needed';
 import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from '../history/days';
@@ -91,7 +91,8 @@ export class MirrorService {
       message = problem;
     } else if (missing.length === 0) {
       state = 'complete';
-      message = `Every settled day from ${first} is copied; the next one settles at ${formatWallClock(new Date(startOf(addDays(lastSettled, 2)) + (now - settledBefore)), 'UTC')} UTC.`;
+      // Spans rather than clock times: the History page shows either zone, and asks again every few seconds.
+      message = `Every settled day from ${first} is copied; the next one settles in ${formatDuration(startOf(addDays(lastSettled, 2)) - settledBefore)}.`;
     } else if (!(await vault.liveSession(account.apiKey, now)) && !(settings?.keepSignedOut && settings.sealedSecret)) {
       state = 'waiting';
       message = `Waiting for a sign-in: the copy renews its upstream token with a signed-in session of ${account.apiKey} (or turn on "keep copying while signed out").`;
@@ -103,7 +104,7 @@ export class MirrorService {
       });
       const rest = resting[resting.length - 1];
       const restNote = rest
-        ? `${rest.day}: ${rest.progress.problem} (again after ${formatWallClock(new Date(problemRetryAt(rest)), 'UTC')} UTC${resting.length > 1 ? `; ${resting.length - 1} more day${resting.length > 2 ? 's' : ''} rest too` : ''}).`
+        ? `${rest.day}: ${rest.progress.problem} (again in ${formatDuration(problemRetryAt(rest) - now)}${resting.length > 1 ? `; ${resting.length - 1} more day${resting.length > 2 ? 's' : ''} rest too` : ''}).`
         : null;
       const next = await gateway.nextCallAt(account.apiKey, 'sync');
       if (resting.length === missing.length) {
@@ -112,7 +113,7 @@ export class MirrorService {
       } else if (next.at > now + 1_000) {
         state = 'waiting';
         message = Number.isFinite(next.at)
-          ? `Waiting for quota until ${formatWallClock(new Date(next.at), 'UTC')} UTC: the copy takes at most ${Math.round(gateway.limits.syncShare * 100)} % of each window and never the calls kept for people.`
+          ? `Waiting for quota: the copy's next call can go in ${formatDuration(next.at - now)} (it takes at most ${Math.round(gateway.limits.syncShare * 100)} % of each window and never the calls kept for people).`
           : 'The calls kept for people take every call of a window: the copy cannot go. Lower UPSTREAM_BACKGROUND_RESERVE.';
       } else state = 'syncing';
       if (restNote && message !== restNote) message = message ? `${message} ${restNote}` : restNote;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuotaSnapshot } from '@/lib/api/types';
 import { quotaSnapshot } from '@/tests/support/quota-snapshot';
-import { callsLeftText, completeAtText, dayLabel, mirrorStateDetail, peopleCallsText, reserveText } from './history-words';
+import { callsLeftText, completeAtText, dayLabel, mirrorStateDetail, mirrorStateWord, peopleCallsText, reserveText } from './history-words';
 
 const quota = (remaining: [number, number, number], reserve = 3) => quotaSnapshot(remaining, { reserve });
 
@@ -30,6 +30,9 @@ describe('the local history in words', () => {
     expect(mirrorStateDetail({ state: 'paused', message: 'The upstream refused the copy (403).', records: 10 })).toBe('The upstream refused the copy (403).');
     expect(mirrorStateDetail({ state: 'off', message: null, records: 0 })).toMatch(/press Start/);
     expect(mirrorStateDetail({ state: 'off', message: null, records: 5 })).toMatch(/still answer searches for free/);
+    // Turned off after days were copied: paused, not off.
+    expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'complete', records: 3 }] })).toBe('Paused');
+    expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'pending', records: 0 }] })).toBe('Off');
   });
 
   it('says what is left to pay and when it is done, in the page’s zone', () => {

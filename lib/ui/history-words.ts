@@ -16,6 +16,12 @@ export const MIRROR_STATE_WORDS: Record<MirrorState['state'], string> = {
   paused: 'Paused',
 };
 
+/** The state's word: a copy turned off after it had copied days reads "Paused" (Start goes on from there). */
+export function mirrorStateWord(state: Pick<MirrorState, 'state' | 'days'>): string {
+  if (state.state === 'off' && state.days.some((d) => d.state === 'complete')) return MIRROR_STATE_WORDS.paused;
+  return MIRROR_STATE_WORDS[state.state];
+}
+
 /** What the state means right now, after its word (the server's `message` says why it waits or stopped). */
 export function mirrorStateDetail(state: Pick<MirrorState, 'state' | 'message' | 'records'>): string {
   switch (state.state) {

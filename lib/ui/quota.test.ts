@@ -41,7 +41,7 @@ describe('quota in words', () => {
     expect(planVerdict({ calls: 0, source: 'mirror', cachedAgeSeconds: null, quota: q }, 30)).toEqual({ kind: 'local', text: 'Local history: no call.' });
     const gap = { dateFrom: '2026-11-19 00:00:00', dateTo: '2026-11-20 12:00:00' };
     expect(planVerdict({ calls: 0, source: 'mirror', cachedAgeSeconds: null, quota: q, uncovered: [gap] }, 30).text).toBe(
-      'Local history: no call. Part of the range is not copied yet and will not be searched.',
+      'Local history: no call. Not copied yet, so not searched: one stretch of the range (see the History page).',
     );
     expect(planVerdict({ calls: 2, source: 'mixed', cachedAgeSeconds: null, quota: quota([3, 7, 93]) }, 0).text).toBe(
       'Uses 2 of 3 calls left this minute (the rest from the local history).',

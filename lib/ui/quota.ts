@@ -46,7 +46,8 @@ export function planVerdict(plan: SearchPlan, waitSeconds: number): PlanVerdict 
   if (plan.source === 'mirror') {
     const gaps = plan.uncovered?.length ?? 0;
     if (gaps === 0) return { kind: 'local', text: 'Local history: no call.' };
-    return { kind: 'local', text: `Local history: no call. ${gaps === 1 ? 'Part' : `${gaps} parts`} of the range ${gaps === 1 ? 'is' : 'are'} not copied yet and will not be searched.` };
+    // One gap may be the whole range: said so that it is true either way.
+    return { kind: 'local', text: `Local history: no call. Not copied yet, so not searched: ${gaps === 1 ? 'one stretch' : `${gaps} stretches`} of the range (see the History page).` };
   }
   if (plan.calls === 0) {
     const age = plan.cachedAgeSeconds === null ? '' : `, ${formatAge(plan.cachedAgeSeconds)}`;
