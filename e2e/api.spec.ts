@@ -89,7 +89,7 @@ test.describe('the dashboard API', () => {
     expect(tooLong.status()).toBe(400);
     expect(((await tooLong.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('31 days');
     const backwards = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(DAY), 'date-to': utc(2 * DAY) })}`);
-    expect(((await backwards.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('later than date-from');
+    expect(((await backwards.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('later than the start (date-from)');
     const badId = await ctx.get('/api/transactions/not-a-transaction');
     expect(badId.status()).toBe(400);
     // A CSV of the page with a column that does not exist: refused before the page is asked for.

@@ -6,7 +6,7 @@
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { CREDENTIALS_REFUSED_PROBLEM } from '@/lib/api/types';
-import { ApiError, NO_ANSWER, retryAt } from '@/lib/ui/api-client';
+import { ApiError, retryAt } from '@/lib/ui/api-client';
 import { signInHref } from '@/lib/ui/paths';
 import { Countdown } from '../common/countdown';
 import type { ReactNode } from 'react';
@@ -94,14 +94,14 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
     return <Problem tone="neutral" title={`No such ${subject}`} detail={problem.detail} />;
   }
 
-  const upstreamFault = problem.status >= 502 && problem.status <= 504;
-  const title = problem.status === NO_ANSWER ? problem.title : upstreamFault ? `The upstream did not answer: ${problem.title}` : problem.title;
+  // The problem's own title says what went wrong upstream (unavailable, no answer in time, an answer
+  // that could not be read): nothing to add to it.
   return (
-    <Problem tone="danger" title={title} detail={problem.detail ?? 'Try again in a moment.'}>
+    <Problem tone="danger" title={problem.title} detail={problem.detail ?? 'Try again in a moment.'}>
       <button type="button" className="button" onClick={onRetry} data-testid="retry">
         Retry
       </button>
-      {problem.retryAfterSeconds ? <span className={styles.hint}>The upstream suggests waiting {problem.retryAfterSeconds} s.</span> : null}
+      {problem.retryAfterSeconds ? <span className={styles.hint}>Best tried again in {problem.retryAfterSeconds} s.</span> : null}
     </Problem>
   );
 }

@@ -109,7 +109,12 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
     // the server, a recent range's page (expired after two minutes) would cost a call.
     if (search.kind === 'ready' && results.data && !results.isPlaceholderData) {
       const nextKey = transactionsQueryOptions(queryKey({ ...search.query, tz: next })).queryKey;
-      if (!queryClient.getQueryData(nextKey)) queryClient.setQueryData(nextKey, rezonePage(results.data, next));
+      if (!queryClient.getQueryData(nextKey)) {
+        // Stored as just received (not asked again), so its age goes on from the original's.
+        const shown = rezonePage(results.data, next);
+        const since = Math.max(0, Math.round((Date.now() - results.dataUpdatedAt) / 1000));
+        queryClient.setQueryData(nextKey, { ...shown, _meta: { ...shown._meta, ageSeconds: shown._meta.ageSeconds + since } });
+      }
     }
     const values: PageUrlValues = { tz: next };
     for (const name of ['date-from', 'date-to'] as const) {

@@ -190,7 +190,7 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   const from = at['date-from'];
   const to = at['date-to'];
   if (from && to) {
-    if (to.getTime() <= from.getTime()) errors['date-to'] = 'date-to must be later than date-from.';
+    if (to.getTime() <= from.getTime()) errors['date-to'] = 'The end (date-to) must be later than the start (date-from).';
     else if (to.getTime() - from.getTime() > maxRangeDays * DAY_MS) {
       errors['date-to'] =
         maxRangeDays === SEARCH_MAX_RANGE_DAYS
