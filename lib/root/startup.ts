@@ -1,0 +1,26 @@
+import 'server-only';
+/**
+ * What the Node.js server does when it starts (instrumentation.ts): stamps every request with its
+ * TCP peer's address (lib/http/peer-address.ts: a route handler has no other trustworthy way to it
+ * under `next start`), checks the configuration and opens the store, and starts the export runner,
+ * so a restarted server resumes queued and running exports without waiting for a request.
+ *
+ * A server that cannot start its services (a wrong setting, no NEXTAUTH_SECRET in production, a
+ * database it cannot reach, a data folder it cannot write or another process holds) stops here
+ * with the reason, exit code 1: serving, it would answer every request 500 while a supervisor saw
+ * a healthy process.
+ */
+import { authSecret } from '../auth/auth-secret';
+import { installPeerStamp } from '../http/peer-address';
+import { getServices } from './services';
+
+export async function startServer(): Promise<void> {
+  installPeerStamp();
+  try {
+    authSecret();
+    await getServices();
+  } catch (err) {
+    console.error(`The dashboard cannot start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
+}
