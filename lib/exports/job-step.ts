@@ -36,7 +36,7 @@ export interface StepDeps extends FinishDeps {
   onSharedPage(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): void;
   /** The sessions whose secrets renew the upstream token. */
   vault: VaultStore;
-  gateway: Pick<UpstreamGateway, 'queryCounted' | 'nextCallAt' | 'limits'>;
+  gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt' | 'limits'>;
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   policy: CachePolicy;
   /** Opens a vault entry's sealed secret; null when it cannot be opened. */
@@ -281,7 +281,7 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
 
   let body: ResultPage;
   let calls: number;
-  const call = deps.gateway.queryCounted(account, { base, page, sortOrder }, 'export', signal);
+  const call = deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
   // The previous page's copy for the dashboard is written while this call is in flight.
   const writing = later.flushSoon();
   try {

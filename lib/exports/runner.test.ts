@@ -221,7 +221,7 @@ describe('the export runner', () => {
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
     // The dashboard showed page 1 of this search a moment ago (same upstream query, same key).
     const base = windowBase(job, job.windows[0]!);
-    const { page: page1 } = await w.deps.gateway.queryCounted({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { base, page: 1, sortOrder: 'desc' }, 'interactive');
+    const { page: page1 } = await w.deps.gateway.query({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { base, page: 1, sortOrder: 'desc' }, 'interactive');
     await w.cache.putPage('demo', { queryKey: base.key, sortOrder: 'desc', page: 1, totalFound: page1._embedded.total_found, body: page1, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
@@ -342,8 +342,8 @@ describe('the export runner', () => {
     const before = calls();
     // The stop comes while the call is out: the answer arrives after it.
     const stopping = new AbortController();
-    const query = w.deps.gateway.queryCounted.bind(w.deps.gateway);
-    const deps = { ...w.deps, gateway: { ...w.deps.gateway, limits: w.deps.gateway.limits, nextCallAt: w.deps.gateway.nextCallAt.bind(w.deps.gateway), queryCounted: async (...args: Parameters<typeof query>) => {
+    const query = w.deps.gateway.query.bind(w.deps.gateway);
+    const deps = { ...w.deps, gateway: { ...w.deps.gateway, limits: w.deps.gateway.limits, nextCallAt: w.deps.gateway.nextCallAt.bind(w.deps.gateway), query: async (...args: Parameters<typeof query>) => {
       const answer = await query(args[0], args[1], args[2]);
       stopping.abort(new Error('server stopping'));
       return answer;
@@ -387,7 +387,7 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       calls: () => calls,
       limits: LIMITS_POLICY,
       nextCallAt: async () => ({ at: 0, limitedBy: null, scope: 'account' as const }),
-      async queryCounted(_account: unknown, q: { page: number }) {
+      async query(_account: unknown, q: { page: number }) {
         calls += 1;
         const p = pages[q.page - 1] ?? { total: pages.at(-1)!.total, ids: [] };
         const page = {

@@ -31,7 +31,7 @@ export interface SyncDeps {
   /** Days whose pages are all read go in here. */
   builds: Pick<DayBuilds, 'start' | 'resume'>;
   vault: VaultStore;
-  gateway: Pick<UpstreamGateway, 'queryCounted' | 'nextCallAt'>;
+  gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt'>;
   policy: CachePolicy;
   config: Pick<Config, 'MIRROR_MAX_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
   /** Opens a sealed secret; null when it cannot be opened. */
@@ -136,7 +136,7 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   let body;
   let sent;
   try {
-    ({ page: body, calls: sent } = await deps.gateway.queryCounted(account, { base, page, sortOrder: 'asc' }, 'sync', signal));
+    ({ page: body, calls: sent } = await deps.gateway.query(account, { base, page, sortOrder: 'asc' }, 'sync', signal));
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
     return failed(deps, scope, settings, row, err, signedIn.kept);

@@ -37,7 +37,7 @@ describe('a token that runs out while its call waits', () => {
     const slow = h.gateway.query(fuji, { base: base(9), page: 1, sortOrder: 'asc' }, 'interactive');
     await new Promise((r) => setTimeout(r, 200));
     // demo's call takes its (still good) token, then waits for the one call in flight.
-    const page = await h.gateway.query(demo, { base: base(8), page: 1, sortOrder: 'asc' }, 'export');
+    const { page } = await h.gateway.query(demo, { base: base(8), page: 1, sortOrder: 'asc' }, 'export');
     await slow;
     expect(page._embedded.total_found).toBeGreaterThan(0);
     const after = h.sim.stats().accounts.demo!;

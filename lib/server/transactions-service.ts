@@ -34,7 +34,7 @@ import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from './upst
 const NOT_FOUND_TTL_MS = 5 * 60_000;
 
 export interface TransactionsServiceDeps {
-  gateway: Pick<UpstreamGateway, 'queryCounted' | 'detail' | 'quota'>;
+  gateway: Pick<UpstreamGateway, 'query' | 'detail' | 'quota'>;
   cache: PageCacheStore;
   policy: CachePolicy;
   history: HistoryStore;

@@ -130,15 +130,11 @@ export class UpstreamGateway {
     return token;
   }
 
-  async query(account: UpstreamAccount, req: UpstreamRequest, cls: QueryClass, signal?: AbortSignal): Promise<ResultPage> {
-    return (await this.queryCounted(account, req, cls, signal)).page;
-  }
-
   /**
    * A page and the query calls this request sent for it: 1, 2 when a token the upstream refused was
    * renewed and the call made again, 0 when an identical request in flight shared its call.
    */
-  async queryCounted(account: UpstreamAccount, req: UpstreamRequest, cls: QueryClass, signal?: AbortSignal): Promise<{ page: ResultPage; calls: number }> {
+  async query(account: UpstreamAccount, req: UpstreamRequest, cls: QueryClass, signal?: AbortSignal): Promise<{ page: ResultPage; calls: number }> {
     const { value, sent } = await this.call(account, cls, 'query', requestKey(req), signal, (token) => this.client.queryTransactions(token, req));
     return { page: value, calls: sent };
   }

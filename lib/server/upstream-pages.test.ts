@@ -28,7 +28,7 @@ function pages(initialTotal = TOTAL) {
   } as Partial<PageCacheStore> as PageCacheStore;
   const asked: number[] = [];
   const gateway = {
-    queryCounted: vi.fn(async (_a: unknown, req: { page: number }) => {
+    query: vi.fn(async (_a: unknown, req: { page: number }) => {
       asked.push(req.page);
       const length = Math.max(0, Math.min(U, total - (req.page - 1) * U) - short);
       short = 0;

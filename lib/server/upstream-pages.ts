@@ -58,7 +58,7 @@ export function upstreamPagesFor(start: number, end: number, pageSize: number): 
 
 
 export interface UpstreamPagesDeps {
-  gateway: Pick<UpstreamGateway, 'queryCounted'>;
+  gateway: Pick<UpstreamGateway, 'query'>;
   cache: PageCacheStore;
   policy: CachePolicy;
   pageSize: number;
@@ -114,7 +114,7 @@ export class UpstreamPages {
       try {
         for (const page of lookup.missing) {
           if (total !== null && (page - 1) * pageSize >= total) break;
-          const { page: body, calls: sent } = await gateway.queryCounted(account, { base, page, sortOrder }, cls, signal);
+          const { page: body, calls: sent } = await gateway.query(account, { base, page, sortOrder }, cls, signal);
           total = body._embedded.total_found;
           calls += sent;
           fresh = true;
