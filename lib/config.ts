@@ -72,7 +72,7 @@ export const configSchema = z.object({
    * DATA_DIR (one instance). Set but empty counts as unset. The message never repeats the value: it
    * may hold a password.
    */
-  DATABASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().refine(isPostgresUrl, 'must be a postgres:// URL').optional()),
+  DATABASE_URL: z.preprocess(unsetIfEmpty, z.string().refine(isPostgresUrl, 'must be a postgres:// URL').optional()),
   NEXTAUTH_SECRET: z.preprocess(
     unsetIfEmpty,
     z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters: it encrypts the session cookie and seals the stored API secrets. Make one with \`openssl rand -base64 32\`.`).optional(),

@@ -22,7 +22,7 @@ export function wantsCsv(req: Request): boolean {
 }
 
 /** The CSV's columns of `columns=`, checked before the page is asked for (a wrong one spends no call). */
-export function csvColumns(columnsParam: string | null): CdrFieldKey[] {
+function csvColumns(columnsParam: string | null): CdrFieldKey[] {
   const parsed = parseColumns(columnsParam);
   if ('error' in parsed) throw badRequest({ columns: parsed.error });
   return parsed.columns;
