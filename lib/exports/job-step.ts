@@ -151,7 +151,7 @@ function learnTotal(job: ExportJobRecord, w: StoredWindow, total: number): void 
 const pageRead = (body: ResultPage) => ({ cdrs: body._embedded.cdrs, totalFound: body._embedded.total_found });
 
 /** Writes a page (or a batch of the local history) and the job's progress in one transaction. */
-/** `calls`: the query calls an upstream page took (0 when another request's call was shared). */
+/** `calls`: the query calls an upstream page took (0 for the others, and when another request's call was shared). */
 async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, read: { cdrs: Cdr[]; totalFound: number }, source: 'cache' | 'upstream' | 'local', calls = 0): Promise<void> {
   const w = job.windows.find((x) => x.id === windowId) as StoredWindow;
   const { cdrs } = read;
@@ -159,9 +159,9 @@ async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, pa
   const rows = cdrs.map((c) => storedRow(c, job));
   await deps.store.commitPage(job, w.id, rows, (r) => {
     job.recordsFetched += r.inserted;
-    if (source === 'upstream') job.callsSpent += calls;
-    else if (source === 'cache') job.pagesCached += 1;
-    else job.localRecords = (job.localRecords ?? 0) + r.inserted;
+    job.callsSpent += calls;
+    if (source === 'cache') job.pagesCached += 1;
+    else if (source === 'local') job.localRecords = (job.localRecords ?? 0) + r.inserted;
     // A split window's first page only seeds the file; its narrower windows are counted instead.
     if (w.state !== 'split') {
       w.received += cdrs.length;
