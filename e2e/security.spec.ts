@@ -68,6 +68,16 @@ test.describe('security', () => {
     await page.fill('#apiSecret', 'not-the-secret');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('form').getByRole('alert')).toHaveText('The Report API did not accept this API key and secret. Check both and try again.');
+    // Focus is where the person types next: the secret, emptied (the key is kept).
+    await expect(page.locator('#apiSecret')).toBeFocused();
+    await expect(page.locator('#apiSecret')).toHaveValue('');
+    await expect(page.locator('#apiKey')).toHaveValue(ACCOUNT);
+    // A missing field: focus goes to it, with its problem.
+    await page.fill('#apiKey', '');
+    await page.fill('#apiSecret', 'anything');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#apiKey')).toBeFocused();
+    await expect(page.locator('#apiKey')).toHaveAttribute('aria-invalid', 'true');
 
     await signIn(page, ACCOUNT, baseURL!);
     await page.goto(searchUrl(pastWindow(6, 4, 2)));

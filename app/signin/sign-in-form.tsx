@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { signIn } from 'next-auth/react';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { signInProblems, type SignInInput } from '@/lib/auth/credentials';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
 import styles from './signin.module.css';
@@ -13,12 +13,20 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   const [problems, setProblems] = useState<Partial<Record<keyof SignInInput, string>>>({});
   const [error, setError] = useState<string | undefined>(initialError);
   const [pending, setPending] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // The button is disabled while the Report API checks the key, which drops focus to the page:
+  // after an answer, focus goes where the person types next (also for keyboard and screen-reader use).
+  const focusField = (name: keyof SignInInput) => requestAnimationFrame(() => form.current?.querySelector<HTMLInputElement>(`#${name}`)?.focus());
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const found = signInProblems(input);
     setProblems(found);
-    if (Object.keys(found).length > 0) return;
+    const firstProblem = (Object.keys(input) as (keyof SignInInput)[]).find((name) => found[name]);
+    if (firstProblem) {
+      focusField(firstProblem);
+      return;
+    }
     setPending(true);
     setError(undefined);
     const result = await signIn('credentials', { ...input, redirect: false });
@@ -27,6 +35,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       setError(signInErrorText(result?.error ?? 'CredentialsSignin'));
       // Keep the key, drop the secret: it was refused or must be typed again.
       setInput((i) => ({ ...i, apiSecret: '' }));
+      focusField('apiSecret');
       return;
     }
     router.replace(callbackUrl);
@@ -60,7 +69,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
 
   return (
     // method="post": submitted before the script takes over, the secret goes in a body, never in a URL.
-    <form className={styles.form} method="post" onSubmit={submit} noValidate>
+    <form ref={form} className={styles.form} method="post" onSubmit={submit} noValidate>
       {field('apiKey', 'API key', 'text', 'username')}
       {field('apiSecret', 'API secret', 'password', 'current-password')}
       {field('enterpriseId', 'Enterprise ID (optional)', 'text', 'organization', 'Only if your account works for several enterprises.')}

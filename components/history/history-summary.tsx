@@ -10,7 +10,7 @@ import type { MirrorState } from '@/lib/api/mirror';
 import type { Zone } from '@/lib/time/zones';
 import { formatCount } from '@/lib/ui/format';
 import { dayTally } from '@/lib/ui/history-calendar';
-import { callsLeftText, completeAtText, mirrorStateDetail, mirrorStateWord, peopleCallsText, recordsText, reserveText } from '@/lib/ui/history-words';
+import { callsLeftText, completeAtText, mirrorStateDetail, mirrorStateWord, peopleCallsText, recordsKeptText, reserveText } from '@/lib/ui/history-words';
 import { quotaQueryOptions } from '@/lib/ui/queries';
 import { ProgressBar } from '../common/progress-bar';
 import facts from '../common/facts.module.css';
@@ -56,7 +56,7 @@ export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone
       <dl className={`${facts.facts} ${styles.facts}`}>
         <div>
           <dt>Records kept</dt>
-          <dd data-testid="history-records">{recordsText(state.records)}</dd>
+          <dd data-testid="history-records">{recordsKeptText(state)}</dd>
         </div>
         <div>
           <dt>Calls the copy made today (UTC)</dt>

@@ -25,7 +25,10 @@ export interface MirrorState {
   keepSyncingSignedOut: boolean;
   /** How far back `since` may go (MIRROR_MAX_DAYS). */
   maxDays: number;
-  /** Records kept. */
+  /**
+   * Records kept: those of the copied days, and those of search results read whole (each of their
+   * pages stored), which may lie on days not copied.
+   */
   records: number;
   /**
    * Upstream calls the copy made today (UTC). Counted by API key, as the upstream's quota is: a key

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuotaSnapshot } from '@/lib/api/types';
 import { quotaSnapshot } from '@/tests/support/quota-snapshot';
-import { callsLeftText, completeAtText, dayLabel, mirrorStateDetail, mirrorStateWord, peopleCallsText, reserveText } from './history-words';
+import { callsLeftText, completeAtText, dayLabel, mirrorStateDetail, mirrorStateWord, peopleCallsText, recordsKeptText, reserveText } from './history-words';
 
 const quota = (remaining: [number, number, number], reserve = 3) => quotaSnapshot(remaining, { reserve });
 
@@ -26,13 +26,28 @@ describe('the local history in words', () => {
   });
 
   it('says why the copy waits or stopped with the server’s own message', () => {
-    expect(mirrorStateDetail({ state: 'waiting', message: 'Waiting for a sign-in: …', records: 0 })).toBe('Waiting for a sign-in: …');
-    expect(mirrorStateDetail({ state: 'paused', message: 'The upstream refused the copy (403).', records: 10 })).toBe('The upstream refused the copy (403).');
-    expect(mirrorStateDetail({ state: 'off', message: null, records: 0 })).toMatch(/press Start/);
-    expect(mirrorStateDetail({ state: 'off', message: null, records: 5 })).toMatch(/still answer searches for free/);
+    const copied = [{ day: '2026-11-20', state: 'complete' as const, records: 3 }];
+    expect(mirrorStateDetail({ state: 'waiting', message: 'Waiting for a sign-in: …', days: [] })).toBe('Waiting for a sign-in: …');
+    expect(mirrorStateDetail({ state: 'paused', message: 'The upstream refused the copy (403).', days: copied })).toBe('The upstream refused the copy (403).');
+    expect(mirrorStateDetail({ state: 'off', message: null, days: [] })).toMatch(/press Start/);
+    expect(mirrorStateDetail({ state: 'off', message: null, days: copied })).toMatch(/still answer searches for free/);
+    // Records kept from search results alone are no copied days: nothing to say of days.
+    expect(mirrorStateDetail({ state: 'off', message: null, days: [{ day: '2026-11-20', state: 'pending', records: 0 }] })).toMatch(/press Start/);
     // Turned off after days were copied: paused, not off.
     expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'complete', records: 3 }] })).toBe('Paused');
     expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'pending', records: 0 }] })).toBe('Off');
+  });
+
+  it('says which records kept are of complete search results rather than of copied days', () => {
+    const days = [
+      { day: '2026-11-20', state: 'complete' as const, records: 21_775 },
+      { day: '2026-11-21', state: 'pending' as const, records: 0 },
+    ];
+    expect(recordsKeptText({ records: 21_775, days })).toBe('21,775 records');
+    expect(recordsKeptText({ records: 22_100, days })).toBe('22,100 records: 21,775 of the copied days, 325 of complete search results');
+    expect(recordsKeptText({ records: 325, days: [] })).toBe('325 records: 0 of the copied days, 325 of complete search results');
+    // A day being copied counts what it read before it is all stored: no split then.
+    expect(recordsKeptText({ records: 100, days: [{ day: '2026-11-22', state: 'syncing', records: 400 }] })).toBe('100 records');
   });
 
   it('says what is left to pay and when it is done, in the page’s zone', () => {

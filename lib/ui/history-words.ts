@@ -23,10 +23,10 @@ export function mirrorStateWord(state: Pick<MirrorState, 'state' | 'days'>): str
 }
 
 /** What the state means right now, after its word (the server's `message` says why it waits or stopped). */
-export function mirrorStateDetail(state: Pick<MirrorState, 'state' | 'message' | 'records'>): string {
+export function mirrorStateDetail(state: Pick<MirrorState, 'state' | 'message' | 'days'>): string {
   switch (state.state) {
     case 'off':
-      return state.records > 0
+      return state.days.some((d) => d.state === 'complete')
         ? 'Nothing is being copied; the days already copied still answer searches for free.'
         : 'Nothing is being copied. Choose a start day and press Start.';
     case 'syncing':
@@ -50,6 +50,19 @@ export const DAY_STATE_WORDS: Record<MirrorDay['state'], string> = {
 
 export function recordsText(n: number): string {
   return `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
+}
+
+/**
+ * `22,100 records: 21,775 of the copied days, 325 of complete search results` — the records kept
+ * also hold every record of a search result read whole (lib/history/result-recorder.ts), which may
+ * lie outside the copied days. Only the records beyond the days' own counts are said to be those
+ * (a day being copied counts what it read before all of it is stored: no split then).
+ */
+export function recordsKeptText(state: Pick<MirrorState, 'records' | 'days'>): string {
+  const ofDays = state.days.reduce((sum, d) => sum + d.records, 0);
+  const ofResults = state.records - ofDays;
+  if (ofResults <= 0) return recordsText(state.records);
+  return `${recordsText(state.records)}: ${formatCount(ofDays)} of the copied days, ${formatCount(ofResults)} of complete search results`;
 }
 
 /** `2026-11-03: complete, 33,120 records` — a calendar day for a screen reader (and a tooltip). */
