@@ -101,8 +101,14 @@ test.describe('the dashboard API', () => {
     expect(((await misspelt.json()) as { errors: Record<string, string> }).errors.stauts).toBe('Unknown parameter "stauts": did you mean "status"?');
     // HEAD would spend a call for an answer nobody reads.
     const head = await ctx.head(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) })}`);
-    expect([head.status(), head.headers().allow]).toEqual([405, 'GET']);
+    expect([head.status(), head.headers().allow]).toEqual([405, 'GET, OPTIONS']);
     expect((await ctx.head('/api/transactions/0123456789abcdef0123456789abcdef')).status()).toBe(405);
+    // A method an endpoint does not take: 405 saying which it does, not Next.js's empty answer.
+    const post = await ctx.post(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) })}`, { data: {} });
+    expect([post.status(), post.headers().allow]).toEqual([405, 'GET, OPTIONS']);
+    expect(await post.json()).toMatchObject({ type: '/problems/method-not-allowed', title: 'POST is not answered here' });
+    const patch = await ctx.fetch('/api/mirror', { method: 'PATCH', data: { enabled: true } });
+    expect([patch.status(), patch.headers().allow]).toEqual([405, 'DELETE, GET, HEAD, OPTIONS, PUT']);
 
     expect(await upstreamCalls(ACCOUNT)).toBe(before);
   });

@@ -57,22 +57,6 @@ export function unauthenticated(): ProblemError {
   });
 }
 
-/**
- * HEAD of an endpoint whose GET can spend an upstream call: the call would be spent for an answer
- * nobody reads (a link checker, a script probing the URL). Next.js answers HEAD with GET otherwise.
- */
-export function headRefused(): ProblemError {
-  return new ProblemError(
-    {
-      type: `${TYPE_BASE}method-not-allowed`,
-      title: 'HEAD is not answered here',
-      status: 405,
-      detail: 'A HEAD of this endpoint could spend an upstream call for an answer nobody reads. Use GET; GET /api/plan says first what a search costs. No upstream call was made.',
-    },
-    { Allow: 'GET' },
-  );
-}
-
 export function notFound(detail: string): ProblemError {
   return new ProblemError({ type: `${TYPE_BASE}not-found`, title: 'Not found', status: 404, detail });
 }

@@ -8,6 +8,7 @@ import { readJsonBody } from '@/lib/http/body-limit';
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
 import { API_PATHS } from '@/lib/ui/paths';
+import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -24,3 +25,6 @@ export const POST = withAccount(async (req: NextRequest, account, { exports }) =
   if (result.kind === 'estimate') return json(result.estimate);
   return json(result.job, { status: 201, headers: { Location: API_PATHS.export(result.job.id) } });
 }, { refuseCrossSite: true });
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { PUT, PATCH, DELETE } = otherMethodsRefused(['GET', 'POST']);

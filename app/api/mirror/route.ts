@@ -8,6 +8,7 @@ import type { NextRequest } from 'next/server';
 import { readJsonBody } from '@/lib/http/body-limit';
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
+import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -32,3 +33,6 @@ export const DELETE = withAccount(
   },
   { refuseCrossSite: true },
 );
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { POST, PATCH } = otherMethodsRefused(['GET', 'PUT', 'DELETE']);

@@ -7,6 +7,7 @@ import type { NextRequest } from 'next/server';
 import { badRequest, json } from '@/lib/http/problem';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
+import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -16,3 +17,6 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions 
   if (!parsed.ok) throw badRequest(parsed.errors);
   return json(await transactions.plan(account, parsed.query));
 });
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);

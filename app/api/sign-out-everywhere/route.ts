@@ -6,8 +6,12 @@
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
+import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const POST = withAccount(async (_req, account, services) => json({ ended: await services.endSessions(account.apiKey, 'signed-out-everywhere') }), { refuseCrossSite: true });
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { GET, HEAD, PUT, PATCH, DELETE } = otherMethodsRefused(['POST']);

@@ -5,11 +5,12 @@
  * not change since the client's copy (`If-None-Match`) is a 304 without a body.
  */
 import type { NextRequest } from 'next/server';
-import { badRequest, headRefused, jsonResponse } from '@/lib/http/problem';
+import { badRequest, jsonResponse } from '@/lib/http/problem';
 import { notModified } from '@/lib/http/etag';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
 import { csvPageResponse, csvRequest } from '@/lib/server/csv-page';
+import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -27,7 +28,10 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions,
   return jsonResponse(answers.json(page), { headers: { ETag: etag } });
 }, { refuseCrossSite: true });
 
-/** Not GET's answer without its body: that could spend a call (lib/http/problem.ts headRefused). */
+/** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
 export const HEAD = withAccount(async () => {
   throw headRefused();
 });
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET'], { headRefused: true });

@@ -5,6 +5,7 @@ import { withBodyLimit } from '@/lib/http/body-limit';
 import { ProblemError, problemResponse } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
 import { throttledSignIn } from '@/lib/root/throttled-sign-in';
+import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -38,3 +39,6 @@ async function handler(req: NextRequest, context: Context) {
 }
 
 export { handler as GET, handler as POST };
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { PUT, PATCH, DELETE } = otherMethodsRefused(['GET', 'POST']);

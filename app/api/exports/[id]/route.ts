@@ -5,6 +5,7 @@
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
+import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,3 +22,6 @@ export const DELETE = withAccount<Context>(async (_req, account, { exports }, co
   const job = await exports.cancel(account, id);
   return job ? json(job) : new Response(null, { status: 204 });
 }, { refuseCrossSite: true });
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { POST, PUT, PATCH } = otherMethodsRefused(['GET', 'DELETE']);

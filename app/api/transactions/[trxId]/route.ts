@@ -4,9 +4,10 @@
  */
 import type { NextRequest } from 'next/server';
 import { trxIdProblem } from '@/lib/cdr/trx-id';
-import { badRequest, headRefused, json } from '@/lib/http/problem';
+import { badRequest, json } from '@/lib/http/problem';
 import { parseZone } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
+import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -24,7 +25,10 @@ export const GET = withAccount<Context>(async (req: NextRequest, account, { tran
   return json({ ...cdr, _meta: meta });
 }, { refuseCrossSite: true });
 
-/** Not GET's answer without its body: that could spend a call (lib/http/problem.ts headRefused). */
+/** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
 export const HEAD = withAccount<Context>(async () => {
   throw headRefused();
 });
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET'], { headRefused: true });

@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { withAccount } from '@/lib/root/with-account';
+import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -23,3 +24,6 @@ export const GET = withAccount<Context>(async (_req, account, { exports }, conte
     },
   });
 });
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);

@@ -1,0 +1,69 @@
+import 'server-only';
+/**
+ * The methods an endpoint does not take. Next.js answers them 405 with an empty body and no
+ * `Allow`, which RFC 9110 (§15.5.6) requires; a script writer is left guessing. Each route names
+ * the methods it takes, beside its handlers, and exports these for the rest:
+ *
+ *   export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);
+ *
+ * Nothing is read, no session is looked at and nothing upstream is spent: the answer is the same
+ * for everyone and says only what the endpoint takes.
+ */
+import { ProblemError, problemResponse } from './problem';
+
+/** Marks the handlers made here (the routes' test tells them from the routes' own). */
+export const REFUSES = Symbol('refuses the method');
+
+export const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type RouteMethod = (typeof ROUTE_METHODS)[number];
+
+/**
+ * What `Allow` says for an endpoint that takes `methods`: OPTIONS always (Next.js answers it), and
+ * HEAD with GET unless the route refuses HEAD itself (one that could spend a call: headRefused).
+ */
+export function allowHeader(methods: readonly RouteMethod[], opts: { headRefused?: boolean } = {}): string {
+  const allowed = new Set<string>([...methods, 'OPTIONS']);
+  if (allowed.has('GET') && !opts.headRefused) allowed.add('HEAD');
+  return [...allowed].sort().join(', ');
+}
+
+export function methodNotAllowed(method: string, allow: string): ProblemError {
+  return new ProblemError(
+    {
+      type: '/problems/method-not-allowed',
+      title: `${method} is not answered here`,
+      status: 405,
+      detail: `This endpoint takes ${allow.split(', ').filter((m) => m !== 'OPTIONS').join(', ')}; see the README's HTTP API. Nothing was done and no upstream call was made.`,
+    },
+    { Allow: allow },
+  );
+}
+
+/** A 405 handler for every method of ROUTE_METHODS but `methods` (the route destructures those it lacks). */
+export function otherMethodsRefused(methods: readonly RouteMethod[], opts: { headRefused?: boolean } = {}): Record<RouteMethod, (req: Request) => Response> {
+  const allow = allowHeader(methods, opts);
+  const refuse: (req: Request) => Response = Object.assign(
+    (req: Request) => {
+      const { problem, headers } = methodNotAllowed(req.method, allow);
+      return problemResponse(problem, headers);
+    },
+    { [REFUSES]: true },
+  );
+  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<RouteMethod, (req: Request) => Response>;
+}
+
+/**
+ * HEAD of an endpoint whose GET can spend an upstream call: the call would be spent for an answer
+ * nobody reads (a link checker, a script probing the URL). Next.js answers HEAD with GET otherwise.
+ */
+export function headRefused(): ProblemError {
+  return new ProblemError(
+    {
+      type: '/problems/method-not-allowed',
+      title: 'HEAD is not answered here',
+      status: 405,
+      detail: 'A HEAD of this endpoint could spend an upstream call for an answer nobody reads. Use GET; GET /api/plan says first what a search costs. No upstream call was made.',
+    },
+    { Allow: allowHeader(['GET'], { headRefused: true }) },
+  );
+}
