@@ -4,18 +4,17 @@
  * copied, the calls it spent today beside those people still have, the calls it still needs and
  * when it should be complete. A change of state is announced; the numbers that tick are not.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { MirrorState } from '@/lib/api/mirror';
 import type { Zone } from '@/lib/time/zones';
 import { formatCount } from '@/lib/ui/format';
 import { dayTally } from '@/lib/ui/history-calendar';
 import { callsLeftText, completeAtText, mirrorStateDetail, mirrorStateWord, peopleCallsText, recordsKeptText, reserveText } from '@/lib/ui/history-words';
-import { quotaQueryOptions } from '@/lib/ui/queries';
 import { ProgressBar } from '../common/progress-bar';
 import facts from '../common/facts.module.css';
 import badge from '../common/state-badge.module.css';
 import styles from './history-summary.module.css';
+import { useQuota } from '../quota/use-quota';
 
 /** How each state reads at a glance (components/common/state-badge.module.css). */
 const STATE_TONE: Partial<Record<MirrorState['state'], string>> = { syncing: 'active', waiting: 'waiting', complete: 'done', paused: 'stopped' };
@@ -28,7 +27,7 @@ function useStateAnnouncement(word: string): string {
 }
 
 export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone }) {
-  const { data: quota } = useQuery(quotaQueryOptions());
+  const { quota } = useQuota();
   const word = mirrorStateWord(state);
   const announcement = useStateAnnouncement(word);
   const tally = dayTally(state.days);

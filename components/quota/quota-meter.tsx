@@ -4,13 +4,12 @@
  * account, and a countdown to the next free call when none is left. It refreshes every ~15 s while
  * the tab is visible and whenever a search answers (the endpoint costs no upstream call).
  */
-import { useQuery } from '@tanstack/react-query';
 import type { QuotaWindow } from '@/lib/api/types';
 import { formatCountdown } from '@/lib/ui/format';
-import { quotaQueryOptions } from '@/lib/ui/queries';
 import { bindingSharedWindows, quotaWaitUntil, WINDOW_WORDS } from '@/lib/ui/quota';
 import { useCountdown } from '../common/use-countdown';
 import styles from './quota-meter.module.css';
+import { useQuota } from './use-quota';
 
 const SHORT: Record<QuotaWindow['name'], string> = { minute: 'min', hour: 'hour', day: 'day' };
 
@@ -20,7 +19,7 @@ function level(w: QuotaWindow): 'empty' | 'low' | 'ok' {
 }
 
 export function QuotaMeter() {
-  const { data, isError, refetch } = useQuery(quotaQueryOptions());
+  const { quota: data, isError, refetch } = useQuota();
   const until = data ? quotaWaitUntil(data) : null;
   const left = useCountdown(until, () => void refetch());
 

@@ -4,14 +4,13 @@
  * waiting for Search, a link that cannot be searched, or a search that found nothing (with what to
  * widen).
  */
-import { useQuery } from '@tanstack/react-query';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import type { FieldErrors } from '@/lib/query/query';
-import { quotaQueryOptions } from '@/lib/ui/queries';
 import styles from './result-states.module.css';
+import { useQuota } from '../quota/use-quota';
 
 export function IdleState() {
-  const { data: quota } = useQuery(quotaQueryOptions());
+  const { quota } = useQuota();
   const limits = quota?.windows.map((w) => `${w.limit} a${w.name === 'hour' ? 'n' : ''} ${w.name}`).join(', ');
   return (
     <div className={styles.state} data-testid="idle-state">

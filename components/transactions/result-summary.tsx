@@ -3,15 +3,14 @@
  * The line above the table: how many records, which page, and where they came from — the local
  * history or the cache (no call spent), the upstream just now, or both — plus what is still loading.
  */
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { TransactionsMeta, UncoveredRange } from '@/lib/api/types';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import { formatAge, formatCount, formatCountdown } from '@/lib/ui/format';
-import { quotaQueryOptions } from '@/lib/ui/queries';
 import { quotaWaitUntil } from '@/lib/ui/quota';
 import { useCountdown } from '../common/use-countdown';
 import styles from './transactions-view.module.css';
+import { useQuota } from '../quota/use-quota';
 
 export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'> }) {
   if (meta.source === 'mirror') {
@@ -48,7 +47,7 @@ export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'a
 
 /** "Loading page 3…", or while the request waits its turn, how long until the next free call. */
 export function LoadingNotice({ text }: { text: string }) {
-  const { data: quota } = useQuery(quotaQueryOptions());
+  const { quota } = useQuota();
   const left = useCountdown(quota ? quotaWaitUntil(quota) : null) ?? 0;
   return (
     <span className={styles.loading} role="status" data-testid="loading-notice">
