@@ -43,8 +43,12 @@ import frame from '../common/page-frame.module.css';
 // Loaded when first shown, not with the page: the drawer only once a row is opened, the CSV button
 // once there are results. Together they are a few kB of the page's 200 kB gzip first-load budget
 // (bench:ui). A pasted link with a row still renders the drawer on the server.
-const DetailDrawer = dynamic(() => import('./detail-drawer').then((m) => m.DetailDrawer));
-const DownloadCsvButton = dynamic(() => import('../exports/download-csv-button').then((m) => m.DownloadCsvButton));
+// Each waits for its code inside a boundary of its own (`loading`: nothing drawn meanwhile).
+// Without one, next/dynamic suspends up to the page's boundary, which hides the whole view while
+// the code loads: the page blinks, and the focus inside it (the drawer's title, for a pasted link
+// whose results came in just then) falls to the page.
+const DetailDrawer = dynamic(() => import('./detail-drawer').then((m) => m.DetailDrawer), { loading: () => null });
+const DownloadCsvButton = dynamic(() => import('../exports/download-csv-button').then((m) => m.DownloadCsvButton), { loading: () => null });
 
 export interface TransactionsViewProps {
   /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
