@@ -3,7 +3,8 @@
  * session check in every handler, validation before anything is spent, links that keep the whole
  * query, account isolation, and sign-out that revokes the session on the server.
  */
-import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { expect, test } from './test';
 import { APP_URL } from './env';
 import { upstreamCalls } from './helpers';
 

@@ -14,7 +14,7 @@
  * makes anyway; vitest would have to build it again (minutes) for three tests.
  */
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { signIn, startDashboard, type Proc } from '../bench/lib/processes';
 import { parseWallClock } from '../lib/time/zones';
 import { startSimulator, type RunningSimulator } from '../simulator/server';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { ACCOUNTS, pastWindow, resultRows, rowIds, screenshot, searchUrl, seriousA11yViolations, signIn, upstreamCalls } from './helpers';
 
 const ACCOUNT = ACCOUNTS.drawer;
@@ -54,6 +54,9 @@ test('the detail drawer: open, move with the keyboard, copy, close, link to it',
   const second = await context.newPage();
   await second.goto(searchUrl(window, { row: ids[4]! }));
   await expect(second.getByTestId('drawer-trx-id')).toHaveText(ids[4]!);
+  // The results and the CSV button come in behind the open drawer: its title keeps the focus.
+  await expect(second.getByTestId('download-csv')).toBeAttached();
+  await expect(second.locator('#drawer-title')).toBeFocused();
   // …and one whose row is not on the page it shows: fetched by its id (seen before, so free).
   await second.goto(searchUrl(window, { page: '2', row: ids[0]! }));
   await expect(second.getByTestId('drawer-trx-id')).toHaveText(ids[0]!);

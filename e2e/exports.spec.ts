@@ -13,7 +13,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './test';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import { DEFAULT_VISIBLE_COLUMNS } from '../lib/cdr/fields';
 import { parseWallClock, type Zone } from '../lib/time/zones';

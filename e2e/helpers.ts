@@ -4,7 +4,8 @@
  * screenshots of the main states as artifacts (test-results/screenshots, gitignored).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect } from './test';
 import { SIM_URL } from './env';
 
 export const ACCOUNTS = {

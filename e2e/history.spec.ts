@@ -11,7 +11,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './test';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import type { MirrorState } from '../lib/api/mirror';
 import type { Cdr, TransactionsPage } from '../lib/api/types';

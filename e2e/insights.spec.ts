@@ -6,7 +6,8 @@
  * to the keyboard, run under the CSP without a violation or a console error, and read alike in
  * both zones. Screenshots in test-results/screenshots.
  */
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './test';
 import type { InsightsAnswer } from '../lib/api/insights';
 import type { MirrorState } from '../lib/api/mirror';
 import { ACCOUNTS, resultRows, screenshot, signIn, upstreamCalls } from './helpers';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { ACCOUNTS, pastWindow, pickRange, pressSearch, resultRows, rowIds, screenshot, searchUrl, signIn, upstreamCalls } from './helpers';
 
 const ACCOUNT = ACCOUNTS.lookup;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { STRICT_URL } from './env';
 import { ACCOUNTS, pastWindow, pickRange, pressSearch, screenshot, signIn, upstreamCalls } from './helpers';
 

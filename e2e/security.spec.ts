@@ -9,7 +9,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { request as playwrightRequest, type Page } from '@playwright/test';
+import { expect, test } from './test';
 import { APP_URL } from './env';
 import { ACCOUNTS, pastWindow, resultRows, rowIds, searchUrl, signIn, upstreamCalls } from './helpers';
 

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type Browser } from '@playwright/test';
+import { request as playwrightRequest, type Browser } from '@playwright/test';
+import { expect, test } from './test';
 import { APP_URL, STRICT_URL } from './env';
 import { ACCOUNTS, screenshot, signIn } from './helpers';
 

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { signIn as scriptSignIn, startDashboard, type Proc } from '../bench/lib/processes';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import { formatWallClock } from '../lib/time/zones';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { SIM_URL, STARTUP_PORT } from './env';
 import { OwnDashboard } from './own-dashboard';
 
