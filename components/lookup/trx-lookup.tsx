@@ -1,11 +1,12 @@
 'use client';
 /**
- * The header's lookup box: a trx_id opens /transactions/<trx_id>. What is wrong with the input is
- * said before anything is asked of the server, so a typo never spends an upstream call.
+ * The header's lookup box: a trx_id opens /transactions/<trx_id>, in whatever form it was pasted
+ * (capitals, groups, a link: lib/cdr/trx-id.ts). What is wrong with the input is said before
+ * anything is asked of the server, so a typo never spends an upstream call.
  */
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
-import { trxIdProblem } from '@/lib/cdr/trx-id';
+import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import { zoneOf } from '@/lib/ui/url-state';
 import styles from './trx-lookup.module.css';
@@ -23,7 +24,7 @@ export function TrxLookup() {
     setProblem(found);
     if (found) return;
     const zone = zoneOf({ tz: searchParams.get('tz') });
-    router.push(PAGE_PATHS.transaction(value.trim(), zone));
+    router.push(PAGE_PATHS.transaction(normaliseTrxId(value), zone));
   }
 
   return (
@@ -34,7 +35,7 @@ export function TrxLookup() {
       <input
         id={`${id}-trx`}
         className={`control ${styles.input}`}
-        placeholder="Look up a transaction ID (32 hex characters)"
+        placeholder="Look up a transaction ID (32 hex characters, or its link)"
         value={value}
         spellCheck={false}
         autoComplete="off"

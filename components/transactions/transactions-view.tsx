@@ -39,6 +39,7 @@ import { useSearchDraft } from './use-search-draft';
 import { useTransactionsTable } from './use-transactions-table';
 import styles from './transactions-view.module.css';
 import frame from '../common/page-frame.module.css';
+import { normaliseTrxId } from '@/lib/cdr/trx-id';
 
 // Loaded when first shown, not with the page: the drawer only once a row is opened, the CSV button
 // once there are results. Together they are a few kB of the page's 200 kB gzip first-load budget
@@ -93,7 +94,8 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
       commit({ sort: field === UPSTREAM_SORT ? null : field, 'sort-order': order, page: '1', [ROW_PARAM]: null }),
   });
   const shownRows = table.getRowModel().rows.map((r) => r.original);
-  const openRow = held ? null : (url[ROW_PARAM] ?? null);
+  // As the records write it, however the link wrote it (a capitalised id from a ticket).
+  const openRow = held || !url[ROW_PARAM] ? null : normaliseTrxId(url[ROW_PARAM]);
 
   function runSearch(query: TransactionsQuery) {
     setNotice(null);

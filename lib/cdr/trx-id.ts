@@ -1,11 +1,37 @@
 /**
- * Says what is wrong with a would-be trx_id (32 hexadecimal characters, seed §2.2), or null when it
- * is fine. Shared by the lookup box, the transaction page and the server.
+ * A trx_id (32 hexadecimal characters, seed §2.2) as people hand it over, read the one way the
+ * lookup box, the transaction page, the drawer's `row=` and the server all read it: a support
+ * person pastes it from a ticket in capitals, grouped with spaces, in the UUID form
+ * (8-4-4-4-12), or as a link to its page. The records write it in lower case.
+ */
+
+/** Where a pasted link of this dashboard carries the id: its page, or the drawer's `row=`. */
+const IN_LINK = /\/transactions\/([^/?#\s]+)|[?&]row=([^&#\s]+)/i;
+
+/** The id in the form the records use, from what was typed or pasted (not checked: see trxIdProblem). */
+export function normaliseTrxId(input: string): string {
+  let value = input.trim();
+  const link = IN_LINK.exec(value);
+  if (link) value = decodeURIComponentSafely((link[1] ?? link[2])!);
+  return value.replace(/[\s-]+/g, '').toLowerCase();
+}
+
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Says what is wrong with a would-be trx_id, or null when it is fine, after reading it as
+ * normaliseTrxId does (so "956F5B9F-1ADB-…" is fine).
  */
 export function trxIdProblem(input: string): string | null {
-  const value = input.trim();
+  const value = normaliseTrxId(input);
   if (value === '') return 'Enter a transaction ID.';
-  if (/[^0-9a-f]/i.test(value)) return 'A transaction ID has only the characters 0-9 and a-f.';
+  if (/[^0-9a-f]/.test(value)) return 'A transaction ID has only the characters 0-9 and a-f (spaces and hyphens between them are fine).';
   if (value.length !== 32) return `A transaction ID has 32 characters; this one has ${value.length}.`;
   return null;
 }

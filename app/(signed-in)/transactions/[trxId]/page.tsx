@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { trxIdProblem } from '@/lib/cdr/trx-id';
+import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
+import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { InvalidTrxId } from '@/components/transactions/invalid-trx-id';
 import { TransactionDetailView } from '@/components/transactions/transaction-detail-view';
 
@@ -20,16 +21,19 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
   return { title: `Transaction ${decoded(trxId)}` };
 }
 
-/** One transaction as a page a support person can paste into a ticket. */
+/**
+ * One transaction as a page a support person can paste into a ticket. Opened from another site's
+ * link, it waits for the person to ask (a lookup the dashboard has not seen costs a call).
+ */
 export default async function TransactionPage({ params }: { params: Promise<Params> }) {
-  const trxId = decoded((await params).trxId).trim();
+  const typed = decoded((await params).trxId).trim();
   // A malformed id is refused here, before any request could spend a call on it.
-  const problem = trxIdProblem(trxId);
+  const problem = trxIdProblem(typed);
   return problem ? (
-    <InvalidTrxId value={trxId} problem={problem} />
+    <InvalidTrxId value={typed} problem={problem} />
   ) : (
     <Suspense>
-      <TransactionDetailView trxId={trxId} />
+      <TransactionDetailView trxId={normaliseTrxId(typed)} heldLink={await openedFromAnotherSite()} />
     </Suspense>
   );
 }

@@ -3,7 +3,7 @@
  * an unknown one costs one detail call (and a 404 is remembered for a few minutes).
  */
 import type { NextRequest } from 'next/server';
-import { trxIdProblem } from '@/lib/cdr/trx-id';
+import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
 import { badRequest, json } from '@/lib/http/problem';
 import { parseZone } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
@@ -21,7 +21,7 @@ export const GET = withAccount<Context>(async (req: NextRequest, account, { tran
   if (problem) errors.trx_id = problem;
   const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
   if (Object.keys(errors).length > 0) throw badRequest(errors);
-  const { cdr, meta } = await transactions.record(account, trxId.trim(), tz, req.signal);
+  const { cdr, meta } = await transactions.record(account, normaliseTrxId(trxId), tz, req.signal);
   return json({ ...cdr, _meta: meta });
 }, { refuseCrossSite: true });
 
