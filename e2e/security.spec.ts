@@ -269,7 +269,10 @@ test.describe('security', () => {
     const link = searchUrl(window, { row: '0123456789abcdef0123456789abcdef' });
     const attacker = http.createServer((_req, res) => {
       res.setHeader('Content-Type', 'text/html');
-      res.end(`<!doctype html><title>elsewhere</title><a id="go" href="${APP_URL}${link}">see your messages</a>`);
+      res.end(
+        `<!doctype html><title>elsewhere</title><a id="go" href="${APP_URL}${link}">see your messages</a>` +
+          `<a id="lookup" href="${APP_URL}/transactions/0123456789ABCDEF0123456789ABCD01">see this one</a>`,
+      );
     });
     await new Promise<void>((resolve) => attacker.listen(0, resolve));
     const port = (attacker.address() as AddressInfo).port;
@@ -295,6 +298,20 @@ test.describe('security', () => {
       await expect(resultRows(page).first()).toBeVisible();
       await expect(page.getByTestId('held-link')).toHaveCount(0);
       expect(await upstreamCalls(ACCOUNT)).toBeGreaterThan(before);
+
+      // A transaction's page linked from there waits too (made-up ids would each spend a call).
+      const beforeLookup = await upstreamCalls(ACCOUNT);
+      spending.length = 0;
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.click('#lookup');
+      await expect(page.getByTestId('held-lookup')).toContainText('The link came from another site');
+      // Read as the records write it: lower case.
+      await expect(page.getByTestId('page-trx-id')).toHaveText('0123456789abcdef0123456789abcd01');
+      expect(spending).toEqual([]);
+      expect(await upstreamCalls(ACCOUNT)).toBe(beforeLookup);
+      await page.getByTestId('look-up').click();
+      await expect(page.getByText('No such transaction')).toBeVisible();
+      expect(await upstreamCalls(ACCOUNT)).toBe(beforeLookup + 1);
     } finally {
       attacker.close();
     }

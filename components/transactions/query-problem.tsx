@@ -18,9 +18,11 @@ export interface QueryProblemProps {
   onRetry: () => void;
   /** "search" or "transaction": said in the messages. */
   subject: string;
+  /** The level of its heading in the page's outline (3 under a results section, 2 under a page's title). */
+  headingLevel?: 2 | 3;
 }
 
-export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
+export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: QueryProblemProps) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   // The time to wait is fixed when the error arrives, not recomputed on every render.
@@ -28,7 +30,7 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
 
   if (!(error instanceof ApiError)) {
     return (
-      <Problem tone="danger" title="Something went wrong" detail={error.message}>
+      <Problem level={headingLevel} tone="danger" title="Something went wrong" detail={error.message}>
         <button type="button" className="button" onClick={onRetry}>
           Retry
         </button>
@@ -40,6 +42,7 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
   if (problem.status === 429) {
     return (
       <Problem
+        level={headingLevel}
         tone="warning"
         testId="quota-wait-problem"
         title={
@@ -58,7 +61,7 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
     if (problem.type === CREDENTIALS_REFUSED_PROBLEM) {
       // Every session of the key ended: say why, and let the sign-in page say it again.
       return (
-        <Problem tone="danger" testId="credentials-refused" title={problem.title} detail={problem.detail}>
+        <Problem level={headingLevel} tone="danger" testId="credentials-refused" title={problem.title} detail={problem.detail}>
           <a className="button button-primary" href={signInHref(back, 'CredentialsRefused')}>
             Sign in with the current secret
           </a>
@@ -66,7 +69,7 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
       );
     }
     return (
-      <Problem tone="warning" title="Your session has ended" detail="Sign in again to continue; you will come back to this view.">
+      <Problem level={headingLevel} tone="warning" title="Your session has ended" detail="Sign in again to continue; you will come back to this view.">
         <a className="button button-primary" href={signInHref(back)}>
           Sign in again
         </a>
@@ -76,7 +79,7 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
 
   if (problem.status === 400) {
     return (
-      <Problem tone="danger" title={problem.title} detail={problem.detail}>
+      <Problem level={headingLevel} tone="danger" title={problem.title} detail={problem.detail}>
         {problem.errors ? (
           <ul className={styles.errors}>
             {Object.entries(problem.errors).map(([param, message]) => (
@@ -91,13 +94,13 @@ export function QueryProblem({ error, onRetry, subject }: QueryProblemProps) {
   }
 
   if (problem.status === 404) {
-    return <Problem tone="neutral" title={`No such ${subject}`} detail={problem.detail} />;
+    return <Problem level={headingLevel} tone="neutral" title={`No such ${subject}`} detail={problem.detail} />;
   }
 
   // The problem's own title says what went wrong upstream (unavailable, no answer in time, an answer
   // that could not be read): nothing to add to it.
   return (
-    <Problem tone="danger" title={problem.title} detail={problem.detail ?? 'Try again in a moment.'}>
+    <Problem level={headingLevel} tone="danger" title={problem.title} detail={problem.detail ?? 'Try again in a moment.'}>
       <button type="button" className="button" onClick={onRetry} data-testid="retry">
         Retry
       </button>
@@ -112,16 +115,19 @@ function Problem({
   detail,
   children,
   testId,
+  level,
 }: {
+  level: 2 | 3;
   tone: 'danger' | 'warning' | 'neutral';
   title: ReactNode;
   detail?: string;
   children?: ReactNode;
   testId?: string;
 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <div className={styles.problem} data-tone={tone} role={tone === 'neutral' ? 'status' : 'alert'} data-testid={testId ?? 'query-problem'}>
-      <h3 className={styles.problemTitle}>{title}</h3>
+      <Heading className={styles.problemTitle}>{title}</Heading>
       {detail ? <p className={styles.detail}>{detail}</p> : null}
       {children ? <div className={styles.problemActions}>{children}</div> : null}
     </div>

@@ -1,9 +1,12 @@
 'use client';
 /**
  * /transactions/<trx_id>: the drawer's content as a page, to paste into a ticket. A record the
- * dashboard has seen costs no call (the server answers it from its cache).
+ * dashboard has seen costs no call (the server answers it from its cache). Opened from another
+ * site's link (`heldLink`), it looks nothing up until the person asks: another site could otherwise
+ * spend the account's calls by linking to made-up ids.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useQueryStates } from 'nuqs';
 import Link from 'next/link';
 import { parseAsString } from 'nuqs';
@@ -31,10 +34,11 @@ function searchAroundHref(received: string, trxId: string, zone: Zone): string |
   return pageHref({ ...QUERY_DEFAULTS, from: new Date(second - HOUR), to: new Date(second + HOUR), tz: zone, filters: {} }, trxId);
 }
 
-export function TransactionDetailView({ trxId }: { trxId: string }) {
+export function TransactionDetailView({ trxId, heldLink = false }: { trxId: string; heldLink?: boolean }) {
   const [url, setUrl] = useQueryStates({ tz: parseAsString });
   const zone = zoneOf(url);
-  const record = useQuery(transactionQueryOptions(trxId, zone));
+  const [held, setHeld] = useState(heldLink);
+  const record = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: !held });
   const around = record.data ? searchAroundHref(fieldText(record.data, 'date_received'), trxId, zone) : null;
 
   return (
@@ -64,10 +68,21 @@ export function TransactionDetailView({ trxId }: { trxId: string }) {
         </div>
       </header>
       <div className={`panel ${styles.body}`}>
-        {record.data ? (
+        {held ? (
+          <div className={styles.held} role="status" data-testid="held-lookup">
+            <h2 className={styles.heldTitle}>This transaction has not been looked up yet</h2>
+            <p>
+              The link came from another site, so the dashboard did not look it up on its own: a transaction it has not seen uses one of
+              your account’s upstream calls.
+            </p>
+            <button type="button" className="button button-primary" onClick={() => setHeld(false)} data-testid="look-up">
+              Look it up
+            </button>
+          </div>
+        ) : record.data ? (
           <CdrDetail record={record.data as unknown as Record<string, unknown>} zone={zone} headingLevel={2} />
         ) : record.isError ? (
-          <QueryProblem key={record.errorUpdatedAt} error={record.error} onRetry={() => void record.refetch()} subject="transaction" />
+          <QueryProblem key={record.errorUpdatedAt} error={record.error} onRetry={() => void record.refetch()} subject="transaction" headingLevel={2} />
         ) : (
           <p role="status" className={styles.loading}>
             Loading the transaction…
