@@ -52,10 +52,23 @@ export interface FilterSpec {
 }
 
 /**
- * A phone number as the records write it: digits only, country code first. A pasted number keeps
- * its "+", spaces, hyphens, dots or brackets; sent as typed, it would match nothing (and cost a call).
+ * Digits only: a pasted number keeps its "+", spaces, hyphens, dots or brackets; sent as typed, it
+ * would match nothing (and cost a call). Enough for the last digits of a number.
  */
 const phoneDigits = (value: string) => value.replace(/[\s().-]/g, '').replace(/^\+/, '');
+
+/**
+ * A whole phone number as the records write it (E.164 without the "+": 819012345678), from the
+ * ways people write it: "+81 90-1234-5678", "+81 (0)90-1234-5678" (the trunk 0 in brackets),
+ * "0081 90 1234 5678" (the international prefix) and, this being a Japanese platform, the domestic
+ * "090-1234-5678" (a leading 0 and 9 or 10 more digits: Japan's trunk prefix, so country code 81).
+ */
+export function phoneNumber(value: string): string {
+  const digits = phoneDigits(value.replace(/\(0\)/g, ''));
+  if (/^00[1-9]/.test(digits)) return digits.slice(2);
+  if (/^0[1-9]\d{8,9}$/.test(digits)) return `81${digits.slice(1)}`;
+  return digits;
+}
 
 export interface FieldDef {
   readonly key: string;
@@ -86,7 +99,7 @@ export const CDR_FIELDS = [
     key: 'to_address', label: 'To', kind: 'phone', group: 'message', defaultVisible: true, sensitive: true, searchable: true,
     description: 'Recipient phone number (destination address).',
     filters: [
-      { param: 'da', source: 'upstream', match: 'exact', maxLength: 15, pattern: /^\d{6,15}$/, hint: 'a phone number of 6 to 15 digits, country code first, e.g. 819012345678', input: 'numeric', placeholder: '819012345678', normalise: phoneDigits },
+      { param: 'da', source: 'upstream', match: 'exact', maxLength: 15, pattern: /^\d{6,15}$/, hint: 'a phone number of 6 to 15 digits, country code first, e.g. 819012345678 (090-1234-5678 and +81 90-1234-5678 are read as that)', input: 'numeric', placeholder: '819012345678', normalise: phoneNumber },
       { param: 'da-suffix', source: 'local', match: 'suffix', label: 'To (ends with)', maxLength: 15, pattern: /^\d{1,15}$/, hint: 'the last digits of a phone number, e.g. 5678', input: 'numeric', placeholder: '5678', normalise: phoneDigits },
     ],
   },

@@ -79,6 +79,17 @@ describe('parseQuery', () => {
   it('writes a pasted phone number as the records do: digits, country code first', () => {
     expect(ok({ ...RANGE, da: ' +81 90-1234-5678 ', 'da-suffix': '56-78' }).filters).toEqual({ da: '819012345678', 'da-suffix': '5678' });
     expect(parseQuery({ ...RANGE, da: '+81 (90) 1234 abc' })).toMatchObject({ ok: false, errors: { da: expect.stringContaining('6 to 15 digits') } });
+    // The other ways a number is written: the trunk 0 in brackets, the international prefix, and
+    // the domestic form (a Japanese platform: a leading 0 is the trunk prefix of country code 81).
+    for (const typed of ['+81 (0)90-1234-5678', '0081 90 1234 5678', '090-1234-5678', '09012345678']) {
+      expect(ok({ ...RANGE, da: typed }).filters.da, typed).toBe('819012345678');
+    }
+    expect(ok({ ...RANGE, da: '03-1234-5678' }).filters.da).toBe('81312345678');
+    // Already with a country code, or too short to be a domestic number: as typed.
+    expect(ok({ ...RANGE, da: '447700900123' }).filters.da).toBe('447700900123');
+    expect(ok({ ...RANGE, da: '0123456' }).filters.da).toBe('0123456');
+    // The last digits are only digits: no country code is added to them.
+    expect(ok({ ...RANGE, 'da-suffix': '0-5678' }).filters['da-suffix']).toBe('05678');
   });
 
   it('keeps a session signed in for one enterprise to it; one signed in for none may pick any', () => {
