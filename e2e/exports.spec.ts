@@ -223,6 +223,8 @@ test('Download CSV: the rows on screen, then every record of the search', async 
   expect(allFile.rows.map((r) => r[1])).toEqual(expected);
   expect(allFile.rows.every((r) => r[0]!.endsWith('+0900'))).toBe(true);
   await expect(dialog.getByTestId('download-done')).toContainText(`all ${expected.length.toLocaleString('en-US')} records`);
+  // The button pressed was disabled meanwhile: the focus waits on Close, not on the page.
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
   expect(queryCalls()).toBe(callsBefore + pages - 1);
 });
 

@@ -49,6 +49,7 @@ export interface TableView {
 export function DownloadCsvButton({ view }: { view: TableView }) {
   const client = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
   const [scope, setScope] = useState<Scope>('page');
   const [columnChoice, setColumnChoice] = useState<ColumnChoice>('visible');
   const [pageDownloaded, setPageDownloaded] = useState<string | null>(null);
@@ -115,6 +116,9 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   }
 
   function start(fitsNow: boolean) {
+    // The button pressed is disabled while the export runs, which would drop the focus to the page:
+    // it goes to Close, the one thing left to do; the status above says how it goes.
+    closeButton.current?.focus();
     create.mutate(bodyOf(columns), {
       onSuccess: (created) => setStarted({ job: created, fitsNow }),
     });
@@ -220,7 +224,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
           </div>
 
           <div className={styles.actions}>
-            <button type="button" className="button" onClick={close}>
+            <button type="button" className="button" onClick={close} ref={closeButton}>
               {downloaded || started ? 'Close' : 'Cancel'}
             </button>
             {scope === 'page' ? (
