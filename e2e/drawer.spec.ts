@@ -48,6 +48,12 @@ test('the detail drawer: open, move with the keyboard, copy, close, link to it',
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('drawer-trx-id')).toHaveText(ids[1]!);
   await page.keyboard.press('Escape');
+  // Back closes it too, and the focus goes back to the row, not to the page.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('drawer-trx-id')).toHaveText(ids[1]!);
+  await page.goBack();
+  await expect(page.getByTestId('detail-drawer')).toHaveCount(0);
+  await expect(page.locator(`tr[data-row-id="${ids[1]}"]`)).toBeFocused();
 
   // A link with an open row, pasted into a new page.
   const calls = await upstreamCalls(ACCOUNT);

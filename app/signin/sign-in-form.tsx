@@ -24,6 +24,8 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     setProblems(found);
     const firstProblem = (Object.keys(input) as (keyof SignInInput)[]).find((name) => found[name]);
     if (firstProblem) {
+      // The fields' own problems replace an earlier refusal (or the link's ?error=).
+      setError(undefined);
       focusField(firstProblem);
       return;
     }

@@ -9,8 +9,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
 import { useQueryStates } from 'nuqs';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
+import { normaliseTrxId } from '@/lib/cdr/trx-id';
 import { filterDef, type FilterParam } from '@/lib/query/filters';
 import { queryKey, UPSTREAM_SORT, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
@@ -39,7 +40,6 @@ import { useSearchDraft } from './use-search-draft';
 import { useTransactionsTable } from './use-transactions-table';
 import styles from './transactions-view.module.css';
 import frame from '../common/page-frame.module.css';
-import { normaliseTrxId } from '@/lib/cdr/trx-id';
 
 // Loaded when first shown, not with the page: the drawer only once a row is opened, the CSV button
 // once there are results. Together they are a few kB of the page's 200 kB gzip first-load budget
@@ -96,6 +96,20 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
   const shownRows = table.getRowModel().rows.map((r) => r.original);
   // As the records write it, however the link wrote it (a capitalised id from a ticket).
   const openRow = held || !url[ROW_PARAM] ? null : normaliseTrxId(url[ROW_PARAM]);
+  // However the drawer closed (Close, Esc, Back), the focus it held goes back to its row (or to
+  // Search when the row is not on the page), rather than to the page. A focus placed since (Filter
+  // by this value puts it on Search) stays where it is.
+  const shownRow = useRef(openRow);
+  useEffect(() => {
+    const closed = shownRow.current;
+    shownRow.current = openRow;
+    if (!closed || openRow) return;
+    requestAnimationFrame(() => {
+      if (document.activeElement && document.activeElement !== document.body) return;
+      const row = document.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(closed)}"]`);
+      (row ?? searchButton.current)?.focus();
+    });
+  }, [openRow]);
 
   function runSearch(query: TransactionsQuery) {
     setNotice(null);
@@ -131,12 +145,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
   }
 
   function closeRow() {
-    const id = openRow;
     commit({ [ROW_PARAM]: null });
-    requestAnimationFrame(() => {
-      const row = id ? document.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(id)}"]`) : null;
-      (row ?? searchButton.current)?.focus();
-    });
   }
 
   function fillForm(next: SearchDraft, message: string) {
