@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
 import type { DurableStore } from '../store/open-store';
 import { fingerprint } from './fingerprint';
-import { SignInThrottle, throttleRulesOf, type ThrottleDecision } from './sign-in-throttle';
+import { KNOWN_ADDRESS_DAYS, SignInThrottle, throttleRulesOf, type ThrottleDecision } from './sign-in-throttle';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
 const RULES = throttleRulesOf({ SIGN_IN_FAILURES_PER_KEY: 5, SIGN_IN_FAILURES_PER_ADDRESS: 20, SIGN_IN_FIRST_WAIT_SECONDS: 60, SIGN_IN_MAX_WAIT_SECONDS: 3600, SIGN_IN_FAILURE_WINDOW_MINUTES: 15 });
@@ -76,6 +76,37 @@ describe('the sign-in throttle', () => {
       expect((await throttle.begin('fuji', null)).go).toBe(true);
       clock.t += 15 * MIN + MIN;
       expect((await throttle.begin('demo', '192.0.2.1')).go).toBe(true);
+    });
+
+    it("does not let a stranger's failures lock the owner out of an address the key signed in from", async () => {
+      const { throttle, clock } = throttleOver(await open());
+      const OWNER = '192.0.2.1';
+      const STRANGER = '203.0.113.66';
+      const signedIn = await throttle.begin('demo', OWNER);
+      if (signedIn.go) await signedIn.attempt.succeeded();
+      clock.t += 3 * 24 * 3600_000;
+      // Someone who knows the key, from elsewhere: 5 guesses, then the key waits…
+      for (let i = 0; i < 5; i++) expect((await fail(throttle, 'demo', STRANGER)).go).toBe(true);
+      expect(await throttle.begin('demo', STRANGER)).toMatchObject({ go: false, by: 'key' });
+      // …for any address it never signed in from, but not for the owner's.
+      expect(await throttle.begin('demo', '198.51.100.7')).toMatchObject({ go: false, by: 'key' });
+      const owner = await throttle.begin('demo', OWNER);
+      expect(owner.go).toBe(true);
+      if (owner.go) await owner.attempt.succeeded();
+      // The owner's success gives the stranger no fresh allowance.
+      expect(await throttle.begin('demo', STRANGER)).toMatchObject({ go: false, by: 'key' });
+      // Guessing from the owner's own address waits after as many failures as the key allows.
+      for (let i = 0; i < 5; i++) expect((await fail(throttle, 'demo', OWNER)).go).toBe(true);
+      expect(await throttle.begin('demo', OWNER)).toEqual({ go: false, retryAfterMs: MIN, by: 'key' });
+    });
+
+    it('forgets an address the key has not signed in from for 30 days', async () => {
+      const { throttle, clock } = throttleOver(await open());
+      const signedIn = await throttle.begin('demo', '192.0.2.1');
+      if (signedIn.go) await signedIn.attempt.succeeded();
+      clock.t += KNOWN_ADDRESS_DAYS * 24 * 3600_000 + 1;
+      for (let i = 0; i < 5; i++) await fail(throttle, 'demo', '203.0.113.66');
+      expect(await throttle.begin('demo', '192.0.2.1')).toMatchObject({ go: false, by: 'key' });
     });
 
     it('lets exactly 5 of 50 attempts at once for one key reach the upstream', async () => {

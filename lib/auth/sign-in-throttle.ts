@@ -8,6 +8,12 @@ import 'server-only';
  * failures are forgotten), refused (the failure stands, and counts for the address too), or neither
  * (the upstream was busy or unreachable, the form was bad: the count is taken back).
  *
+ * A key's streak holds anyone who knows the key, the owner too: a stranger sending a wrong secret
+ * now and then would keep the owner out. So an address the key signed in from in the last
+ * KNOWN_ADDRESS_DAYS is let through a key that waits, on a streak of its own (the key and that
+ * address together, with the key's allowance): someone guessing from the owner's own network
+ * still waits after as many failures as the key allows.
+ *
  * Keys and addresses are stored as keyed fingerprints (./fingerprint.ts), never as they came.
  */
 import type { Config } from '../config';
@@ -22,6 +28,10 @@ export interface SignInAttempt {
   /** Nothing was learnt about the credentials; a no-op once the attempt said how it ended. */
   abandoned(): Promise<void>;
 }
+
+/** How long an address a key signed in from lets its owner past the key's wait. */
+export const KNOWN_ADDRESS_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 export type ThrottleDecision =
   | { go: true; attempt: SignInAttempt }
@@ -58,16 +68,27 @@ export class SignInThrottle {
     const now = this.now();
     const keySubject = `key:${fingerprint(apiKey)}`;
     const addressSubject = address === null ? null : `address:${fingerprint(address)}`;
+    // Separated by a line break, which neither a key nor an address holds.
+    const pairSubject = address === null ? null : `pair:${fingerprint(`${apiKey}\n${address}`)}`;
     if (addressSubject) {
       // Read, not locked: an address's allowance is coarse, a few attempts at once past it do no harm.
       const at = nextAttemptAt((await store.read([addressSubject])).get(addressSubject) ?? null, perAddress, now);
       if (at > now) return { go: false, retryAfterMs: at - now, by: 'address' };
     }
-    const refusedUntil = await store.update(keySubject, (current) => {
-      const at = nextAttemptAt(current, perKey, now);
-      return at > now ? { result: at } : { next: withFailure(current, perKey, now), result: null };
-    });
-    if (refusedUntil !== null) return { go: false, retryAfterMs: refusedUntil - now, by: 'key' };
+    /** Counts one failure ahead of the attempt unless `subject` waits; answers until when it waits. */
+    const countAhead = (subject: string) =>
+      store.update(subject, (current) => {
+        const at = nextAttemptAt(current, perKey, now);
+        return at > now ? { result: at } : { next: withFailure(current, perKey, now), result: null };
+      });
+    let counted = keySubject;
+    const keyWaitsUntil = await countAhead(keySubject);
+    if (keyWaitsUntil !== null) {
+      if (!pairSubject || !(await store.isKnownAddress(pairSubject, now))) return { go: false, retryAfterMs: keyWaitsUntil - now, by: 'key' };
+      const pairWaitsUntil = await countAhead(pairSubject);
+      if (pairWaitsUntil !== null) return { go: false, retryAfterMs: pairWaitsUntil - now, by: 'key' };
+      counted = pairSubject;
+    }
 
     let settled = false;
     const settle = async (change: () => Promise<unknown>) => {
@@ -78,12 +99,18 @@ export class SignInThrottle {
     return {
       go: true,
       attempt: {
-        succeeded: () => settle(() => store.update(keySubject, () => ({ next: null, result: null }))),
+        // The streak counted is forgotten (the key's, or the pair's past a key that waits: the
+        // owner's success does not give a stranger a fresh allowance), and the address remembered.
+        succeeded: () =>
+          settle(async () => {
+            await store.update(counted, () => ({ next: null, result: null }));
+            if (pairSubject) await store.rememberAddress(pairSubject, this.now() + KNOWN_ADDRESS_DAYS * DAY_MS);
+          }),
         rejected: () =>
           settle(async () => {
             if (addressSubject) await store.update(addressSubject, (current) => ({ next: withFailure(current, perAddress, this.now()), result: null }));
           }),
-        abandoned: () => settle(() => store.update(keySubject, (current) => ({ next: withoutFailure(current), result: null }))),
+        abandoned: () => settle(() => store.update(counted, (current) => ({ next: withoutFailure(current), result: null }))),
       },
     };
   }

@@ -27,7 +27,7 @@ export async function pruneStore(stores: PrunedStores, now = Date.now()): Promis
   await stores.ledger.prune(now - 2 * DAY);
   await stores.cache.prune(now - STALE_GRACE_MS);
   await stores.vault.prune(now);
-  await stores.signInAttempts.prune(now - stores.signInStreakMs);
+  await stores.signInAttempts.prune(now - stores.signInStreakMs, now);
   await stores.mirror?.enforceRetention();
 }
 

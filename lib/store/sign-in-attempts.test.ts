@@ -54,8 +54,24 @@ describe('the sign-in attempt store', () => {
       const { signInAttempts } = await open();
       await signInAttempts.update('key:old', (c) => bump(c, T0 - 10_000));
       await signInAttempts.update('key:new', (c) => bump(c, T0));
-      await signInAttempts.prune(T0 - 1);
+      await signInAttempts.prune(T0 - 1, T0);
       expect([...(await signInAttempts.read(['key:old', 'key:new'])).keys()]).toEqual(['key:new']);
+    });
+
+    it('remembers the addresses a key signed in from until asked, across a restart, and prunes them after', async () => {
+      const first = await open();
+      await first.signInAttempts.rememberAddress('pair:a', T0 + 1000);
+      await first.signInAttempts.rememberAddress('pair:b', T0 - 1);
+      // Remembered again: the later date stands.
+      await first.signInAttempts.rememberAddress('pair:a', T0 + 5000);
+      await first.close();
+      const { signInAttempts, db } = await open();
+      expect(await signInAttempts.isKnownAddress('pair:a', T0 + 5000)).toBe(true);
+      expect(await signInAttempts.isKnownAddress('pair:a', T0 + 5001)).toBe(false);
+      expect(await signInAttempts.isKnownAddress('pair:b', T0)).toBe(false);
+      expect(await signInAttempts.isKnownAddress('pair:never', T0)).toBe(false);
+      await signInAttempts.prune(T0 - 1, T0);
+      expect((await db.selectFrom('sign_in_known_addresses').select('pair').execute()).map((r) => r.pair)).toEqual(['pair:a']);
     });
   });
 });

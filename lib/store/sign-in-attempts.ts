@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Failed sign-ins, per subject: the failures of the subject's current streak and when the last one
- * happened. What they mean (when a wait applies, how long, when a streak is forgotten) is
+ * happened; and the addresses each key signed in from lately. What they mean (when a wait applies, how long, when a streak is forgotten) is
  * lib/auth/throttle-rules.ts's business; this store only keeps them, and lets the throttle read
  * and change a subject's streak as one step — across requests and, on PostgreSQL, across
  * instances — so two attempts at once cannot both take the last one a key is allowed.
@@ -26,8 +26,12 @@ export interface SignInAttemptStore {
   read(subjects: readonly string[]): Promise<Map<string, FailureStreak>>;
   /** Reads a subject's streak and writes what `change` makes of it, with no other change to it in between. */
   update<T>(subject: string, change: (current: FailureStreak | null) => StreakChange<T>): Promise<T>;
-  /** Forgets the streaks whose last failure is before `before`. */
-  prune(before: number): Promise<void>;
+  /** Forgets the streaks whose last failure is before `before`, and the addresses remembered until before `now`. */
+  prune(before: number, now: number): Promise<void>;
+  /** Remembers an address a key signed in from (`pair`: their keyed hash) until `until`. */
+  rememberAddress(pair: string, until: number): Promise<void>;
+  /** Whether that pair is remembered at `now`. */
+  isKnownAddress(pair: string, now: number): Promise<boolean>;
 }
 
 type Row = Database['sign_in_attempts'];
@@ -72,8 +76,22 @@ export function createSignInAttemptStore(db: Kysely<Database>, dialect: SqlDiale
       });
     },
 
-    async prune(before) {
+    async prune(before, now) {
       await db.deleteFrom('sign_in_attempts').where('last_failure_at', '<', before).execute();
+      await db.deleteFrom('sign_in_known_addresses').where('until', '<', now).execute();
+    },
+
+    async rememberAddress(pair, until) {
+      await db
+        .insertInto('sign_in_known_addresses')
+        .values({ pair, until })
+        .onConflict((oc) => oc.column('pair').doUpdateSet({ until }))
+        .execute();
+    },
+
+    async isKnownAddress(pair, now) {
+      const row = await db.selectFrom('sign_in_known_addresses').select('until').where('pair', '=', pair).executeTakeFirst();
+      return row !== undefined && Number(row.until) >= now;
     },
   };
 }

@@ -243,6 +243,13 @@ export interface HistoryRollupsDailyTable extends RollupSums {
 }
 
 /** Failed sign-ins per subject, a keyed hash of an API key or a client address (lib/store/sign-in-attempts.ts). */
+export interface SignInKnownAddressesTable {
+  /** A keyed hash of an API key and a client address it signed in from. */
+  pair: string;
+  /** Remembered until (ms). */
+  until: number;
+}
+
 export interface SignInAttemptsTable {
   subject: string;
   /** Failures of the subject's current streak. */
@@ -287,6 +294,7 @@ export interface Database {
   history_rollups_hourly: HistoryRollupsHourlyTable;
   history_rollups_daily: HistoryRollupsDailyTable;
   sign_in_attempts: SignInAttemptsTable;
+  sign_in_known_addresses: SignInKnownAddressesTable;
   history_rollups_facets: HistoryRollupsFacetsTable;
   history_day_packs: HistoryDayPacksTable;
   history_staged_pages: HistoryStagedPagesTable;

@@ -22,6 +22,7 @@ import { historyDataApartMigration } from './0016-history-data-apart';
 import { textIndexWhenIdleMigration } from './0017-text-index-when-idle';
 import { exportOwnerMigration } from './0018-export-owner';
 import { cachePageIndexMigration } from './0019-cache-page-index';
+import { signInKnownAddressesMigration } from './0020-sign-in-known-addresses';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -41,5 +42,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0017-text-index-when-idle': textIndexWhenIdleMigration(dialect),
     '0018-export-owner': exportOwnerMigration,
     '0019-cache-page-index': cachePageIndexMigration,
+    '0020-sign-in-known-addresses': signInKnownAddressesMigration(dialect),
   };
 }
