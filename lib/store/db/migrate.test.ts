@@ -38,6 +38,7 @@ const TABLES = [
   'leases',
   'sessions',
   'sign_in_attempts',
+  'sign_in_known_addresses',
   'upstream_blocks',
   'upstream_calls',
 ];
