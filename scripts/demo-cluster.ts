@@ -118,6 +118,10 @@ async function main() {
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? 'demo-only-secret-not-for-production-5b1f0c9e',
     NEXT_DIST_DIR: distDir,
     NEXT_TELEMETRY_DISABLED: '1',
+    // The instances sit behind the round-robin proxy, which adds the address it was reached from to
+    // X-Forwarded-For: without this every client would be the proxy's 127.0.0.1 to the sign-in
+    // throttle (one address's failures would hold everybody's sign-ins).
+    TRUST_PROXY_HOPS: process.env.TRUST_PROXY_HOPS ?? '1',
   };
 
   try {
