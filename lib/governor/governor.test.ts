@@ -297,6 +297,39 @@ describe('Governor', () => {
     expect(blocked.limitedBy).toBe('upstream');
   });
 
+  it('starts a queued call whose window frees while the queue is being looked at (a store that takes its time)', async () => {
+    // Each look at the state takes 30 ms of the clock, as a busy store's would. A look that begins
+    // just before the window frees finds the call not yet due and, by its end, due: it must not
+    // leave the call without a wake-up (an export stood "running" with nothing sent until a search
+    // of the same account nudged the queue).
+    const backend = memoryBackend(fakeLedger(), 1);
+    const slow = {
+      ...backend,
+      state: async (now: number) => {
+        const state = await backend.state(now);
+        vi.setSystemTime(Date.now() + 30);
+        return state;
+      },
+    };
+    const limits: PolicyLimits = { account: { perMinute: 3, perHour: 100, perDay: 1000 }, deployment: null, backgroundReserve: 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 10 };
+    const g = new Governor({ backend: slow, limits, maxInFlight: 1, maxWaitMs: 20_000 });
+    const u = upstream(10);
+    for (let i = 0; i < 3; i++) {
+      const p = g.run({ account: 'a', cls: 'export', kind: 'query' }, u.call(`a${i}`));
+      await vi.advanceTimersByTimeAsync(200);
+      await p;
+    }
+    const fourth = g.run({ account: 'a', cls: 'export', kind: 'query' }, u.call('a3'));
+    await vi.advanceTimersByTimeAsync(100);
+    const due = (await g.nextCallAt('a', 'export')).at;
+    // Something else makes the queue look again 10 ms before the window frees (another account's call ending, say).
+    await vi.advanceTimersByTimeAsync(due - Date.now() - 10);
+    await g.blockUntil('b', 0);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(u.seen.order).toEqual(['a0', 'a1', 'a2', 'a3']);
+    expect(await fourth).toBe('a3');
+  });
+
   it('gives up on a queued request when its caller goes away', async () => {
     const g = governor();
     const u = upstream(1000);

@@ -415,6 +415,10 @@ export class Governor {
       if (at > now) wakeAt = Math.min(wakeAt, at);
       // Held by another instance's call: its end is announced (onChange); look again soon regardless.
       else if (slotBusy) wakeAt = Math.min(wakeAt, now + SLOT_POLL_MS);
+      // Due by now but not when this pass chose (the store's reads took the time in between): look
+      // again at once. A call held by its account's running call, or by the in-flight cap, is
+      // looked at again when that call ends.
+      else if (!this.running.has(w.account) && this.running.size < maxInFlight) wakeAt = Math.min(wakeAt, now);
     }
     this.scheduleWake(wakeAt);
   }
