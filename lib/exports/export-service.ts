@@ -72,9 +72,10 @@ export class ExportService {
     return presentJob(job, schedule);
   }
 
+  /** The account's job; one past its retention is gone, whether or not the pruner (every few minutes) has deleted it yet. */
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
-    if (!job) throw notFound(`No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`);
+    if (!job || isExpired(job, this.deps.now())) throw notFound(`No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`);
     return job;
   }
 
@@ -125,7 +126,9 @@ export class ExportService {
     const active = await this.activeOf(account.apiKey);
     // Someone of this account is here: a job waiting for a sign-in may go on now.
     if (active.length > 0) this.deps.runner.kick();
-    return Promise.all((await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).map((job) => this.present(job, active)));
+    const now = this.deps.now();
+    const jobs = (await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).filter((job) => !isExpired(job, now));
+    return Promise.all(jobs.map((job) => this.present(job, active)));
   }
 
   async get(account: ExportAccount, id: string): Promise<ExportJob> {
@@ -180,4 +183,9 @@ export class ExportService {
     if (bytes === null || !stream) throw notFound('The export\u2019s file is gone (deleted after its retention).');
     return { stream, fileName: job.fileName, bytes };
   }
+}
+
+/** Past its retention (a finished job's `expiresAt`; a running one has none). */
+function isExpired(job: ExportJobRecord, now: number): boolean {
+  return job.expiresAt !== null && job.expiresAt <= now;
 }
