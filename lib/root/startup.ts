@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * What the Node.js server does when it starts (instrumentation.ts): stamps every request with its
  * TCP peer's address (lib/http/peer-address.ts: a route handler has no other trustworthy way to it
- * under `next start`), checks the configuration and opens the store, and starts the export runner,
+ * under `next start`), lets a handler give its answer's length (lib/http/content-length.ts), checks the configuration and opens the store, and starts the export runner,
  * so a restarted server resumes queued and running exports without waiting for a request.
  *
  * A server that cannot start its services (a wrong setting, no NEXTAUTH_SECRET in production, a
@@ -11,11 +11,13 @@ import 'server-only';
  * a healthy process.
  */
 import { authSecret } from '../auth/auth-secret';
+import { installContentLength } from '../http/content-length';
 import { installPeerStamp } from '../http/peer-address';
 import { getServices } from './services';
 
 export async function startServer(): Promise<void> {
   installPeerStamp();
+  installContentLength();
   try {
     authSecret();
     await getServices();
