@@ -86,7 +86,8 @@ export function isFilterParam(name: string): name is FilterParam {
 /** Says what is wrong with a filter value, or null when it is fine ("" means "no filter"). */
 export function filterProblem(def: FilterDef, value: string): string | null {
   if (value === '') return null;
-  if (value.length > def.maxLength) return `${def.label} is too long: at most ${def.maxLength} characters.`;
+  // What it must be, too: "DELIVERED" or "DELIVRD,UNDELIV" for a status is better answered with the statuses.
+  if (value.length > def.maxLength) return `${def.label} is too long (at most ${def.maxLength} characters): it must be ${def.hint}.`;
   if (!def.pattern.test(value)) return `${def.label} must be ${def.hint}.`;
   return null;
 }

@@ -72,6 +72,10 @@ describe('parseQuery', () => {
     expect(parseQuery({ 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-02-01 00:00:01' }).ok).toBe(false);
   });
 
+  it('says what a value must be when it is too long, not only its length', () => {
+    expect(parseQuery({ ...RANGE, status: 'DELIVERED' })).toMatchObject({ ok: false, errors: { status: expect.stringMatching(/^Status is too long \(at most 7 characters\): it must be one of DELIVRD, /) } });
+  });
+
   it('refuses a price range that ends below its start', () => {
     expect(parseQuery({ ...RANGE, 'price-min': '5', 'price-max': '3.3' })).toMatchObject({ ok: false, errors: { 'price-max': expect.any(String) } });
   });
