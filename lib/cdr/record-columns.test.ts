@@ -40,6 +40,14 @@ describe("a record's columns in the local history", () => {
     expect(recordColumns(quoteless)!.search_text).toBe('abc123\n819012345678\nfuji\nshp-1\n配達します');
   });
 
+  it("search text holds an encrypted message's readable text, not its ciphertext", () => {
+    const encrypted = cdr({ trx_id: 'ABC123', to_address: '819012345678', from_address: 'Fuji', ref: '', msg_encrypted: 'true', message_body: 'q2FiY2RlZmc=', unencrypted_message_body: '認証コードは948910です' });
+    expect(recordColumns(encrypted)!.search_text).toBe('abc123\n819012345678\nfuji\n認証コードは948910です');
+    // A boolean true reads the same; a message not encrypted keeps its body.
+    expect(recordColumns(cdr({ ...encrypted, msg_encrypted: true }))!.search_text).not.toContain('q2fiy2rlzmc=');
+    expect(recordColumns(cdr({ ...encrypted, msg_encrypted: 'false' }))!.search_text).toContain('q2fiy2rlzmc=');
+  });
+
   it('search text keeps one of two equal fields, and nothing of empty ones', () => {
     expect(searchText(['same', '', 'same', 'other'])).toBe('same\nother');
     expect(searchText(['', ''])).toBe('');

@@ -105,8 +105,17 @@ export function recordColumns(cdr: Cdr): RecordColumns | null {
     submitted_ms: submitted,
     delivered_ms: delivered,
     latency_ms: latencyBetween(submitted, delivered),
-    search_text: searchText(SEARCHABLE_FIELDS.map((k) => text(r[k]).toLowerCase())),
+    search_text: searchText(SEARCHABLE_FIELDS.map((k) => (k === 'message_body' && isEncrypted(r) ? '' : text(r[k]).toLowerCase()))),
   };
+}
+
+/**
+ * An encrypted message's `message_body` is its ciphertext (base64): what people read, and search
+ * for, is `unencrypted_message_body`. Searched, the ciphertext matched short words by chance ("ab"
+ * found a tenth of the encrypted messages), records nobody could see a reason for.
+ */
+export function isEncrypted(r: Record<string, unknown>): boolean {
+  return String(r.msg_encrypted ?? '').toLowerCase() === 'true';
 }
 
 /**

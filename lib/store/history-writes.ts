@@ -72,6 +72,11 @@ function indexedText(text: string): string {
   return `${text}\n`;
 }
 
+/** A record's search_text as this dialect's table stores it (SQLite's for its trigram index). */
+export function storedSearchText(text: string, dialect: SqlDialect): string {
+  return dialect === 'sqlite' ? indexedText(text) : text;
+}
+
 export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect): HistoryWrites {
   type Q = Kysely<Database> | Transaction<Database>;
 
@@ -90,7 +95,7 @@ export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect): 
     for (const batch of chunks(rows, ROWS_PER_INSERT)) {
       const values = batch.map((row) => {
         const value: Record<string, unknown> = { scope };
-        for (const column of RECORD_COLUMNS) value[column] = column === 'search_text' && dialect === 'sqlite' ? indexedText(row.search_text) : row[column];
+        for (const column of RECORD_COLUMNS) value[column] = column === 'search_text' ? storedSearchText(row.search_text, dialect) : row[column];
         return value as Insertable<Database['history_records']>;
       });
       const { rows: stored } = await bulkInsert(q, 'history_records', values, () =>

@@ -173,6 +173,52 @@ describe('migrations', () => {
     }
   });
 
+  it("write again the search text of encrypted records copied before, without their ciphertext", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-cipher-'));
+    try {
+      const scope = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
+      const record = (i: number, encrypted: boolean) =>
+        historyRow(
+          cdrSchema.parse(
+            sampleCdr({
+              trx_id: `${i}`.padStart(32, 'e'),
+              date_received: `2026-11-01T0${i}:00:00.000+0000`,
+              msg_encrypted: encrypted ? 'true' : 'false',
+              message_body: encrypted ? 'QabcRk9v' : 'abc plain',
+              unencrypted_message_body: encrypted ? '認証コード' : '',
+            }),
+          ),
+        )!;
+      const rows = [record(1, true), record(2, false)];
+      const before = await openDatabase({ dataDir: dir });
+      try {
+        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
+        expect((await migrator.migrateTo('0020-sign-in-known-addresses')).error).toBeUndefined();
+        const writes = createHistoryWrites(before.db, 'sqlite');
+        await writes.addRecords(scope, rows);
+        // As the copies before kept it: the ciphertext searched too; then in the text index.
+        await sql`update history_records set search_text = ${`${rows[0]!.trx_id}\n819012345678\nsakuramart\nqabcrk9v\n認証コード\n`} where trx_id = ${rows[0]!.trx_id}`.execute(before.db);
+        await writes.indexPendingText(100);
+      } finally {
+        await before.close();
+      }
+      const store = await openStore({ dataDir: dir });
+      try {
+        const day = { from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 10, 2) - 1 };
+        const search = (text: string) => store.history.count({ scope, ranges: [day], where: [], order: 'asc' as const, text });
+        // "abc" is in the ciphertext (QabcRk9v) and in the plain message: only the plain one is found.
+        expect(await search('abc')).toBe(1);
+        expect(await search('qabcr')).toBe(0);
+        expect(await search('認証コード')).toBe(1);
+        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('adopt a SQLite file written by the stores before Kysely, keeping its data', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-adopt-'));
     try {

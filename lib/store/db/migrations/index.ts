@@ -23,6 +23,7 @@ import { textIndexWhenIdleMigration } from './0017-text-index-when-idle';
 import { exportOwnerMigration } from './0018-export-owner';
 import { cachePageIndexMigration } from './0019-cache-page-index';
 import { signInKnownAddressesMigration } from './0020-sign-in-known-addresses';
+import { searchTextWithoutCiphertextMigration } from './0021-search-text-without-ciphertext';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -43,5 +44,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0018-export-owner': exportOwnerMigration,
     '0019-cache-page-index': cachePageIndexMigration,
     '0020-sign-in-known-addresses': signInKnownAddressesMigration(dialect),
+    '0021-search-text-without-ciphertext': searchTextWithoutCiphertextMigration(dialect),
   };
 }
