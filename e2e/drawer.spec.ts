@@ -79,3 +79,36 @@ test('the detail drawer: open, move with the keyboard, copy, close, link to it',
   await expect(page.locator('#filter-oa')).toHaveValue(from);
   await expect(page.getByTestId('search-button')).toBeFocused();
 });
+
+test('on a phone, the results, the drawer, the CSV dialog and a transaction page fit the screen', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  try {
+    await signIn(page, ACCOUNT, baseURL!);
+    await page.goto(searchUrl(pastWindow(3, 8, 8)));
+    await expect(resultRows(page).first()).toBeVisible();
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    // The status badges' hidden text once escaped the table's scroll box and made the page 818 px wide.
+    expect(await width()).toBe(390);
+    const onScreen = async (testId: string) => {
+      const box = (await page.getByTestId(testId).boundingBox())!;
+      expect(box.x, testId).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, testId).toBeLessThanOrEqual(390);
+    };
+    await resultRows(page).first().tap();
+    await expect(page.getByTestId('detail-drawer')).toBeVisible();
+    await onScreen('drawer-close');
+    const id = await page.getByTestId('drawer-trx-id').innerText();
+    await page.getByTestId('drawer-close').tap();
+    await page.getByTestId('download-csv').tap();
+    await onScreen('download-dialog');
+    await page.keyboard.press('Escape');
+    await page.goto(`/transactions/${id}`);
+    await expect(page.getByTestId('page-trx-id')).toHaveText(id);
+    await expect(page.getByRole('heading', { name: 'Message' })).toBeVisible();
+    expect(await width()).toBe(390);
+    await screenshot(page, 'phone-transaction');
+  } finally {
+    await context.close();
+  }
+});

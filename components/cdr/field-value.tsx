@@ -43,7 +43,7 @@ export function FieldValue({ field, record, zone, inTable = false }: { field: Fi
     case 'phone':
       return (
         <span className={styles.copyable}>
-          <span className={`mono ${styles.nowrap}`}>{value}</span>
+          <span className={`mono ${inTable ? styles.nowrap : styles.breakable}`}>{value}</span>
           {COPYABLE.has(field.kind) ? <CopyButton value={value} label={field.label} tabbable={!inTable} /> : null}
         </span>
       );
