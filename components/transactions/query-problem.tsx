@@ -5,7 +5,7 @@
  */
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { CREDENTIALS_REFUSED_PROBLEM } from '@/lib/api/types';
+import { CREDENTIALS_REFUSED_PROBLEM, UPSTREAM_UNAUTHORIZED_PROBLEM } from '@/lib/api/types';
 import { ApiError, retryAt } from '@/lib/ui/api-client';
 import { signInHref } from '@/lib/ui/paths';
 import { Countdown } from '../common/countdown';
@@ -58,6 +58,19 @@ export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: Quer
 
   if (problem.status === 401) {
     const back = `${pathname}${searchParams.size ? `?${searchParams.toString()}` : ''}`;
+    if (problem.type === UPSTREAM_UNAUTHORIZED_PROBLEM) {
+      // The upstream refused the query, not our session: asking again is safe (one call).
+      return (
+        <Problem level={headingLevel} tone="danger" title={problem.title} detail={problem.detail}>
+          <button type="button" className="button" onClick={onRetry} data-testid="retry">
+            Retry
+          </button>
+          <a className="button" href={signInHref(back)}>
+            Sign in again
+          </a>
+        </Problem>
+      );
+    }
     if (problem.type === CREDENTIALS_REFUSED_PROBLEM) {
       // Every session of the key ended: say why, and let the sign-in page say it again.
       return (

@@ -153,6 +153,9 @@ export interface SearchPlan {
  */
 export const CREDENTIALS_REFUSED_PROBLEM = '/problems/credentials-refused';
 
+/** A 401 of the upstream's own, to a query made with a token just renewed: the session here is alive. */
+export const UPSTREAM_UNAUTHORIZED_PROBLEM = '/problems/upstream-unauthorized';
+
 export interface Problem {
   type: string;
   title: string;

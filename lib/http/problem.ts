@@ -5,7 +5,7 @@ import { brandCheck } from '../errors/brand';
  * `errors` per parameter for 400 and Retry-After for 429/503. The messages say what happened and
  * what to do; they never carry a token, a secret or a record's content.
  */
-import { CREDENTIALS_REFUSED_PROBLEM, type Problem } from '../api/types';
+import { CREDENTIALS_REFUSED_PROBLEM, UPSTREAM_UNAUTHORIZED_PROBLEM, type Problem } from '../api/types';
 import { QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
 import { CredentialsRefusedError, UpstreamError } from '../upstream';
@@ -128,7 +128,9 @@ function upstreamProblem(err: UpstreamError): { problem: Problem; headers: Recor
     case 'bad_request':
       return { problem: { type: `${TYPE_BASE}upstream-rejected`, title: 'The Report API rejected the query', status: 400, detail: `Change the query and try again.${said}` }, headers: {} };
     case 'unauthorized':
-      return { problem: { type: `${TYPE_BASE}upstream-unauthorized`, title: 'The Report API no longer accepts your credentials', status: 401, detail: `Sign in again; if it keeps happening, check that the API key and secret are still valid.${said}` }, headers: {} };
+      // Refused even with a token just renewed: the session here is fine, the upstream is not
+      // taking this key's queries (for now, or for good).
+      return { problem: { type: UPSTREAM_UNAUTHORIZED_PROBLEM, title: 'The Report API refused the query', status: 401, detail: `It answered 401 even with a freshly renewed token. Try again in a moment; if it keeps happening, sign in again and check that the API key and secret are still valid.${said}` }, headers: {} };
     case 'forbidden':
       return { problem: { type: `${TYPE_BASE}upstream-forbidden`, title: 'Your account may not see this', status: 403, detail: `The Report API refused access (for example to another enterprise).${said}` }, headers: {} };
     case 'not_found':
