@@ -238,6 +238,20 @@ describe('upstream faults', () => {
     expect(h.sim.stats().accounts.demo?.tokenRequests).toBe(tokensBefore + 1);
   });
 
+  it('counts both calls of a lookup whose token was renewed on the way', async () => {
+    const demo = h.account('demo');
+    const page = await h.transactions.page(demo, query({ ...range(7 * 24, 6 * 24), 'page-size': '10' }));
+    const id = page._embedded.cdrs[0]!.trx_id;
+    // Forgotten by the cache, so the lookup asks the upstream.
+    await h.store.cache.prune(Number.MAX_SAFE_INTEGER);
+    h.sim.setFaults({ expireTokens: true, count: 0 });
+    h.sim.clearFaults();
+    const before = h.upstreamCalls('demo');
+    const found = await h.transactions.record(demo, id, 'UTC');
+    expect(found.meta).toMatchObject({ source: 'upstream', calls: 2 });
+    expect(h.upstreamCalls('demo') - before).toBe(2);
+  });
+
   it('maps a 503 to a typed error and serves an expired cached page instead when it has one', async () => {
     let skew = 0;
     const later = await startHarness({ now: () => Date.now() + skew, env: { UPSTREAM_LIMIT_PER_MINUTE: '100' } });

@@ -197,8 +197,9 @@ export class TransactionsService {
     const unknownKey = `${scopeOf(account).key}\u0000${id}`;
     if ((this.unknownTrx.get(unknownKey) ?? 0) > now) throw notFound(`No transaction ${id} is visible to your account (checked in the last few minutes).`);
     let cdr: Cdr;
+    let calls: number;
     try {
-      cdr = await this.deps.gateway.detail(account, id, signal);
+      ({ cdr, calls } = await this.deps.gateway.detail(account, id, signal));
     } catch (err) {
       if (err instanceof UpstreamError && err.kind === 'not_found') {
         this.forgetOldUnknowns(now);
@@ -213,7 +214,7 @@ export class TransactionsService {
     const fetchedAt = this.now();
     const received = parseUpstreamTimestamp(cdr.date_received)?.getTime() ?? fetchedAt;
     await this.deps.cache.putRecords(account.apiKey, [cdr], fetchedAt, this.deps.policy.expiresAt(received, fetchedAt));
-    return { cdr: presentCdr(cdr, tz), meta: recordMeta('upstream', 1, fetchedAt, fetchedAt) };
+    return { cdr: presentCdr(cdr, tz), meta: recordMeta('upstream', calls, fetchedAt, fetchedAt) };
   }
 
   /** The memory of unknown ids must not grow without bound (a script could ask for millions). */

@@ -166,9 +166,11 @@ export class UpstreamGateway {
     return this.governor.snapshot(apiKey);
   }
 
-  async detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<Cdr> {
+  /** A record and the calls this request sent for it, as `query` counts them. */
+  async detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<{ cdr: Cdr; calls: number }> {
     const opts = { tz: 'UTC' as const, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
-    return (await this.call(account, 'interactive', 'detail', `detail\u0000${trxId}`, signal, (token) => this.client.getTransaction(token, trxId, opts))).value;
+    const { value, sent } = await this.call(account, 'interactive', 'detail', `detail\u0000${trxId}`, signal, (token) => this.client.getTransaction(token, trxId, opts));
+    return { cdr: value, calls: sent };
   }
 
   /** Stops the governor's timers (shutdown, tests). */
