@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from './query';
-import { inSortOrder, joinRanges, pageIsWhole, pagesFor, splitForDepth, splitRange } from './ranges';
+import { inSortOrder, joinRanges, pageFault, pageIsWhole, pagesFor, splitForDepth, splitRange } from './ranges';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -89,7 +89,7 @@ describe('joinRanges', () => {
 });
 
 describe('pageIsWhole', () => {
-  const page = (total: number, ids: string[]) => ({ _embedded: { total_found: total, cdrs: ids.map((trx_id) => ({ trx_id })) } });
+  const page = (total: number, ids: string[], at = '2026-11-01T09:00:00.000+0000') => ({ _embedded: { total_found: total, cdrs: ids.map((trx_id) => ({ trx_id, date_received: at })) } });
   const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `t${from + i}`);
   it('is a full page, or the rest on the last one, each record once', () => {
     expect(pageIsWhole(page(250, ids(100)), 1, 100)).toBe(true);
@@ -99,5 +99,10 @@ describe('pageIsWhole', () => {
     expect(pageIsWhole(page(250, ids(40, 200)), 3, 100)).toBe(false);
     expect(pageIsWhole(page(250, [...ids(99), 't0']), 1, 100)).toBe(false);
     expect(pageIsWhole(page(250, ids(100)), 4, 100)).toBe(false);
+  });
+
+  it('has every record placeable in time: one whose received time cannot be read is not kept as part of a whole', () => {
+    expect(pageIsWhole(page(2, ids(2), 'garbage'), 1, 100)).toBe(false);
+    expect(pageFault(page(2, ids(2), ''), 1, 100)).toBe("the upstream's page 1 held 2 records whose received time cannot be read");
   });
 });

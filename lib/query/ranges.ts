@@ -8,6 +8,7 @@
  * second could lose every record received in it.
  */
 import { MAX_PAGE, SEARCH_MAX_RANGE_MS as MAX_RANGE_MS, type SortOrder } from './query';
+import { upstreamTimestampMs } from '../time/zones';
 
 const SECOND = 1000;
 
@@ -83,7 +84,7 @@ export function pageIsWhole(body: PageBody, page: number, pageSize: number): boo
   return pageFault(body, page, pageSize) === null;
 }
 
-type PageBody = { _embedded: { total_found: number; cdrs: readonly { trx_id: string }[] } };
+type PageBody = { _embedded: { total_found: number; cdrs: readonly { trx_id: string; date_received?: unknown }[] } };
 
 /** What is wrong with an upstream page that is not whole (see pageIsWhole), said for a person; null when it is whole. */
 export function pageFault(body: PageBody, page: number, pageSize: number): string | null {
@@ -92,5 +93,9 @@ export function pageFault(body: PageBody, page: number, pageSize: number): strin
   const distinct = new Set(cdrs.map((c) => c.trx_id.toLowerCase())).size;
   if (cdrs.length !== expected) return `the upstream's page ${page} held ${cdrs.length} records where its own count (${total}) promises ${expected}`;
   if (distinct !== cdrs.length) return `the upstream's page ${page} held ${cdrs.length - distinct === 1 ? 'a record' : `${cdrs.length - distinct} records`} twice`;
+  // A record that cannot be placed in time cannot be kept where it belongs (the local history
+  // would leave it out of a result it calls complete), nor sorted or counted by day.
+  const unplaced = cdrs.filter((c) => upstreamTimestampMs(typeof c.date_received === 'string' ? c.date_received : '') === null).length;
+  if (unplaced > 0) return `the upstream's page ${page} held ${unplaced === 1 ? 'a record' : `${unplaced} records`} whose received time cannot be read`;
   return null;
 }

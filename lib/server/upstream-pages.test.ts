@@ -32,7 +32,7 @@ function pages(initialTotal = TOTAL) {
       asked.push(req.page);
       const length = Math.max(0, Math.min(U, total - (req.page - 1) * U) - short);
       short = 0;
-      const cdrs = Array.from({ length }, (_, i) => ({ trx_id: `${(req.page - 1) * U + i}` }) as unknown as Cdr);
+      const cdrs = Array.from({ length }, (_, i) => ({ trx_id: `${(req.page - 1) * U + i}`, date_received: '2026-11-01T09:00:00.000+0000' }) as unknown as Cdr);
       return { page: { page: req.page, page_size: U, _links: {}, _embedded: { total_found: total, cdrs } } as unknown as ResultPage, calls: 1 };
     }),
   };

@@ -19,6 +19,7 @@ import { DAY_MS, utcDayOf } from '../time/zone-days';
 import { bulkInsert } from './db/bulk-insert';
 import { encodePack, PACK_NUMBER_COLUMNS, PACK_TEXT_COLUMNS } from './day-pack';
 import type { Database, SqlDialect } from './db/schema';
+import { storedSearchText } from './db/migrations/search-text';
 import { stagedRecords } from './staged-page';
 import { addToRollups, deleteRollups, deleteRollupsBefore, refreshDayFacets } from './history-rollups';
 
@@ -59,22 +60,6 @@ const DELETE_BATCH = 500;
 
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
-}
-
-/**
- * The text SQLite's trigram index keeps of a record: its searchable text and a line end. The line
- * end gives every pair of characters a third (two wide characters are found through the trigrams
- * that start with them: history-store.ts ftsMatch), the text's last two included. Copies stored
- * before this also hold every pair of wide characters followed by U+0001: those trigrams start
- * with their pair too, so the same search finds them.
- */
-function indexedText(text: string): string {
-  return `${text}\n`;
-}
-
-/** A record's search_text as this dialect's table stores it (SQLite's for its trigram index). */
-export function storedSearchText(text: string, dialect: SqlDialect): string {
-  return dialect === 'sqlite' ? indexedText(text) : text;
 }
 
 export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect): HistoryWrites {

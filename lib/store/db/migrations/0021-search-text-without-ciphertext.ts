@@ -10,7 +10,7 @@ import 'server-only';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { recordColumns } from '../../../cdr/record-columns';
 import type { Cdr } from '../../../cdr/schema';
-import { storedSearchText } from '../../history-writes';
+import { storedSearchText } from './search-text';
 import type { SqlDialect } from './column-types';
 
 /** Records read and written per statement. */
