@@ -136,6 +136,10 @@ export class MirrorService {
     const callsPerDay = typicalDayCalls([...stored.values()], config.UPSTREAM_PAGE_SIZE);
     const remaining = callsStillNeeded(missing, stored, callsPerDay);
     const plan = enabled && remaining !== null && remaining > 0 ? await gateway.planCalls(account.apiKey, 'sync', remaining, 0, ASSUMED_CALL_MS) : null;
+    // A day resting after a problem is read again only when its rest is over: the copy cannot be
+    // complete before (the plan of calls alone said "in a minute" for hours).
+    const restsUntil = Math.max(0, ...missing.map((day) => stored.get(day)).flatMap((d) => (d?.progress.problem && now < problemRetryAt(d) ? [problemRetryAt(d)] : [])));
+    const finishAt = plan?.finishAt ? Math.max(plan.finishAt, restsUntil) : null;
     return {
       enabled,
       state,
@@ -148,7 +152,7 @@ export class MirrorService {
       callsLeft: remaining,
       callsPerDay,
       recordsPerCall: config.UPSTREAM_PAGE_SIZE,
-      completeAt: plan?.finishAt ? new Date(plan.finishAt).toISOString() : missing.length === 0 && enabled ? new Date(now).toISOString() : null,
+      completeAt: finishAt ? new Date(finishAt).toISOString() : missing.length === 0 && enabled ? new Date(now).toISOString() : null,
       days,
     };
   }

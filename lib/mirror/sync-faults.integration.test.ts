@@ -85,6 +85,8 @@ describe('the copy when the upstream misbehaves', () => {
     expect(state.days.find((d) => d.day === newest)?.state).toBe('waiting');
     expect(state.message).toContain(`${newest}: The upstream counted`);
     expect(state.message).toMatch(/\(again in \d+ h( \d+ min)?\)\.$/);
+    // Nor can the copy be complete before the resting day is read again.
+    expect(Date.parse(state.completeAt!)).toBeGreaterThanOrEqual(rested.updatedAt + 6 * 3600_000);
   });
 
   it('waits longer after each failure, then rests the day rather than spend the day on a fault that does not pass', async () => {
