@@ -36,6 +36,10 @@ describe('the local history in words', () => {
     // Turned off after days were copied: paused, not off.
     expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'complete', records: 3 }] })).toBe('Paused');
     expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'pending', records: 0 }] })).toBe('Off');
+    // Paused before its first day was complete: still paused, not a copy to start afresh.
+    const partly = [{ day: '2026-11-20', state: 'pending' as const, records: 300 }];
+    expect(mirrorStateWord({ state: 'off', days: partly })).toBe('Paused');
+    expect(mirrorStateDetail({ state: 'off', message: null, days: partly })).toBe('Nothing is being copied; Start goes on from where the copy stopped.');
   });
 
   it('says which records kept are of complete search results rather than of copied days', () => {

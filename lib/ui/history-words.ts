@@ -16,9 +16,14 @@ export const MIRROR_STATE_WORDS: Record<MirrorState['state'], string> = {
   paused: 'Paused',
 };
 
-/** The state's word: a copy turned off after it had copied days reads "Paused" (Start goes on from there). */
+/** Some of the copy is made: a day copied, or part of one. */
+function begun(state: Pick<MirrorState, 'days'>): boolean {
+  return state.days.some((d) => d.state === 'complete' || d.records > 0);
+}
+
+/** The state's word: a copy turned off after it had begun reads "Paused" (Start goes on from there). */
 export function mirrorStateWord(state: Pick<MirrorState, 'state' | 'days'>): string {
-  if (state.state === 'off' && state.days.some((d) => d.state === 'complete')) return MIRROR_STATE_WORDS.paused;
+  if (state.state === 'off' && begun(state)) return MIRROR_STATE_WORDS.paused;
   return MIRROR_STATE_WORDS[state.state];
 }
 
@@ -26,9 +31,8 @@ export function mirrorStateWord(state: Pick<MirrorState, 'state' | 'days'>): str
 export function mirrorStateDetail(state: Pick<MirrorState, 'state' | 'message' | 'days'>): string {
   switch (state.state) {
     case 'off':
-      return state.days.some((d) => d.state === 'complete')
-        ? 'Nothing is being copied; the days already copied still answer searches for free.'
-        : 'Nothing is being copied. Choose a start day and press Start.';
+      if (state.days.some((d) => d.state === 'complete')) return 'Nothing is being copied; the days already copied still answer searches for free.';
+      return begun(state) ? 'Nothing is being copied; Start goes on from where the copy stopped.' : 'Nothing is being copied. Choose a start day and press Start.';
     case 'syncing':
       return 'Settled days are being copied, newest first, with calls nobody is using.';
     case 'waiting':
