@@ -78,7 +78,10 @@ describe('sign-in', () => {
   it('does not count an attempt the upstream could not answer', async () => {
     const attempt = attemptSpy();
     const authorize = authorizeOf(deps(() => Promise.reject(new QuotaExceededError('tokens', Date.now() + 5000, 5000, 'deployment', { cls: 'signin' })), attempt));
-    await expect(authorize('demo')).rejects.toThrow('UpstreamBusy');
+    await expect(authorize('demo')).rejects.toThrow('UpstreamHolding:5');
+    // Another call in flight: a few seconds.
+    const busy = authorizeOf(deps(() => Promise.reject(new QuotaExceededError('in-flight', Date.now() + 1000, 1000, 'deployment', { cls: 'signin' })), attemptSpy()));
+    await expect(busy('demo')).rejects.toThrow('UpstreamBusy');
     expect(attempt.said).toEqual(['abandoned']);
     expect(lines.join('')).not.toContain('"demo"');
   });

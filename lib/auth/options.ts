@@ -52,7 +52,9 @@ function isRejection(err: unknown): boolean {
  */
 function signInFailure(err: unknown): Error {
   if (isRejection(err)) return new Error(signInErrorCode('CredentialsRejected'));
-  if (err instanceof QuotaExceededError) return new Error(signInErrorCode('UpstreamBusy'));
+  // Another call in flight passes in moments; a cap or the upstream's own hold has a wait to say.
+  if (err instanceof QuotaExceededError) return new Error(err.limitedBy === 'in-flight' ? signInErrorCode('UpstreamBusy') : signInErrorCode('UpstreamHolding', err.retryAfterMs / 1000));
+  if (err instanceof UpstreamError && err.kind === 'rate_limited') return new Error(signInErrorCode('UpstreamHolding', (err.retryAfterMs ?? 60_000) / 1000));
   if (err instanceof UpstreamError) return new Error(signInErrorCode('UpstreamUnreachable'));
   log.error('signin.unexpected', { error: err instanceof Error ? err.message : String(err) });
   return new Error(signInErrorCode('SignInBroken'));

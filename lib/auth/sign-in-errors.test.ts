@@ -7,6 +7,8 @@ describe('sign-in errors', () => {
   it('keeps the wording of the messages people already see', () => {
     expect(signInErrorText(signInErrorCode('CredentialsRejected'))).toBe('The Report API did not accept this API key and secret. Check both and try again.');
     expect(signInErrorText(signInErrorCode('UpstreamBusy'))).toBe('The Report API is busy with another call. Try again in a few seconds.');
+    expect(signInErrorText(signInErrorCode('UpstreamHolding', 42.3))).toBe('Sign-ins are waiting for the Report API\u2019s limits. Try again in 43 s.');
+    expect(signInErrorText(signInErrorCode('UpstreamHolding', 600))).toMatch(/^Sign-ins are waiting for the Report API\u2019s limits\. Try again in 10 min\.$/);
     expect(signInErrorText(signInErrorCode('UpstreamUnreachable'))).toBe('The Report API cannot be reached right now. Try again in a minute.');
     expect(signInErrorText(signInErrorCode('SignInBroken'))).toBe('Sign-in failed on our side. Try again; if it persists, tell the team.');
     expect(signInErrorText('CredentialsSignin')).toBe('Sign-in failed. Check the API key and secret.');

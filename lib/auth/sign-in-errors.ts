@@ -16,6 +16,11 @@ const TEXTS = {
   InvalidInput: 'Check the API key, secret and enterprise ID: one is empty, too long or holds characters it may not.',
   CredentialsRejected: 'The Report API did not accept this API key and secret. Check both and try again.',
   UpstreamBusy: 'The Report API is busy with another call. Try again in a few seconds.',
+  // A wait that is known: the token requests' cap for this minute, or the Report API's own 429.
+  UpstreamHolding: (seconds) =>
+    seconds === undefined
+      ? 'Sign-ins are waiting for the Report API\u2019s limits. Try again in a minute.'
+      : `Sign-ins are waiting for the Report API\u2019s limits. Try again in ${seconds < 60 ? `${Math.max(1, seconds)} s` : formatDuration(seconds * 1000)}.`,
   UpstreamUnreachable: 'The Report API cannot be reached right now. Try again in a minute.',
   SignInBroken: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
   CredentialsRefused:
