@@ -45,8 +45,14 @@ async function dashboard(name: string, env: Record<string, string>): Promise<Pro
     env: { UPSTREAM_LIMIT_PER_MINUTE: '1000', UPSTREAM_LIMIT_PER_HOUR: '10000', UPSTREAM_LIMIT_PER_DAY: '100000', NEXT_TELEMETRY_DISABLED: '1', ...env },
   });
   dashboards.push(proc);
+  // What the server says from now on (an error behind a 500), for the failure messages below.
+  const said: string[] = [];
+  for (const stream of [proc.child.stdout, proc.child.stderr]) stream?.on('data', (d: Buffer) => said.push(d.toString()));
+  serverSaid.set(proc, () => said.join('').slice(-3000));
   return proc;
 }
+
+const serverSaid = new Map<Proc, () => string>();
 
 /** A client of next-auth's sign-in flow that keeps its CSRF cookie between attempts, as a script would. */
 async function signInClient(base: string) {
@@ -212,7 +218,10 @@ test('flood: 20 clients without a session for 60 s stay within the token cap; a 
 
   const attempts = [...statuses.values()].reduce((a, b) => a + b, 0);
   expect(attempts, `statuses ${JSON.stringify([...statuses])}`).toBeGreaterThan(200);
-  expect([...statuses.keys()].filter((s) => s !== 401 && s !== 429), `statuses ${JSON.stringify([...statuses])}; first answers ${JSON.stringify([...unexpected])}`).toEqual([]);
+  expect(
+    [...statuses.keys()].filter((s) => s !== 401 && s !== 429),
+    `statuses ${JSON.stringify([...statuses])}; first answers ${JSON.stringify([...unexpected])}; the server said: ${serverSaid.get(dash)?.()}`,
+  ).toEqual([]);
   // Some sign-ins did reach the upstream: the cap, not something else, held the rest back.
   const last = samples.at(-1)!;
   expect(last.unknown).toBeGreaterThan(0);
