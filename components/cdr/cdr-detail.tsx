@@ -5,6 +5,7 @@
  * the standalone /transactions/<trx_id> page; it takes only a record and the schema.
  */
 import { CDR_FIELDS, FIELD_GROUPS, type Field, type FieldGroup } from '@/lib/cdr/fields';
+import { isEncrypted } from '@/lib/cdr/record-columns';
 import { exactFilterFor, type FilterParam } from '@/lib/query/filters';
 import { ZONES, type Zone } from '@/lib/time/zones';
 import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/ui/cdr-view';
@@ -50,7 +51,7 @@ function FieldRow({ field, record, zone, onFilter }: { field: Field; record: Rec
   else shown = <FieldValue field={field} record={record} zone={zone} />;
   if (field.kind === 'status' && value !== '') note = statusSentence(value);
   if (field.key === 'dlr_error_code') note = dlrErrorSentence(value);
-  if (field.key === 'message_body' && value !== '' && fieldText(record, 'msg_encrypted') === 'true') note = 'Encrypted text; the decrypted message is below.';
+  if (field.key === 'message_body' && value !== '' && isEncrypted(record)) note = 'Encrypted text; the decrypted message is below.';
 
   const filter = exactFilterFor(field.key)?.param;
   return (
@@ -82,7 +83,7 @@ export function CdrDetail({ record, zone, onFilter, headingLevel = 3 }: CdrDetai
   const Heading = `h${headingLevel}` as 'h2' | 'h3';
   const status = fieldText(record, 'delivery_status');
   const latency = deliveryLatencyMs(record);
-  const encrypted = fieldText(record, 'msg_encrypted') === 'true';
+  const encrypted = isEncrypted(record);
   const decrypted = fieldText(record, 'unencrypted_message_body');
 
   return (

@@ -63,7 +63,7 @@ const phoneDigits = (value: string) => value.replace(/[\s().-]/g, '').replace(/^
  * "0081 90 1234 5678" (the international prefix) and, this being a Japanese platform, the domestic
  * "090-1234-5678" (a leading 0 and 9 or 10 more digits: Japan's trunk prefix, so country code 81).
  */
-export function phoneNumber(value: string): string {
+function phoneNumber(value: string): string {
   const digits = phoneDigits(value.replace(/\(0\)/g, ''));
   if (/^00[1-9]/.test(digits)) return digits.slice(2);
   if (/^0[1-9]\d{8,9}$/.test(digits)) return `81${digits.slice(1)}`;

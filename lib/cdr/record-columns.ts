@@ -70,8 +70,8 @@ const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const at = (v: unknown) => upstreamTimestampMs(text(v));
 
 /** When the record was received (ms), or null when its time cannot be read (it cannot be placed). */
-export function receivedMs(cdr: Cdr): number | null {
-  return at((cdr as Record<string, unknown>).date_received);
+export function receivedMs(cdr: { date_received?: unknown }): number | null {
+  return at(cdr.date_received);
 }
 
 /** The columns of a record; null when it has no readable received time (it could not be placed). */

@@ -12,11 +12,12 @@ const IN_LINK = /\/transactions\/([^/?#\s]+)|[?&]row=([^&#\s]+)/i;
 export function normaliseTrxId(input: string): string {
   let value = input.trim();
   const link = IN_LINK.exec(value);
-  if (link) value = decodeURIComponentSafely((link[1] ?? link[2])!);
+  if (link) value = decodedOrAsIs((link[1] ?? link[2])!);
   return value.replace(/[\s-]+/g, '').toLowerCase();
 }
 
-function decodeURIComponentSafely(text: string): string {
+/** A URL part decoded; one with a malformed escape stays as it came (and is refused as not hex). */
+export function decodedOrAsIs(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

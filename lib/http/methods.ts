@@ -27,10 +27,12 @@ export function allowHeader(methods: readonly RouteMethod[], opts: { headRefused
   return [...allowed].sort().join(', ');
 }
 
-export function methodNotAllowed(method: string, allow: string): ProblemError {
+const METHOD_NOT_ALLOWED = '/problems/method-not-allowed';
+
+function methodNotAllowed(method: string, allow: string): ProblemError {
   return new ProblemError(
     {
-      type: '/problems/method-not-allowed',
+      type: METHOD_NOT_ALLOWED,
       title: `${method} is not answered here`,
       status: 405,
       detail: `This endpoint takes ${allow.split(', ').filter((m) => m !== 'OPTIONS').join(', ')}; see the README's HTTP API. Nothing was done and no upstream call was made.`,
@@ -59,7 +61,7 @@ export function otherMethodsRefused(methods: readonly RouteMethod[], opts: { hea
 export function headRefused(): ProblemError {
   return new ProblemError(
     {
-      type: '/problems/method-not-allowed',
+      type: METHOD_NOT_ALLOWED,
       title: 'HEAD is not answered here',
       status: 405,
       detail: 'A HEAD of this endpoint could spend an upstream call for an answer nobody reads. Use GET; GET /api/plan says first what a search costs. No upstream call was made.',

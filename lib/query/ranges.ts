@@ -8,7 +8,7 @@
  * second could lose every record received in it.
  */
 import { MAX_PAGE, SEARCH_MAX_RANGE_MS as MAX_RANGE_MS, type SortOrder } from './query';
-import { upstreamTimestampMs } from '../time/zones';
+import { receivedMs } from '../cdr/record-columns';
 
 const SECOND = 1000;
 
@@ -95,7 +95,7 @@ export function pageFault(body: PageBody, page: number, pageSize: number): strin
   if (distinct !== cdrs.length) return `the upstream's page ${page} held ${cdrs.length - distinct === 1 ? 'a record' : `${cdrs.length - distinct} records`} twice`;
   // A record that cannot be placed in time cannot be kept where it belongs (the local history
   // would leave it out of a result it calls complete), nor sorted or counted by day.
-  const unplaced = cdrs.filter((c) => upstreamTimestampMs(typeof c.date_received === 'string' ? c.date_received : '') === null).length;
+  const unplaced = cdrs.filter((c) => receivedMs(c) === null).length;
   if (unplaced > 0) return `the upstream's page ${page} held ${unplaced === 1 ? 'a record' : `${unplaced} records`} whose received time cannot be read`;
   return null;
 }

@@ -1,24 +1,15 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
+import { decodedOrAsIs, normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { InvalidTrxId } from '@/components/transactions/invalid-trx-id';
 import { TransactionDetailView } from '@/components/transactions/transaction-detail-view';
 
 type Params = { trxId: string };
 
-/** The id as typed; a malformed escape stays as it came and is refused as not-hex below. */
-function decoded(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { trxId } = await params;
-  return { title: `Transaction ${decoded(trxId)}` };
+  return { title: `Transaction ${decodedOrAsIs(trxId)}` };
 }
 
 /**
@@ -26,7 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<Params> }):
  * link, it waits for the person to ask (a lookup the dashboard has not seen costs a call).
  */
 export default async function TransactionPage({ params }: { params: Promise<Params> }) {
-  const typed = decoded((await params).trxId).trim();
+  const typed = decodedOrAsIs((await params).trxId).trim();
   // A malformed id is refused here, before any request could spend a call on it.
   const problem = trxIdProblem(typed);
   return problem ? (
