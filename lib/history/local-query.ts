@@ -7,7 +7,7 @@ import 'server-only';
 import { FIELD_BY_KEY, type CdrFieldKey } from '../cdr/fields';
 import { FREE_TEXT_PARAM, LATENCY_PARAM, type FilterParam, type Filters } from '../query/filters';
 import { UPSTREAM_SORT, type TransactionsQuery } from '../query/query';
-import type { Condition, LocalSearch, RecordColumn, SortKey } from '../store/history-store';
+import type { Condition, LocalSearch, RecordColumn, SortKey } from '../store/history-search';
 import { priceUnits } from '../cdr/record-columns';
 
 type Mapped = (value: string) => Condition;

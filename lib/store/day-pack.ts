@@ -23,7 +23,7 @@ export const PACK_TEXT_COLUMNS = ROLLUP_DIMENSIONS.filter((c): c is PackTextColu
 export const PACK_NUMBER_COLUMNS = ['received_ms', 'parts', 'price_units', 'latency_ms'] as const;
 export type PackNumberColumn = (typeof PACK_NUMBER_COLUMNS)[number];
 
-/** A condition of a search (history-store.ts Condition), as far as a pack reads it. */
+/** A condition of a search (history-search.ts Condition), as far as a pack reads it. */
 export interface PackCondition {
   column: string;
   op: string;

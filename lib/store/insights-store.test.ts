@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
-import type { HistoryDay, HistoryRecordRow, LocalSearch } from './history-store';
+import type { LocalSearch } from './history-search';
+import type { HistoryDay, HistoryRecordRow } from './history-store';
 import { daySegments, zoneDayIndex } from '../time/zone-days';
 import { rollupsServe, splitByHours } from './history-rollups';
 import { breakdownsOf, planSources, type InsightsSearch, type InsightsSums } from './insights-store';

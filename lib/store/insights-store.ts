@@ -3,7 +3,7 @@ import 'server-only';
  * Insights' reads of the local history (lib/insights): sums by day, status, network, sender, API key
  * and DLR code, per hour, and the exact delivery latencies, for a search of the local history — the
  * search the transactions table runs (lib/history/local-query.ts), narrowed by the same WHERE
- * (history-store.ts `searchWhere`), so a count here is the count of rows the table lists.
+ * (history-search.ts `searchWhere`), so a count here is the count of rows the table lists.
  *
  * Where the sums come from, when every condition of the search is on a value the rollups are kept
  * by (history-rollups.ts): the daily rollups of the query's zone for its whole days, the hourly
@@ -20,7 +20,7 @@ import type { Zone } from '../time/zones';
 import { DAY_MS, HOUR_MS, zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from './db/schema';
-import { searchWhere, textMatchIds, type LocalSearch } from './history-store';
+import { searchWhere, textMatchIds, type LocalSearch } from './history-search';
 import { packPlan, utcDaysOf } from './pack-plan';
 import { readLatencies, rollupsServe, splitByHours, type Facet, type Range, type RollupDimension } from './history-rollups';
 import { IdSet, packsServe } from './day-pack';

@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The vocabulary of SQLite's trigram index as a table (fts5vocab, one row per term): a search of
- * two wide characters is the trigrams that start with them (lib/store/history-store.ts ftsMatch),
+ * two wide characters is the trigrams that start with them (lib/store/history-search.ts ftsMatch),
  * found as a range of its sorted terms. It replaces the pairs of wide characters the copy used to
  * append to every record's text, which made the index about 40 % larger and each stored page
  * slower. PostgreSQL's trigram index answers ILIKE of any length and needs nothing.

@@ -4,7 +4,7 @@ import 'server-only';
  * to do (lib/store/history-writes.ts indexPendingText), not in the transaction that stores the
  * records: a copied day is complete, and searchable, as soon as its records are in. Records are
  * indexed in the order of their ids; `history_text_indexed.upto` is the last id the index holds,
- * and a search reads the records after it directly (lib/store/history-store.ts textCondition).
+ * and a search reads the records after it directly (lib/store/history-search.ts textCondition).
  *
  * The index's delete and update triggers act only on records it holds. Everything stored before
  * this migration is indexed. PostgreSQL's trigram index is kept by PostgreSQL as rows change.

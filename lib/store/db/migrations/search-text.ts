@@ -7,7 +7,7 @@ import type { SqlDialect } from './column-types';
 /**
  * The text SQLite's trigram index keeps of a record: its searchable text and a line end. The line
  * end gives every pair of characters a third (two wide characters are found through the trigrams
- * that start with them: history-store.ts ftsMatch), the text's last two included. Copies stored
+ * that start with them: history-search.ts ftsMatch), the text's last two included. Copies stored
  * before this also hold every pair of wide characters followed by U+0001: those trigrams start
  * with their pair too, so the same search finds them.
  */
