@@ -1,0 +1,61 @@
+'use client';
+import Link from 'next/link';
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatCount } from '@/lib/ui/format';
+import { formatLatency, shortDay } from '@/lib/ui/insights-format';
+import { ChartPanel } from '../chart-panel';
+import { SERIES_COLOURS } from '../status-colors';
+import styles from '../insights.module.css';
+import { type ChartsProps, chartStyle, useDrill } from '../chart-kit';
+
+/** Delivery latency percentiles per day. */
+export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
+  const drill = useDrill(query);
+  const rows = data.byDay.map((d) => ({ day: d.day, label: shortDay(d.day), p50: d.latencyMs.p50, p90: d.latencyMs.p90, p99: d.latencyMs.p99, count: d.latencyMs.count }));
+  return (
+    <ChartPanel
+      title={`Delivery latency per day: p50 ${formatLatency(data.latencyMs.p50)}, p90 ${formatLatency(data.latencyMs.p90)}, p99 ${formatLatency(data.latencyMs.p99)}`}
+      description="Submitted to delivered, nearest-rank percentiles of the delivered messages (log scale)."
+      testId="chart-latency"
+      chart={
+        <LineChart data={rows} responsive style={chartStyle} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
+          <YAxis scale="log" domain={['auto', 'auto']} allowDataOverflow tickFormatter={(v) => formatLatency(Number(v))} tick={{ fontSize: 12 }} width={64} />
+          <Tooltip formatter={(v) => formatLatency(Number(v))} />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {(['p50', 'p90', 'p99'] as const).map((p, i) => (
+            <Line key={p} dataKey={p} name={p} stroke={SERIES_COLOURS[i]} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+          ))}
+        </LineChart>
+      }
+      table={
+        <table className={styles.table}>
+          <caption>Delivery latency per day ({query.query.tz})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Delivered with a latency</th>
+              <th scope="col">p50</th>
+              <th scope="col">p90</th>
+              <th scope="col">p99</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.day}>
+                <th scope="row">
+                  <Link href={drill.href({ day: r.day })}>{r.day}</Link>
+                </th>
+                <td>{formatCount(r.count)}</td>
+                <td>{formatLatency(r.p50)}</td>
+                <td>{formatLatency(r.p90)}</td>
+                <td>{formatLatency(r.p99)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
+    />
+  );
+}
