@@ -6,13 +6,13 @@
  */
 import styles from './insights.module.css';
 import type { ChartsProps } from './chart-kit';
-import { VolumeChart } from './charts/volume-chart';
-import { StatusChart } from './charts/status-chart';
-import { BreakdownChart } from './charts/breakdown-chart';
-import { DlrChart } from './charts/dlr-chart';
-import { LatencyChart } from './charts/latency-chart';
-import { HistogramChart } from './charts/histogram-chart';
-import { CostChart } from './charts/cost-chart';
+import { VolumeChart } from './volume-chart';
+import { StatusChart } from './status-chart';
+import { BreakdownChart } from './breakdown-chart';
+import { DlrChart } from './dlr-chart';
+import { LatencyChart } from './latency-chart';
+import { HistogramChart } from './histogram-chart';
+import { CostChart } from './cost-chart';
 
 export function InsightsCharts({ data, query, byHour }: ChartsProps) {
   return (

@@ -5,9 +5,9 @@ import type { Outcome } from '@/lib/api/insights';
 import { formatCount } from '@/lib/ui/format';
 import { formatRate } from '@/lib/ui/insights-format';
 import { type Drill } from '@/lib/ui/insights-links';
-import { ChartPanel } from '../chart-panel';
-import styles from '../insights.module.css';
-import { type DrillQueries, OUTCOMES, useDrill, rowOf } from '../chart-kit';
+import { ChartPanel } from './chart-panel';
+import styles from './insights.module.css';
+import { type DrillQueries, OUTCOMES, useDrill, rowOf } from './chart-kit';
 
 /** One breakdown of Insights (by network, sender ID or API key): each value's volume by outcome and its delivery rate. */
 export interface BreakdownRow extends Outcome {

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/ui/format';
 import { type Drill } from '@/lib/ui/insights-links';
-import { ChartPanel } from '../chart-panel';
-import { RATE_COLOUR } from '../status-colors';
-import styles from '../insights.module.css';
-import { type ChartsProps, chartStyle, useDrill, rowOf } from '../chart-kit';
+import { ChartPanel } from './chart-panel';
+import { RATE_COLOUR } from './status-colors';
+import styles from './insights.module.css';
+import { type ChartsProps, chartStyle, useDrill, rowOf } from './chart-kit';
 
 /** How many messages took how long to be delivered (submitted to delivered). */
 export function HistogramChart({ data, query }: Omit<ChartsProps, 'byHour'>) {

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { Cell, Legend, Pie, PieChart, Tooltip } from 'recharts';
 import { formatCount } from '@/lib/ui/format';
 import { formatRate } from '@/lib/ui/insights-format';
-import { ChartPanel } from '../chart-panel';
-import { colourOf, STATUS_ORDER } from '../status-colors';
-import styles from '../insights.module.css';
-import { type ChartsProps, chartStyle, statusLabel, useDrill, rowOf } from '../chart-kit';
+import { ChartPanel } from './chart-panel';
+import { colourOf, STATUS_ORDER } from './status-colors';
+import styles from './insights.module.css';
+import { type ChartsProps, chartStyle, statusLabel, useDrill, rowOf } from './chart-kit';
 
 /** Messages by status, as shares of the whole. */
 export function StatusChart({ data, query }: Omit<ChartsProps, 'byHour'>) {

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/ui/format';
 import { formatPrice, shortDay } from '@/lib/ui/insights-format';
-import { ChartPanel } from '../chart-panel';
-import { SERIES_COLOURS } from '../status-colors';
-import styles from '../insights.module.css';
-import { type ChartsProps, chartStyle, useDrill, rowOf } from '../chart-kit';
+import { ChartPanel } from './chart-panel';
+import { SERIES_COLOURS } from './status-colors';
+import styles from './insights.module.css';
+import { type ChartsProps, chartStyle, useDrill, rowOf } from './chart-kit';
 
 /** Message parts and cost per day, per currency. */
 export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {

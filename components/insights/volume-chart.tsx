@@ -4,10 +4,10 @@ import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis 
 import { formatCount } from '@/lib/ui/format';
 import { formatRate, shortDay } from '@/lib/ui/insights-format';
 import { type Drill } from '@/lib/ui/insights-links';
-import { ChartPanel } from '../chart-panel';
-import { colourOf, RATE_COLOUR, STATUS_ORDER } from '../status-colors';
-import styles from '../insights.module.css';
-import { type ChartsProps, chartStyle, percentTick, statusLabel, useDrill, rowOf } from '../chart-kit';
+import { ChartPanel } from './chart-panel';
+import { colourOf, RATE_COLOUR, STATUS_ORDER } from './status-colors';
+import styles from './insights.module.css';
+import { type ChartsProps, chartStyle, percentTick, statusLabel, useDrill, rowOf } from './chart-kit';
 
 /** Messages per day (or hour, up to a week) by outcome, with the delivery rate. */
 export function VolumeChart({ data, query, byHour }: ChartsProps) {

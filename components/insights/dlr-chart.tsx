@@ -2,10 +2,10 @@
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/ui/format';
-import { ChartPanel } from '../chart-panel';
-import { colourOf } from '../status-colors';
-import styles from '../insights.module.css';
-import { type ChartsProps, useDrill, rowOf } from '../chart-kit';
+import { ChartPanel } from './chart-panel';
+import { colourOf } from './status-colors';
+import styles from './insights.module.css';
+import { type ChartsProps, useDrill, rowOf } from './chart-kit';
 
 /** The most frequent DLR error codes, each explained, coloured by whether a resend can help. */
 export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/ui/format';
 import { formatLatency, shortDay } from '@/lib/ui/insights-format';
-import { ChartPanel } from '../chart-panel';
-import { SERIES_COLOURS } from '../status-colors';
-import styles from '../insights.module.css';
-import { type ChartsProps, chartStyle, useDrill } from '../chart-kit';
+import { ChartPanel } from './chart-panel';
+import { SERIES_COLOURS } from './status-colors';
+import styles from './insights.module.css';
+import { type ChartsProps, chartStyle, useDrill } from './chart-kit';
 
 /** Delivery latency percentiles per day. */
 export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
