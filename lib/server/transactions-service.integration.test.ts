@@ -164,6 +164,20 @@ describe('spending upstream calls', () => {
     expect((await h.transactions.record(all, sakura, 'UTC')).meta.source).toBe('cache');
   });
 
+  it('never shares a lookup between sessions of one key signed in for different enterprises', async () => {
+    // A Fuji record no page has shown, asked at once by the key signed in for no enterprise (it
+    // may read it) and for Minato (it may not): two calls, and each session its own answer.
+    const index = h.sim.dataset.query({ from: Date.now() - 2 * 24 * HOUR, to: Date.now() - 24 * HOUR, enterpriseId: 'ent-fuji', limit: 1 });
+    const id = h.sim.dataset.recordAt(index.indices[0] as number).trx_id;
+    const all = h.account('support');
+    const minato = { ...all, enterpriseId: 'ent-minato' };
+    const before = h.upstreamCalls('support');
+    const [fromAll, fromMinato] = await Promise.allSettled([h.transactions.record(all, id, 'UTC'), h.transactions.record(minato, id, 'UTC')]);
+    expect(fromAll.status === 'fulfilled' && fromAll.value.cdr.enterprise_id).toBe('ent-fuji');
+    expect(fromMinato.status === 'rejected' && (fromMinato.reason as ProblemError).problem.status).toBe(404);
+    expect(h.upstreamCalls('support')).toBe(before + 2);
+  });
+
   it('looks up a seen trx_id for free, an unseen one for one call, and remembers a miss', async () => {
     const demo = h.account('demo');
     const p = await h.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10' }));

@@ -167,7 +167,10 @@ export class UpstreamGateway {
   /** A record and the calls this request sent for it, as `query` counts them. */
   async detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<{ cdr: Cdr; calls: number }> {
     const opts = { tz: 'UTC' as const, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
-    const { value, sent } = await this.call(account, 'interactive', 'detail', `detail\u0000${trxId}`, signal, (token) => this.client.getTransaction(token, trxId, opts));
+    // Shared only by sessions that would be answered alike: a key of several enterprises, signed
+    // in for one, is narrowed to it, and must not be handed another session's wider answer.
+    const shareKey = `detail\u0000${account.enterpriseId ?? ''}\u0000${trxId}`;
+    const { value, sent } = await this.call(account, 'interactive', 'detail', shareKey, signal, (token) => this.client.getTransaction(token, trxId, opts));
     return { cdr: value, calls: sent };
   }
 
