@@ -29,7 +29,8 @@ export function allowHeader(methods: readonly RouteMethod[], opts: { headRefused
 
 const METHOD_NOT_ALLOWED = '/problems/method-not-allowed';
 
-function methodNotAllowed(method: string, allow: string): ProblemError {
+/** The 405 of a method the endpoint does not take (`allow`: what Allow says). */
+export function methodNotAllowed(method: string, allow: string): ProblemError {
   return new ProblemError(
     {
       type: METHOD_NOT_ALLOWED,

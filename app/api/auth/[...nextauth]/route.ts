@@ -5,7 +5,7 @@ import { withBodyLimit } from '@/lib/http/body-limit';
 import { ProblemError, problemResponse } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
 import { throttledSignIn } from '@/lib/root/throttled-sign-in';
-import { otherMethodsRefused } from '@/lib/http/methods';
+import { allowHeader, methodNotAllowed, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,6 +21,17 @@ const AUTH_BODY_HINT = 'Send only the sign-in form: csrfToken, apiKey, apiSecret
 // read under the limit first and handed to next-auth as a new request. A sign-in (the credentials
 // callback) passes the sign-in throttle first: a throttled one never reaches next-auth or the upstream.
 async function handler(req: NextRequest, context: Context) {
+  // Read as next-auth reads it: the action and the provider are the first two segments, and any
+  // after them are ignored (callback/credentials/x signs in as well).
+  const [action, provider] = (await context.params).nextauth;
+  // next-auth's client reports its errors here, unsigned and unthrottled: whatever anyone sends
+  // would go into the server's log as sent. The dashboard's own pages log nothing this way.
+  if (action === '_log') return new Response(null, { status: 204 });
+  // The credentials callback is a form's POST; next-auth answers a GET of it with a 500.
+  if (action === 'callback' && provider === 'credentials' && req.method !== 'POST') {
+    const { problem, headers } = methodNotAllowed(req.method, allowHeader(['POST']));
+    return problemResponse(problem, headers);
+  }
   let request: NextRequest;
   try {
     request = await withBodyLimit(req, AUTH_BODY_LIMIT, AUTH_BODY_HINT);
@@ -29,9 +40,6 @@ async function handler(req: NextRequest, context: Context) {
     throw err;
   }
   const services = await getServices();
-  // Read as next-auth reads it: the action and the provider are the first two segments, and any
-  // after them are ignored (callback/credentials/x signs in as well).
-  const [action, provider] = (await context.params).nextauth;
   if (req.method === 'POST' && action === 'callback' && provider === 'credentials') {
     return throttledSignIn(request, services, (attempt) => NextAuth(authOptions({ ...services, attempt }))(request, context));
   }
