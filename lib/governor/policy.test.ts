@@ -114,7 +114,7 @@ describe('planning calls ahead', () => {
   });
 
   it('gives the background rate of each class', () => {
-    expect(backgroundRate(LIMITS, 'export')).toEqual({ perMinute: 3, perHour: 7, perDay: 97 });
+    expect(backgroundRate(LIMITS, 'export')).toEqual({ perMinute: 2, perHour: 7, perDay: 97 });
     expect(backgroundRate(LIMITS, 'sync')).toEqual({ perMinute: 1, perHour: 6, perDay: 60 });
   });
 
@@ -128,12 +128,15 @@ describe('planning an export', () => {
     planCalls(state(opts.calls ?? []), { ...LIMITS, backgroundReserve: opts.reserve ?? 3 }, 'a', 'export', count, opts.ahead ?? 0, 1000, NOW);
 
   it('fits now when every call can go without waiting', () => {
-    expect(plan(3)).toMatchObject({ fitsNow: true, finishAt: NOW + 3000 });
+    expect(plan(2)).toMatchObject({ fitsNow: true, finishAt: NOW + 2000 });
+    // The minute's last call is kept for people: the third waits for the first to leave it.
+    expect(plan(3)).toMatchObject({ fitsNow: false, finishAt: NOW + MINUTE + 1000 });
+    expect(plan(3, { reserve: 0 })).toMatchObject({ fitsNow: true, finishAt: NOW + 3000 });
   });
 
   it('paces a larger export by the minute, then the hour', () => {
-    // 3 now, 3 a minute later, the 7th two minutes after the first.
-    expect(plan(7)).toMatchObject({ fitsNow: false, finishAt: NOW + 2 * MINUTE + 1000 });
+    // 2 now, 2 a minute later, 2 more a minute after, the 7th three minutes after the first.
+    expect(plan(7)).toMatchObject({ fitsNow: false, finishAt: NOW + 3 * MINUTE + 1000 });
     // The 8th needs the hour's first call to leave it (7 background calls an hour).
     expect(plan(8).finishAt).toBe(NOW + HOUR + 1000);
   });
