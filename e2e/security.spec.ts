@@ -321,4 +321,57 @@ test.describe('security', () => {
     await page.goto(searchUrl(own));
     await expect(resultRows(page).first()).toBeVisible();
   });
+
+  test("another site's link that passes through sign-in still waits for the person", async ({ page }) => {
+    const window = pastWindow(9, 2, 8);
+    const link = searchUrl(window, { row: '0123456789abcdef0123456789abcdef' });
+    const attacker = http.createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html');
+      res.end(
+        `<!doctype html><title>elsewhere</title><a id="signin" href="${APP_URL}/signin?callbackUrl=${encodeURIComponent(link)}">sign in</a>` +
+          `<a id="lookup" href="${APP_URL}/transactions/0123456789abcdef0123456789abcd02">see this one</a>`,
+      );
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, resolve));
+    const port = (attacker.address() as AddressInfo).port;
+    const spending: string[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname.startsWith('/api/transactions')) spending.push(req.url());
+    });
+    const signInOnForm = async () => {
+      await page.fill('#apiKey', ACCOUNT);
+      await page.fill('#apiSecret', `${ACCOUNT}-secret`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const before = await upstreamCalls(ACCOUNT);
+    try {
+      // Signed out, a link straight to the sign-in page with a search to go to afterwards.
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.click('#signin');
+      await signInOnForm();
+      await expect(page).toHaveURL(new RegExp(`^${APP_URL}/transactions\\?`));
+      await expect(page.getByTestId('held-link')).toContainText('The link came from another site');
+      await expect(page.getByTestId('detail-drawer')).toHaveCount(0);
+      expect(spending).toEqual([]);
+      expect(await upstreamCalls(ACCOUNT)).toBe(before);
+
+      // Signed out again, a transaction's page: the dashboard sends the person to sign in first.
+      await page.context().clearCookies();
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.click('#lookup');
+      await expect(page).toHaveURL(new RegExp(`^${APP_URL}/signin\\?`));
+      await signInOnForm();
+      await expect(page.getByTestId('held-lookup')).toContainText('The link came from another site');
+      expect(spending).toEqual([]);
+      expect(await upstreamCalls(ACCOUNT)).toBe(before);
+    } finally {
+      attacker.close();
+    }
+
+    // Signed in from the dashboard's own sign-in page, its page searches at once.
+    await page.context().clearCookies();
+    await page.goto(`/signin?callbackUrl=${encodeURIComponent(searchUrl(pastWindow(9, 2, 13)))}`);
+    await signInOnForm();
+    await expect(resultRows(page).first()).toBeVisible();
+  });
 });

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
 import { currentAccount } from '@/lib/root/page-session';
+import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { SignInForm } from './sign-in-form';
 import styles from './signin.module.css';
 
@@ -25,6 +26,7 @@ function safeCallback(raw: string | undefined): string {
 export default async function SignInPage({ searchParams }: Props) {
   const { callbackUrl, error } = await searchParams;
   const target = safeCallback(callbackUrl);
+  // Signed in already, another site's link goes on to its page, which sees where it came from itself.
   if (await currentAccount()) redirect(target);
   return (
     <main className={styles.page}>
@@ -34,7 +36,7 @@ export default async function SignInPage({ searchParams }: Props) {
         </h1>
         <p className={styles.lead}>Sign in with the API key and secret of your Report API account.</p>
         {/* Only the app's own text for the code: `?error=` is anyone's to write. */}
-        <SignInForm callbackUrl={target} initialError={error === undefined ? undefined : signInErrorText(String(error))} />
+        <SignInForm callbackUrl={target} initialError={error === undefined ? undefined : signInErrorText(String(error))} holdTarget={await openedFromAnotherSite()} />
         <p className={styles.note}>
           Your secret is checked with the Report API and kept on this server only, sealed, to renew the 15-minute
           access token while you work. It is deleted when you sign out.

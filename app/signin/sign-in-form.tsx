@@ -5,9 +5,11 @@ import { signIn } from 'next-auth/react';
 import { useRef, useState, type FormEvent } from 'react';
 import { signInProblems, type SignInInput } from '@/lib/auth/credentials';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
+import { holdNextView } from '@/lib/ui/held-after-sign-in';
 import styles from './signin.module.css';
 
-export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
+/** `holdTarget`: this page was opened from another site, so the page signed in to waits for the person (lib/ui/held-after-sign-in.ts). */
+export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { callbackUrl: string; initialError?: string; holdTarget?: boolean }) {
   const router = useRouter();
   const [input, setInput] = useState<SignInInput>({ apiKey: '', apiSecret: '', enterpriseId: '' });
   const [problems, setProblems] = useState<Partial<Record<keyof SignInInput, string>>>({});
@@ -40,6 +42,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       focusField('apiSecret');
       return;
     }
+    if (holdTarget) holdNextView(callbackUrl);
     router.replace(callbackUrl);
     router.refresh();
   }
