@@ -11,6 +11,7 @@ import type { Cdr } from '../cdr/schema';
 import type { Piece } from '../history/coverage';
 import { localSearchOf } from '../history/local-query';
 import type { TransactionsQuery } from '../query/query';
+import { reachableRecords } from '../query/ranges';
 import { upstreamBase } from '../query/wire';
 import type { CachedPage } from '../store/page-cache';
 import type { HistoryStore } from '../store/history-store';
@@ -29,6 +30,11 @@ export interface ComposedSlice {
   notWhole?: string;
   /** Whether pages were read from the upstream for this answer (see SliceResult.fresh). */
   fresh: boolean;
+  /**
+   * Positions before this one can be served: an upstream piece is read in the query's order, and
+   * only its first reachableRecords are within the upstream's reach (Infinity: every position).
+   */
+  reachable: number;
 }
 
 export interface ComposeDeps {
@@ -49,7 +55,8 @@ export async function composedSlice(
   signal?: AbortSignal,
 ): Promise<ComposedSlice> {
   const ordered = query.sortOrder === 'asc' ? pieces : [...pieces].reverse();
-  const out: ComposedSlice = { total: 0, records: [], calls: 0, pages: [], usedLocal: false, usedUpstream: false, fresh: false };
+  const out: ComposedSlice = { total: 0, records: [], calls: 0, pages: [], usedLocal: false, usedUpstream: false, fresh: false, reachable: Number.POSITIVE_INFINITY };
+  const reach = reachableRecords(deps.upstreamPageSize);
   let offset = 0;
   for (const piece of ordered) {
     // Where the wanted positions fall in this piece (as if it held them all: clipped below).
@@ -74,6 +81,8 @@ export async function composedSlice(
       out.usedUpstream = true;
       if (slice.stale) out.stale = slice.stale;
       if (slice.notWhole) out.notWhole = slice.notWhole;
+      // Past this piece's reach, the positions after it are not offered either (paging is a prefix).
+      if (slice.total > reach) out.reachable = Math.min(out.reachable, offset + reach);
       offset += slice.total;
     }
   }

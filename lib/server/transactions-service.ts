@@ -124,7 +124,6 @@ export class TransactionsService {
       answer = {
         ...composed,
         source: composed.usedLocal && composed.usedUpstream ? 'mixed' : composed.usedLocal ? 'mirror' : composed.fresh ? 'upstream' : 'cache',
-        reachable: Number.POSITIVE_INFINITY,
       };
     }
     return this.compose(account, query, answer);
