@@ -72,6 +72,18 @@ describe('parseQuery', () => {
     expect(parseQuery({ 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-02-01 00:00:01' }).ok).toBe(false);
   });
 
+  it('refuses a range no record can be in: one that starts in the future, or before 1970', () => {
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    const future = parseQuery({ 'date-from': '2027-10-01 00:00:00', 'date-to': '2027-10-02 00:00:00' }, { now });
+    expect(future).toEqual({ ok: false, errors: { 'date-from': 'date-from 2027-10-01 00:00:00 UTC is in the future: no message has been received then yet. Choose a start before now.' } });
+    const ancient = parseQuery({ 'date-from': '0050-01-01 00:00:00', 'date-to': '0050-01-02 00:00:00' }, { now });
+    expect(ancient).toEqual({ ok: false, errors: { 'date-from': 'date-from must be in 1970 or later; got "0050-01-01 00:00:00".' } });
+    // A range that ends later today (the "today" preset) is a search of what has come so far; a start
+    // a minute ahead of this clock is another clock's now.
+    expect(parseQuery({ 'date-from': '2026-11-27 00:00:00', 'date-to': '2026-11-27 23:59:59' }, { now }).ok).toBe(true);
+    expect(parseQuery({ 'date-from': '2026-11-27 21:01:00', 'date-to': '2026-11-27 22:00:00', tz: 'JST' }, { now }).ok).toBe(true);
+  });
+
   it('says what a value must be when it is too long, not only its length', () => {
     expect(parseQuery({ ...RANGE, status: 'DELIVERED' })).toMatchObject({ ok: false, errors: { status: expect.stringMatching(/^Status is too long \(at most 7 characters\): it must be one of DELIVRD, /) } });
   });

@@ -69,7 +69,17 @@ export interface ParseOptions {
    * served, cached and kept as this account's).
    */
   sessionEnterpriseId?: string | null;
+  /** What "now" is (ms; default the clock): a range that starts after it is refused. */
+  now?: number;
 }
+
+/**
+ * How far after now a range may start: the browser's clock and the server's differ by a little, and
+ * a person's "from now" should not be refused for a second's difference.
+ */
+const FUTURE_SLACK_MS = 5 * 60_000;
+/** Received times are counted from 1970 (epoch milliseconds): nothing is earlier. */
+const EARLIEST_MS = 0;
 
 export const RANGE_PARAMS = ['date-from', 'date-to'] as const;
 export const SETTING_PARAMS = ['tz', 'sort', 'sort-order', 'page-size', 'page'] as const;
@@ -189,6 +199,12 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   }
   const from = at['date-from'];
   const to = at['date-to'];
+  // No record can be in these: the upstream would answer an empty page for a call.
+  if (from && from.getTime() > (options.now ?? Date.now()) + FUTURE_SLACK_MS) {
+    errors['date-from'] = `date-from ${formatWallClock(from, tz)} ${tz} is in the future: no message has been received then yet. Choose a start before now.`;
+  } else if (from && from.getTime() < EARLIEST_MS) {
+    errors['date-from'] = `date-from must be in 1970 or later; got "${formatWallClock(from, tz)}".`;
+  }
   if (from && to) {
     if (to.getTime() <= from.getTime()) errors['date-to'] = 'The end (date-to) must be later than the start (date-from).';
     else if (to.getTime() - from.getTime() > maxRangeDays * DAY_MS) {
