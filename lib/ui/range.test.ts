@@ -50,9 +50,12 @@ describe('range validation (the server’s own rules)', () => {
   it('says how long a range is', () => {
     expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-04 02:00:00' }, 'UTC')).toEqual({
       ms: (34 * 24 + 2) * 3600_000,
-      text: '34 d 2 h',
+      text: '34 d 2 h (3 d 2 h too long)',
       tooLong: true,
     });
+    // Just over: to the second, not "31 d" beside "at most 31 days".
+    expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-01 00:00:01' }, 'UTC')?.text).toBe('31 d 1 s (1 s too long)');
+    expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-01 00:00:00' }, 'UTC')).toMatchObject({ text: '31 d', tooLong: false });
     expect(rangeSpan({ dateFrom: 'soon', dateTo: '2026-11-04 02:00:00' }, 'UTC')).toBeNull();
   });
   it('offers at most 31 days after the start', () => {

@@ -46,13 +46,29 @@ export interface RangeProblems {
   'date-to'?: string;
 }
 
-/** How long the range is, in words, when both ends read: shown beside the 31-day message. */
+/** Every part of a span, to the second (`31 d 1 s`): how much to take off must not be rounded away. */
+function exactDuration(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const parts: [number, string][] = [
+    [Math.floor(total / 86_400), 'd'],
+    [Math.floor((total % 86_400) / 3600), 'h'],
+    [Math.floor((total % 3600) / 60), 'min'],
+    [total % 60, 's'],
+  ];
+  return parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}`).join(' ') || '0 s';
+}
+
+/**
+ * How long the range is, in words, when both ends read: shown beside the 31-day message. Too long,
+ * it is said to the second with what is over, so the person knows how much to take off.
+ */
 export function rangeSpan(range: WallRange, zone: Zone): { ms: number; text: string; tooLong: boolean } | null {
   const from = parseWallClock(range.dateFrom, zone);
   const to = parseWallClock(range.dateTo, zone);
   if (!from || !to) return null;
   const ms = to.getTime() - from.getTime();
-  return { ms, text: formatDuration(ms), tooLong: ms > MAX_RANGE_MS };
+  if (ms <= MAX_RANGE_MS) return { ms, text: formatDuration(ms), tooLong: false };
+  return { ms, text: `${exactDuration(ms)} (${exactDuration(ms - MAX_RANGE_MS)} too long)`, tooLong: true };
 }
 
 /** The latest end the picker offers for a given start: start + 31 days (the `max` of the input). */
