@@ -105,4 +105,13 @@ describe('a session cookie', () => {
     await expect(jwt({ token: { sid: 's1', apiKey: 'demo' } })).rejects.toThrow('the session was ended on the server');
     await expect(jwt({ token: {} })).rejects.toThrow();
   });
+
+  it('is kept while the store cannot be read: an outage of the database signs nobody out', async () => {
+    const d = deps(() => Promise.resolve({}));
+    d.store.vault.get = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    };
+    const jwt = authOptions(d).callbacks!.jwt! as unknown as (p: { token: JWT }) => Promise<JWT>;
+    await expect(jwt({ token: { sid: 's1', apiKey: 'demo' } })).resolves.toMatchObject({ sid: 's1', apiKey: 'demo' });
+  });
 });

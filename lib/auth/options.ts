@@ -131,7 +131,19 @@ export function authOptions(deps: AuthDeps): NextAuthOptions {
         }
         // Every later read of the session (/api/auth/session): one the vault no longer holds
         // (signed out, signed out everywhere, its secret refused upstream) is no session.
-        if (!token.sid || !(await deps.store.vault.get(token.sid, Date.now()))) throw new SessionEndedError();
+        if (!token.sid) throw new SessionEndedError();
+        let held: unknown;
+        try {
+          held = await deps.store.vault.get(token.sid, Date.now());
+        } catch (err) {
+          // The store cannot be read (a database restart, a failover): the session is not known to
+          // have ended, and next-auth would delete the cookie of any session whose check threw —
+          // every person signed out by an outage. The cookie stays; the API's answers say the store
+          // is unavailable until it is back (nothing is served without it).
+          log.warn('session.store_unavailable', { error: err instanceof Error ? err.message : String(err) });
+          return token;
+        }
+        if (!held) throw new SessionEndedError();
         return token;
       },
       session({ session, token }) {
