@@ -8,6 +8,7 @@ import { brandCheck } from '../errors/brand';
 import { CREDENTIALS_REFUSED_PROBLEM, UPSTREAM_UNAUTHORIZED_PROBLEM, type Problem } from '../api/types';
 import { QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
+import { isStoreUnavailable } from '../store/db/unavailable';
 import { CredentialsRefusedError, UpstreamError } from '../upstream';
 
 const TYPE_BASE = '/problems/';
@@ -80,6 +81,10 @@ export function crossSiteRefused(): ProblemError {
   });
 }
 
+export const STORE_UNAVAILABLE_PROBLEM = `${TYPE_BASE}store-unavailable`;
+/** A database restart or failover takes seconds to a minute. */
+const STORE_RETRY_AFTER_S = 15;
+
 function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
@@ -105,6 +110,19 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
   }
   if (err instanceof CredentialsRefusedError) return { problem: credentialsRefused(err), headers: {} };
   if (err instanceof UpstreamError) return upstreamProblem(err);
+  if (isStoreUnavailable(err)) {
+    log.warn('handler.store_unavailable', { error: err instanceof Error ? err.message : String(err) });
+    return {
+      problem: {
+        type: STORE_UNAVAILABLE_PROBLEM,
+        title: 'The dashboard cannot reach its database right now',
+        status: 503,
+        detail: 'Nothing was done, nothing is lost and no upstream call was made. Try again in a moment.',
+        retryAfterSeconds: STORE_RETRY_AFTER_S,
+      },
+      headers: { 'Retry-After': String(STORE_RETRY_AFTER_S) },
+    };
+  }
   log.error('handler.unexpected', { error: err instanceof Error ? err.message : String(err) });
   return {
     problem: { type: `${TYPE_BASE}internal`, title: 'Something went wrong on our side', status: 500, detail: 'The error was logged. Try again; if it persists, tell the team.' },
