@@ -37,6 +37,15 @@ test.describe('the dashboard API', () => {
     }
   });
 
+  test('answers the health probe without a session, and says nothing of any account', async () => {
+    const anonymous = await playwrightRequest.newContext({ baseURL: APP_URL });
+    const res = await anonymous.get('/api/health');
+    expect(res.status()).toBe(200);
+    expect(res.headers()['cache-control']).toContain('no-store');
+    expect(await res.json()).toEqual({ status: 'ok', store: 'ok' });
+    expect((await anonymous.post('/api/health')).status()).toBe(405);
+  });
+
   test('refuses a wrong secret with a clear message and no session', async () => {
     const ctx = await playwrightRequest.newContext({ baseURL: APP_URL });
     const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };

@@ -4,7 +4,7 @@ import 'server-only';
  * it), else the SQLite file in DATA_DIR (one instance). Opens it, brings its tables up to date, and
  * hands out every store that lives in it.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Config } from '../config';
 import { migrate } from './db/migrate';
@@ -41,6 +41,8 @@ export interface DurableStore {
   /** Insights' sums and latencies over the local history. */
   insights: InsightsStore;
   signInAttempts: SignInAttemptStore;
+  /** Asks the database the smallest question there is (the health check): rejects when it cannot answer. */
+  ping(): Promise<void>;
   /** Closes the database (for SQLite, frees the data folder for another process). */
   close(): Promise<void>;
 }
@@ -93,6 +95,9 @@ export async function openStore(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>
     history: createHistoryStore(db, dialect, writer, dayPacks),
     insights: createInsightsStore(db, dialect, dayPacks),
     signInAttempts: createSignInAttemptStore(db, dialect),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
     async close() {
       await writer.close();
       await close();
