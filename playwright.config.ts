@@ -22,6 +22,8 @@ const dashboardEnv = (port: number, name: string, limits: [number, number, numbe
   UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '1000',
   LOG_LEVEL: 'warn',
   NEXT_TELEMETRY_DISABLED: '1',
+  // As `npm start`: a stop lets background calls in flight finish (lib/root/graceful-stop.ts).
+  NEXT_MANUAL_SIG_HANDLE: 'true',
   ...extra,
 });
 

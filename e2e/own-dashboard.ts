@@ -41,6 +41,7 @@ export class OwnDashboard {
         NEXTAUTH_URL: this.url,
         LOG_LEVEL: 'warn',
         NEXT_TELEMETRY_DISABLED: '1',
+        NEXT_MANUAL_SIG_HANDLE: 'true',
         ...this.env(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -112,6 +112,8 @@ async function main() {
     UPSTREAM_BASE_URL: process.env.UPSTREAM_BASE_URL ?? `http://127.0.0.1:${simPort}`,
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
+    // A stop lets background calls in flight finish (lib/root/graceful-stop.ts).
+    NEXT_MANUAL_SIG_HANDLE: 'true',
     // The URL people use is the proxy's: next-auth builds its links and redirects from it.
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     // One secret for every instance (a cookie of one must open on the others); the demo's only.

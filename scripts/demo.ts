@@ -55,6 +55,8 @@ async function main() {
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? 'demo-only-secret-not-for-production-5b1f0c9e',
     NEXT_DIST_DIR: distDir,
     NEXT_TELEMETRY_DISABLED: '1',
+    // A stop lets background calls in flight finish (lib/root/graceful-stop.ts).
+    NEXT_MANUAL_SIG_HANDLE: 'true',
   };
 
   if (!dev) {

@@ -68,6 +68,11 @@ export interface Services {
   endSessions(apiKey: string, reason: SessionsEndReason): Promise<number>;
   /** Starts background work (the export runner, store maintenance): at server start, not in tests. */
   start(): void;
+  /**
+   * Stops background work, letting each step in flight finish (a call out is paid for: its page is
+   * stored, not asked again after a restart). The store stays open for the requests still served.
+   */
+  stopBackground(): Promise<void>;
   /** Stops background work and closes the store. */
   close(): Promise<void>;
 }
@@ -146,6 +151,10 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const insights = new InsightsService({ history: store.history, insights: store.insights, index: historyIndex, policy, now });
   const exportService = new ExportService({ store: store.exportJobs, files: store.exportFiles, gateway, cache, local: { historyIndex, history: store.history }, runner: exportRunner, config, log, now });
   let stopMaintenance: (() => void) | undefined;
+  const stopBackground = async () => {
+    stopMaintenance?.();
+    await Promise.all([exportRunner.stop(), syncRunner.stop()]);
+  };
   return {
     config,
     store,
@@ -167,10 +176,9 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
       exportRunner.start();
       syncRunner.start();
     },
+    stopBackground,
     async close() {
-      stopMaintenance?.();
-      await exportRunner.stop();
-      await syncRunner.stop();
+      await stopBackground();
       await gateway.close();
       await backend.close();
       await store.close();

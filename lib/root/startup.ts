@@ -3,7 +3,8 @@ import 'server-only';
  * What the Node.js server does when it starts (instrumentation.ts): stamps every request with its
  * TCP peer's address (lib/http/peer-address.ts: a route handler has no other trustworthy way to it
  * under `next start`), lets a handler give its answer's length (lib/http/content-length.ts), checks the configuration and opens the store, and starts the export runner,
- * so a restarted server resumes queued and running exports without waiting for a request.
+ * so a restarted server resumes queued and running exports without waiting for a request; a stop
+ * (SIGTERM) lets the background calls in flight finish first (./graceful-stop.ts).
  *
  * A server that cannot start its services (a wrong setting, no NEXTAUTH_SECRET in production, a
  * database it cannot reach, a data folder it cannot write or another process holds) stops here
@@ -13,6 +14,7 @@ import 'server-only';
 import { authSecret } from '../auth/auth-secret';
 import { installContentLength } from '../http/content-length';
 import { installPeerStamp } from '../http/peer-address';
+import { installGracefulStop } from './graceful-stop';
 import { getServices } from './services';
 
 export async function startServer(): Promise<void> {
@@ -20,7 +22,13 @@ export async function startServer(): Promise<void> {
   installContentLength();
   try {
     authSecret();
-    await getServices();
+    const services = await getServices();
+    installGracefulStop({
+      stopBackground: () => services.stopBackground(),
+      on: (signal, listener) => process.once(signal, listener),
+      exit: (code) => process.exit(code),
+      manual: Boolean(process.env.NEXT_MANUAL_SIG_HANDLE),
+    });
   } catch (err) {
     console.error(`The dashboard cannot start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
