@@ -46,7 +46,7 @@ function memoryVault(): VaultStore {
 
 function attemptSpy(): SignInAttempt & { said: string[] } {
   const said: string[] = [];
-  return { said, succeeded: async () => void said.push('succeeded'), rejected: async () => void said.push('rejected'), abandoned: async () => void said.push('abandoned') };
+  return { said, knownAddress: false, succeeded: async () => void said.push('succeeded'), rejected: async () => void said.push('rejected'), abandoned: async () => void said.push('abandoned') };
 }
 
 function deps(verify: () => Promise<unknown>, attempt?: SignInAttempt): AuthDeps {

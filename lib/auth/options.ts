@@ -82,7 +82,8 @@ async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined
   // The page checks the same before sending; only a script can get here with a bad form.
   if (Object.keys(signInProblems(input)).length > 0) throw new Error(signInErrorCode('InvalidInput'));
   try {
-    await deps.gateway.verifyCredentials(input.apiKey, input.apiSecret);
+    // No attempt (nothing counted it): treated as from a new address, the stricter reading.
+    await deps.gateway.verifyCredentials(input.apiKey, input.apiSecret, { knownAddress: deps.attempt?.knownAddress ?? false });
   } catch (err) {
     await (isRejection(err) ? deps.attempt?.rejected() : deps.attempt?.abandoned());
     // Not accepted: the key may be anything (a secret pasted into the wrong field), so only its fingerprint is logged.

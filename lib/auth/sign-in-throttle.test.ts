@@ -92,6 +92,10 @@ describe('the sign-in throttle', () => {
       expect(await throttle.begin('demo', '198.51.100.7')).toMatchObject({ go: false, by: 'key' });
       const owner = await throttle.begin('demo', OWNER);
       expect(owner.go).toBe(true);
+      // Checked upstream as an owner's sign-in (the cap keeps room for those: lib/governor/policy.ts).
+      expect(owner.go && owner.attempt.knownAddress).toBe(true);
+      const elsewhere = await throttle.begin('fuji', STRANGER);
+      expect(elsewhere.go && elsewhere.attempt.knownAddress).toBe(false);
       if (owner.go) await owner.attempt.succeeded();
       // The owner's success gives the stranger no fresh allowance.
       expect(await throttle.begin('demo', STRANGER)).toMatchObject({ go: false, by: 'key' });

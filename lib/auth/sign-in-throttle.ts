@@ -21,6 +21,8 @@ import type { SignInAttemptStore } from '../store/sign-in-attempts';
 import { nextAttemptAt, withFailure, withoutFailure, type ThrottleRule } from './throttle-rules';
 
 export interface SignInAttempt {
+  /** The key signed in from this address lately: its check at the upstream is an owner's (CallClass `signin`), else `signin-new`. */
+  readonly knownAddress: boolean;
   /** The upstream accepted the key and secret. */
   succeeded(): Promise<void>;
   /** The upstream refused them. */
@@ -82,12 +84,13 @@ export class SignInThrottle {
         return at > now ? { result: at } : { next: withFailure(current, perKey, now), result: null };
       });
     let counted = keySubject;
+    const knownAddress = pairSubject !== null && (await store.isKnownAddress(pairSubject, now));
     const keyWaitsUntil = await countAhead(keySubject);
     if (keyWaitsUntil !== null) {
-      if (!pairSubject || !(await store.isKnownAddress(pairSubject, now))) return { go: false, retryAfterMs: keyWaitsUntil - now, by: 'key' };
-      const pairWaitsUntil = await countAhead(pairSubject);
+      if (!knownAddress) return { go: false, retryAfterMs: keyWaitsUntil - now, by: 'key' };
+      const pairWaitsUntil = await countAhead(pairSubject as string);
       if (pairWaitsUntil !== null) return { go: false, retryAfterMs: pairWaitsUntil - now, by: 'key' };
-      counted = pairSubject;
+      counted = pairSubject as string;
     }
 
     let settled = false;
@@ -99,6 +102,7 @@ export class SignInThrottle {
     return {
       go: true,
       attempt: {
+        knownAddress,
         // The streak counted is forgotten (the key's, or the pair's past a key that waits: the
         // owner's success does not give a stranger a fresh allowance), and the address remembered.
         succeeded: () =>

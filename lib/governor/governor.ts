@@ -16,7 +16,7 @@ import { brandCheck } from '../errors/brand';
  */
 import type { QuotaSnapshot, SharedQuotaWindow, WindowName } from '../api/types';
 import type { GovernorBackend, SlotLease, WaitingCall } from './backend';
-import { rankOf, type CallClass } from './classes';
+import { isSignIn, rankOf, type CallClass } from './classes';
 import { accountWindows, planCalls, sharedWindows, verdict, type CallPlan, type GovernorState, type LimitedBy, type PolicyLimits, type Verdict } from './policy';
 
 export interface GovernorOptions {
@@ -89,7 +89,7 @@ export function describeLimit(limitedBy: LimitedBy, retryAfterMs: number, scope:
     case 'upstream':
       return `The Report API asked us to wait before this account's next call; ${when}.`;
     case 'tokens':
-      return d.cls === 'signin'
+      return d.cls !== undefined && isSignIn(d.cls)
         ? `Too many sign-ins are being checked with the Report API right now; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`
         : `This dashboard's token requests for this minute are used; ${when}.`;
     default: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallClass } from './classes';
-import { accountWindows, backgroundRate, holdbackOf, planCalls, sharedWindows, signInTokenLimit, verdict, type CallRecord, type GovernorState, type PolicyLimits } from './policy';
+import { accountWindows, backgroundRate, holdbackOf, planCalls, newAddressSignInLimit, sharedWindows, signInTokenLimit, verdict, type CallRecord, type GovernorState, type PolicyLimits } from './policy';
 import { DAY, HOUR, MINUTE } from './windows';
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -87,6 +87,19 @@ describe('token requests', () => {
     expect(goesNow(verdict(s, LIMITS, 'a', 'renewal', NOW))).toBe(true);
     // Token requests are not query calls: a person may still search.
     expect(goesNow(verdict(s, LIMITS, 'a', 'interactive', NOW))).toBe(true);
+  });
+
+  it('leave half of the sign-ins to owners at their usual address, whatever is sent from elsewhere', () => {
+    expect(newAddressSignInLimit(10)).toBe(4);
+    expect(newAddressSignInLimit(1)).toBe(1);
+    const flood = Array.from({ length: 4 }, (_, i): CallRecord => ({ account: '(sign-in)', cls: 'signin-new', at: NOW - 50_000 + i * 1000 }));
+    const s = state(flood);
+    // Another sign-in from a new address waits for the first of those to leave the minute…
+    expect(verdict(s, LIMITS, '(sign-in)', 'signin-new', NOW)).toMatchObject({ limitedBy: 'tokens', at: NOW - 50_000 + MINUTE });
+    // …while an owner's goes at once, and the sign-ins' cap as a whole still holds.
+    expect(goesNow(verdict(s, LIMITS, '(sign-in)', 'signin', NOW))).toBe(true);
+    const full = state([...flood, ...Array.from({ length: 4 }, (_, i): CallRecord => ({ account: '(sign-in)', cls: 'signin', at: NOW - 40_000 + i * 1000 }))]);
+    expect(verdict(full, LIMITS, '(sign-in)', 'signin', NOW)).toMatchObject({ limitedBy: 'tokens', at: NOW - 50_000 + MINUTE });
   });
 });
 

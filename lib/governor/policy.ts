@@ -16,7 +16,7 @@
  *  - an account the upstream answered 429 waits as long as it was told.
  */
 import type { WindowName } from '../api/types';
-import { countsInQueryWindows, isBackground, isTokenCall, type CallClass } from './classes';
+import { countsInQueryWindows, isBackground, isSignIn, isTokenCall, type CallClass } from './classes';
 import { MINUTE, usage, windowLimits, type WindowLimit } from './windows';
 
 export interface WindowLimits {
@@ -86,6 +86,15 @@ export function signInTokenLimit(tokensPerMinute: number): number {
   return tokensPerMinute >= 3 ? tokensPerMinute - Math.ceil(tokensPerMinute / 5) : tokensPerMinute;
 }
 
+/**
+ * Sign-ins from addresses their key has not signed in from lately take at most half of the
+ * sign-ins' token calls (at least one): made-up keys sent from anywhere cannot keep owners coming
+ * back from their usual address out.
+ */
+export function newAddressSignInLimit(tokensPerMinute: number): number {
+  return Math.max(1, Math.floor(signInTokenLimit(tokensPerMinute) / 2));
+}
+
 /** The three windows of `base`, each with the configured margin. */
 function windowsOf(base: WindowLimits, limits: PolicyLimits): WindowLimit[] {
   return windowLimits(base, limits.arrivalMarginMs ?? 0);
@@ -143,10 +152,16 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
   const blocked = state.blocks.get(account) ?? 0;
   if (blocked > now) v = later(v, { at: blocked, limitedBy: 'upstream', scope: 'account' });
   if (isTokenCall(cls)) {
+    const minute = MINUTE + (limits.arrivalMarginMs ?? 0);
     const tokens = timesOf(state.calls, (c) => isTokenCall(c.cls));
-    const limit = cls === 'signin' ? signInTokenLimit(limits.tokensPerMinute) : limits.tokensPerMinute;
-    const w = windowVerdict(tokens, now, { name: 'minute', ms: MINUTE + (limits.arrivalMarginMs ?? 0), limit }, 'deployment');
+    const limit = isSignIn(cls) ? signInTokenLimit(limits.tokensPerMinute) : limits.tokensPerMinute;
+    const w = windowVerdict(tokens, now, { name: 'minute', ms: minute, limit }, 'deployment');
     if (w.at > now) v = later(v, { ...w, limitedBy: 'tokens' });
+    if (cls === 'signin-new') {
+      const fresh = timesOf(state.calls, (c) => c.cls === 'signin-new');
+      const share = windowVerdict(fresh, now, { name: 'minute', ms: minute, limit: newAddressSignInLimit(limits.tokensPerMinute) }, 'deployment');
+      if (share.at > now) v = later(v, { ...share, limitedBy: 'tokens' });
+    }
   }
   return v.at > now ? v : { at: now, limitedBy: null, scope: 'account' };
 }

@@ -121,9 +121,11 @@ export class UpstreamGateway {
    * be real yet, so the ledger holds no trace of it. The token is kept for the account's first
    * queries.
    */
-  async verifyCredentials(apiKey: string, secret: string): Promise<UpstreamToken> {
+  async verifyCredentials(apiKey: string, secret: string, opts: { knownAddress: boolean }): Promise<UpstreamToken> {
+    // From an address the key signed in from lately, or not: the latter takes only part of the cap.
+    const cls = opts.knownAddress ? 'signin' : 'signin-new';
     const token = await this.governor.run(
-      { account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS },
+      { account: SIGN_IN_ACCOUNT, cls, kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS },
       holdingOn429(this.governor, SIGN_IN_ACCOUNT, 'signin', this.now, () => this.client.getToken(apiKey, secret)),
     );
     this.tokens.prime(apiKey, token);
