@@ -86,6 +86,16 @@ describe('sign-in', () => {
     expect(lines.join('')).not.toContain('"demo"');
   });
 
+  it('warns the operator when the upstream cannot check a sign-in (out of reach, broken), not when it refuses one', async () => {
+    const down = authorizeOf(deps(() => Promise.reject(new UpstreamError('network', 'The Report API could not be reached: connect ECONNREFUSED 127.0.0.1:9')), attemptSpy()));
+    await expect(down('demo')).rejects.toThrow();
+    expect(lines.join('')).toMatch(/"level":"warn","event":"signin.upstream_unavailable","reason":"network"/);
+    lines.length = 0;
+    const refused = authorizeOf(deps(() => Promise.reject(new UpstreamError('unauthorized', 'refused', { status: 401 })), attemptSpy()));
+    await expect(refused('demo')).rejects.toThrow('CredentialsRejected');
+    expect(lines.join('')).not.toContain('signin.upstream_unavailable');
+  });
+
   it('logs the key once the upstream accepted it, and tells the throttle', async () => {
     const attempt = attemptSpy();
     const authorize = authorizeOf(deps(() => Promise.resolve({}), attempt));

@@ -60,6 +60,9 @@ function signInFailure(err: unknown): Error {
   return new Error(signInErrorCode('SignInBroken'));
 }
 
+/** How an upstream that cannot check a sign-in fails (not a refusal of the key). */
+const UPSTREAM_DOWN = new Set(['unavailable', 'timeout', 'malformed', 'network']);
+
 /** What sign-in needs of the server: the gateway to check credentials, the vault, the session length. */
 export interface AuthDeps {
   gateway: Pick<UpstreamGateway, 'verifyCredentials' | 'forget'>;
@@ -87,7 +90,11 @@ async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined
   } catch (err) {
     await (isRejection(err) ? deps.attempt?.rejected() : deps.attempt?.abandoned());
     // Not accepted: the key may be anything (a secret pasted into the wrong field), so only its fingerprint is logged.
-    log.info('signin.refused', { key: logFingerprint(input.apiKey), reason: err instanceof UpstreamError ? err.kind : err instanceof QuotaExceededError ? 'busy' : 'error' });
+    const reason = err instanceof UpstreamError ? err.kind : err instanceof QuotaExceededError ? 'busy' : 'error';
+    log.info('signin.refused', { key: logFingerprint(input.apiKey), reason });
+    // The upstream out of reach or broken (a wrong UPSTREAM_BASE_URL, an outage) is the operator's to
+    // see, at the level they watch: nobody can sign in until it is fixed.
+    if (err instanceof UpstreamError && UPSTREAM_DOWN.has(err.kind)) log.warn('signin.upstream_unavailable', { reason, error: err.message });
     throw signInFailure(err);
   }
   await deps.attempt?.succeeded();
