@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configSchema, getConfig } from './config';
+import { configSchema, configWarnings, getConfig } from './config';
 
 const root = path.resolve(__dirname, '..');
 
@@ -49,6 +49,18 @@ describe('configuration', () => {
 
   it('refuses a NEXTAUTH_SECRET too short to protect the sessions and the stored secrets', () => {
     expect(() => getConfig({ NEXTAUTH_SECRET: 'x' } as unknown as NodeJS.ProcessEnv)).toThrow(/NEXTAUTH_SECRET: must be at least 32 characters.*openssl rand -base64 32/);
+  });
+
+  it('warns at start-up of settings that together stop exports or the copy for good', () => {
+    const base = { NEXTAUTH_SECRET: 'x'.repeat(32) };
+    const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
+    expect(configWarnings(getConfig(env(base)))).toEqual([]);
+    expect(configWarnings(getConfig(env({ ...base, UPSTREAM_BACKGROUND_RESERVE: '50' })))).toEqual([
+      "Exports and the local history's copy can never make a call: UPSTREAM_BACKGROUND_RESERVE (50) keeps every call of an hour for people. Lower it below the limits of each window.",
+    ]);
+    expect(configWarnings(getConfig(env({ ...base, MIRROR_MAX_SHARE: '0.05' })))).toEqual([
+      "The local history's copy can never make a call: MIRROR_MAX_SHARE (0.05) of the calls of a minute is less than one. Raise it, or the limits.",
+    ]);
   });
 
   it('serves the demo with no variable set', () => {

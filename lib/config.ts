@@ -5,7 +5,7 @@ import 'server-only';
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { PolicyLimits } from './governor/policy';
+import { backgroundRate, type PolicyLimits } from './governor/policy';
 import { MAX_ARRIVAL_MARGIN_MS } from './governor/windows';
 
 /**
@@ -136,3 +136,31 @@ export function upstreamLimits(c: Config): PolicyLimits {
     arrivalMarginMs: c.UPSTREAM_WINDOW_MARGIN_MS,
   };
 }
+
+/**
+ * Settings each valid alone that together stop a kind of work for good (a reserve as large as the
+ * hour, a copy's share that rounds to no call): said at start-up, where the operator looks, rather
+ * than only in an export's estimate or the History page.
+ */
+export function configWarnings(c: Config): string[] {
+  const limits = upstreamLimits(c);
+  const warnings: string[] = [];
+  const words = { perMinute: 'a minute', perHour: 'an hour', perDay: 'a day' } as const;
+  const zeroWindow = (rate: { perMinute: number; perHour: number; perDay: number }) => {
+    const window = (['perMinute', 'perHour', 'perDay'] as const).find((w) => rate[w] === 0);
+    return window ? words[window] : undefined;
+  };
+  const exportsStopped = zeroWindow(backgroundRate(limits, 'export'));
+  if (exportsStopped) {
+    warnings.push(
+      `Exports and the local history's copy can never make a call: UPSTREAM_BACKGROUND_RESERVE (${c.UPSTREAM_BACKGROUND_RESERVE}) keeps every call of ${exportsStopped} for people. Lower it below the limits of each window.`,
+    );
+  } else {
+    const syncStopped = zeroWindow(backgroundRate(limits, 'sync'));
+    if (syncStopped) {
+      warnings.push(`The local history's copy can never make a call: MIRROR_MAX_SHARE (${c.MIRROR_MAX_SHARE}) of the calls of ${syncStopped} is less than one. Raise it, or the limits.`);
+    }
+  }
+  return warnings;
+}
+

@@ -12,6 +12,8 @@ import 'server-only';
  * a healthy process.
  */
 import { authSecret } from '../auth/auth-secret';
+import { configWarnings } from '../config';
+import { log } from '../log';
 import { installContentLength } from '../http/content-length';
 import { installPeerStamp } from '../http/peer-address';
 import { installGracefulStop } from './graceful-stop';
@@ -23,6 +25,7 @@ export async function startServer(): Promise<void> {
   try {
     authSecret();
     const services = await getServices();
+    for (const warning of configWarnings(services.config)) log.warn('config.warning', { warning });
     installGracefulStop({
       stopBackground: () => services.stopBackground(),
       on: (signal, listener) => process.once(signal, listener),
