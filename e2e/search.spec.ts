@@ -114,3 +114,20 @@ test('a result deeper than the pages can reach says so and offers a way to reach
   await expect(resultRows(page)).toHaveCount(100);
   await expect(note).toHaveCount(0);
 });
+
+test('a page past the last one says so and leads to the last page', async ({ page, baseURL }) => {
+  await signIn(page, ACCOUNT, baseURL!);
+  const window = pastWindow(11, 1, 3);
+  const params = new URLSearchParams({ 'date-from': window.from, 'date-to': window.to, tz: 'UTC', 'page-size': '100', page: '40' });
+  await page.goto(`/transactions?${params}`);
+  const state = page.getByTestId('past-last-page');
+  await expect(state).toContainText('There is no page 40');
+  await expect(resultRows(page)).toHaveCount(0);
+  const last = Number((await state.textContent())?.match(/has (\d+) pages?/)?.[1]);
+  expect(last).toBeGreaterThan(0);
+  expect(last).toBeLessThan(40);
+  await state.getByRole('button', { name: `Go to page ${last}` }).click();
+  await expect(page).toHaveURL(new RegExp(`page=${last}(&|$)`));
+  await expect(resultRows(page).first()).toBeVisible();
+  await expect(state).toHaveCount(0);
+});

@@ -4,6 +4,7 @@
  * waiting for Search, a link that cannot be searched, or a search that found nothing (with what to
  * widen).
  */
+import { formatCount } from '@/lib/ui/format';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import type { FieldErrors } from '@/lib/query/query';
 import styles from './result-states.module.css';
@@ -93,6 +94,23 @@ export function EmptyState({ rangeText, filters, onWiden, onDropFilter, nothingS
             Drop {f.label}: {filters[f.param]}
           </button>
         ))}
+      </div>
+    </div>
+  );
+}
+
+/** A page past the last one (an old link, a page number typed into the URL): said, with the way back. */
+export function PastLastPageState({ page, lastPage, onLastPage }: { page: number; lastPage: number; onLastPage: () => void }) {
+  return (
+    <div className={styles.state} data-testid="past-last-page">
+      <h3 className={styles.stateTitle}>There is no page {formatCount(page)}</h3>
+      <p className={styles.detail}>
+        This search has {formatCount(lastPage)} {lastPage === 1 ? 'page' : 'pages'} at this page size.
+      </p>
+      <div className={styles.suggestions}>
+        <button type="button" className="button button-small" onClick={onLastPage}>
+          Go to page {formatCount(lastPage)}
+        </button>
       </div>
     </div>
   );

@@ -32,7 +32,7 @@ import { useAccount } from '../shell/account-context';
 import { ColumnChooser } from './column-chooser';
 import { PageSizeSelect, Pagination } from './pagination';
 import { QueryProblem } from './query-problem';
-import { EmptyState, HeldLinkState, IdleState, InvalidLinkState } from './result-states';
+import { EmptyState, HeldLinkState, IdleState, InvalidLinkState, PastLastPageState } from './result-states';
 import { LoadingNotice, RecordCount, SourceTag, UncoveredNote } from './result-summary';
 import { ResultsSkeleton, ResultsTable } from './results-table';
 import { SearchForm } from './search-form';
@@ -85,6 +85,8 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
 
   const results = useQuery({ ...transactionsQueryOptions(search.kind === 'ready' ? search.key : ''), enabled: search.kind === 'ready' && !held });
   const page = search.kind === 'ready' ? results.data : undefined;
+  // A page number past the last one (an old link): said as such, not as an empty table.
+  const pastLastPage = !!page && page._embedded.total_found > 0 && page._embedded.cdrs.length === 0 && page.page > page._meta.reachablePages;
   const [prefs, setPrefs] = useColumnPrefs();
   const commit = (values: PageUrlValues, history: 'push' | 'replace' = 'push') => void setUrl(values, { history });
   const table = useTransactionsTable({
@@ -272,15 +274,20 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
               }
             />
           ) : null}
+          {pastLastPage ? (
+            <PastLastPageState page={page.page} lastPage={page._meta.reachablePages} onLastPage={() => commit({ page: String(page._meta.reachablePages), [ROW_PARAM]: null })} />
+          ) : null}
           {page && page._embedded.total_found > 0 ? (
             <>
-              <ResultsTable
-                table={table}
-                caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, ${orderWords(settings.sort, settings.sortOrder)}`}
-                openRowId={openRow}
-                onOpenRow={(id) => commit({ [ROW_PARAM]: id })}
-                stale={results.isPlaceholderData}
-              />
+              {pastLastPage ? null : (
+                <ResultsTable
+                  table={table}
+                  caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, ${orderWords(settings.sort, settings.sortOrder)}`}
+                  openRowId={openRow}
+                  onOpenRow={(id) => commit({ [ROW_PARAM]: id })}
+                  stale={results.isPlaceholderData}
+                />
+              )}
               <div className={styles.footer}>
                 <Pagination
                   links={page._links}
