@@ -22,6 +22,20 @@ describe('opening the store from the configuration', () => {
     }
   });
 
+  it('says DATA_DIR is not a folder when it names a file, or a path through one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-open-'));
+    try {
+      const file = path.join(dir, 'a-file');
+      fs.writeFileSync(file, 'not a folder');
+      for (const dataDir of [file, path.join(file, 'data')]) {
+        const config = getConfig({ DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv);
+        await expect(openStore(config)).rejects.toThrow(`The data folder ${dataDir} (DATA_DIR) is not a folder`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('uses PostgreSQL when DATABASE_URL is a postgres:// URL, and writes nothing to DATA_DIR', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-open-'));
     const database = await createDatabase(inject('postgresAdminUrl'));

@@ -60,9 +60,12 @@ async function openPostgres(url: string, applicationName: string | undefined, ma
   return { db, dialect: 'postgres', pool, close: once(() => db.destroy()) };
 }
 
-/** A data folder this user may not write: said with the folder and what to do, not as a bare EACCES. */
+/** A data folder this user may not write, or that is not a folder: said with the folder and what to do, not as a bare EACCES. */
 function notWritable(dataDir: string, err: unknown): Error {
   const code = (err as { code?: string }).code;
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    return new Error(`The data folder ${dataDir} (DATA_DIR) is not a folder: it, or a folder on its path, is a file (${code}). Set DATA_DIR to a folder, or to a path that does not exist yet.`, { cause: err });
+  }
   if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return err as Error;
   return new Error(`The data folder ${dataDir} (DATA_DIR) cannot be written by this user (${code}): give the server's user that folder, or set DATA_DIR to one it owns.`, { cause: err });
 }
