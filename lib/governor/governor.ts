@@ -75,7 +75,10 @@ export class QuotaExceededError extends Error {
 function wait(ms: number): string {
   if (!Number.isFinite(ms)) return 'no call can go at the configured limits';
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return seconds < 120 ? `the next call can go in ${seconds} s` : `the next call can go in ${Math.ceil(seconds / 60)} min`;
+  if (seconds < 120) return `the next call can go in ${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  // The day's window: "in 23 h 59 min", not "in 1439 min".
+  return minutes < 120 ? `the next call can go in ${minutes} min` : `the next call can go in ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
 }
 
 const per = (name: WindowName) => (name === 'hour' ? 'an hour' : `a ${name}`);
