@@ -22,14 +22,20 @@ export function holdNextView(target: string, now = Date.now()): void {
   }
 }
 
+/** The mark taken last: React's development mode draws a view twice, and the second drawing must agree. */
+let taken: { path: string; at: number } | null = null;
+
 /** Whether the view being drawn at `path` should wait for the person; a mark for it is used up. */
 export function takeHeldView(path: string, now = Date.now()): boolean {
   if (typeof window === 'undefined') return false;
+  if (taken && taken.path === path && now - taken.at < 1000) return true;
   try {
     const mark = JSON.parse(sessionStorage.getItem(KEY) ?? 'null') as { path?: unknown; until?: unknown } | null;
     if (!mark || mark.path !== path) return false;
     sessionStorage.removeItem(KEY);
-    return typeof mark.until === 'number' && mark.until > now;
+    const held = typeof mark.until === 'number' && mark.until > now;
+    if (held) taken = { path, at: now };
+    return held;
   } catch {
     return false;
   }
