@@ -95,10 +95,19 @@ test('search with a range and two filters, page through the links, toggle the zo
   expect(page.url()).toBe(urlBefore);
   expect(await upstreamCalls(ACCOUNT)).toBe(callsBeforeToggle);
 
-  // Page size is part of the URL too.
+  // Page size is part of the URL too, and a change keeps the rows on screen in view: page 3 of 25
+  // (rows 51–75) becomes page 2 of 50 (rows 51–100).
+  await page.getByTestId('page-first').click();
+  await expect(page.getByTestId('page-position')).toContainText('Page 1 of');
+  await page.getByTestId('page-next').click();
+  await expect(page.getByTestId('page-position')).toContainText('Page 2 of');
+  await page.getByTestId('page-next').click();
+  await expect(page.getByTestId('page-position')).toContainText('Page 3 of');
+  const [firstOnPage3] = await rowIds(page);
   await page.getByTestId('page-size').selectOption('50');
-  await expect(page).toHaveURL(/page-size=50&page=1/);
+  await expect(page).toHaveURL(/page-size=50&page=2/);
   await expect(resultRows(page)).toHaveCount(50);
+  expect((await rowIds(page))[0]).toBe(firstOnPage3);
 });
 
 test('a result deeper than the pages can reach says so and offers a way to reach it', async ({ page, baseURL }) => {

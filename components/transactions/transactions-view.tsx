@@ -25,7 +25,7 @@ import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
 import { rezonePage } from '@/lib/ui/rezone-page';
 import { wholeRangeUncovered } from '@/lib/ui/uncovered';
 import type { SearchDraft } from '@/lib/ui/search-draft';
-import { ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
+import { pageHoldingFirstRow, ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
 import { takeHeldView } from '@/lib/ui/held-after-sign-in';
 import { ZoneToggle } from '../common/zone-toggle';
 import { useAccount } from '../shell/account-context';
@@ -127,7 +127,9 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
   }
 
   function changePageSize(size: PageSize) {
-    commit({ 'page-size': String(size), page: '1', [ROW_PARAM]: null });
+    // The rows on screen stay in view: the page that holds the first of them at the new size.
+    const page = search.kind === 'ready' ? pageHoldingFirstRow(search.query.page, settings.pageSize, size) : 1;
+    commit({ 'page-size': String(size), page: String(page), [ROW_PARAM]: null });
   }
 
   function changeZone(next: Zone) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageHref, queryOfApiHref, ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, zoneOf } from './url-state';
+import { pageHoldingFirstRow, pageHref, queryOfApiHref, ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, zoneOf } from './url-state';
 
 describe('the page URL as search state', () => {
   it('is idle without a range: nothing is searched on load', () => {
@@ -76,3 +76,14 @@ describe('search settings from the URL', () => {
     expect(settingsOf({ 'sort-order': 'sideways', 'page-size': '30' })).toEqual({ tz: 'UTC', sort: 'date_received', sortOrder: 'desc', pageSize: 25 });
   });
 });
+
+describe('changing the page size', () => {
+  it('goes to the page that holds the first row on screen', () => {
+    expect(pageHoldingFirstRow(1, 25, 100)).toBe(1);
+    expect(pageHoldingFirstRow(3, 25, 100)).toBe(1); // rows 51–75
+    expect(pageHoldingFirstRow(5, 25, 100)).toBe(2); // rows 101–125
+    expect(pageHoldingFirstRow(2, 100, 10)).toBe(11); // row 101
+    expect(pageHoldingFirstRow(900, 100, 10)).toBe(1000); // past the last page there is: the last
+  });
+});
+

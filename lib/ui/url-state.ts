@@ -5,6 +5,7 @@
  */
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import {
+  MAX_PAGE,
   PAGE_SIZES,
   parseQuery,
   parseZone,
@@ -51,6 +52,15 @@ export function settingsOf(values: PageUrlValues): SearchSettings {
     sortOrder: (SORT_ORDERS as readonly string[]).includes(order ?? '') ? (order as SortOrder) : QUERY_DEFAULTS.sortOrder,
     pageSize: (PAGE_SIZES as readonly number[]).includes(size) ? (size as PageSize) : QUERY_DEFAULTS.pageSize,
   };
+}
+
+/**
+ * The page, at another page size, that holds the first row of `page` at `size` (page 3 of 25 is
+ * rows 51–75: page 1 of 100), so a change of page size keeps the person where they were; at most
+ * the last page there is.
+ */
+export function pageHoldingFirstRow(page: number, size: number, nextSize: number): number {
+  return Math.min(MAX_PAGE, Math.floor(((page - 1) * size) / nextSize) + 1);
 }
 
 /** What the URL says has been searched. */
