@@ -5,7 +5,7 @@ describe('what a client is told of an error', () => {
   it('says 503 with Retry-After when the database cannot be reached, not a bare 500', () => {
     const { problem, headers } = toProblem(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
     expect(problem).toMatchObject({ type: '/problems/store-unavailable', status: 503, title: 'The dashboard cannot reach its database right now' });
-    expect(problem.detail).toContain('no upstream call was made');
+    expect(problem.detail).toContain('try again in a moment');
     expect(headers['Retry-After']).toBe('15');
   });
 

@@ -81,9 +81,9 @@ export function crossSiteRefused(): ProblemError {
   });
 }
 
-export const STORE_UNAVAILABLE_PROBLEM = `${TYPE_BASE}store-unavailable`;
-/** A database restart or failover takes seconds to a minute. */
-const STORE_RETRY_AFTER_S = 15;
+const STORE_UNAVAILABLE_PROBLEM = `${TYPE_BASE}store-unavailable`;
+/** When to try again while the store cannot be reached: a database restart or failover takes seconds to a minute. */
+export const STORE_RETRY_AFTER_S = 15;
 
 function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
@@ -117,7 +117,7 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
         type: STORE_UNAVAILABLE_PROBLEM,
         title: 'The dashboard cannot reach its database right now',
         status: 503,
-        detail: 'Nothing was done, nothing is lost and no upstream call was made. Try again in a moment.',
+        detail: 'Its database (PostgreSQL, or its SQLite file) did not answer. What it stored before is kept; try again in a moment.',
         retryAfterSeconds: STORE_RETRY_AFTER_S,
       },
       headers: { 'Retry-After': String(STORE_RETRY_AFTER_S) },

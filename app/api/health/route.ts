@@ -5,6 +5,7 @@
  * 503 (with Retry-After) when it does not, so an instance that lost its database is taken out.
  */
 import { otherMethodsRefused } from '@/lib/http/methods';
+import { STORE_RETRY_AFTER_S } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
 import { log } from '@/lib/log';
 
@@ -19,7 +20,7 @@ export async function GET(): Promise<Response> {
     return Response.json({ status: 'ok', store: 'ok' }, { headers: NOT_KEPT });
   } catch (err) {
     log.warn('health.store_unavailable', { error: err instanceof Error ? err.message : String(err) });
-    return Response.json({ status: 'unavailable', store: 'unreachable' }, { status: 503, headers: { ...NOT_KEPT, 'Retry-After': '15' } });
+    return Response.json({ status: 'unavailable', store: 'unreachable' }, { status: 503, headers: { ...NOT_KEPT, 'Retry-After': String(STORE_RETRY_AFTER_S) } });
   }
 }
 
