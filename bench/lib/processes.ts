@@ -178,6 +178,8 @@ export async function startDashboard(opts: DashboardOptions): Promise<Proc & { d
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       NEXTAUTH_SECRET: 'bench-secret-0123456789abcdef0123456789',
       LOG_LEVEL: 'warn',
+      // As `npm start`: a stop lets background calls in flight finish (lib/root/graceful-stop.ts).
+      NEXT_MANUAL_SIG_HANDLE: 'true',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

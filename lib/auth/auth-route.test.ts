@@ -3,6 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log } from '../log';
 import * as route from '../../app/api/auth/[...nextauth]/route';
 
+// The store locked past its wait, as a sign-in under a flood once met it.
+vi.mock('@/lib/root/services', () => ({
+  getServices: async () => {
+    throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+  },
+}));
+
 const context = (...nextauth: string[]) => ({ params: Promise.resolve({ nextauth }) });
 
 describe("next-auth's route, before next-auth", () => {
@@ -27,5 +34,17 @@ describe("next-auth's route, before next-auth", () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('Allow')).toBe('OPTIONS, POST');
     expect((await res.json()).title).toBe('GET is not answered here');
+  });
+
+  it('answers a sign-in that meets the store out of reach 503 with Retry-After, not a bare 500', async () => {
+    const req = new NextRequest('http://dashboard.test/api/auth/callback/credentials', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'csrfToken=x&apiKey=demo&apiSecret=demo-secret',
+    });
+    const res = await route.POST(req, context('callback', 'credentials'));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('Retry-After')).toBe('15');
+    expect((await res.json()).type).toBe('/problems/store-unavailable');
   });
 });

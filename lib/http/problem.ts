@@ -89,6 +89,13 @@ function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
+/** The 503 of a store out of reach, for a handler that otherwise lets errors through (next-auth's); null for any other error. */
+export function storeUnavailableResponse(err: unknown): Response | null {
+  if (!isStoreUnavailable(err)) return null;
+  const { problem, headers } = toProblem(err);
+  return problemResponse(problem, headers);
+}
+
 /** Maps anything a handler throws to the problem a client should see. */
 export function toProblem(err: unknown): { problem: Problem; headers: Record<string, string> } {
   if (err instanceof ProblemError) return { problem: err.problem, headers: err.headers };

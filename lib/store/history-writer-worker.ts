@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openHistoryFile } from './db/history-file';
+import { openHistoryFile, truncateHistoryLog } from './db/history-file';
 import { createPostgresPool } from './db/postgres-pool';
 import type { Database } from './db/schema';
 import { withStatementCache } from './db/statement-cache';
@@ -40,14 +40,15 @@ function open(target: WriterTarget): { db: Kysely<Database>; quiet: () => void }
     // slows every read of the copy, each page looked up in it first: a free-text search over
     // 310,000 records took 23 ms before, 14 ms after.
     quiet: () => {
-      if (file.open) file.pragma('wal_checkpoint(TRUNCATE)');
+      if (file.open) file.exec(truncateHistoryLog('main'));
     },
   };
 }
 
 function serve(port: NonNullable<typeof parentPort>, target: WriterTarget): void {
   const { db, quiet } = open(target);
-  const writes = createHistoryWrites(db, target.dialect);
+  // The history file is this connection's own ('main'); the store's is attached to read.
+  const writes = createHistoryWrites(db, target.dialect, { historySchema: 'main' });
   let quietTimer: NodeJS.Timeout | undefined;
   // One at a time, in the order sent (the main thread's queue sends one anyway).
   let chain = Promise.resolve();

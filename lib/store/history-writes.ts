@@ -17,6 +17,8 @@ import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type 
 import { historyRow, RECORD_COLUMNS, type HistoryRecordRow } from '../cdr/record-columns';
 import { DAY_MS, utcDayOf } from '../time/zone-days';
 import { bulkInsert } from './db/bulk-insert';
+import { truncateHistoryLog } from './db/history-file';
+import { HISTORY_SCHEMA } from './db/migrations/history-schema';
 import { encodePack, PACK_NUMBER_COLUMNS, PACK_TEXT_COLUMNS } from './day-pack';
 import type { Database, SqlDialect } from './db/schema';
 import { storedSearchText } from './db/migrations/search-text';
@@ -62,7 +64,12 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
-export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect): HistoryWrites {
+/**
+ * `historySchema`: the history file's schema on `db` (SQLite): 'main' on the writer's own connection,
+ * HISTORY_SCHEMA (the default) on the server's, where it is attached.
+ */
+export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect, options: { historySchema?: string } = {}): HistoryWrites {
+  const historySchema = options.historySchema ?? HISTORY_SCHEMA;
   type Q = Kysely<Database> | Transaction<Database>;
 
   /** The rows of history_records whose ids are these (a condition for one statement, however many). */
@@ -181,7 +188,7 @@ export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect): 
         await trx.deleteFrom('history_day_packs').where('scope', '=', scope).execute();
       });
       // The log still holds the pages as they were written: emptied, so the copy is gone from disk.
-      if (dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+      if (dialect === 'sqlite') await sql.raw(truncateHistoryLog(historySchema)).execute(db);
     },
     async deleteBefore(scope, day) {
       const cut = Date.parse(`${day}T00:00:00Z`);

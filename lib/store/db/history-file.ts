@@ -33,6 +33,17 @@ function settle(db: SqliteDatabase.Database, schema: string): void {
   db.pragma(`${schema}.secure_delete = ON`);
 }
 
+/**
+ * Copies the history file's log into it and empties the log, on a connection where that file is
+ * schema `schema` ('main' on the writer's own, HISTORY_SCHEMA where it is attached). Named: an
+ * unnamed `wal_checkpoint` checkpoints every attached file, and a TRUNCATE of the store's file
+ * blocks the server's writes until no reader is left (under load, a sign-in answered 500 with
+ * "database is locked").
+ */
+export function truncateHistoryLog(schema: string): string {
+  return `pragma ${schema}.wal_checkpoint(TRUNCATE)`;
+}
+
 /** Opens the history file as the writer's own connection. */
 export function openHistoryFile(file: string): SqliteDatabase.Database {
   ensureFile(file);

@@ -2,7 +2,7 @@ import NextAuth from 'next-auth';
 import type { NextRequest } from 'next/server';
 import { authOptions } from '@/lib/auth/options';
 import { withBodyLimit } from '@/lib/http/body-limit';
-import { ProblemError, problemResponse } from '@/lib/http/problem';
+import { ProblemError, problemResponse, storeUnavailableResponse } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
 import { throttledSignIn } from '@/lib/root/throttled-sign-in';
 import { allowHeader, methodNotAllowed, otherMethodsRefused } from '@/lib/http/methods';
@@ -20,7 +20,19 @@ const AUTH_BODY_HINT = 'Send only the sign-in form: csrfToken, apiKey, apiSecret
 // configuration (NEXTAUTH_SECRET is required in production). No session is needed here; the body is
 // read under the limit first and handed to next-auth as a new request. A sign-in (the credentials
 // callback) passes the sign-in throttle first: a throttled one never reaches next-auth or the upstream.
-async function handler(req: NextRequest, context: Context) {
+async function handler(req: NextRequest, context: Context): Promise<Response> {
+  try {
+    return await handleAuth(req, context);
+  } catch (err) {
+    // The store out of reach (or SQLite locked past its wait) is a 503 with Retry-After, as on every
+    // other route (lib/http/problem.ts), not Next.js's bare 500; anything else stays a 500.
+    const unavailable = storeUnavailableResponse(err);
+    if (!unavailable) throw err;
+    return unavailable;
+  }
+}
+
+async function handleAuth(req: NextRequest, context: Context): Promise<Response> {
   // Read as next-auth reads it: the action and the provider are the first two segments, and any
   // after them are ignored (callback/credentials/x signs in as well).
   const [action, provider] = (await context.params).nextauth;
