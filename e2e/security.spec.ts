@@ -322,6 +322,25 @@ test.describe('security', () => {
     await expect(resultRows(page).first()).toBeVisible();
   });
 
+  test('the sign-in form keeps what was typed (or autofilled) before its script ran', async ({ page }) => {
+    // The page's scripts held back: the fields are filled while the form is still the server's HTML.
+    let release!: () => void;
+    const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/_next/static/chunks/**', async (route) => {
+      await scriptsMayLoad;
+      await route.continue();
+    });
+    // Not waiting for the document's load: its scripts are what is held back.
+    await page.goto('/signin', { waitUntil: 'commit' });
+    await page.locator('#apiKey').waitFor();
+    await page.fill('#apiKey', ACCOUNT);
+    await page.fill('#apiSecret', `${ACCOUNT}-secret`);
+    release();
+    await page.waitForLoadState('load');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/transactions/);
+  });
+
   test("another site's link that passes through sign-in still waits for the person", async ({ page }) => {
     const window = pastWindow(9, 2, 8);
     const link = searchUrl(window, { row: '0123456789abcdef0123456789abcdef' });

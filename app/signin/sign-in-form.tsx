@@ -11,7 +11,6 @@ import styles from './signin.module.css';
 /** `holdTarget`: this page was opened from another site, so the page signed in to waits for the person (lib/ui/held-after-sign-in.ts). */
 export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { callbackUrl: string; initialError?: string; holdTarget?: boolean }) {
   const router = useRouter();
-  const [input, setInput] = useState<SignInInput>({ apiKey: '', apiSecret: '', enterpriseId: '' });
   const [problems, setProblems] = useState<Partial<Record<keyof SignInInput, string>>>({});
   const [error, setError] = useState<string | undefined>(initialError);
   const [pending, setPending] = useState(false);
@@ -20,8 +19,16 @@ export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { 
   // after an answer, focus goes where the person types next (also for keyboard and screen-reader use).
   const focusField = (name: keyof SignInInput) => requestAnimationFrame(() => form.current?.querySelector<HTMLInputElement>(`#${name}`)?.focus());
 
+  /** The fields as they stand: read from the form, not kept in state, so nothing typed or autofilled before the page's script ran is lost. */
+  const readInput = (): SignInInput => {
+    const data = new FormData(form.current!);
+    const text = (name: keyof SignInInput) => String(data.get(name) ?? '');
+    return { apiKey: text('apiKey'), apiSecret: text('apiSecret'), enterpriseId: text('enterpriseId') };
+  };
+
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const input = readInput();
     const found = signInProblems(input);
     setProblems(found);
     const firstProblem = (Object.keys(input) as (keyof SignInInput)[]).find((name) => found[name]);
@@ -38,7 +45,8 @@ export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { 
     if (!result || result.error) {
       setError(signInErrorText(result?.error ?? 'CredentialsSignin'));
       // Keep the key, drop the secret: it was refused or must be typed again.
-      setInput((i) => ({ ...i, apiSecret: '' }));
+      const secret = form.current?.querySelector<HTMLInputElement>('#apiSecret');
+      if (secret) secret.value = '';
       focusField('apiSecret');
       return;
     }
@@ -55,10 +63,9 @@ export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { 
         name={name}
         type={type}
         autoComplete={autoComplete}
-        value={input[name]}
+        defaultValue=""
         aria-invalid={problems[name] ? true : undefined}
         aria-describedby={problems[name] ? `${name}-problem` : hint ? `${name}-hint` : undefined}
-        onChange={(e) => setInput((i) => ({ ...i, [name]: e.target.value }))}
       />
       {problems[name] ? (
         <p id={`${name}-problem`} className={styles.problem}>
