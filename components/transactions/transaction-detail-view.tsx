@@ -6,8 +6,6 @@
  * spend the account's calls by linking to made-up ids.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { usePathname } from 'next/navigation';
 import { useQueryStates } from 'nuqs';
 import Link from 'next/link';
 import { parseAsString } from 'nuqs';
@@ -17,12 +15,12 @@ import { PAGE_PATHS } from '@/lib/ui/paths';
 import { fieldText } from '@/lib/ui/cdr-view';
 import { transactionQueryOptions } from '@/lib/ui/queries';
 import { pageHref, zoneOf } from '@/lib/ui/url-state';
-import { takeHeldView } from '@/lib/ui/held-after-sign-in';
 import { CdrDetail } from '../cdr/cdr-detail';
 import { CopyButton } from '../common/copy-button';
 import { ZoneToggle } from '../common/zone-toggle';
 import { QueryProblem } from './query-problem';
 import { SourceTag } from './result-summary';
+import { useHeldLink } from './use-held-link';
 import styles from './transaction-detail-view.module.css';
 
 const HOUR = 3600_000;
@@ -39,9 +37,7 @@ function searchAroundHref(received: string, trxId: string, zone: Zone): string |
 export function TransactionDetailView({ trxId, heldLink = false }: { trxId: string; heldLink?: boolean }) {
   const [url, setUrl] = useQueryStates({ tz: parseAsString });
   const zone = zoneOf(url);
-  const pathname = usePathname();
-  // Drawn first in the browser after sign-in (a client navigation): no server HTML to match.
-  const [held, setHeld] = useState(() => heldLink || takeHeldView(pathname));
+  const [held, setHeld] = useHeldLink(heldLink);
   const record = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: !held });
   const around = record.data ? searchAroundHref(fieldText(record.data, 'date_received'), trxId, zone) : null;
 

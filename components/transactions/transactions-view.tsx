@@ -10,7 +10,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
 import { useQueryStates } from 'nuqs';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { usePathname } from 'next/navigation';
 import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
 import { normaliseTrxId } from '@/lib/cdr/trx-id';
 import { filterDef, type FilterParam } from '@/lib/query/filters';
@@ -26,7 +25,6 @@ import { rezonePage } from '@/lib/ui/rezone-page';
 import { wholeRangeUncovered } from '@/lib/ui/uncovered';
 import type { SearchDraft } from '@/lib/ui/search-draft';
 import { pageHoldingFirstRow, ROW_PARAM, searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
-import { takeHeldView } from '@/lib/ui/held-after-sign-in';
 import { ZoneToggle } from '../common/zone-toggle';
 import { useAccount } from '../shell/account-context';
 import { ColumnChooser } from './column-chooser';
@@ -40,6 +38,7 @@ import { TruncatedNote } from './truncated-note';
 import { useColumnPrefs } from './use-column-prefs';
 import { useSearchDraft } from './use-search-draft';
 import { useTransactionsTable } from './use-transactions-table';
+import { useHeldLink } from './use-held-link';
 import styles from './transactions-view.module.css';
 import frame from '../common/page-frame.module.css';
 
@@ -77,9 +76,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
   const queryClient = useQueryClient();
   const searchButton = useRef<HTMLButtonElement>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const pathname = usePathname();
-  // Drawn first in the browser after sign-in (a client navigation): no server HTML to match.
-  const [held, setHeld] = useState(() => heldLink || takeHeldView(pathname));
+  const [held, setHeld] = useHeldLink(heldLink);
 
   const [draft, setDraft] = useSearchDraft(url, search, zone, defaultRange);
 
