@@ -14,7 +14,7 @@ import { QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
 import type { UpstreamGateway } from '../server/upstream-gateway';
 import type { VaultStore } from '../store/vault';
-import { UpstreamError } from '../upstream';
+import { UpstreamError, type UpstreamErrorKind } from '../upstream';
 import { authSecret } from './auth-secret';
 import { signInProblems } from './credentials';
 import { logFingerprint } from './fingerprint';
@@ -61,7 +61,7 @@ function signInFailure(err: unknown): Error {
 }
 
 /** How an upstream that cannot check a sign-in fails (not a refusal of the key). */
-const UPSTREAM_DOWN = new Set(['unavailable', 'timeout', 'malformed', 'network']);
+const UPSTREAM_DOWN = new Set<UpstreamErrorKind>(['unavailable', 'timeout', 'malformed', 'network']);
 
 /** What sign-in needs of the server: the gateway to check credentials, the vault, the session length. */
 export interface AuthDeps {
