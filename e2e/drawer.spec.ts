@@ -98,6 +98,11 @@ test('on a phone, the results, the drawer, the CSV dialog and a transaction page
     await resultRows(page).first().tap();
     await expect(page.getByTestId('detail-drawer')).toBeVisible();
     await onScreen('drawer-close');
+    // Its body scrolls, the drawer does not: scrolled to the end, Close is still on the screen.
+    const drawer = page.getByTestId('detail-drawer');
+    expect(await drawer.evaluate((d) => d.scrollHeight - d.clientHeight)).toBe(0);
+    await drawer.evaluate((d) => d.querySelector('[data-testid="drawer-body"]')?.scrollTo(0, 100_000));
+    await onScreen('drawer-close');
     const id = await page.getByTestId('drawer-trx-id').innerText();
     await page.getByTestId('drawer-close').tap();
     await page.getByTestId('download-csv').tap();

@@ -291,4 +291,16 @@ test('a larger export runs in the background: exports page, header badge, cancel
   await expect(page.getByTestId('exports-badge')).toBeHidden();
   // The two finished exports of the tests above are listed too, with their files.
   await expect(page.getByTestId('export-download')).toHaveCount(2);
+
+  // On a phone the cards fit the screen: the button that names the file wraps, and a card reads
+  // in one zone (the JST export's times are JST).
+  await page.setViewportSize({ width: 375, height: 812 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+  for (const button of await page.getByTestId('export-download').all()) {
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+  }
+  const jstCard = page.getByTestId('export-card').filter({ hasText: /_JST\.csv/ }).first();
+  await expect(jstCard).toContainText(/Started \d{4}-\d\d-\d\d \d\d:\d\d JST · kept until \d{4}-\d\d-\d\d \d\d:\d\d JST/);
+  await screenshot(page, 'exports-03-phone');
 });

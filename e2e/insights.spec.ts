@@ -146,6 +146,33 @@ test.describe('insights', () => {
     expect(problems).toEqual([]);
   });
 
+  test('on a phone every chart fits the screen, with its table a tap away', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    try {
+      const problems = await watchProblems(page);
+      await signIn(page, ACCOUNT, baseURL!);
+      await page.goto(insightsUrl(RANGE));
+      await expect(page.getByTestId('insights-summary')).toBeVisible();
+      for (const id of CHARTS) await expect(page.getByTestId(`${id}-chart`).locator('svg.recharts-surface').first(), id).toBeVisible();
+      // Charts were 520 px at the least: the page scrolled sideways and cut them off.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+      for (const id of CHARTS) {
+        const box = (await page.getByTestId(id).boundingBox())!;
+        expect(box.x + box.width, id).toBeLessThanOrEqual(375);
+      }
+      await screenshot(page, 'insights-phone');
+      const dlr = page.getByTestId('chart-dlr');
+      await dlr.scrollIntoViewIfNeeded();
+      await screenshot(page, 'insights-phone-dlr');
+      await dlr.getByRole('button', { name: 'Show table' }).tap();
+      await expect(dlr.getByRole('table')).toBeVisible();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a range with no local history says so and offers the copy with its cost', async ({ page, baseURL }) => {
     test.setTimeout(180_000);
     const problems = await watchProblems(page);

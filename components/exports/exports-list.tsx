@@ -11,7 +11,7 @@ import { useEffect, useState } from 'react';
 import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from '@/lib/exports/job-words';
 import { isActiveExportState, type ExportJob } from '@/lib/api/exports';
 import { ApiError } from '@/lib/ui/api-client';
-import { formatCount } from '@/lib/ui/format';
+import { formatCount, formatInstant } from '@/lib/ui/format';
 import { PAGE_PATHS, signInHref } from '@/lib/ui/paths';
 import { cancelExportMutation, exportsQueryOptions, PAGE_POLL_MS } from '@/lib/ui/queries';
 import { ProgressBar } from '../common/progress-bar';
@@ -183,7 +183,7 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
 
       <footer className={styles.actions}>
         {job._links.file ? (
-          <a className="button button-primary button-small" href={job._links.file.href} download data-testid="export-download">
+          <a className={`button button-primary button-small ${styles.download}`} href={job._links.file.href} download data-testid="export-download">
             Download {job.fileName}
           </a>
         ) : null}
@@ -197,8 +197,9 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
           </button>
         )}
         <span className={styles.meta}>
-          Started {new Date(job.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC
-          {job.expiresAt ? ` · kept until ${new Date(job.expiresAt).toISOString().slice(0, 10)}` : ''}
+          {/* In the zone the export's range is read in: one card, one zone. */}
+          Started {formatInstant(new Date(job.createdAt), job.query.tz).slice(0, 16)} {job.query.tz}
+          {job.expiresAt ? ` · kept until ${formatInstant(new Date(job.expiresAt), job.query.tz).slice(0, 16)} ${job.query.tz}` : ''}
         </span>
       </footer>
     </article>

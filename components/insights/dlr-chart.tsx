@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '@/lib/ui/format';
+import { useNarrowScreen } from '../common/use-narrow-screen';
 import { ChartPanel } from './chart-panel';
 import { colourOf } from './status-colors';
 import styles from './insights.module.css';
@@ -10,6 +11,8 @@ import { type ChartsProps, useDrill, rowOf } from './chart-kit';
 /** The most frequent DLR error codes, each explained, coloured by whether a resend can help. */
 export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
   const drill = useDrill(query);
+  // On a phone the axis names the code only (its meaning is in the tooltip and the table).
+  const narrow = useNarrowScreen();
   // The axis says what each code means; the colour whether a resend can help.
   const rows = data.dlrErrors.slice(0, 10).map((e) => ({ ...e, label: `${e.code} · ${e.reason.replace(/\.$/, '').split(':')[0]}` }));
   const kind = (final: boolean | null) => (final === null ? 'unknown code' : final ? 'final: a resend will not help' : 'temporary: worth a resend');
@@ -26,11 +29,11 @@ export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
           <BarChart data={rows} layout="vertical" responsive style={{ width: '100%', height: Math.max(160, 40 + rows.length * 30) }} margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
             <XAxis type="number" tick={{ fontSize: 12 }} allowDecimals={false} />
-            <YAxis type="category" dataKey="label" width={260} tick={{ fontSize: 12 }} />
+            <YAxis type="category" dataKey={narrow ? 'code' : 'label'} width={narrow ? 48 : 260} tick={{ fontSize: 12 }} />
             <Tooltip
               formatter={(v) => formatCount(Number(v))}
               labelFormatter={(label) => {
-                const e = rows.find((r) => r.label === label);
+                const e = rows.find((r) => r.label === label || r.code === label);
                 return e ? `${e.code}: ${e.reason} (${kind(e.final)})` : String(label);
               }}
             />

@@ -118,7 +118,7 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
             <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Esc</kbd> closes
           </span>
         </div>
-        <div className={styles.body}>
+        <div className={styles.body} data-testid="drawer-body">
           {record ? (
             <CdrDetail record={record as Record<string, unknown>} zone={zone} onFilter={onFilter} />
           ) : fetched.isError ? (
