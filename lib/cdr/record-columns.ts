@@ -7,6 +7,7 @@ import { SEARCHABLE_FIELDS } from './fields';
 import { upstreamTimestampMs } from '../time/zones';
 import { utcDayOf } from '../time/zone-days';
 import { latencyBetween } from './latency';
+import { searchFolded } from './typed-text';
 
 /** The columns of a record's row in history_records (lib/store/db/schema.ts), without the row's id and scope. */
 export interface RecordColumns {
@@ -105,7 +106,7 @@ export function recordColumns(cdr: Cdr): RecordColumns | null {
     submitted_ms: submitted,
     delivered_ms: delivered,
     latency_ms: latencyBetween(submitted, delivered),
-    search_text: searchText(SEARCHABLE_FIELDS.map((k) => (k === 'message_body' && isEncrypted(r) ? '' : text(r[k]).toLowerCase()))),
+    search_text: searchText(SEARCHABLE_FIELDS.map((k) => (k === 'message_body' && isEncrypted(r) ? '' : searchFolded(text(r[k]))))),
   };
 }
 

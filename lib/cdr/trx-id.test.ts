@@ -13,6 +13,10 @@ describe('a trx_id as people hand it over', () => {
       `https://dash.example/transactions/${ID.toUpperCase()}?tz=JST`,
       `/transactions/${ID}`,
       `https://dash.example/transactions?date-from=2026-11-23+10%3A00%3A00&row=${ID}&tz=UTC`,
+      // As a Japanese keyboard gives it: full-width, grouped with full-width or long-vowel dashes, ideographic spaces.
+      '９５６ｆ５ｂ９ｆ－１ａｄｂ－４ｂ７ｂ－８１８６－ｅｅｆ３０ａ５ａ５７３８',
+      '956f5b9fー1adbー4b7bー8186ーeef30a5a5738',
+      '\u3000956F5B9F\u30001ADB4B7B8186EEF30A5A5738\u3000',
     ]) {
       expect(normaliseTrxId(pasted), pasted).toBe(ID);
       expect(trxIdProblem(pasted), pasted).toBeNull();

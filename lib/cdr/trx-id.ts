@@ -5,12 +5,15 @@
  * (8-4-4-4-12), or as a link to its page. The records write it in lower case.
  */
 
+import { halfWidth } from './typed-text';
+
 /** Where a pasted link of this dashboard carries the id: its page, or the drawer's `row=`. */
 const IN_LINK = /\/transactions\/([^/?#\s]+)|[?&]row=([^&#\s]+)/i;
 
 /** The id in the form the records use, from what was typed or pasted (not checked: see trxIdProblem). */
 export function normaliseTrxId(input: string): string {
-  let value = input.trim();
+  // Full-width, as a Japanese keyboard may give it: ０-９, Ａ-Ｆ, － or ー between the groups.
+  let value = halfWidth(input).trim();
   const link = IN_LINK.exec(value);
   if (link) value = decodedOrAsIs((link[1] ?? link[2])!);
   return value.replace(/[\s-]+/g, '').toLowerCase();

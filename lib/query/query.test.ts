@@ -108,6 +108,24 @@ describe('parseQuery', () => {
     expect(ok({ ...RANGE, 'da-suffix': '0-5678' }).filters['da-suffix']).toBe('05678');
   });
 
+  it('reads numbers typed on a Japanese keyboard (full-width, any dash) as the numbers they show', () => {
+    expect(ok({ ...RANGE, da: '０９０－１２３４－５６７８', 'da-suffix': '５６７８', network: '４４０１０', 'price-min': '３．５' }).filters).toEqual({
+      da: '819012345678',
+      'da-suffix': '5678',
+      network: '44010',
+      'price-min': '3.5',
+    });
+    expect(ok({ ...RANGE, da: '090ー1234‐5678' }).filters.da).toBe('819012345678');
+    // Text filters the upstream matches exactly are sent as typed.
+    expect(ok({ ...RANGE, oa: 'ｻｸﾗ' }).filters.oa).toBe('ｻｸﾗ');
+  });
+
+  it('folds free text as the records’ search text is folded: half-width katakana, full-width Latin, any case', () => {
+    expect(ok({ ...RANGE, q: 'ｻｸﾗﾏｰﾄ' }).filters.q).toBe('サクラマート');
+    expect(ok({ ...RANGE, q: 'ＯＲＤ－２０２６' }).filters.q).toBe('ord-2026');
+    expect(ok({ ...RANGE, q: '配達' }).filters.q).toBe('配達');
+  });
+
   it('keeps a session signed in for one enterprise to it; one signed in for none may pick any', () => {
     const other = parseQuery({ ...RANGE, 'enterprise-id': 'ent-fuji' }, { sessionEnterpriseId: 'ent-sakura' });
     expect(other).toMatchObject({ ok: false, errors: { 'enterprise-id': expect.stringMatching(/signed in for enterprise "ent-sakura"/) } });

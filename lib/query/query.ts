@@ -6,6 +6,7 @@
  * happens before anything is spent, and each broken rule is reported against its parameter.
  */
 import { isFieldKey, type CdrFieldKey } from '../cdr/fields';
+import { halfWidth } from '../cdr/typed-text';
 import { formatWallClock, parseWallClock, ZONES, type Zone } from '../time/zones';
 import { FILTERS, filterProblem, localFiltersIn, type Filters } from './filters';
 
@@ -219,7 +220,9 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   for (const def of FILTERS) {
     const raw = get(def.param);
     if (raw === null) continue;
-    const value = def.normalise ? def.normalise(raw.trim()) : raw.trim();
+    // A number typed on a Japanese keyboard (０９０－１２３４) is the number it shows.
+    const typed = def.input === 'numeric' || def.input === 'decimal' ? halfWidth(raw).trim() : raw.trim();
+    const value = def.normalise ? def.normalise(typed) : typed;
     if (value === '') continue;
     const problem = filterProblem(def, value);
     if (problem) errors[def.param] = problem;

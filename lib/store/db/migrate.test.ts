@@ -219,6 +219,45 @@ describe('migrations', () => {
     }
   });
 
+  it('fold the search text of records copied before, so full-width and half-width forms find each other', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-fold-'));
+    try {
+      const scope = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
+      const record = (i: number, body: string) =>
+        historyRow(cdrSchema.parse(sampleCdr({ trx_id: `${i}`.padStart(32, 'f'), date_received: `2026-11-01T0${i}:00:00.000+0000`, message_body: body })))!;
+      const rows = [record(1, 'ご注文ＯＲＤ－２０２６を承りました ｻｸﾗﾏｰﾄ'), record(2, 'plain ord-2026 サクラマート')];
+      const before = await openDatabase({ dataDir: dir });
+      try {
+        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
+        expect((await migrator.migrateTo('0021-search-text-without-ciphertext')).error).toBeUndefined();
+        const writes = createHistoryWrites(before.db, 'sqlite');
+        await writes.addRecords(scope, rows);
+        // As the copies before kept it: lower case, not folded; then in the text index.
+        const unfolded = `${rows[0]!.trx_id}\n819012345678\nsakuramart\nご注文ｏｒｄ－２０２６を承りました ｻｸﾗﾏｰﾄ\n`;
+        await sql`update history_records set search_text = ${unfolded} where trx_id = ${rows[0]!.trx_id}`.execute(before.db);
+        await writes.indexPendingText(100);
+      } finally {
+        await before.close();
+      }
+      const store = await openStore({ dataDir: dir });
+      try {
+        const day = { from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 10, 2) - 1 };
+        const search = (text: string) => store.history.count({ scope, ranges: [day], where: [], order: 'asc' as const, text });
+        // Both records, whichever form the search is typed in (the query is folded by parseQuery).
+        expect(await search('ord-2026')).toBe(2);
+        expect(await search('サクラマート')).toBe(2);
+        expect(await search('ご注文ord')).toBe(1);
+        const plain = await store.db.selectFrom('history_records').select('search_text').where('trx_id', '=', rows[1]!.trx_id).executeTakeFirstOrThrow();
+        expect(plain.search_text).toContain('plain ord-2026 サクラマート');
+        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('adopt a SQLite file written by the stores before Kysely, keeping its data', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-adopt-'));
     try {
