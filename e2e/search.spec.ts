@@ -110,6 +110,39 @@ test('search with a range and two filters, page through the links, toggle the zo
   expect((await rowIds(page))[0]).toBe(firstOnPage3);
 });
 
+test('the zone picked stays: the header’s links and a new visit open in it, and History says what its UTC days are', async ({ page, baseURL }) => {
+  await signIn(page, ACCOUNT, baseURL!);
+  const calls = await upstreamCalls(ACCOUNT);
+  const picked = (zone: string) => expect(page.locator(`[data-zone="${zone}"]`)).toHaveAttribute('aria-checked', 'true');
+  await page.goto('/transactions');
+  await picked('UTC');
+  await page.locator('[data-zone="JST"]').click();
+  await expect(page).toHaveURL(/tz=JST/);
+
+  // The header's links name no zone: they open in the one picked.
+  await page.getByRole('banner').getByRole('link', { name: 'Insights', exact: true }).click();
+  await expect(page).toHaveURL(/\/insights\?.*tz=JST/);
+  await picked('JST');
+  await page.getByRole('banner').getByRole('link', { name: 'History', exact: true }).click();
+  await expect(page).toHaveURL(/\/history/);
+  await picked('JST');
+  await expect(page.getByTestId('history-days-note')).toContainText('in Japan, 09:00 to 09:00 the next morning');
+  // A new visit of a bare page: the default range is read in JST too.
+  await page.goto('/transactions');
+  await picked('JST');
+  await expect(page.getByTestId('range-message')).toContainText('read in Japan time (UTC+9)');
+  // A link that names a range but no zone is read as the API reads it: UTC.
+  await page.goto(`/insights?${new URLSearchParams({ 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-02 00:00:00' })}`);
+  await picked('UTC');
+  // Back to UTC, remembered the same way.
+  await page.goto('/insights');
+  await page.locator('[data-zone="UTC"]').click();
+  await page.goto('/insights');
+  await picked('UTC');
+  // Nothing of this was a search.
+  expect(await upstreamCalls(ACCOUNT)).toBe(calls);
+});
+
 test('a result deeper than the pages can reach says so and offers a way to reach it', async ({ page, baseURL }) => {
   await signIn(page, ACCOUNT, baseURL!);
   const to = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);

@@ -1,11 +1,20 @@
 'use client';
 import { ZONES, type Zone } from '@/lib/time/zones';
+import { usePreferredZone } from './preferred-zone';
 import styles from './zone-toggle.module.css';
 
 const ZONE_HINTS: Record<Zone, string> = { UTC: 'Coordinated Universal Time', JST: 'Japan Standard Time, UTC+9' };
 
-/** UTC/JST as a two-way switch. Changing it rewrites times on screen; it never costs an upstream call. */
-export function ZoneToggle({ zone, onChange }: { zone: Zone; onChange: (zone: Zone) => void }) {
+/**
+ * UTC/JST as a two-way switch. Changing it rewrites times on screen; it never costs an upstream call.
+ * The zone picked is remembered: pages opened without one in their URL open in it.
+ */
+export function ZoneToggle({ zone, onChange: pageChange }: { zone: Zone; onChange: (zone: Zone) => void }) {
+  const { choose } = usePreferredZone();
+  const onChange = (next: Zone) => {
+    choose(next);
+    pageChange(next);
+  };
   return (
     <div className={styles.toggle} role="radiogroup" aria-label="Time zone">
       {ZONES.map((z) => (

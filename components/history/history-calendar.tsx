@@ -4,6 +4,7 @@
  * calendar is one: a screen reader reads the weekday of each column and the month of each table.
  */
 import type { MirrorDay } from '@/lib/api/mirror';
+import type { Zone } from '@/lib/time/zones';
 import { formatCompactCount } from '@/lib/ui/format';
 import { calendarMonths, WEEKDAYS, type CalendarDate } from '@/lib/ui/history-calendar';
 import { dayLabel } from '@/lib/ui/history-words';
@@ -30,7 +31,13 @@ function DayCell({ date }: { date: CalendarDate | null }) {
   );
 }
 
-export function HistoryCalendar({ days }: { days: readonly MirrorDay[] }) {
+/** What a UTC day is in the page's zone: the copy's unit is the UTC day, whatever zone the person reads in. */
+const DAY_NOTE: Record<Zone, string> = {
+  UTC: 'UTC days, from the start day to today.',
+  JST: 'UTC days (in Japan, 09:00 to 09:00 the next morning), from the start day to today in UTC. A JST day is free once both UTC days it touches are complete.',
+};
+
+export function HistoryCalendar({ days, zone }: { days: readonly MirrorDay[]; zone: Zone }) {
   const months = calendarMonths(days);
   return (
     <section className={`panel ${styles.calendar}`} aria-labelledby="history-days-title" data-testid="history-calendar">
@@ -38,7 +45,9 @@ export function HistoryCalendar({ days }: { days: readonly MirrorDay[] }) {
         <h2 id="history-days-title" className={styles.title}>
           Days
         </h2>
-        <p className={styles.note}>UTC days, from the start day to today. A day is searched for free once it is complete.</p>
+        <p className={styles.note} data-testid="history-days-note">
+          {DAY_NOTE[zone]} A day is searched for free once it is complete.
+        </p>
       </div>
       <CalendarLegend days={days} />
       <div className={styles.months}>

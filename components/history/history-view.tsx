@@ -16,10 +16,11 @@ import { HistoryIntro } from './history-intro';
 import { HistorySummary } from './history-summary';
 import frame from '../common/page-frame.module.css';
 import styles from './history-view.module.css';
+import { usePreferredZone } from '../common/preferred-zone';
 
 export function HistoryView() {
   const [url, setUrl] = useQueryStates({ tz: parseAsString });
-  const zone = zoneOf(url);
+  const zone = zoneOf(url, usePreferredZone().zone);
   const { data, error, isPending } = useQuery(mirrorQueryOptions());
 
   return (
@@ -39,7 +40,7 @@ export function HistoryView() {
         <>
           <HistorySummary state={data} zone={zone} />
           <HistoryControls state={data} />
-          <HistoryCalendar days={data.days} />
+          <HistoryCalendar days={data.days} zone={zone} />
         </>
       ) : null}
     </div>

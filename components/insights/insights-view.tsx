@@ -28,6 +28,7 @@ import { CoveragePanel } from './coverage-panel';
 import { InsightsCharts } from './insights-charts';
 import styles from './insights.module.css';
 import frame from '../common/page-frame.module.css';
+import { usePreferredZone } from '../common/preferred-zone';
 
 /** The URL's query as a draft for the form (every filter, local ones too: Insights reads the local history). */
 function draftOfUrl(url: PageUrlValues, fallback: WallRange): SearchDraft {
@@ -40,7 +41,8 @@ function draftOfUrl(url: PageUrlValues, fallback: WallRange): SearchDraft {
 export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   const { enterpriseId } = useAccount();
   const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
-  const settings = useMemo(() => settingsOf(url), [url]);
+  const preferredZone = usePreferredZone().zone;
+  const settings = useMemo(() => settingsOf(url, preferredZone), [url, preferredZone]);
   const zone = settings.tz;
   const search = useMemo(() => searchStateOf(url), [url]);
   const urlKey = search.kind === 'ready' ? search.key : `${search.kind}|${url['date-from']}|${url['date-to']}`;

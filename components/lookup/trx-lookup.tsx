@@ -10,10 +10,12 @@ import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
 import { PAGE_PATHS } from '@/lib/ui/paths';
 import { zoneOf } from '@/lib/ui/url-state';
 import styles from './trx-lookup.module.css';
+import { usePreferredZone } from '../common/preferred-zone';
 
 export function TrxLookup() {
   const router = useRouter();
   const searchParams = useSearchParams();
+  const preferredZone = usePreferredZone().zone;
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
@@ -23,7 +25,7 @@ export function TrxLookup() {
     const found = trxIdProblem(value);
     setProblem(found);
     if (found) return;
-    const zone = zoneOf({ tz: searchParams.get('tz') });
+    const zone = zoneOf({ tz: searchParams.get('tz') }, preferredZone);
     router.push(PAGE_PATHS.transaction(normaliseTrxId(value), zone));
   }
 

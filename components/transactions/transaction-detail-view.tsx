@@ -22,6 +22,7 @@ import { QueryProblem } from './query-problem';
 import { SourceTag } from './result-summary';
 import { useHeldLink } from './use-held-link';
 import styles from './transaction-detail-view.module.css';
+import { usePreferredZone } from '../common/preferred-zone';
 
 const HOUR = 3600_000;
 
@@ -36,7 +37,7 @@ function searchAroundHref(received: string, trxId: string, zone: Zone): string |
 
 export function TransactionDetailView({ trxId, heldLink = false }: { trxId: string; heldLink?: boolean }) {
   const [url, setUrl] = useQueryStates({ tz: parseAsString });
-  const zone = zoneOf(url);
+  const zone = zoneOf(url, usePreferredZone().zone);
   const [held, setHeld] = useHeldLink(heldLink);
   const record = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: !held });
   const around = record.data ? searchAroundHref(fieldText(record.data, 'date_received'), trxId, zone) : null;

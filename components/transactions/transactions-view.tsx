@@ -41,6 +41,7 @@ import { useTransactionsTable } from './use-transactions-table';
 import { useHeldLink } from './use-held-link';
 import styles from './transactions-view.module.css';
 import frame from '../common/page-frame.module.css';
+import { usePreferredZone } from '../common/preferred-zone';
 
 // Loaded when first shown, not with the page: the drawer only once a row is opened, the CSV button
 // once there are results. Together they are a few kB of the page's 200 kB gzip first-load budget
@@ -70,7 +71,8 @@ function orderWords(sort: CdrFieldKey, order: SortOrder): string {
 export function TransactionsView({ defaultRange, heldLink = false }: TransactionsViewProps) {
   const { enterpriseId } = useAccount();
   const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
-  const settings = useMemo(() => settingsOf(url), [url]);
+  const preferredZone = usePreferredZone().zone;
+  const settings = useMemo(() => settingsOf(url, preferredZone), [url, preferredZone]);
   const zone = settings.tz;
   const search = useMemo(() => searchStateOf(url), [url]);
   const queryClient = useQueryClient();

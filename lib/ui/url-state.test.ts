@@ -30,6 +30,11 @@ describe('the page URL as search state', () => {
     expect(zoneOf({ tz: 'jst' })).toBe('JST');
     expect(zoneOf({ tz: 'PST' })).toBe('UTC');
     expect(zoneOf({})).toBe('UTC');
+    // A bare page opens in the zone the person picked; a URL with a range is read as the API reads it.
+    expect(zoneOf({}, 'JST')).toBe('JST');
+    expect(zoneOf({ 'date-from': '2026-11-01 00:00:00' }, 'JST')).toBe('UTC');
+    expect(zoneOf({ tz: 'UTC' }, 'JST')).toBe('UTC');
+    expect(settingsOf({}, 'JST').tz).toBe('JST');
   });
 
   it('names every parameter when writing a query, so old filters do not linger, and closes the row', () => {

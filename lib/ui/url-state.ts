@@ -30,8 +30,14 @@ export const PAGE_URL_PARAMS = [...QUERY_PARAMS, ROW_PARAM] as const;
 
 export type PageUrlValues = Partial<Record<string, string | null>>;
 
-export function zoneOf(values: PageUrlValues): Zone {
-  return parseZone(values.tz, {});
+/**
+ * The zone a page URL is read in: its `tz`; without one, a URL that names a range is read as the API
+ * reads it (UTC, the upstream's default), and a bare page link opens in `preferred`, the zone the
+ * person last picked (lib/ui/zone-preference.ts).
+ */
+export function zoneOf(values: PageUrlValues, preferred: Zone = QUERY_DEFAULTS.tz): Zone {
+  if (values.tz) return parseZone(values.tz, {});
+  return values['date-from'] || values['date-to'] ? QUERY_DEFAULTS.tz : preferred;
 }
 
 /** Zone, order and page size as the URL gives them (defaults for anything unreadable): what a new search uses. */
@@ -42,12 +48,12 @@ export interface SearchSettings {
   pageSize: PageSize;
 }
 
-export function settingsOf(values: PageUrlValues): SearchSettings {
+export function settingsOf(values: PageUrlValues, preferredZone: Zone = QUERY_DEFAULTS.tz): SearchSettings {
   const order = values['sort-order']?.toLowerCase();
   const size = Number(values['page-size']);
   const sort = values.sort ?? '';
   return {
-    tz: zoneOf(values),
+    tz: zoneOf(values, preferredZone),
     sort: isFieldKey(sort) ? sort : UPSTREAM_SORT,
     sortOrder: (SORT_ORDERS as readonly string[]).includes(order ?? '') ? (order as SortOrder) : QUERY_DEFAULTS.sortOrder,
     pageSize: (PAGE_SIZES as readonly number[]).includes(size) ? (size as PageSize) : QUERY_DEFAULTS.pageSize,

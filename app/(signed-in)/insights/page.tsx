@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { Suspense } from 'react';
 import { firstParam } from '@/lib/ui/page-path';
 import { presetRange } from '@/lib/ui/presets';
 import { zoneOf } from '@/lib/ui/url-state';
+import { preferredZoneOf, ZONE_COOKIE } from '@/lib/ui/zone-preference';
 import { InsightsView } from '@/components/insights/insights-view';
 
 export const metadata: Metadata = { title: 'Insights' };
@@ -12,8 +14,8 @@ type SearchParams = Record<string, string | string[] | undefined>;
 /** Delivery at a glance from the local history (components/insights). */
 export default async function InsightsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
-  // The range shown when the URL has none: the last 7 days, in the URL's zone, as of this request.
-  const defaultRange = presetRange('last-7-days', new Date(), zoneOf({ tz: firstParam(params.tz) }));
+  // The range shown when the URL has none: the last 7 days, in the URL's zone (or the person's), as of this request.
+  const defaultRange = presetRange('last-7-days', new Date(), zoneOf({ tz: firstParam(params.tz) }, preferredZoneOf((await cookies()).get(ZONE_COOKIE)?.value)));
   return (
     <Suspense>
       <InsightsView defaultRange={defaultRange} />
