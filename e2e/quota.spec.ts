@@ -38,6 +38,9 @@ test('when the minute is spent: the meter and the search count down, then the se
   const waiting = page.getByTestId('quota-wait-problem');
   await expect(waiting).toContainText(/Waiting for the upstream’s next free call: \d:\d\d/);
   await expect(waiting).toContainText('runs again by itself');
+  // Whose calls are used, without a wait in seconds that would stand still beside the countdown.
+  await expect(waiting).toContainText(/calls this minute are used\./);
+  await expect(waiting).not.toContainText(/the next call can go in/);
   await screenshot(page, '09-quota-countdown');
 
   // The automatic retry, once the minute has moved on.

@@ -51,7 +51,8 @@ export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: Quer
             {waitUntil !== null ? <Countdown until={waitUntil} onDone={onRetry} /> : null}
           </>
         }
-        detail={`${problem.detail ?? 'No upstream call can go yet.'} Your ${subject} runs again by itself then; no need to press anything.`}
+        // The reason without its "in 45 s", which would stand still beside the live countdown.
+        detail={`${waitUntil !== null && problem.reason ? `${problem.reason}.` : (problem.detail ?? 'No upstream call can go yet.')} Your ${subject} runs again by itself then; no need to press anything.`}
       />
     );
   }

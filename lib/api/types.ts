@@ -169,6 +169,8 @@ export interface Problem {
   limitedBy?: QuotaSnapshot['limitedBy'];
   limitScope?: QuotaSnapshot['limitScope'];
   nextCallAt?: string;
+  /** For 429: `detail` without its wait, for a screen that counts the wait down itself. */
+  reason?: string;
   /** For 413: the largest body the endpoint reads, in bytes. */
   maxBodyBytes?: number;
   /**

@@ -70,6 +70,11 @@ export class QuotaExceededError extends Error {
     super(describeLimit(limitedBy, retryAfterMs, scope, detail));
     this.name = 'QuotaExceededError';
   }
+
+  /** The message without its wait (limitReason). */
+  get reason(): string {
+    return limitReason(this.limitedBy, this.scope, this.detail);
+  }
 }
 
 function wait(ms: number): string {
@@ -83,28 +88,36 @@ function wait(ms: number): string {
 
 const per = (name: WindowName) => (name === 'hour' ? 'an hour' : `a ${name}`);
 
-/** Says whose budget ran out: the account's own, the dashboard's shared one, or the upstream's hold. */
-export function describeLimit(limitedBy: LimitedBy, retryAfterMs: number, scope: LimitScope, d: LimitDetail = {}): string {
-  const when = wait(retryAfterMs);
+/**
+ * Whose budget ran out — the account's own, the dashboard's shared one, or the upstream's hold —
+ * without when the next call can go: a screen that counts the wait down live says that itself
+ * (a number written into the sentence would stand still beside it).
+ */
+export function limitReason(limitedBy: LimitedBy, scope: LimitScope, d: LimitDetail = {}): string {
   switch (limitedBy) {
     case 'in-flight':
-      return `Another upstream call is still running (the Report API takes one at a time); ${when}.`;
+      return 'Another upstream call is still running (the Report API takes one at a time)';
     case 'upstream':
-      return `The Report API asked us to wait before this account's next call; ${when}.`;
+      return "The Report API asked us to wait before this account's next call";
     case 'tokens':
-      return d.cls !== undefined && isSignIn(d.cls)
-        ? `Too many sign-ins are being checked with the Report API right now; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`
-        : `This dashboard's token requests for this minute are used; ${when}.`;
+      return d.cls !== undefined && isSignIn(d.cls) ? 'Too many sign-ins are being checked with the Report API right now' : "This dashboard's token requests for this minute are used";
     default: {
       if (scope === 'account') {
         const limit = d.limit !== undefined ? `${d.limit} ` : '';
-        return `Your account's ${limit}calls this ${limitedBy} are used${d.cls === 'export' || d.cls === 'sync' ? ' (background work leaves some to searches)' : ''}; ${when}.`;
+        return `Your account's ${limit}calls this ${limitedBy} are used${d.cls === 'export' || d.cls === 'sync' ? ' (background work leaves some to searches)' : ''}`;
       }
       const users = d.sharedBy !== undefined ? ` (${d.sharedBy} ${d.sharedBy === 1 ? 'account' : 'accounts'} used them)` : '';
-      if (d.held) return `Your account has used its share of this dashboard's calls this ${limitedBy}: the rest is kept for accounts that have not called yet${users}; ${when}.`;
-      return `This dashboard's shared calls this ${limitedBy}${d.limit !== undefined ? ` (${d.limit} ${per(limitedBy)} for every account together)` : ''} are used${users}; ${when}.`;
+      if (d.held) return `Your account has used its share of this dashboard's calls this ${limitedBy}: the rest is kept for accounts that have not called yet${users}`;
+      return `This dashboard's shared calls this ${limitedBy}${d.limit !== undefined ? ` (${d.limit} ${per(limitedBy)} for every account together)` : ''} are used${users}`;
     }
   }
+}
+
+/** limitReason, and when the next call can go. */
+export function describeLimit(limitedBy: LimitedBy, retryAfterMs: number, scope: LimitScope, d: LimitDetail = {}): string {
+  const reason = limitReason(limitedBy, scope, d);
+  if (limitedBy === 'tokens' && d.cls !== undefined && isSignIn(d.cls)) return `${reason}; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
+  return `${reason}; ${wait(retryAfterMs)}.`;
 }
 
 interface Ticket {

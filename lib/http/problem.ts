@@ -111,6 +111,7 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
         limitedBy: err.limitedBy,
         limitScope: err.scope,
         nextCallAt: new Date(err.nextCallAt).toISOString(),
+        reason: err.reason,
       },
       headers: { 'Retry-After': String(seconds) },
     };

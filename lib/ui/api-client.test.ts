@@ -6,7 +6,7 @@ const NOW = Date.parse('2026-11-20T12:00:00Z');
 describe('reading errors', () => {
   it('keeps a problem+json body as it is', async () => {
     const res = new Response(
-      JSON.stringify({ type: 'about:blank', title: 'Too many requests', status: 429, retryAfterSeconds: 41, limitedBy: 'minute', nextCallAt: '2026-11-20T12:00:41Z' }),
+      JSON.stringify({ type: 'about:blank', title: 'Too many requests', status: 429, retryAfterSeconds: 41, limitedBy: 'minute', nextCallAt: '2026-11-20T12:00:41Z', reason: 'Calls used' }),
       { status: 429, headers: { 'Content-Type': 'application/problem+json' } },
     );
     expect(await problemOf(res, NOW)).toEqual({
@@ -16,6 +16,7 @@ describe('reading errors', () => {
       retryAfterSeconds: 41,
       limitedBy: 'minute',
       nextCallAt: '2026-11-20T12:00:41Z',
+      reason: 'Calls used',
     });
   });
 

@@ -51,6 +51,7 @@ export async function problemOf(response: Response, nowMs = Date.now()): Promise
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(fromBody.limitedBy !== undefined ? { limitedBy: fromBody.limitedBy } : {}),
     ...(typeof fromBody.nextCallAt === 'string' ? { nextCallAt: fromBody.nextCallAt } : {}),
+    ...(typeof fromBody.reason === 'string' ? { reason: fromBody.reason } : {}),
   };
 }
 
