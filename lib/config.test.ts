@@ -42,9 +42,31 @@ describe('configuration', () => {
     expect(() => getConfig({ UPSTREAM_BASE_URL: 'not a url' } as unknown as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_BASE_URL/);
   });
 
+  it('says what was typed, what is wrong in words, and a good value', () => {
+    const refused = (env: Record<string, string>) => {
+      try {
+        getConfig(env as unknown as NodeJS.ProcessEnv);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused({ UPSTREAM_TIMEOUT_MS: 'twenty' })).toContain('UPSTREAM_TIMEOUT_MS (set to "twenty"): must be a number; its default is 20000');
+    expect(refused({ UPSTREAM_LIMIT_PER_MINUTE: '2.5' })).toContain('UPSTREAM_LIMIT_PER_MINUTE (set to "2.5"): must be a whole number; its default is 3');
+    // The scheme forgotten: zod's url() alone took `localhost:` for one.
+    expect(refused({ UPSTREAM_BASE_URL: 'localhost:4501' })).toContain('UPSTREAM_BASE_URL (set to "localhost:4501"): must be an http:// or https:// URL with its scheme');
+    expect(refused({ NEXTAUTH_URL: 'localhost:3505' })).toContain('NEXTAUTH_URL (set to "localhost:3505"): must be an http:// or https:// URL with its scheme, e.g. https://sms.example.com');
+    expect(refused({ MIRROR_DEFAULT_DAYS: '500' })).toContain('MIRROR_DEFAULT_DAYS (set to "500"): must not be more than MIRROR_MAX_DAYS');
+    expect(refused({ MIRROR_DEFAULT_DAYS: '500', MIRROR_MAX_DAYS: '500' })).toBe('accepted');
+    // A secret is named, never repeated.
+    expect(refused({ NEXTAUTH_SECRET: 'short-secret' })).not.toContain('short-secret');
+    expect(refused({ NEXTAUTH_URL: 'http://localhost:3000', UPSTREAM_BASE_URL: 'https://report.example.com/api/' })).toBe('accepted');
+  });
+
   it('reads a variable set to nothing as unset, not as 0', () => {
-    const c = getConfig({ CACHE_SETTLED_AFTER_HOURS: '', EXPORT_RETENTION_DAYS: ' ', MIRROR_MAX_SHARE: '', UPSTREAM_IP_LIMIT_PER_HOUR: '', NEXTAUTH_SECRET: '' } as unknown as NodeJS.ProcessEnv);
+    const c = getConfig({ CACHE_SETTLED_AFTER_HOURS: '', EXPORT_RETENTION_DAYS: ' ', MIRROR_MAX_SHARE: '', UPSTREAM_IP_LIMIT_PER_HOUR: '', NEXTAUTH_SECRET: '', UPSTREAM_BASE_URL: '', DATA_DIR: '', LOG_LEVEL: '' } as unknown as NodeJS.ProcessEnv);
     expect([c.CACHE_SETTLED_AFTER_HOURS, c.EXPORT_RETENTION_DAYS, c.MIRROR_MAX_SHARE, c.UPSTREAM_IP_LIMIT_PER_HOUR, c.NEXTAUTH_SECRET]).toEqual([72, 7, 0.6, undefined, undefined]);
+    expect([c.UPSTREAM_BASE_URL, c.DATA_DIR, c.LOG_LEVEL]).toEqual(['http://127.0.0.1:4010', 'data', 'info']);
   });
 
   it('refuses a NEXTAUTH_SECRET too short to protect the sessions and the stored secrets', () => {

@@ -26,79 +26,113 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 }
 
-export const configSchema = z.object({
-  UPSTREAM_BASE_URL: z.url().default('http://127.0.0.1:4010'),
-  UPSTREAM_TIMEOUT_MS: int(20_000, 100),
-  UPSTREAM_MAX_IN_FLIGHT: int(1, 1),
-  UPSTREAM_LIMIT_PER_MINUTE: int(3, 1),
-  UPSTREAM_LIMIT_PER_HOUR: int(10, 1),
-  UPSTREAM_LIMIT_PER_DAY: int(100, 1),
-  /**
-   * Windows for the whole deployment, for an upstream that counts calls per client IP (every
-   * account's calls leave from this server's IP). Unset: off — the default reading is that the
-   * rate windows are per account (README, "Whose limits").
-   */
-  UPSTREAM_IP_LIMIT_PER_MINUTE: optionalInt(),
-  UPSTREAM_IP_LIMIT_PER_HOUR: optionalInt(),
-  UPSTREAM_IP_LIMIT_PER_DAY: optionalInt(),
-  /** Share of each deployment window kept for accounts that have not used it yet. */
-  UPSTREAM_IP_HOLDBACK_SHARE: share(0.2),
-  /** Token requests (sign-ins and renewals) a minute, for the whole deployment. */
-  UPSTREAM_TOKEN_LIMIT_PER_MINUTE: int(10, 1),
-  /** How much longer than its window a call is counted: the upstream counts a call when it arrives. */
-  UPSTREAM_WINDOW_MARGIN_MS: int(1000, 0).pipe(z.number().max(MAX_ARRIVAL_MARGIN_MS)),
-  /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
-  UPSTREAM_PAGE_SIZE: int(100, 1),
-  /** Calls of each hour and day that background work (exports, the local history) leaves for people. */
-  UPSTREAM_BACKGROUND_RESERVE: int(3, 0),
-  /** The largest share of any window the local history's copy may take. */
-  MIRROR_MAX_SHARE: share(0.6),
-  /** The oldest day the local history may copy, in days back from today (enforced every day). */
-  MIRROR_MAX_DAYS: int(400, 1),
-  /** The days back the local history starts from when a person turns it on without saying. */
-  MIRROR_DEFAULT_DAYS: int(31, 1),
-  /** How long a person's request may wait for its turn before it is answered 429. */
-  UPSTREAM_QUEUE_WAIT_MS: int(20_000, 0),
-  /** Renew the upstream token this long before it expires. */
-  UPSTREAM_TOKEN_RENEW_BEFORE_MS: int(60_000, 0),
-  /** A range that ended more than this long ago is settled: its records no longer change. */
-  CACHE_SETTLED_AFTER_HOURS: int(72, 0),
-  CACHE_SETTLED_TTL_HOURS: int(24 * 30, 0),
-  /** How long a page of a range that touches the last hours is served before it is fetched again. */
-  CACHE_RECENT_TTL_SECONDS: int(120, 0),
-  DATA_DIR: z.string().min(1).default('data'),
-  /**
-   * PostgreSQL for the durable store (several instances share it); unset, the SQLite file in
-   * DATA_DIR (one instance). Set but empty counts as unset. The message never repeats the value: it
-   * may hold a password.
-   */
-  DATABASE_URL: z.preprocess(unsetIfEmpty, z.string().refine(isPostgresUrl, 'must be a postgres:// URL').optional()),
-  NEXTAUTH_SECRET: z.preprocess(
-    unsetIfEmpty,
-    z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters: it encrypts the session cookie and seals the stored API secrets. Make one with \`openssl rand -base64 32\`.`).optional(),
-  ),
-  NEXTAUTH_URL: z.string().optional(),
-  SESSION_MAX_AGE_HOURS: int(12, 1),
-  /**
-   * Sign-in throttling (lib/auth/throttle-rules.ts): failed sign-ins a key, and a client address,
-   * may have before each further one waits, the wait after the first of those, doubling after each
-   * further failure up to the longest, and how long without a failure before a streak is forgotten.
-   */
-  SIGN_IN_FAILURES_PER_KEY: int(5, 1),
-  SIGN_IN_FAILURES_PER_ADDRESS: int(20, 1),
-  SIGN_IN_FIRST_WAIT_SECONDS: int(60, 1),
-  SIGN_IN_MAX_WAIT_SECONDS: int(3600, 1),
-  SIGN_IN_FAILURE_WINDOW_MINUTES: int(15, 1),
-  /**
-   * Reverse proxies in front of the dashboard that add the address they were reached from to
-   * X-Forwarded-For. 0: none — the header is the client's to write and is not read (lib/http/client-address.ts).
-   */
-  TRUST_PROXY_HOPS: int(0, 0),
-  EXPORT_RETENTION_DAYS: int(7, 0),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-});
+/**
+ * An http(s) URL. zod's `url()` alone takes `localhost:4501` (the scheme forgotten) as a URL whose
+ * scheme is `localhost:`; the message says what is wanted, by example.
+ */
+const httpUrl = (example: string) => z.url().refine((u) => /^https?:\/\/[^/]/i.test(u), `must be an http:// or https:// URL with its scheme, e.g. ${example}`);
+
+export const configSchema = z
+  .object({
+    UPSTREAM_BASE_URL: z.preprocess(unsetIfEmpty, httpUrl('https://report-api.example.com/v1').default('http://127.0.0.1:4010')),
+    UPSTREAM_TIMEOUT_MS: int(20_000, 100),
+    UPSTREAM_MAX_IN_FLIGHT: int(1, 1),
+    UPSTREAM_LIMIT_PER_MINUTE: int(3, 1),
+    UPSTREAM_LIMIT_PER_HOUR: int(10, 1),
+    UPSTREAM_LIMIT_PER_DAY: int(100, 1),
+    /**
+     * Windows for the whole deployment, for an upstream that counts calls per client IP (every
+     * account's calls leave from this server's IP). Unset: off — the default reading is that the
+     * rate windows are per account (README, "Whose limits").
+     */
+    UPSTREAM_IP_LIMIT_PER_MINUTE: optionalInt(),
+    UPSTREAM_IP_LIMIT_PER_HOUR: optionalInt(),
+    UPSTREAM_IP_LIMIT_PER_DAY: optionalInt(),
+    /** Share of each deployment window kept for accounts that have not used it yet. */
+    UPSTREAM_IP_HOLDBACK_SHARE: share(0.2),
+    /** Token requests (sign-ins and renewals) a minute, for the whole deployment. */
+    UPSTREAM_TOKEN_LIMIT_PER_MINUTE: int(10, 1),
+    /** How much longer than its window a call is counted: the upstream counts a call when it arrives. */
+    UPSTREAM_WINDOW_MARGIN_MS: int(1000, 0).pipe(z.number().max(MAX_ARRIVAL_MARGIN_MS)),
+    /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
+    UPSTREAM_PAGE_SIZE: int(100, 1),
+    /** Calls of each hour and day that background work (exports, the local history) leaves for people. */
+    UPSTREAM_BACKGROUND_RESERVE: int(3, 0),
+    /** The largest share of any window the local history's copy may take. */
+    MIRROR_MAX_SHARE: share(0.6),
+    /** The oldest day the local history may copy, in days back from today (enforced every day). */
+    MIRROR_MAX_DAYS: int(400, 1),
+    /** The days back the local history starts from when a person turns it on without saying. */
+    MIRROR_DEFAULT_DAYS: int(31, 1),
+    /** How long a person's request may wait for its turn before it is answered 429. */
+    UPSTREAM_QUEUE_WAIT_MS: int(20_000, 0),
+    /** Renew the upstream token this long before it expires. */
+    UPSTREAM_TOKEN_RENEW_BEFORE_MS: int(60_000, 0),
+    /** A range that ended more than this long ago is settled: its records no longer change. */
+    CACHE_SETTLED_AFTER_HOURS: int(72, 0),
+    CACHE_SETTLED_TTL_HOURS: int(24 * 30, 0),
+    /** How long a page of a range that touches the last hours is served before it is fetched again. */
+    CACHE_RECENT_TTL_SECONDS: int(120, 0),
+    DATA_DIR: z.preprocess(unsetIfEmpty, z.string().min(1).default('data')),
+    /**
+     * PostgreSQL for the durable store (several instances share it); unset, the SQLite file in
+     * DATA_DIR (one instance). Set but empty counts as unset. The message never repeats the value: it
+     * may hold a password.
+     */
+    DATABASE_URL: z.preprocess(unsetIfEmpty, z.string().refine(isPostgresUrl, 'must be a postgres:// URL').optional()),
+    NEXTAUTH_SECRET: z.preprocess(
+      unsetIfEmpty,
+      z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters: it encrypts the session cookie and seals the stored API secrets. Make one with \`openssl rand -base64 32\`.`).optional(),
+    ),
+    /**
+     * The dashboard's public URL. Without its scheme next-auth reads it as https and names its cookies
+     * `__Secure-…`, which the session check of a plain-http address never finds: every sign-in "works"
+     * and no page opens.
+     */
+    NEXTAUTH_URL: z.preprocess(unsetIfEmpty, httpUrl('https://sms.example.com').optional()),
+    SESSION_MAX_AGE_HOURS: int(12, 1),
+    /**
+     * Sign-in throttling (lib/auth/throttle-rules.ts): failed sign-ins a key, and a client address,
+     * may have before each further one waits, the wait after the first of those, doubling after each
+     * further failure up to the longest, and how long without a failure before a streak is forgotten.
+     */
+    SIGN_IN_FAILURES_PER_KEY: int(5, 1),
+    SIGN_IN_FAILURES_PER_ADDRESS: int(20, 1),
+    SIGN_IN_FIRST_WAIT_SECONDS: int(60, 1),
+    SIGN_IN_MAX_WAIT_SECONDS: int(3600, 1),
+    SIGN_IN_FAILURE_WINDOW_MINUTES: int(15, 1),
+    /**
+     * Reverse proxies in front of the dashboard that add the address they were reached from to
+     * X-Forwarded-For. 0: none — the header is the client's to write and is not read (lib/http/client-address.ts).
+     */
+    TRUST_PROXY_HOPS: int(0, 0),
+    EXPORT_RETENTION_DAYS: int(7, 0),
+    LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+  })
+  .refine((c) => c.MIRROR_DEFAULT_DAYS <= c.MIRROR_MAX_DAYS, {
+    path: ['MIRROR_DEFAULT_DAYS'],
+    message: 'must not be more than MIRROR_MAX_DAYS, the oldest day the copy may go back to: lower it, or raise MIRROR_MAX_DAYS',
+  });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string };
+
+/** Values never repeated in a message: they may hold a password or the key that seals the stored secrets. */
+const UNSAID = new Set(['DATABASE_URL', 'NEXTAUTH_SECRET']);
+
+/**
+ * A refused variable as the operator needs to read it: its name, what was typed (unless secret),
+ * what is wrong in words rather than a type checker's ("expected number, received NaN"), and the
+ * default as an example of a good value.
+ */
+function issueText(name: string, issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
+  const typed = UNSAID.has(name) || env[name] === undefined ? '' : ` (set to ${JSON.stringify(env[name])})`;
+  let problem = issue.message;
+  if (issue.code === 'invalid_type' && issue.expected === 'number') problem = 'must be a number';
+  else if (issue.code === 'invalid_type' && issue.expected === 'int') problem = 'must be a whole number';
+  const fallback = (configSchema.safeParse({}).data as Record<string, unknown> | undefined)?.[name];
+  const example = fallback === undefined || typeof fallback === 'object' ? '' : `; its default is ${String(fallback)}`;
+  return `${name}${typed}: ${problem}${example}`;
+}
 
 let cached: Config | undefined;
 
@@ -107,7 +141,7 @@ export function getConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cached && env === process.env) return cached;
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) => `  ${issueText(String(i.path[0] ?? ''), i, env)}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };

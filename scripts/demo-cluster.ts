@@ -22,10 +22,11 @@ import { CREDENTIALS } from '../simulator/accounts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres';
 import { ensureBuild } from './lib/build';
 import { startRoundRobinProxy, type RunningProxy } from './lib/round-robin-proxy';
+import { portOf } from './lib/port-of';
 
 const root = path.resolve(__dirname, '..');
-const port = Number(process.env.PORT ?? 3000);
-const simPort = Number(process.env.SIM_PORT ?? 4010);
+const port = portOf('PORT', 3000);
+const simPort = portOf('SIM_PORT', 4010);
 const distDir = process.env.NEXT_DIST_DIR ?? '.next';
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(root, 'data', 'demo-cluster'));
 const INSTANCES = ['A', 'B'] as const;

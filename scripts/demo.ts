@@ -8,11 +8,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { CREDENTIALS } from '../simulator/accounts';
 import { ensureBuild } from './lib/build';
+import { portOf } from './lib/port-of';
 
 const root = path.resolve(__dirname, '..');
 const dev = process.argv.includes('--dev');
-const port = Number(process.env.PORT ?? 3000);
-const simPort = Number(process.env.SIM_PORT ?? 4010);
+const port = portOf('PORT', 3000);
+const simPort = portOf('SIM_PORT', 4010);
 const distDir = process.env.NEXT_DIST_DIR ?? '.next';
 
 function portFree(p: number): Promise<boolean> {

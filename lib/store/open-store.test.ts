@@ -36,6 +36,23 @@ describe('opening the store from the configuration', () => {
     }
   });
 
+  it('says a DATA_DIR where no folder can be made is one, at once (under /proc Node 20’s recursive mkdir never returned)', async () => {
+    const dataDir = `/proc/sms-history-test-${process.pid}/data`;
+    const config = getConfig({ DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv);
+    await expect(openStore(config)).rejects.toThrow(`The data folder ${dataDir} (DATA_DIR) cannot be made there`);
+  }, 5_000);
+
+  it('makes the missing folders of DATA_DIR readable by this user only', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-open-'));
+    try {
+      const store = await openStore(getConfig({ DATA_DIR: path.join(dir, 'a', 'b') } as unknown as NodeJS.ProcessEnv));
+      await store.close();
+      for (const folder of [path.join(dir, 'a'), path.join(dir, 'a', 'b')]) expect(fs.statSync(folder).mode & 0o777, folder).toBe(0o700);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('uses PostgreSQL when DATABASE_URL is a postgres:// URL, and writes nothing to DATA_DIR', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-open-'));
     const database = await createDatabase(inject('postgresAdminUrl'));

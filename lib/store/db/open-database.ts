@@ -66,6 +66,9 @@ function notWritable(dataDir: string, err: unknown): Error {
   if (code === 'EEXIST' || code === 'ENOTDIR') {
     return new Error(`The data folder ${dataDir} (DATA_DIR) is not a folder: it, or a folder on its path, is a file (${code}). Set DATA_DIR to a folder, or to a path that does not exist yet.`, { cause: err });
   }
+  if (code === 'ENOENT') {
+    return new Error(`The data folder ${dataDir} (DATA_DIR) cannot be made there (ENOENT: that place takes no new folder, as under /proc). Set DATA_DIR to a folder on a disk.`, { cause: err });
+  }
   if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return err as Error;
   return new Error(`The data folder ${dataDir} (DATA_DIR) cannot be written by this user (${code}): give the server's user that folder, or set DATA_DIR to one it owns.`, { cause: err });
 }

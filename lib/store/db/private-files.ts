@@ -4,12 +4,28 @@ import 'server-only';
  * message bodies. Folders are created 0700 and files 0600 whatever the process umask.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 
-/** Creates the folder (and missing parents) readable by this user only; an existing folder is left as it is. */
+/**
+ * Creates the folder (and missing parents) readable by this user only; an existing folder is left
+ * as it is. One level at a time, from the nearest folder that exists: Node 20's `recursive` mkdir
+ * never returns under /proc (a DATA_DIR there spun a core forever), where a plain mkdir says ENOENT.
+ */
 export function ensurePrivateDir(dir: string): void {
-  const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Only folders made here are tightened: DATA_DIR may point into a folder the operator manages.
-  if (created !== undefined) fs.chmodSync(dir, 0o700);
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  while (!fs.existsSync(at)) {
+    missing.unshift(at);
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const folder of missing) {
+    fs.mkdirSync(folder, { mode: 0o700 });
+    // Only folders made here are tightened (the umask may have loosened them): DATA_DIR may point
+    // into a folder the operator manages.
+    fs.chmodSync(folder, 0o700);
+  }
 }
 
 /** Creates the file if missing and makes it (new or not: it is ours) readable by this user only. */
