@@ -90,6 +90,12 @@ test('on a phone, the results, the drawer, the CSV dialog and a transaction page
     const width = () => page.evaluate(() => document.documentElement.scrollWidth);
     // The status badges' hidden text once escaped the table's scroll box and made the page 818 px wide.
     expect(await width()).toBe(390);
+    // Scrolled sideways, the table keeps each row's received time in view.
+    const scroller = page.getByTestId('results-table').locator('..');
+    await scroller.evaluate((el) => el.scrollTo(400, 0));
+    const received = (await resultRows(page).first().locator('td').first().boundingBox())!;
+    expect(received.x).toBeGreaterThanOrEqual(0);
+    expect(received.x).toBeLessThan(40);
     const onScreen = async (testId: string) => {
       const box = (await page.getByTestId(testId).boundingBox())!;
       expect(box.x, testId).toBeGreaterThanOrEqual(0);
