@@ -34,6 +34,7 @@ test.describe('the dashboard API', () => {
       expect(res.status(), path).toBe(401);
       expect(res.headers()['content-type'], path).toContain('application/problem+json');
       expect(((await res.json()) as { title: string }).title, path).toBe('Sign in first');
+      expect(res.headers()['www-authenticate'], path).toMatch(/^Session realm=/);
     }
   });
 
@@ -101,6 +102,7 @@ test.describe('the dashboard API', () => {
     const backwards = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(DAY), 'date-to': utc(2 * DAY) })}`);
     expect(((await backwards.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('later than the start (date-from)');
     const badId = await ctx.get('/api/transactions/not-a-transaction');
+    expect(badId.headers()['content-type']).toContain('problem+json');
     expect(badId.status()).toBe(400);
     // A CSV of the page with a column that does not exist: refused before the page is asked for.
     const csv = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), columns: 'trx_id,nope' })}`, { headers: { Accept: 'text/csv' } });
@@ -119,6 +121,15 @@ test.describe('the dashboard API', () => {
     expect(await post.json()).toMatchObject({ type: '/problems/method-not-allowed', title: 'POST is not answered here' });
     const patch = await ctx.fetch('/api/mirror', { method: 'PATCH', data: { enabled: true } });
     expect([patch.status(), patch.headers().allow]).toEqual([405, 'DELETE, GET, HEAD, OPTIONS, PUT']);
+    // OPTIONS says the same as the 405s (Next.js's own named every handler a route exports, refusals too).
+    const options = await ctx.fetch('/api/transactions', { method: 'OPTIONS' });
+    expect([options.status(), options.headers().allow]).toEqual([204, 'GET, OPTIONS']);
+    // The detail route takes `tz` only, once.
+    const detailParams = await ctx.get('/api/transactions/0123456789abcdef0123456789abcdef?tz=JST&tz=UTC&foo=1');
+    expect(Object.keys(((await detailParams.json()) as { errors: Record<string, string> }).errors).sort()).toEqual(['foo', 'tz']);
+    // A body that is not said to be JSON (what another site's form can send) is refused unread.
+    const plain = await ctx.post('/api/exports', { headers: { 'Content-Type': 'text/plain' }, data: JSON.stringify({ ...{ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) }, dryRun: true }) });
+    expect(plain.status()).toBe(415);
 
     expect(await upstreamCalls(ACCOUNT)).toBe(before);
   });
@@ -139,7 +150,12 @@ test.describe('the dashboard API', () => {
     const ctx = await signedIn();
     const query = new URLSearchParams({ 'date-from': utc(6 * DAY), 'date-to': utc(4 * DAY), status: 'DELIVRD', 'sort-order': 'asc', tz: 'JST', 'page-size': '10' });
     // The range was given in UTC wall clocks but read as JST: fine, it is just a range.
-    const first = (await (await ctx.get(`/api/transactions?${query}`)).json()) as {
+    const firstRes = await ctx.get(`/api/transactions?${query}`);
+    // JSON or CSV by Accept, from one URL: said to caches, with a validator for conditional requests.
+    expect(firstRes.headers().vary).toMatch(/\bAccept\b/);
+    const etag = firstRes.headers().etag!;
+    expect((await ctx.get(`/api/transactions?${query}`, { headers: { 'If-None-Match': etag } })).status()).toBe(304);
+    const first = (await firstRes.json()) as {
       _links: Record<string, { href: string }>;
       _embedded: { cdrs: { delivery_status: string; date_received: string }[] };
     };

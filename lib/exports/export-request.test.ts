@@ -18,6 +18,11 @@ describe('parseExportRequest', () => {
     expect(r.request.dryRun).toBe(false);
   });
 
+  it('refuses a key it does not know, `__proto__` included (a plain object of errors lost that one)', () => {
+    const r = parseExportRequest(JSON.parse(`{"date-from":"2026-01-01 00:00:00","date-to":"2026-01-08 00:00:00","__proto__":{"x":1}}`));
+    expect(r.ok === false && Object.keys(r.errors)).toEqual(['__proto__']);
+  });
+
   it('takes columns as an array or a comma-separated string, and dryRun', () => {
     const a = parseExportRequest({ ...base, columns: ['trx_id', 'to_address'], dryRun: true });
     const b = parseExportRequest({ ...base, columns: 'trx_id,to_address' });

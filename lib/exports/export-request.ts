@@ -9,7 +9,7 @@
  */
 import type { CdrFieldKey } from '../cdr/fields';
 import { parseColumns } from '../csv/csv-format';
-import { EXPORT_MAX_RANGE_DAYS, parseQuery, QUERY_PARAMS, type FieldErrors, type QuerySelection } from '../query/query';
+import { EXPORT_MAX_RANGE_DAYS, noFieldErrors, parseQuery, QUERY_PARAMS, type FieldErrors, type QuerySelection } from '../query/query';
 
 export interface ExportRequest {
   query: QuerySelection;
@@ -49,7 +49,7 @@ export function parseExportRequest(body: unknown, sessionEnterpriseId: string | 
     return { ok: false, errors: { body: 'The body must be a JSON object with the query\u2019s parameters, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.' } };
   }
   const input = body as Record<string, unknown>;
-  const errors: FieldErrors = {};
+  const errors = noFieldErrors();
   for (const key of Object.keys(input)) {
     if (!KNOWN_KEYS.has(key)) errors[key] = `Unknown parameter "${key.slice(0, 40)}". Use the query's names (${QUERY_PARAMS.join(', ')}), plus columns and dryRun.`;
   }

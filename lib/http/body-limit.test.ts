@@ -1,6 +1,6 @@
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
-import { readBodyWithLimit, withBodyLimit } from './body-limit';
+import { readBodyWithLimit, readJsonBody, withBodyLimit } from './body-limit';
 import { ProblemError } from './problem';
 
 const LIMIT = 1024;
@@ -93,5 +93,23 @@ describe('withBodyLimit', () => {
   it('refuses a body over the limit', async () => {
     const original = new NextRequest('http://localhost/api/auth/callback/credentials', { method: 'POST', body: 'a'.repeat(LIMIT + 1) });
     expect((await refusal(withBodyLimit(original, LIMIT, HINT))).problem.status).toBe(413);
+  });
+});
+
+describe('a JSON body', () => {
+  it('is read with its Content-Type, or without one', async () => {
+    expect(await readJsonBody(post('{"a":1}', { 'Content-Type': 'application/json; charset=utf-8' }), LIMIT, HINT, '{}')).toEqual({ a: 1 });
+    // (A string body would be given text/plain by Request itself.)
+    expect(await readJsonBody(post(new TextEncoder().encode('{"a":1}') as unknown as string), LIMIT, HINT, '{}')).toEqual({ a: 1 });
+  });
+
+  it('said to be text or a form is a 415, unread: bodies another site can send without asking', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const req = post('{"a":1}', { 'Content-Type': type });
+      const err = await refusal(readJsonBody(req, LIMIT, HINT, '{}'));
+      expect(err.problem.status, type).toBe(415);
+      expect(err.problem.detail).toContain('Content-Type: application/json');
+      expect(req.bodyUsed, type).toBe(false);
+    }
   });
 });

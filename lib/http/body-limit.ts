@@ -10,7 +10,7 @@ import 'server-only';
  * the proxy sees before the route handler gets it (up to 10 MB), which would defeat this check.
  */
 import { NextRequest } from 'next/server';
-import { badRequest, payloadTooLarge } from './problem';
+import { badRequest, payloadTooLarge, ProblemError } from './problem';
 
 export async function readBodyWithLimit(req: Request, maxBytes: number, whatToSend: string): Promise<Uint8Array<ArrayBuffer>> {
   const declared = req.headers.get('content-length');
@@ -47,8 +47,25 @@ export async function withBodyLimit(req: NextRequest, maxBytes: number, whatToSe
   return new NextRequest(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
 }
 
-/** A JSON body read under the limit; a body that is not JSON is a 400 showing what to send. */
+/**
+ * A JSON body read under the limit; a body that is not JSON is a 400 showing what to send. A body
+ * said to be something else (text/plain, a form) is a 415 before it is read: those are the bodies
+ * another site's page can send without asking first, so this is a second guard beside the
+ * cross-site check. A body without a Content-Type is read as JSON.
+ */
 export async function readJsonBody(req: Request, maxBytes: number, whatToSend: string, example: string): Promise<unknown> {
+  const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (type && type !== 'application/json' && !type.endsWith('+json')) {
+    throw new ProblemError(
+      {
+        type: '/problems/unsupported-media-type',
+        title: 'The body must be JSON',
+        status: 415,
+        detail: `This endpoint reads a JSON body (Content-Type: application/json), not ${type.slice(0, 60)}; e.g. ${example}. Nothing was done.`,
+      },
+      { Accept: 'application/json' },
+    );
+  }
   const bytes = await readBodyWithLimit(req, maxBytes, whatToSend);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));

@@ -54,6 +54,10 @@ describe('every API route', () => {
       const takes = own.filter((m) => m !== 'HEAD');
       const res = (refusal as unknown as (req: Request) => Response)(new Request(`http://dashboard.test${name}`, { method: 'PATCH' }));
       expect(res.headers.get('Allow')).toBe(allowHeader(takes, { headRefused: own.includes('HEAD') }));
+      // OPTIONS says the same (left to Next.js, it named every exported handler, refusals too).
+      const options = (route.OPTIONS as (req: Request) => Response)(new Request(`http://dashboard.test${name}`, { method: 'OPTIONS' }));
+      expect(options.status).toBe(204);
+      expect(options.headers.get('Allow')).toBe(res.headers.get('Allow'));
     });
   }
 });

@@ -4,7 +4,7 @@ import 'server-only';
  * `Allow`, which RFC 9110 (§15.5.6) requires; a script writer is left guessing. Each route names
  * the methods it takes, beside its handlers, and exports these for the rest:
  *
- *   export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);
+ *   export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);
  *
  * Nothing is read, no session is looked at and nothing upstream is spent: the answer is the same
  * for everyone and says only what the endpoint takes.
@@ -42,8 +42,15 @@ export function methodNotAllowed(method: string, allow: string): ProblemError {
   );
 }
 
-/** A 405 handler for every method of ROUTE_METHODS but `methods` (the route destructures those it lacks). */
-export function otherMethodsRefused(methods: readonly RouteMethod[], opts: { headRefused?: boolean } = {}): Record<RouteMethod, (req: Request) => Response> {
+/**
+ * A 405 handler for every method of ROUTE_METHODS but `methods` (the route destructures those it
+ * lacks), and the route's OPTIONS: Next.js's own answers OPTIONS with every method the route
+ * exports, these refusals included, so a client asking what the endpoint takes was told everything.
+ */
+export function otherMethodsRefused(
+  methods: readonly RouteMethod[],
+  opts: { headRefused?: boolean } = {},
+): Record<RouteMethod | 'OPTIONS', (req: Request) => Response> {
   const allow = allowHeader(methods, opts);
   const refuse: (req: Request) => Response = Object.assign(
     (req: Request) => {
@@ -52,7 +59,8 @@ export function otherMethodsRefused(methods: readonly RouteMethod[], opts: { hea
     },
     { [REFUSES]: true },
   );
-  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<RouteMethod, (req: Request) => Response>;
+  const options = () => new Response(null, { status: 204, headers: { Allow: allow } });
+  return { ...(Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<RouteMethod, (req: Request) => Response>), OPTIONS: options };
 }
 
 /**

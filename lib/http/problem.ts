@@ -50,12 +50,16 @@ export function badRequest(errors: Record<string, string>): ProblemError {
 }
 
 export function unauthenticated(): ProblemError {
-  return new ProblemError({
-    type: `${TYPE_BASE}unauthenticated`,
-    title: 'Sign in first',
-    status: 401,
-    detail: 'This needs a signed-in session: sign in at /signin with your Report API key and secret.',
-  });
+  return new ProblemError(
+    {
+      type: `${TYPE_BASE}unauthenticated`,
+      title: 'Sign in first',
+      status: 401,
+      detail: 'This needs a signed-in session: sign in at /signin with your Report API key and secret.',
+    },
+    // A 401 names how to authenticate (RFC 9110 §11.6.1): a session, got at the sign-in page.
+    { 'WWW-Authenticate': 'Session realm="SMS history dashboard", sign-in="/signin"' },
+  );
 }
 
 export function notFound(detail: string): ProblemError {

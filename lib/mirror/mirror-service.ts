@@ -19,6 +19,7 @@ import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from '
 import type { HistoryIndex } from '../history/history-index';
 import { firstKeptDay } from '../history/retention';
 import { scopeOf } from '../history/scope';
+import { noFieldErrors } from '../query/query';
 import type { SyncRunner } from './sync-runner';
 import { problemRetryAt, wantedDays } from './sync-step';
 
@@ -164,7 +165,7 @@ export class MirrorService {
       throw badRequest({ body: 'The body must be a JSON object, e.g. {"enabled": true, "since": "2026-10-01", "keepSyncingSignedOut": false}.' });
     }
     const input = body as Record<string, unknown>;
-    const errors: Record<string, string> = {};
+    const errors = noFieldErrors();
     for (const key of Object.keys(input)) if (!KNOWN_KEYS.has(key)) errors[key] = `Unknown setting "${key.slice(0, 40)}": use enabled, since and keepSyncingSignedOut.`;
     for (const key of ['enabled', 'keepSyncingSignedOut'] as const) {
       if (input[key] !== undefined && typeof input[key] !== 'boolean') errors[key] = `${key} must be true or false.`;

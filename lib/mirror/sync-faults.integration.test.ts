@@ -174,6 +174,12 @@ describe('the copy when the upstream misbehaves', () => {
     expect([settings?.enabled, settings?.sinceDay]).toEqual([false, addDays(newest, -2)]);
   });
 
+  it('refuses a setting it does not know, `__proto__` included', async () => {
+    const refused = (await h.mirror.put(account, JSON.parse('{"__proto__":{"enabled":true}}')).catch((err: unknown) => err)) as { problem: { status: number; errors: Record<string, string> } };
+    expect(refused.problem.status).toBe(400);
+    expect(Object.entries(refused.problem.errors)).toEqual([['__proto__', expect.stringContaining('Unknown setting')]]);
+  });
+
   it('drops a kept secret the upstream refuses, and does not ask with it again', async () => {
     const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
     await h.mirror.put(account, { enabled: true, since: addDays(newest, -2), keepSyncingSignedOut: true });

@@ -52,6 +52,11 @@ describe('parseQuery', () => {
     expect(misspelt.ok === false && misspelt.errors).toEqual({ stauts: 'Unknown parameter "stauts": did you mean "status"?' });
     const unknown = parseQuery(url('colour=red'), { alsoAllowed: [] });
     expect(unknown.ok === false && unknown.errors.colour).toBe('Unknown parameter "colour": the parameters are listed in the README (Dashboard API).');
+    // A name too short to be a misspelling is not given a guess; one that sets a prototype is still refused.
+    const short = parseQuery(url('%E2%9C%93=1'), { alsoAllowed: [] });
+    expect(short.ok === false && short.errors['✓']).toBe('Unknown parameter "✓": the parameters are listed in the README (Dashboard API).');
+    const proto = parseQuery(url('__proto__=1'), { alsoAllowed: [] });
+    expect(proto.ok === false && Object.keys(proto.errors)).toEqual(['__proto__']);
     const twice = parseQuery(url('status=DELIVRD&status=REJECTD'), { alsoAllowed: [] });
     expect(twice.ok === false && twice.errors.status).toBe('status is given 2 times; give it once.');
     // What the caller reads itself is allowed; the dashboard's own page URLs are read as before.

@@ -49,6 +49,15 @@ export interface TransactionsQuery {
 export type QuerySelection = Omit<TransactionsQuery, 'page' | 'pageSize'>;
 
 export type FieldErrors = Record<string, string>;
+
+/**
+ * An empty FieldErrors without a prototype: the name of an unknown parameter is a key here, and
+ * `errors["__proto__"] = …` on a plain object sets its prototype, losing the error (the parameter
+ * was then taken without a word).
+ */
+export function noFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
 export type ParseResult<Q = TransactionsQuery> = { ok: true; query: Q } | { ok: false; errors: FieldErrors };
 
 /** Where parameters come from: a URL's search params, or a JSON body's object. */
@@ -132,7 +141,7 @@ export function parseZone(raw: string | null | undefined, errors: FieldErrors): 
 }
 
 /** Puts in `errors` each parameter of `params` not `allowed`, and each given more than once. */
-function unexpectedParams(params: URLSearchParams, allowed: readonly string[], errors: FieldErrors): void {
+export function unexpectedParams(params: URLSearchParams, allowed: readonly string[], errors: FieldErrors): void {
   for (const name of new Set(params.keys())) {
     const key = name.slice(0, 40);
     if (!allowed.includes(name)) {
@@ -144,7 +153,11 @@ function unexpectedParams(params: URLSearchParams, allowed: readonly string[], e
   }
 }
 
-/** The name of `names` within two edits of `name` (a letter added, dropped, changed or swapped), if one is. */
+/**
+ * The name of `names` within two edits of `name` (a letter added, dropped, changed or swapped), if
+ * one is, and fewer edits than `name` has letters: any one- or two-letter name is two edits from
+ * `q`, and "✓" is no misspelling of it.
+ */
 function closest(name: string, names: readonly string[]): string | undefined {
   const distance = (a: string, b: string): number => {
     let row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -156,19 +169,22 @@ function closest(name: string, names: readonly string[]): string | undefined {
     return row[b.length]!;
   };
   const lower = name.toLowerCase();
-  return names.map((n) => ({ n, d: distance(lower, n) })).filter((c) => c.d <= 2).sort((x, y) => x.d - y.d)[0]?.n;
+  return names
+    .map((n) => ({ n, d: distance(lower, n) }))
+    .filter((c) => c.d <= 2 && c.d < lower.length)
+    .sort((x, y) => x.d - y.d)[0]?.n;
 }
 
 /** Parses and validates a query (URL params or a JSON body). Every broken rule is named by parameter. */
 export function parseQuery(input: QueryInput, options: ParseOptions = {}): ParseResult {
-  const errors: FieldErrors = {};
+  const errors = noFieldErrors();
   const get = reader(input, errors);
   const maxRangeDays = options.maxRangeDays ?? SEARCH_MAX_RANGE_DAYS;
   if (options.alsoAllowed && input instanceof URLSearchParams) unexpectedParams(input, [...QUERY_PARAMS, ...options.alsoAllowed], errors);
 
   const tz = parseZone(get('tz'), errors);
   const sortOrder = oneOf(get('sort-order'), SORT_ORDERS, (s) => s.toLowerCase(), QUERY_DEFAULTS.sortOrder, () => {
-    errors['sort-order'] = `sort-order must be asc or desc; got "${get('sort-order')}".`;
+    errors['sort-order'] = `sort-order must be asc or desc; got "${String(get('sort-order')).slice(0, 20)}".`;
   });
   const sortRaw = get('sort')?.trim() ?? '';
   let sort: CdrFieldKey = QUERY_DEFAULTS.sort;

@@ -38,6 +38,9 @@ export function csvRequest(req: Request, columnsParam: string | null): CdrFieldK
   return null;
 }
 
+/** The list's URL answers JSON or CSV by `Accept`: a cache must keep the two apart. */
+export const PAGE_VARIES_BY = 'Accept';
+
 export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery, columns: readonly CdrFieldKey[]): Response {
   const body = recordsToCsv(page._embedded.cdrs as Record<string, unknown>[], columns);
   const name = csvFileName(query, { page: query.page });
@@ -47,6 +50,7 @@ export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery
       'Content-Disposition': `attachment; filename="${name}"`,
       'X-Total-Found': String(page._embedded.total_found),
       'X-Upstream-Calls': String(page._meta.calls),
+      Vary: PAGE_VARIES_BY,
     },
   });
 }

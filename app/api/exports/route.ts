@@ -27,4 +27,4 @@ export const POST = withAccount(async (req: NextRequest, account, { exports }) =
 }, { refuseCrossSite: true });
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { PUT, PATCH, DELETE } = otherMethodsRefused(['GET', 'POST']);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET', 'POST']);

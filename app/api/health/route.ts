@@ -25,4 +25,4 @@ export async function GET(): Promise<Response> {
 }
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);

@@ -35,4 +35,4 @@ export const DELETE = withAccount(
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PATCH } = otherMethodsRefused(['GET', 'PUT', 'DELETE']);
+export const { POST, PATCH, OPTIONS } = otherMethodsRefused(['GET', 'PUT', 'DELETE']);

@@ -19,4 +19,4 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions 
 });
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);

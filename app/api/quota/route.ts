@@ -9,4 +9,4 @@ export const dynamic = 'force-dynamic';
 export const GET = withAccount(async (_req, account, { transactions }) => json(await transactions.quota(account)));
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);

@@ -9,7 +9,7 @@ import { badRequest, jsonResponse } from '@/lib/http/problem';
 import { notModified } from '@/lib/http/etag';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
-import { csvPageResponse, csvRequest } from '@/lib/server/csv-page';
+import { csvPageResponse, csvRequest, PAGE_VARIES_BY } from '@/lib/server/csv-page';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
@@ -24,8 +24,8 @@ export const GET = withAccount(async (req: NextRequest, account, { transactions,
   if (csv) return csvPageResponse(page, parsed.query, csv);
   // Written through the services: they hold the JSON kept with each presented record.
   const etag = answers.etag(page);
-  if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag } });
-  return jsonResponse(answers.json(page), { headers: { ETag: etag } });
+  if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
+  return jsonResponse(answers.json(page), { headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
 }, { refuseCrossSite: true });
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
@@ -34,4 +34,4 @@ export const HEAD = withAccount(async () => {
 });
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET'], { headRefused: true });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET'], { headRefused: true });

@@ -61,4 +61,4 @@ async function handleAuth(req: NextRequest, context: Context): Promise<Response>
 export { handler as GET, handler as POST };
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { PUT, PATCH, DELETE } = otherMethodsRefused(['GET', 'POST']);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET', 'POST']);

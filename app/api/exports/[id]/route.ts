@@ -24,4 +24,4 @@ export const DELETE = withAccount<Context>(async (_req, account, { exports }, co
 }, { refuseCrossSite: true });
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PUT, PATCH } = otherMethodsRefused(['GET', 'DELETE']);
+export const { POST, PUT, PATCH, OPTIONS } = otherMethodsRefused(['GET', 'DELETE']);

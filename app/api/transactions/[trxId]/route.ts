@@ -5,7 +5,7 @@
 import type { NextRequest } from 'next/server';
 import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
 import { badRequest, json } from '@/lib/http/problem';
-import { parseZone } from '@/lib/query/query';
+import { noFieldErrors, parseZone, unexpectedParams } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
@@ -16,9 +16,11 @@ type Context = { params: Promise<{ trxId: string }> };
 
 export const GET = withAccount<Context>(async (req: NextRequest, account, { transactions }, context) => {
   const { trxId } = await context.params;
-  const errors: Record<string, string> = {};
+  const errors = noFieldErrors();
   const problem = trxIdProblem(trxId);
   if (problem) errors.trx_id = problem;
+  // Only `tz`, once, as the list's route: a misspelt or repeated parameter is said, not ignored.
+  unexpectedParams(req.nextUrl.searchParams, ['tz'], errors);
   const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
   if (Object.keys(errors).length > 0) throw badRequest(errors);
   const { cdr, meta } = await transactions.record(account, normaliseTrxId(trxId), tz, req.signal);
@@ -31,4 +33,4 @@ export const HEAD = withAccount<Context>(async () => {
 });
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET'], { headRefused: true });
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET'], { headRefused: true });

@@ -30,4 +30,4 @@ export const GET = withAccount<Context>(async (_req, account, { exports }, conte
 });
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PUT, PATCH, DELETE } = otherMethodsRefused(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);
