@@ -84,10 +84,14 @@ test.describe('sign out everywhere', () => {
       await expect(page).toHaveURL(/\/signin\?error=SignedOutEverywhere/);
       await expect(page.locator('form').getByRole('alert')).toHaveText('You signed out everywhere: every session of this API key has ended.');
 
+      // The other browser and the script are told why, not only "sign in first".
       await otherPage.goto('/transactions');
-      await expect(otherPage).toHaveURL(/\/signin/);
+      await expect(otherPage).toHaveURL(/\/signin\?error=SignedOutEverywhere/);
+      await expect(otherPage.locator('form').getByRole('alert')).toHaveText('You signed out everywhere: every session of this API key has ended.');
       expect(await (await other.request.get('/api/auth/session')).json()).toEqual({});
-      expect((await script.get('/api/quota')).status()).toBe(401);
+      const refused = await script.get('/api/quota');
+      expect(refused.status()).toBe(401);
+      expect(((await refused.json()) as { detail: string }).detail).toContain('Every session of this API key was signed out');
       expect((await bystander.request.get('/api/quota')).status()).toBe(200);
       await bystander.close();
 

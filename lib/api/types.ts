@@ -153,6 +153,10 @@ export interface SearchPlan {
  */
 export const CREDENTIALS_REFUSED_PROBLEM = '/problems/credentials-refused';
 
+/** Why every session of an API key was ended at once (lib/auth/end-sessions.ts), said to each of them. */
+export const SESSIONS_END_REASONS = ['signed-out-everywhere', 'credentials-refused'] as const;
+export type SessionsEndReason = (typeof SESSIONS_END_REASONS)[number];
+
 /** A 401 of the upstream's own, to a query made with a token just renewed: the session here is alive. */
 export const UPSTREAM_UNAUTHORIZED_PROBLEM = '/problems/upstream-unauthorized';
 

@@ -2,17 +2,19 @@ import 'server-only';
 /**
  * Ends every session of an API key at once: "sign out everywhere", or the upstream refusing the
  * key's stored secret at a token renewal (it was changed upstream; no session can renew with it).
- * The vault's entries go, so each session's cookie stops working on its next request (pages
- * redirect to sign-in, the API answers 401, /api/auth/session answers none), and the key's
- * upstream token is dropped from memory.
+ * The vault's entries go, so each session's cookie stops working on its next request: pages
+ * redirect to sign-in saying why, the API answers 401 saying why (the vault keeps the reason until
+ * the session would have expired), /api/auth/session answers none; and the key's upstream token
+ * is dropped from memory.
  */
+import type { SessionsEndReason } from '../api/types';
 import { log } from '../log';
 import { authSecret } from './auth-secret';
 import { unseal } from './secret-box';
 import type { UpstreamGateway } from '../server/upstream-gateway';
 import type { VaultStore } from '../store/vault';
 
-export type SessionsEndReason = 'signed-out-everywhere' | 'credentials-refused';
+export { SESSIONS_END_REASONS, type SessionsEndReason } from '../api/types';
 
 export interface EndSessionsDeps {
   vault: VaultStore;
@@ -24,13 +26,10 @@ export interface EndSessionsDeps {
  * signed in with the new one (before or after the refused renewal) stays.
  */
 export async function endSessions(deps: EndSessionsDeps, apiKey: string, reason: SessionsEndReason, refusedSecret?: string): Promise<number> {
-  let ended: number;
-  if (refusedSecret === undefined) ended = await deps.vault.deleteForApiKey(apiKey);
-  else {
-    const refused = (await deps.vault.forApiKey(apiKey)).filter((entry) => openedSecret(entry.sealedSecret) === refusedSecret);
-    for (const entry of refused) await deps.vault.delete(entry.sid);
-    ended = refused.length;
-  }
+  const sessions = await deps.vault.forApiKey(apiKey);
+  const ending = refusedSecret === undefined ? sessions : sessions.filter((entry) => openedSecret(entry.sealedSecret) === refusedSecret);
+  // Each of them is told why on its next request (accountFromCookies), not only "sign in first".
+  const ended = await deps.vault.endSessions(ending, reason);
   deps.gateway.forget(apiKey);
   log.info('sessions.ended', { account: apiKey, reason, sessions: ended });
   return ended;

@@ -38,7 +38,8 @@ function memoryVault(): VaultStore {
     delete: async (sid) => void entries.delete(sid),
     countForApiKey: async () => 0,
     liveSession: async () => null,
-    deleteForApiKey: async () => 0,
+    endSessions: async () => 0,
+    endedReason: async () => null,
     forApiKey: async () => [],
     prune: async () => undefined,
   };

@@ -10,6 +10,7 @@ import type { UpstreamAccount } from '../server/upstream-gateway';
 import type { VaultStore } from '../store/vault';
 import { authSecret } from './auth-secret';
 import { decodeOnce } from './decoded-tokens';
+import { SESSIONS_END_REASONS, type SessionsEndReason } from './end-sessions';
 import { unseal } from './secret-box';
 
 export interface SignedInAccount extends UpstreamAccount {
@@ -18,15 +19,33 @@ export interface SignedInAccount extends UpstreamAccount {
 
 export type CookieSource = { getAll(): { name: string; value: string }[] };
 
+/** The session cookie's token (decoded once per cookie: decoded-tokens.ts). */
+function sessionToken(cookieSource: CookieSource, headerSource: Headers) {
+  return getToken({
+    // The only header getToken reads (a `Bearer` token when there is no cookie).
+    req: { cookies: cookieSource, headers: { authorization: headerSource.get('authorization') ?? undefined } } as unknown as Parameters<typeof getToken>[0]['req'],
+    secret: authSecret(),
+    decode: decodeOnce,
+  });
+}
+
+/**
+ * Why the request's session ended, when every session of its API key was ended at once (sign out
+ * everywhere, a secret refused upstream: end-sessions.ts) and it would still be alive; null when
+ * there is no such session or it ended otherwise (signed out, expired). Asked only once
+ * accountFromCookies found no account.
+ */
+export async function endedSessionReason(cookieSource: CookieSource, headerSource: Headers, vault: VaultStore): Promise<SessionsEndReason | null> {
+  const token = await sessionToken(cookieSource, headerSource);
+  if (!token?.sid) return null;
+  const reason = await vault.endedReason(token.sid, Date.now());
+  return (SESSIONS_END_REASONS as readonly (string | null)[]).includes(reason) ? (reason as SessionsEndReason) : null;
+}
+
 /** The account of a request's session cookie, or null when there is none (or it was revoked). */
 export async function accountFromCookies(cookieSource: CookieSource, headerSource: Headers, vault: VaultStore): Promise<SignedInAccount | null> {
   const secret = authSecret();
-  const token = await getToken({
-    // The only header getToken reads (a `Bearer` token when there is no cookie).
-    req: { cookies: cookieSource, headers: { authorization: headerSource.get('authorization') ?? undefined } } as unknown as Parameters<typeof getToken>[0]['req'],
-    secret,
-    decode: decodeOnce,
-  });
+  const token = await sessionToken(cookieSource, headerSource);
   if (!token?.sid) return null;
   const entry = await vault.get(token.sid, Date.now());
   if (!entry) return null;

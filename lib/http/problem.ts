@@ -5,7 +5,7 @@ import { brandCheck } from '../errors/brand';
  * `errors` per parameter for 400 and Retry-After for 429/503. The messages say what happened and
  * what to do; they never carry a token, a secret or a record's content.
  */
-import { CREDENTIALS_REFUSED_PROBLEM, UPSTREAM_UNAUTHORIZED_PROBLEM, type Problem } from '../api/types';
+import { CREDENTIALS_REFUSED_PROBLEM, UPSTREAM_UNAUTHORIZED_PROBLEM, type Problem, type SessionsEndReason } from '../api/types';
 import { QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
 import { isStoreUnavailable } from '../store/db/unavailable';
@@ -49,18 +49,39 @@ export function badRequest(errors: Record<string, string>): ProblemError {
   });
 }
 
-export function unauthenticated(): ProblemError {
+/**
+ * The 401 of a request without a live session. `ended`: why its session ended when every session
+ * of its API key was ended at once (lib/auth/end-sessions.ts), said to each of them.
+ */
+export function unauthenticated(ended: SessionsEndReason | null = null): ProblemError {
+  const challenge = { 'WWW-Authenticate': 'Session realm="SMS history dashboard", sign-in="/signin"' };
+  if (ended === 'credentials-refused') {
+    return new ProblemError(
+      {
+        type: CREDENTIALS_REFUSED_PROBLEM,
+        title: CREDENTIALS_REFUSED_TITLE,
+        status: 401,
+        detail: 'When the access token was renewed, the Report API refused the secret this session was signed in with: it was probably changed. Every session of this API key signed in with it has been signed out; sign in again with the current secret.',
+      },
+      challenge,
+    );
+  }
   return new ProblemError(
     {
       type: `${TYPE_BASE}unauthenticated`,
       title: 'Sign in first',
       status: 401,
-      detail: 'This needs a signed-in session: sign in at /signin with your Report API key and secret.',
+      detail:
+        ended === 'signed-out-everywhere'
+          ? 'Every session of this API key was signed out ("sign out everywhere"). Sign in again at /signin with your Report API key and secret.'
+          : 'This needs a signed-in session: sign in at /signin with your Report API key and secret.',
     },
     // A 401 names how to authenticate (RFC 9110 §11.6.1): a session, got at the sign-in page.
-    { 'WWW-Authenticate': 'Session realm="SMS history dashboard", sign-in="/signin"' },
+    challenge,
   );
 }
+
+const CREDENTIALS_REFUSED_TITLE = 'The Report API no longer accepts this API key\u2019s secret';
 
 export function notFound(detail: string): ProblemError {
   return new ProblemError({ type: `${TYPE_BASE}not-found`, title: 'Not found', status: 404, detail });
@@ -145,7 +166,7 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
 function credentialsRefused(err: CredentialsRefusedError): Problem {
   return {
     type: CREDENTIALS_REFUSED_PROBLEM,
-    title: 'The Report API no longer accepts this API key\u2019s secret',
+    title: CREDENTIALS_REFUSED_TITLE,
     status: 401,
     detail: `It refused the secret this dashboard held for ${err.apiKey} when the access token was renewed: the secret was probably changed. Every session of ${err.apiKey} here has been signed out; sign in again with the current secret.`,
   };

@@ -5,7 +5,9 @@ import 'server-only';
  */
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { accountFromCookies, type SignedInAccount } from '../auth/session';
+import type { SessionsEndReason } from '../auth/end-sessions';
+import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/session';
+import type { SignInErrorCode } from '../auth/sign-in-errors';
 import { signInHref } from '../ui/paths';
 import { getServices } from './services';
 
@@ -19,9 +21,18 @@ export async function currentAccount(): Promise<SignedInAccount | null> {
   return accountFromCookies(await cookies(), await headers(), (await getServices()).store.vault);
 }
 
-/** The account, or a redirect to sign-in that comes back to `callbackPath` afterwards. */
+/** Sign-in's code for why every session of a key ended (lib/auth/sign-in-errors.ts). */
+const ENDED_CODES = { 'credentials-refused': 'CredentialsRefused', 'signed-out-everywhere': 'SignedOutEverywhere' } as const satisfies Record<SessionsEndReason, SignInErrorCode>;
+
+/**
+ * The account, or a redirect to sign-in that comes back to `callbackPath` afterwards; saying why,
+ * when every session of the key was ended at once.
+ */
 export async function requirePageSession(callbackPath?: string): Promise<PageAccount> {
   const account = await currentAccount();
-  if (!account) redirect(signInHref(callbackPath));
+  if (!account) {
+    const ended = await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
+    redirect(signInHref(callbackPath, ended ? ENDED_CODES[ended] : undefined));
+  }
   return { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
 }

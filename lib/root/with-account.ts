@@ -6,7 +6,7 @@ import 'server-only';
  * problem details; keeps answers out of shared caches.
  */
 import type { NextRequest } from 'next/server';
-import { accountFromCookies, type SignedInAccount } from '../auth/session';
+import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/session';
 import { crossSiteRefused, problemResponse, toProblem, unauthenticated } from '../http/problem';
 import { crossSiteRefusalOf } from '../http/request-intent';
 import { log } from '../log';
@@ -34,7 +34,7 @@ export function withAccount<C>(handler: AccountHandler<C>, options: RouteOptions
         }
       }
       const account = await accountFromCookies(req.cookies, req.headers, services.store.vault);
-      if (!account) throw unauthenticated();
+      if (!account) throw unauthenticated(await endedSessionReason(req.cookies, req.headers, services.store.vault));
       const res = await handler(req, account, services, context);
       if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', 'private, no-store');
       return res;

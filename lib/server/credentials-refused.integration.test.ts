@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { authSecret } from '../auth/auth-secret';
 import { seal } from '../auth/secret-box';
-import { toProblem } from '../http/problem';
+import { toProblem, unauthenticated } from '../http/problem';
 import { parseQuery } from '../query/query';
 import { formatWallClock } from '../time/zones';
 import { CredentialsRefusedError } from '../upstream';
@@ -64,6 +64,10 @@ describe('a secret rotated upstream', () => {
     expect(await h.store.vault.get('demo-2', Date.now())).toBeNull();
     expect(await h.store.vault.get('demo-later', Date.now())).not.toBeNull();
     expect(await h.store.vault.get('fuji-1', Date.now())).not.toBeNull();
+    // Each ended session is told why on its next request, the one that met the refusal or not.
+    expect(await h.store.vault.endedReason('demo-2', Date.now())).toBe('credentials-refused');
+    expect(await h.store.vault.endedReason('demo-later', Date.now())).toBeNull();
+    expect(unauthenticated('credentials-refused').problem).toMatchObject({ type: '/problems/credentials-refused', status: 401 });
 
     const { problem } = toProblem(err);
     expect(problem).toMatchObject({ type: '/problems/credentials-refused', status: 401, title: 'The Report API no longer accepts this API key\u2019s secret' });

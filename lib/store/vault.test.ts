@@ -56,10 +56,17 @@ describe('the session vault', () => {
       await vault.put(entry('d2', 'demo', { createdAt: T0 + 5000 }));
       await vault.put(entry('f1', 'fuji'));
       expect((await vault.forApiKey('demo')).map((e) => e.sid).sort()).toEqual(['d1', 'd2']);
-      expect(await vault.deleteForApiKey('demo')).toBe(2);
+      expect(await vault.endSessions(await vault.forApiKey('demo'), 'signed-out-everywhere')).toBe(2);
       expect(await vault.countForApiKey('demo', T0)).toBe(0);
       expect(await vault.get('f1', T0)).not.toBeNull();
-      expect(await vault.deleteForApiKey('nobody')).toBe(0);
+      expect(await vault.endSessions([], 'signed-out-everywhere')).toBe(0);
+      // Each ended session's reason is kept until it would have expired, then pruned; none for others.
+      expect(await vault.endedReason('d1', T0)).toBe('signed-out-everywhere');
+      expect(await vault.endedReason('f1', T0)).toBeNull();
+      const ends = entry('d1', 'demo').expiresAt;
+      expect(await vault.endedReason('d1', ends)).toBeNull();
+      await vault.prune(ends);
+      expect(await vault.endedReason('d1', T0)).toBeNull();
     });
 
     it('drops the sessions that ended', async () => {

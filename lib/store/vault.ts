@@ -30,8 +30,13 @@ export interface VaultStore {
    * one signed in after that moment (the older ones' secret was refused).
    */
   liveSession(apiKey: string, now: number, opts?: { preferSid?: string; createdAfter?: number | null }): Promise<VaultEntry | null>;
-  /** Ends every session of an API key; how many there were. */
-  deleteForApiKey(apiKey: string): Promise<number>;
+  /**
+   * Ends these sessions (their rows and sealed secrets go) and remembers why until each would have
+   * expired (endedReason): the key's other browsers are told on their next request. How many ended.
+   */
+  endSessions(entries: readonly VaultEntry[], reason: string): Promise<number>;
+  /** Why the session `sid` was ended by endSessions, while it would still be alive; null otherwise. */
+  endedReason(sid: string, now: number): Promise<string | null>;
   /** Every session of an API key, live or not yet pruned. */
   forApiKey(apiKey: string): Promise<VaultEntry[]>;
   prune(now: number): Promise<void>;
@@ -83,9 +88,22 @@ export function createVault(db: Kysely<Database>): VaultStore {
       const preferred = opts.preferSid ? await live.where('sid', '=', opts.preferSid).executeTakeFirst() : undefined;
       return toVaultEntry(preferred ?? (await live.orderBy('created_at', 'desc').limit(1).executeTakeFirst()));
     },
-    async deleteForApiKey(apiKey) {
-      const result = await db.deleteFrom('sessions').where('api_key', '=', apiKey).executeTakeFirst();
-      return Number(result.numDeletedRows);
+    async endSessions(entries, reason) {
+      if (entries.length === 0) return 0;
+      return db.transaction().execute(async (trx) => {
+        const sids = entries.map((e) => e.sid);
+        const result = await trx.deleteFrom('sessions').where('sid', 'in', sids).executeTakeFirst();
+        await trx
+          .insertInto('ended_sessions')
+          .values(entries.map((e) => ({ sid: e.sid, reason, expires_at: e.expiresAt })))
+          .onConflict((oc) => oc.column('sid').doUpdateSet((eb) => ({ reason: eb.ref('excluded.reason') })))
+          .execute();
+        return Number(result.numDeletedRows);
+      });
+    },
+    async endedReason(sid, now) {
+      const row = await db.selectFrom('ended_sessions').select('reason').where('sid', '=', sid).where('expires_at', '>', now).executeTakeFirst();
+      return row?.reason ?? null;
     },
     async forApiKey(apiKey) {
       const rows = await db.selectFrom('sessions').selectAll().where('api_key', '=', apiKey).execute();
@@ -93,6 +111,7 @@ export function createVault(db: Kysely<Database>): VaultStore {
     },
     async prune(now) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+      await db.deleteFrom('ended_sessions').where('expires_at', '<=', now).execute();
     },
   };
 }

@@ -63,6 +63,13 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+/** Sessions ended all at once for their API key, and why (migration 0023-ended-sessions). */
+export interface EndedSessionsTable {
+  sid: string;
+  reason: string;
+  expires_at: number;
+}
+
 /** Export jobs; the whole job as JSON in `data`, the columns it is searched by beside it. */
 export interface ExportJobsTable {
   id: string;
@@ -280,6 +287,7 @@ export interface Database {
   cache_pages: CachePagesTable;
   cache_records: CacheRecordsTable;
   sessions: SessionsTable;
+  ended_sessions: EndedSessionsTable;
   export_jobs: ExportJobsTable;
   export_rows: ExportRowsTable;
   export_files: ExportFilesTable;
