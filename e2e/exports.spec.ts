@@ -259,6 +259,24 @@ test('Download CSV: the rows on screen, then every record of the search', async 
   // The button pressed was disabled meanwhile: the focus waits on Close, not on the page.
   await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
   expect(queryCalls()).toBe(callsBefore + pages - 1);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // 3. For Excel: the numbers Excel would change (a 12-digit phone number, a code such as 000) are
+  // written as text; the choice is remembered for the next download.
+  dialog = await openDialog(page);
+  await dialog.getByRole('radio', { name: /Rows on screen/ }).check();
+  await dialog.getByTestId('download-excel').check();
+  const [excelDownload] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('download-confirm').click()]);
+  const excelFile = readCsv((await excelDownload.path())!);
+  const to = excelFile.header.indexOf('to_address');
+  expect(to).toBeGreaterThanOrEqual(0);
+  expect(excelFile.rows.every((r) => /^="\d{12,}"$/.test(r[to]!))).toBe(true);
+  expect(excelFile.rows.map((r) => r[1])).toEqual(shown);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  dialog = await openDialog(page);
+  await expect(dialog.getByTestId('download-excel')).toBeChecked();
+  await dialog.getByTestId('download-excel').uncheck();
+  expect(queryCalls()).toBe(callsBefore + pages - 1);
 });
 
 test('a larger export runs in the background: exports page, header badge, cancel', async ({ page }) => {

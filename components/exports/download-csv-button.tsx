@@ -31,6 +31,16 @@ type ColumnChoice = 'visible' | 'all';
 /** How long "downloads straight away" waits for a small export before handing it to /exports. */
 const STRAIGHT_AWAY_MS = 30_000;
 const POLL_MS = 700;
+/** This browser's last choice of "For Excel" (a preference, kept where the dialog can read it on open). */
+const EXCEL_CHOICE_KEY = 'sms-csv-excel';
+
+function rememberedExcel(): boolean {
+  try {
+    return window.localStorage.getItem(EXCEL_CHOICE_KEY) === 'true';
+  } catch {
+    return false; // storage refused (a private window's policy): the default
+  }
+}
 
 /** A job this dialog started; one that fits in the calls free right now is watched here. */
 interface Started {
@@ -52,6 +62,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   const closeButton = useRef<HTMLButtonElement>(null);
   const [scope, setScope] = useState<Scope>('page');
   const [columnChoice, setColumnChoice] = useState<ColumnChoice>('visible');
+  const [excel, setExcel] = useState(false);
   const [pageDownloaded, setPageDownloaded] = useState<string | null>(null);
   const [started, setStarted] = useState<Started | null>(null);
   const [timedOut, setTimedOut] = useState(false);
@@ -85,7 +96,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   const allColumns = CDR_FIELDS.map((f) => f.key);
   const columns: CdrFieldKey[] = columnChoice === 'visible' ? visible : allColumns;
   const total = view.total;
-  const bodyOf = (cols: CdrFieldKey[]) => ({ ...(queryBody(query) as ExportQuery), columns: cols });
+  const bodyOf = (cols: CdrFieldKey[]) => ({ ...(queryBody(query) as ExportQuery), columns: cols, ...(excel ? { excel: true } : {}) });
 
   function reset() {
     estimate.reset();
@@ -97,6 +108,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
 
   function open() {
     reset();
+    setExcel(rememberedExcel());
     dialog.current?.showModal();
     // The quota moves on between two openings: an estimate is always asked afresh.
     if (scope === 'all') estimate.mutate(bodyOf(columns));
@@ -110,7 +122,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
     if (!query) return;
     // Lazily: the CSV library's browser build is only needed on this click.
     const { recordsToCsvText } = await import('@/lib/csv/csv-browser');
-    const text = recordsToCsvText(view.rows as unknown as Record<string, unknown>[], columns);
+    const text = recordsToCsvText(view.rows as unknown as Record<string, unknown>[], columns, excel);
     saveFile({ text, fileName: csvFileName(query, { page: query.page }) });
     setPageDownloaded(`Downloaded the ${formatCount(view.rows.length)} rows on screen. No upstream call was made.`);
   }
@@ -128,6 +140,15 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
     setScope(next);
     reset();
     if (next === 'all') estimate.mutate(bodyOf(columns));
+  }
+
+  function chooseExcel(next: boolean) {
+    setExcel(next);
+    try {
+      window.localStorage.setItem(EXCEL_CHOICE_KEY, String(next));
+    } catch {
+      // not remembered: chosen for this download only
+    }
   }
 
   function chooseColumns(next: ColumnChoice) {
@@ -196,6 +217,16 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
               <span>All columns ({CDR_FIELDS.length})</span>
             </label>
           </fieldset>
+
+          <label className={styles.choice}>
+            <input type="checkbox" name="excel" checked={excel} onChange={(e) => chooseExcel(e.target.checked)} disabled={busy} data-testid="download-excel" />
+            <span>
+              For Excel
+              <span className={styles.hint}>
+                Phone numbers and codes such as 000 stay as written (Excel would show 8.19E+11 and 0). Written as =&quot;…&quot;: leave it off for scripts.
+              </span>
+            </span>
+          </label>
 
           <div id={ids.status} className={styles.status} aria-live="polite" data-testid="download-status">
             {scope === 'all' && estimate.isPending ? <p>Working out what it costs…</p> : null}

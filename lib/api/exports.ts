@@ -122,6 +122,8 @@ export interface ExportJob {
   /** The date-to the request asked for, when it lay in the future and was frozen to creation time. */
   requestedDateTo: string | null;
   columns: CdrFieldKey[];
+  /** The file is written for Excel (`excel` of the request). */
+  excel: boolean;
   fileName: string;
   progress: ExportProgress;
   /** Set in state `waiting`: when the job will try again (null: it waits for a sign-in). */

@@ -7,6 +7,6 @@ import { stringify } from 'csv-stringify/browser/esm/sync';
 import type { CdrFieldKey } from '../cdr/fields';
 import { csvOptions, toRow } from './csv-format';
 
-export function recordsToCsvText(records: readonly Record<string, unknown>[], columns: readonly CdrFieldKey[]): string {
-  return stringify(records.map((r) => toRow(r, columns)), csvOptions(columns, true));
+export function recordsToCsvText(records: readonly Record<string, unknown>[], columns: readonly CdrFieldKey[], forExcel = false): string {
+  return stringify(records.map((r) => toRow(r, columns)), csvOptions(columns, true, forExcel));
 }

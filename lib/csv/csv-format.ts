@@ -19,6 +19,18 @@ export function neutraliseCell(value: string): string | { value: string; quoted:
   return FORMULA_START.test(value) ? { value: `'${value}`, quoted: true } : value;
 }
 
+/**
+ * For Excel (an option): a cell of digits Excel would read as a number and change — a leading zero
+ * dropped (`000` → 0), twelve digits or more shown as `8.19059E+11` and saved that way, past fifteen
+ * digits rounded — is written as the text formula `="…"`, which Excel shows as the text it holds.
+ * Only digits are ever written into it: nothing else can be in the formula.
+ */
+const EXCEL_CHANGES = /^(0\d*|\d{12,})$/;
+
+function asExcelText(value: string): { value: string; quoted: true } | null {
+  return EXCEL_CHANGES.test(value) ? { value: `="${value}"`, quoted: true } : null;
+}
+
 export const ALL_COLUMNS: readonly CdrFieldKey[] = CDR_FIELDS.map((f) => f.key);
 
 /**
@@ -33,8 +45,8 @@ export function parseColumns(raw: string | null | undefined): { columns: CdrFiel
   return { columns: [...new Set(names)] as CdrFieldKey[] };
 }
 
-/** csv-stringify options (the same for its Node and browser builds). */
-export function csvOptions(columns: readonly CdrFieldKey[], withBom: boolean) {
+/** csv-stringify options (the same for its Node and browser builds); `forExcel`: see asExcelText. */
+export function csvOptions(columns: readonly CdrFieldKey[], withBom: boolean, forExcel = false) {
   return {
     bom: withBom,
     header: true,
@@ -45,7 +57,7 @@ export function csvOptions(columns: readonly CdrFieldKey[], withBom: boolean) {
     // the row in two in every spreadsheet.
     quote_record_delimiter: true,
     cast: {
-      string: (value: string) => neutraliseCell(value),
+      string: (value: string) => (forExcel ? asExcelText(value) : null) ?? neutraliseCell(value),
       number: (value: number) => String(value),
       boolean: (value: boolean) => (value ? 'true' : 'false'),
     },

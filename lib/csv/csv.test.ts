@@ -31,6 +31,16 @@ describe('the CSV writer', () => {
     expect(csv).toBe(`${BOM}trx_id,ref,from_address\r\nt0,plain,x\r\n`);
   });
 
+  it('for Excel, writes the digits Excel would change as text (="…"): leading zeros, 12 digits or more', () => {
+    const record = { to_address: '819058653557', dlr_error_code: '000', network_code: '44010', how_many_message_parts: 2, price: '3.30', ref: '=1+1' };
+    const columns: CdrFieldKey[] = ['to_address', 'dlr_error_code', 'network_code', 'how_many_message_parts', 'price', 'ref'];
+    const excel = recordsToCsv([record], columns, true);
+    expect(cellsOfFirstRow(excel)).toBe(`"=""819058653557""","=""000""",44010,2,3.30,"'=1+1"`);
+    // The same in the browser; and nothing of it without the option.
+    expect(recordsToCsvText([record], columns, true)).toBe(excel);
+    expect(cellsOfFirstRow(recordsToCsv([record], columns))).toBe(`819058653557,000,44010,2,3.30,"'=1+1"`);
+  });
+
   it('quotes commas, doubles quotes and keeps newlines inside quoted cells (RFC 4180)', () => {
     expect(cellsOfFirstRow(csvOf(['a,b']))).toBe('t0,"a,b",x');
     expect(cellsOfFirstRow(csvOf(['say "hi"']))).toBe('t0,"say ""hi""",x');

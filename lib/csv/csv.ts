@@ -8,9 +8,9 @@ import { csvOptions, toRow } from './csv-format';
 
 export { ALL_COLUMNS, neutraliseCell, parseColumns, toRow } from './csv-format';
 
-/** A whole (small) CSV document at once. */
-export function recordsToCsv(records: readonly Record<string, unknown>[], columns: readonly CdrFieldKey[]): string {
-  return stringifySync(records.map((r) => toRow(r, columns)), csvOptions(columns, true));
+/** A whole (small) CSV document at once; `forExcel`: csv-format.ts. */
+export function recordsToCsv(records: readonly Record<string, unknown>[], columns: readonly CdrFieldKey[], forExcel = false): string {
+  return stringifySync(records.map((r) => toRow(r, columns)), csvOptions(columns, true, forExcel));
 }
 
 /** The first part of a long document: the BOM and the header row. */
@@ -23,6 +23,6 @@ export function csvHeader(columns: readonly CdrFieldKey[]): string {
  * records a batch at a time anyway (lib/exports/file-writer.ts), so a batch is written as one
  * string: no stream to pipe, no error to forward, the same bytes.
  */
-export function csvRows(rows: Record<string, string | number>[], columns: readonly CdrFieldKey[]): string {
-  return stringifySync(rows, { ...csvOptions(columns, false), header: false });
+export function csvRows(rows: Record<string, string | number>[], columns: readonly CdrFieldKey[], forExcel = false): string {
+  return stringifySync(rows, { ...csvOptions(columns, false, forExcel), header: false });
 }

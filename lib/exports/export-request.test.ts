@@ -23,6 +23,13 @@ describe('parseExportRequest', () => {
     expect(r.ok === false && Object.keys(r.errors)).toEqual(['__proto__']);
   });
 
+  it('takes excel, true or false (the file for Excel: lib/csv/csv-format.ts)', () => {
+    const r = parseExportRequest({ ...base, excel: true });
+    expect(r.ok && r.request.excel).toBe(true);
+    expect(parseExportRequest(base)).toMatchObject({ ok: true, request: { excel: false } });
+    expect(parseExportRequest({ ...base, excel: 'yes' })).toMatchObject({ ok: false, errors: { excel: 'excel must be true or false.' } });
+  });
+
   it('takes columns as an array or a comma-separated string, and dryRun', () => {
     const a = parseExportRequest({ ...base, columns: ['trx_id', 'to_address'], dryRun: true });
     const b = parseExportRequest({ ...base, columns: 'trx_id,to_address' });

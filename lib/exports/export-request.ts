@@ -1,7 +1,7 @@
 /**
  * Reads the body of POST /api/exports: the query's parameters with the upstream's names (parsed by
  * the one query model, lib/query/query.ts, with an export's longer reach: up to 366 days, read as
- * several upstream windows), plus `columns` and `dryRun`. `page` and `page-size` are accepted and
+ * several upstream windows), plus `columns`, `excel` (lib/csv/csv-format.ts) and `dryRun`. `page` and `page-size` are accepted and
  * ignored: an export reads every page, at the upstream's largest page size.
  *
  * Then `freezeRange` fixes the end: a range that ends in the future ends "now", so the records an
@@ -14,12 +14,14 @@ import { EXPORT_MAX_RANGE_DAYS, noFieldErrors, parseQuery, QUERY_PARAMS, type Fi
 export interface ExportRequest {
   query: QuerySelection;
   columns: CdrFieldKey[];
+  /** The file written for Excel: digits it would change kept as text (lib/csv/csv-format.ts). */
+  excel: boolean;
   dryRun: boolean;
 }
 
 export type ExportRequestResult = { ok: true; request: ExportRequest } | { ok: false; errors: FieldErrors };
 
-const KNOWN_KEYS = new Set<string>([...QUERY_PARAMS, 'columns', 'dryRun']);
+const KNOWN_KEYS = new Set<string>([...QUERY_PARAMS, 'columns', 'excel', 'dryRun']);
 
 function columnsOf(raw: unknown, errors: FieldErrors): CdrFieldKey[] {
   let text: string | null;
@@ -51,16 +53,18 @@ export function parseExportRequest(body: unknown, sessionEnterpriseId: string | 
   const input = body as Record<string, unknown>;
   const errors = noFieldErrors();
   for (const key of Object.keys(input)) {
-    if (!KNOWN_KEYS.has(key)) errors[key] = `Unknown parameter "${key.slice(0, 40)}". Use the query's names (${QUERY_PARAMS.join(', ')}), plus columns and dryRun.`;
+    if (!KNOWN_KEYS.has(key)) errors[key] = `Unknown parameter "${key.slice(0, 40)}". Use the query's names (${QUERY_PARAMS.join(', ')}), plus columns, excel and dryRun.`;
   }
   const dryRun = input.dryRun;
   if (dryRun !== undefined && typeof dryRun !== 'boolean') errors.dryRun = 'dryRun must be true or false.';
+  const excel = input.excel;
+  if (excel !== undefined && typeof excel !== 'boolean') errors.excel = 'excel must be true or false.';
   const columns = columnsOf(input.columns, errors);
   const parsed = parseQuery(input, { maxRangeDays: EXPORT_MAX_RANGE_DAYS, sessionEnterpriseId });
   if (!parsed.ok) Object.assign(errors, parsed.errors);
   if (Object.keys(errors).length > 0 || !parsed.ok) return { ok: false, errors };
   const { page: _page, pageSize: _pageSize, ...query } = parsed.query;
-  return { ok: true, request: { query, columns, dryRun: dryRun === true } };
+  return { ok: true, request: { query, columns, excel: excel === true, dryRun: dryRun === true } };
 }
 
 export interface FrozenQuery {

@@ -112,6 +112,7 @@ export class ExportService {
       account: { apiKey: account.apiKey, sid: account.sid, enterpriseId: account.enterpriseId },
       frozen: frozen.frozen,
       columns: parsed.request.columns,
+      excel: parsed.request.excel,
       pageSize: this.deps.config.UPSTREAM_PAGE_SIZE,
       now,
     });

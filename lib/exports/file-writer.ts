@@ -15,7 +15,7 @@ import { rezoneTimestamp, type Zone } from '../time/zones';
 const BATCH = 250;
 
 /** The file's parts: its header, then the CSV of each batch of stored records. */
-async function* csvParts(store: ExportJobStore, jobId: string, columns: readonly CdrFieldKey[], tz: Zone, counter: { rows: number }) {
+async function* csvParts(store: ExportJobStore, jobId: string, columns: readonly CdrFieldKey[], tz: Zone, excel: boolean, counter: { rows: number }) {
   const timestamps = columns.filter((c) => (TIMESTAMP_FIELDS as readonly string[]).includes(c));
   yield csvHeader(columns);
   let after = 0;
@@ -31,7 +31,7 @@ async function* csvParts(store: ExportJobStore, jobId: string, columns: readonly
       return toRow(record, columns);
     });
     counter.rows += rows.length;
-    yield csvRows(rows, columns);
+    yield csvRows(rows, columns, excel);
     after = batch[batch.length - 1]!.id;
     // SQLite answers synchronously under its promises, so without this the whole file would be
     // written in one turn of the event loop (seconds for a large export, with every request waiting).
@@ -42,6 +42,6 @@ async function* csvParts(store: ExportJobStore, jobId: string, columns: readonly
 /** Writes the job's file; returns its size and the number of records in it. */
 export async function writeExportFile(store: ExportJobStore, files: ExportFileStore, job: ExportJobRecord): Promise<{ bytes: number; rows: number }> {
   const counter = { rows: 0 };
-  const { bytes } = await files.write(job.id, csvParts(store, job.id, job.columns, job.query.tz, counter));
+  const { bytes } = await files.write(job.id, csvParts(store, job.id, job.columns, job.query.tz, job.excel === true, counter));
   return { bytes, rows: counter.rows };
 }

@@ -15,6 +15,8 @@ export interface NewJobInput {
   account: { apiKey: string; sid: string; enterpriseId: string | null };
   frozen: FrozenQuery;
   columns: CdrFieldKey[];
+  /** The file is written for Excel (lib/csv/csv-format.ts). */
+  excel?: boolean;
   pageSize: number;
   now: number;
 }
@@ -52,6 +54,7 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
       filters: q.filters,
     },
     columns: input.columns,
+    ...(input.excel ? { excel: true } : {}),
     fileName: csvFileName(q),
     pageSize: input.pageSize,
     windows: [],

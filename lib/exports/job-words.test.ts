@@ -15,6 +15,7 @@ function job(over: Partial<ExportJob> = {}): ExportJob {
     query: { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-08 00:00:00', tz: 'JST', 'sort-order': 'desc', status: 'DELIVRD' },
     requestedDateTo: null,
     columns: ['trx_id'],
+    excel: false,
     fileName: 'f.csv',
     progress: { recordsFetched: 1234, totalExpected: 5000, callsSpent: 13, pagesCached: 0, recordsFromHistory: 0, windows: [{ dateFrom: '', dateTo: '', totalFound: 5000, pagesDone: 13, pagesTotal: 50, state: 'running' }] },
     waitingUntil: null,

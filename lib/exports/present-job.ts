@@ -30,6 +30,7 @@ export function presentJob(job: ExportJobRecord, schedule: ExportSchedule | null
     query: queryBody({ from: new Date(job.query.from), to: new Date(job.query.to), tz, sortOrder: job.query.sortOrder, sort: job.query.sort ?? UPSTREAM_SORT, filters: job.query.filters }) as ExportJob['query'],
     requestedDateTo: job.query.requestedTo === null ? null : wall(job.query.requestedTo),
     columns: job.columns,
+    excel: job.excel === true,
     fileName: job.fileName,
     progress: {
       recordsFetched: job.countCheck?.written ?? job.recordsFetched,

@@ -128,6 +128,7 @@ async function jobFor(w: World, body: Record<string, unknown>, opts: { apiKey?: 
     account: { apiKey, sid: `sid-${apiKey}`, enterpriseId: null },
     frozen: frozen.frozen,
     columns: opts.columns ?? COLUMNS,
+    excel: parsed.request.excel,
     pageSize: opts.pageSize ?? 100,
     now: NOW,
   });
@@ -191,6 +192,18 @@ describe('the export runner', () => {
     expect(done.warnings[0]).toContain('2 consecutive windows');
     // The records were deleted from the store once the file was written.
     expect(await w.store.countRows(job.id)).toBe(0);
+  });
+
+  it('writes the file for Excel when asked: phone numbers as text', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-01 06:00:00', excel: true });
+    expect(await drive(w, job.id)).toBe('stop');
+    const file = await fileOf(w, job.id);
+    const to = file.header.indexOf('to_address');
+    expect(file.rows.length).toBeGreaterThan(0);
+    // The cell's CSV text: quoted, its own quotes doubled, around ="digits".
+    expect(file.rows.every((r) => /^"=""\d{12,}"""$/.test(r[to]!))).toBe(true);
   });
 
   it('resumes after a restart where it stopped, never paying twice for a page', async () => {

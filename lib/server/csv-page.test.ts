@@ -14,9 +14,12 @@ describe('which answer a request asks for', () => {
     expect(wantsCsv(asking())).toBe(false);
   });
 
-  it('refuses columns on a JSON answer instead of ignoring them', () => {
-    expect(csvRequest(asking('text/csv'), 'trx_id,price')).toEqual(['trx_id', 'price']);
+  it('refuses columns and excel on a JSON answer instead of ignoring them', () => {
+    expect(csvRequest(asking('text/csv'), 'trx_id,price')).toEqual({ columns: ['trx_id', 'price'], excel: false });
+    expect(csvRequest(asking('text/csv'), null, 'true')).toMatchObject({ excel: true });
+    expect(() => csvRequest(asking('text/csv'), null, 'yes')).toThrow(ProblemError);
     expect(csvRequest(asking('application/json'), null)).toBeNull();
     expect(() => csvRequest(asking('application/json'), 'trx_id')).toThrow(ProblemError);
+    expect(() => csvRequest(asking('application/json'), null, 'true')).toThrow(ProblemError);
   });
 });

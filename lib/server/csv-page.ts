@@ -28,21 +28,35 @@ function csvColumns(columnsParam: string | null): CdrFieldKey[] {
   return parsed.columns;
 }
 
+/** How a CSV answer is written: its columns, and whether for Excel (lib/csv/csv-format.ts). */
+export interface CsvChoice {
+  columns: CdrFieldKey[];
+  excel: boolean;
+}
+
+function excelOf(excelParam: string | null): boolean {
+  if (excelParam === null || excelParam === 'false') return false;
+  if (excelParam === 'true') return true;
+  throw badRequest({ excel: `excel must be true or false; got "${excelParam.slice(0, 20)}".` });
+}
+
 /**
- * The CSV's columns when the request asks for CSV; null for JSON, which takes no `columns` (given
- * anyway, the script meant CSV and would get JSON: refused, before any call).
+ * The CSV's columns and style when the request asks for CSV; null for JSON, which takes neither
+ * `columns` nor `excel` (given anyway, the script meant CSV and would get JSON: refused, before any
+ * call).
  */
-export function csvRequest(req: Request, columnsParam: string | null): CdrFieldKey[] | null {
-  if (wantsCsv(req)) return csvColumns(columnsParam);
+export function csvRequest(req: Request, columnsParam: string | null, excelParam: string | null = null): CsvChoice | null {
+  if (wantsCsv(req)) return { columns: csvColumns(columnsParam), excel: excelOf(excelParam) };
   if (columnsParam !== null) throw badRequest({ columns: 'columns picks the fields of a CSV answer: ask for one with Accept: text/csv, or leave columns out.' });
+  if (excelParam !== null) throw badRequest({ excel: 'excel writes a CSV answer for Excel: ask for one with Accept: text/csv, or leave excel out.' });
   return null;
 }
 
 /** The list's URL answers JSON or CSV by `Accept`: a cache must keep the two apart. */
 export const PAGE_VARIES_BY = 'Accept';
 
-export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery, columns: readonly CdrFieldKey[]): Response {
-  const body = recordsToCsv(page._embedded.cdrs as Record<string, unknown>[], columns);
+export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery, csv: CsvChoice): Response {
+  const body = recordsToCsv(page._embedded.cdrs as Record<string, unknown>[], csv.columns, csv.excel);
   const name = csvFileName(query, { page: query.page });
   return new Response(body, {
     headers: {

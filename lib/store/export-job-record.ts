@@ -56,6 +56,8 @@ export interface ExportJobRecord {
   expiresAt: number | null;
   query: StoredExportQuery;
   columns: CdrFieldKey[];
+  /** The file is written for Excel (lib/csv/csv-format.ts); absent in jobs made before the option. */
+  excel?: boolean;
   fileName: string;
   /** The upstream page size the job pages with (fixed at creation: page numbers depend on it). */
   pageSize: number;

@@ -16,10 +16,10 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(async (req: NextRequest, account, { transactions, answers }) => {
-  // `columns`: the CSV's (Accept: text/csv).
-  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns'], sessionEnterpriseId: account.enterpriseId });
+  // `columns` and `excel`: the CSV's (Accept: text/csv).
+  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns', 'excel'], sessionEnterpriseId: account.enterpriseId });
   if (!parsed.ok) throw badRequest(parsed.errors);
-  const csv = csvRequest(req, req.nextUrl.searchParams.get('columns'));
+  const csv = csvRequest(req, req.nextUrl.searchParams.get('columns'), req.nextUrl.searchParams.get('excel'));
   const page = await transactions.page(account, parsed.query, req.signal);
   if (csv) return csvPageResponse(page, parsed.query, csv);
   // Written through the services: they hold the JSON kept with each presented record.
