@@ -11,6 +11,8 @@ import { cdrSchema } from '@/lib/cdr/schema';
 import { scopeOf } from '@/lib/history/scope';
 import { sampleCdr } from '@/lib/upstream/test-fixtures';
 import { createHistoryWrites } from '../history-writes';
+import type { HistoryRecordRow } from '../history-store';
+import type { DurableStore } from '../open-store';
 import { openStore } from '../open-store';
 import { migrate } from './migrate';
 import { migrationsFor } from './migrations';
@@ -20,6 +22,7 @@ import { openDatabase } from './open-database';
 const TABLES = [
   'cache_pages',
   'cache_records',
+  'ended_sessions',
   'export_file_chunks',
   'export_files',
   'export_jobs',
@@ -49,6 +52,45 @@ const SQLITE_TEXT_INDEX = ['history_fts', 'history_fts_config', 'history_fts_dat
 const SQLITE_HISTORY_FILE = [...DATA_TABLES, ...SQLITE_TEXT_INDEX, 'history_text_indexed'].sort();
 const tablesOf = (dialect: string) => (dialect === 'sqlite' ? TABLES.filter((t) => !DATA_TABLES.includes(t)) : TABLES);
 const ALL = Object.keys(migrationsFor('postgres'));
+
+const SCOPE = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
+
+/**
+ * A SQLite store migrated up to `lastBefore`, holding `rows` with the first one's search text as
+ * the copies of then kept it (`oldText`), in the text index; then opened as a server opens it
+ * (every migration run) for `check`, with a count of a free-text search over their day.
+ */
+async function afterUpgrade(
+  lastBefore: string,
+  rows: HistoryRecordRow[],
+  oldText: string,
+  check: (search: (text: string) => Promise<number>, store: DurableStore) => Promise<void>,
+): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-upgrade-'));
+  try {
+    const before = await openDatabase({ dataDir: dir });
+    try {
+      const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
+      expect((await migrator.migrateTo(lastBefore)).error).toBeUndefined();
+      const writes = createHistoryWrites(before.db, 'sqlite');
+      await writes.addRecords(SCOPE, rows);
+      await sql`update history_records set search_text = ${oldText} where trx_id = ${rows[0]!.trx_id}`.execute(before.db);
+      await writes.indexPendingText(100);
+    } finally {
+      await before.close();
+    }
+    const store = await openStore({ dataDir: dir });
+    try {
+      const day = { from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 10, 2) - 1 };
+      await check((text) => store.history.count({ scope: SCOPE, ranges: [day], where: [], order: 'asc' as const, text }), store);
+      await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('migrations', () => {
   forEachBackend((open, dialect) => {
@@ -174,88 +216,41 @@ describe('migrations', () => {
   });
 
   it("write again the search text of encrypted records copied before, without their ciphertext", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-cipher-'));
-    try {
-      const scope = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
-      const record = (i: number, encrypted: boolean) =>
-        historyRow(
-          cdrSchema.parse(
-            sampleCdr({
-              trx_id: `${i}`.padStart(32, 'e'),
-              date_received: `2026-11-01T0${i}:00:00.000+0000`,
-              msg_encrypted: encrypted ? 'true' : 'false',
-              message_body: encrypted ? 'QabcRk9v' : 'abc plain',
-              unencrypted_message_body: encrypted ? '認証コード' : '',
-            }),
-          ),
-        )!;
-      const rows = [record(1, true), record(2, false)];
-      const before = await openDatabase({ dataDir: dir });
-      try {
-        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
-        expect((await migrator.migrateTo('0020-sign-in-known-addresses')).error).toBeUndefined();
-        const writes = createHistoryWrites(before.db, 'sqlite');
-        await writes.addRecords(scope, rows);
-        // As the copies before kept it: the ciphertext searched too; then in the text index.
-        await sql`update history_records set search_text = ${`${rows[0]!.trx_id}\n819012345678\nsakuramart\nqabcrk9v\n認証コード\n`} where trx_id = ${rows[0]!.trx_id}`.execute(before.db);
-        await writes.indexPendingText(100);
-      } finally {
-        await before.close();
-      }
-      const store = await openStore({ dataDir: dir });
-      try {
-        const day = { from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 10, 2) - 1 };
-        const search = (text: string) => store.history.count({ scope, ranges: [day], where: [], order: 'asc' as const, text });
-        // "abc" is in the ciphertext (QabcRk9v) and in the plain message: only the plain one is found.
-        expect(await search('abc')).toBe(1);
-        expect(await search('qabcr')).toBe(0);
-        expect(await search('認証コード')).toBe(1);
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
-      } finally {
-        await store.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const record = (i: number, encrypted: boolean) =>
+      historyRow(
+        cdrSchema.parse(
+          sampleCdr({
+            trx_id: `${i}`.padStart(32, 'e'),
+            date_received: `2026-11-01T0${i}:00:00.000+0000`,
+            msg_encrypted: encrypted ? 'true' : 'false',
+            message_body: encrypted ? 'QabcRk9v' : 'abc plain',
+            unencrypted_message_body: encrypted ? '認証コード' : '',
+          }),
+        ),
+      )!;
+    const rows = [record(1, true), record(2, false)];
+    // As the copies before kept it: the ciphertext searched too.
+    await afterUpgrade('0020-sign-in-known-addresses', rows, `${rows[0]!.trx_id}\n819012345678\nsakuramart\nqabcrk9v\n認証コード\n`, async (search) => {
+      // "abc" is in the ciphertext (QabcRk9v) and in the plain message: only the plain one is found.
+      expect(await search('abc')).toBe(1);
+      expect(await search('qabcr')).toBe(0);
+      expect(await search('認証コード')).toBe(1);
+    });
   });
 
   it('fold the search text of records copied before, so full-width and half-width forms find each other', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-fold-'));
-    try {
-      const scope = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
-      const record = (i: number, body: string) =>
-        historyRow(cdrSchema.parse(sampleCdr({ trx_id: `${i}`.padStart(32, 'f'), date_received: `2026-11-01T0${i}:00:00.000+0000`, message_body: body })))!;
-      const rows = [record(1, 'ご注文ＯＲＤ－２０２６を承りました ｻｸﾗﾏｰﾄ'), record(2, 'plain ord-2026 サクラマート')];
-      const before = await openDatabase({ dataDir: dir });
-      try {
-        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
-        expect((await migrator.migrateTo('0021-search-text-without-ciphertext')).error).toBeUndefined();
-        const writes = createHistoryWrites(before.db, 'sqlite');
-        await writes.addRecords(scope, rows);
-        // As the copies before kept it: lower case, not folded; then in the text index.
-        const unfolded = `${rows[0]!.trx_id}\n819012345678\nsakuramart\nご注文ｏｒｄ－２０２６を承りました ｻｸﾗﾏｰﾄ\n`;
-        await sql`update history_records set search_text = ${unfolded} where trx_id = ${rows[0]!.trx_id}`.execute(before.db);
-        await writes.indexPendingText(100);
-      } finally {
-        await before.close();
-      }
-      const store = await openStore({ dataDir: dir });
-      try {
-        const day = { from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 10, 2) - 1 };
-        const search = (text: string) => store.history.count({ scope, ranges: [day], where: [], order: 'asc' as const, text });
-        // Both records, whichever form the search is typed in (the query is folded by parseQuery).
-        expect(await search('ord-2026')).toBe(2);
-        expect(await search('サクラマート')).toBe(2);
-        expect(await search('ご注文ord')).toBe(1);
-        const plain = await store.db.selectFrom('history_records').select('search_text').where('trx_id', '=', rows[1]!.trx_id).executeTakeFirstOrThrow();
-        expect(plain.search_text).toContain('plain ord-2026 サクラマート');
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
-      } finally {
-        await store.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const record = (i: number, body: string) =>
+      historyRow(cdrSchema.parse(sampleCdr({ trx_id: `${i}`.padStart(32, 'f'), date_received: `2026-11-01T0${i}:00:00.000+0000`, message_body: body })))!;
+    const rows = [record(1, 'ご注文ＯＲＤ－２０２６を承りました ｻｸﾗﾏｰﾄ'), record(2, 'plain ord-2026 サクラマート')];
+    // As the copies before kept it: lower case, not folded.
+    await afterUpgrade('0021-search-text-without-ciphertext', rows, `${rows[0]!.trx_id}\n819012345678\nsakuramart\nご注文ｏｒｄ－２０２６を承りました ｻｸﾗﾏｰﾄ\n`, async (search, store) => {
+      // Both records, whichever form the search is typed in (the query is folded by parseQuery).
+      expect(await search('ord-2026')).toBe(2);
+      expect(await search('サクラマート')).toBe(2);
+      expect(await search('ご注文ord')).toBe(1);
+      const plain = await store.db.selectFrom('history_records').select('search_text').where('trx_id', '=', rows[1]!.trx_id).executeTakeFirstOrThrow();
+      expect(plain.search_text).toContain('plain ord-2026 サクラマート');
+    });
   });
 
   it('adopt a SQLite file written by the stores before Kysely, keeping its data', async () => {
