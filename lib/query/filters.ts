@@ -4,7 +4,6 @@
  * and input kinds live on the definitions, so the server's validation, the filter form and the
  * simulator all read the same rules.
  */
-import { searchFolded } from '../cdr/typed-text';
 import { CDR_FIELDS, type CdrFieldDef, type CdrFieldKey, type FilterSpec } from '../cdr/fields';
 
 type SpecOf<F> = F extends { readonly filters: readonly (infer S)[] } ? S : never;
@@ -46,8 +45,6 @@ const DERIVED_FILTERS: FilterDef[] = [
     hint: 'at least 2 characters of a message, reference, sender, number or transaction ID',
     input: 'text',
     placeholder: 'Any text, e.g. 配達 or 5678',
-    // Searched folded, as the records' text is stored (ｻｸﾗ finds サクラ, ＯＲＤ finds ORD).
-    normalise: searchFolded,
   },
   {
     param: LATENCY_PARAM,

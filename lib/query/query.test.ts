@@ -125,12 +125,6 @@ describe('parseQuery', () => {
     expect(ok({ ...RANGE, oa: 'ｻｸﾗ' }).filters.oa).toBe('ｻｸﾗ');
   });
 
-  it('folds free text as the records’ search text is folded: half-width katakana, full-width Latin, any case', () => {
-    expect(ok({ ...RANGE, q: 'ｻｸﾗﾏｰﾄ' }).filters.q).toBe('サクラマート');
-    expect(ok({ ...RANGE, q: 'ＯＲＤ－２０２６' }).filters.q).toBe('ord-2026');
-    expect(ok({ ...RANGE, q: '配達' }).filters.q).toBe('配達');
-  });
-
   it('keeps a session signed in for one enterprise to it; one signed in for none may pick any', () => {
     const other = parseQuery({ ...RANGE, 'enterprise-id': 'ent-fuji' }, { sessionEnterpriseId: 'ent-sakura' });
     expect(other).toMatchObject({ ok: false, errors: { 'enterprise-id': expect.stringMatching(/signed in for enterprise "ent-sakura"/) } });

@@ -11,6 +11,7 @@ import 'server-only';
  * Every search names its scope: one account's copy is never read for another.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { searchFolded } from '../cdr/typed-text';
 import { DAY_MS, HOUR_MS } from '../time/zone-days';
 import { joinRanges, type TimeRange } from '../query/ranges';
 import { packPlan, utcDaysOf } from './pack-plan';
@@ -123,6 +124,24 @@ function textUsesIndex(text: string): boolean {
   return chars.length >= 3 || (chars.length === 2 && chars.every(isWide));
 }
 
+/**
+ * The forms a free text is looked for in: as typed (in lower case), and folded as records copied
+ * since stop 27 store their text (lib/cdr/typed-text.ts searchFolded: ｻｸﾗ as サクラ, ＯＲＤ as ord,
+ * ㈱ as (株)). A record copied before was stored unfolded and is found by the form it holds; one
+ * copied since, by either. One form when folding changes nothing.
+ */
+export function textNeedles(text: string): string[] {
+  return [...new Set([text.toLowerCase(), searchFolded(text)])];
+}
+
+/** Whether SQLite's trigram index answers every form of the text. */
+const indexAnswers = (needles: readonly string[]) => needles.every(textUsesIndex);
+
+/** The ids the trigram index (and the records it has not caught up with) finds any of the forms in. */
+function ftsIdsOfAny(needles: readonly string[]) {
+  return needles.length === 1 ? ftsIds(needles[0]!) : sql.join(needles.map((n) => sql`select id from (${ftsIds(n)})`), sql` union `);
+}
+
 /** FTS5's query syntax for a string: one phrase. */
 const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
@@ -153,12 +172,13 @@ function ftsIds(needle: string) {
     select t.id from history_records t where t.id > (select upto from history_text_indexed) and t.search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
 }
 
-/** Free text: FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
+/** Free text, in any of its forms (textNeedles): FTS5 trigram (SQLite) or pg_trgm-indexed ILIKE (PostgreSQL); LIKE for other short text. */
 function textCondition(text: string, dialect: SqlDialect, scan: boolean): Expression<SqlBool> {
-  const needle = text.toLowerCase();
-  if (dialect === 'postgres') return sql<SqlBool>`search_text ilike ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  if (scan || !textUsesIndex(needle)) return sql<SqlBool>`search_text like ${`%${likeLiteral(needle)}%`} escape '\\'`;
-  return sql<SqlBool>`history_records.id in (${ftsIds(needle)})`;
+  const needles = textNeedles(text);
+  const anyOf = (one: (needle: string) => RawBuilder<SqlBool>) => (needles.length === 1 ? one(needles[0]!) : sql<SqlBool>`(${sql.join(needles.map(one), sql` or `)})`);
+  if (dialect === 'postgres') return anyOf((n) => sql<SqlBool>`search_text ilike ${`%${likeLiteral(n)}%`} escape '\\'`);
+  if (scan || !indexAnswers(needles)) return anyOf((n) => sql<SqlBool>`search_text like ${`%${likeLiteral(n)}%`} escape '\\'`);
+  return sql<SqlBool>`history_records.id in (${ftsIdsOfAny(needles)})`;
 }
 
 /**
@@ -169,9 +189,10 @@ function textCondition(text: string, dialect: SqlDialect, scan: boolean): Expres
  */
 export async function textMatchIds(db: Kysely<Database>, dialect: SqlDialect, search: Pick<LocalSearch, 'scope' | 'ranges'> & { text: string }): Promise<number[]> {
   const list = dialect === 'postgres' ? sql<string | null>`string_agg(id::text, ',')` : sql<string | null>`group_concat(id)`;
+  const needles = textNeedles(search.text);
   const found =
-    dialect === 'sqlite' && textUsesIndex(search.text.toLowerCase())
-      ? await sql<{ ids: string | null }>`select group_concat(id) as ids from (${ftsIds(search.text.toLowerCase())})`.execute(db)
+    dialect === 'sqlite' && indexAnswers(needles)
+      ? await sql<{ ids: string | null }>`select group_concat(id) as ids from (${ftsIdsOfAny(needles)})`.execute(db)
       : await db.selectFrom('history_records').select(list.as('ids')).where(searchWhere({ ...search, where: [], order: 'asc' }, dialect)).execute().then((rows) => ({ rows }));
   const ids = found.rows[0]?.ids;
   return ids ? (JSON.parse(`[${ids}]`) as number[]) : [];
@@ -217,9 +238,14 @@ export function createHistorySearch(db: Kysely<Database>, dialect: SqlDialect, d
    * are counted over every scope (the index has no scope), the range from the rollups.
    */
   const textFirst = async (search: LocalSearch): Promise<boolean> => {
-    if (dialect !== 'sqlite' || search.text === undefined || !textUsesIndex(search.text) || isSelective(search)) return false;
-    const found = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${ftsMatch(search.text)}`.execute(db);
-    const finds = Number(found.rows[0]?.n ?? 0);
+    if (dialect !== 'sqlite' || search.text === undefined || isSelective(search)) return false;
+    const needles = textNeedles(search.text);
+    if (!indexAnswers(needles)) return false;
+    let finds = 0;
+    for (const needle of needles) {
+      const found = await sql<{ n: number }>`select count(*) as n from history_fts where history_fts match ${ftsMatch(needle)}`.execute(db);
+      finds += Number(found.rows[0]?.n ?? 0);
+    }
     // So few finds are looked up sooner than the range is counted (a month's daily rollups).
     if (finds <= FEW_FINDS) return true;
     // A lookup by id costs a few steps of a range scan.

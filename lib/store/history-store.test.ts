@@ -147,6 +147,23 @@ forEachBackend((open, dialect) => {
       }
     });
 
+    it('finds what a Japanese keyboard types (half-width katakana, full-width Latin, ㈱) in records copied since, folded, and by the form it holds in one copied before', async () => {
+      const { history } = await open();
+      const body = 'ご注文ＯＲＤ－２０２６ ｻｸﾗﾏｰﾄ ㈱サクラ';
+      // Record 2 as copies made before stop 27 stored it: in lower case, not folded.
+      const before = { ...rows([cdr(2, { message_body: body })])[0]!, search_text: body.toLowerCase() };
+      await history.commitDayPage(A, day(), [...rows([cdr(1, { message_body: body })]), before], []);
+      const both = [1, 2];
+      const asc = { 'sort-order': 'asc' };
+      expect(await find(history, A, { q: 'ｻｸﾗﾏｰﾄ', ...asc })).toEqual(both);
+      expect(await find(history, A, { q: 'ＯＲＤ－２０２６', ...asc })).toEqual(both);
+      expect(await find(history, A, { q: '㈱サクラ', ...asc })).toEqual(both);
+      // The folded form finds the folded record; the one copied before only by the form it holds.
+      expect(await find(history, A, { q: 'サクラマート', ...asc })).toEqual([1]);
+      expect(await find(history, A, { q: 'ord-2026', ...asc })).toEqual([1]);
+      expect(await find(history, A, { q: '(株)サクラ', ...asc })).toEqual([1]);
+    });
+
     it('filters by the last digits of the number, price, parts, error code and latency', async () => {
       const history = await seeded(open);
       const to13 = TWENTY[12]!.to_address;

@@ -63,7 +63,7 @@ export interface SessionsTable {
   expires_at: number;
 }
 
-/** Sessions ended all at once for their API key, and why (migration 0023-ended-sessions). */
+/** Sessions ended all at once for their API key, and why (migration 0022-ended-sessions). */
 export interface EndedSessionsTable {
   sid: string;
   reason: string;

@@ -24,8 +24,7 @@ import { exportOwnerMigration } from './0018-export-owner';
 import { cachePageIndexMigration } from './0019-cache-page-index';
 import { signInKnownAddressesMigration } from './0020-sign-in-known-addresses';
 import { searchTextWithoutCiphertextMigration } from './0021-search-text-without-ciphertext';
-import { searchTextFoldedMigration } from './0022-search-text-folded';
-import { endedSessionsMigration } from './0023-ended-sessions';
+import { endedSessionsMigration } from './0022-ended-sessions';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -47,7 +46,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0019-cache-page-index': cachePageIndexMigration,
     '0020-sign-in-known-addresses': signInKnownAddressesMigration(dialect),
     '0021-search-text-without-ciphertext': searchTextWithoutCiphertextMigration(dialect),
-    '0022-search-text-folded': searchTextFoldedMigration(dialect),
-    '0023-ended-sessions': endedSessionsMigration(dialect),
+    '0022-ended-sessions': endedSessionsMigration(dialect),
   };
 }
