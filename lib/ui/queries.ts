@@ -75,12 +75,20 @@ export function quotaQueryOptions() {
   });
 }
 
+/**
+ * While the price says "from cache", it is asked again this often: a cached page of a recent range
+ * stops being fresh after CACHE_RECENT_TTL_SECONDS, and a form left open must not go on promising
+ * a free search (asking costs no upstream call).
+ */
+export const PLAN_CACHE_RECHECK_MS = 10_000;
+
 /** The price of a search before it is made (`params` = the search's canonical query string). */
 export function planQueryOptions(params: string) {
   return queryOptions({
     queryKey: [...PLAN_KEY, params] as const,
     queryFn: ({ signal }) => getJson<SearchPlan>(`${API_PATHS.plan}?${params}`, signal),
     staleTime: 5_000,
+    refetchInterval: (query) => (query.state.data?.source === 'cache' ? PLAN_CACHE_RECHECK_MS : false),
     placeholderData: keepPreviousData,
   });
 }

@@ -232,6 +232,23 @@ describe('migrations', () => {
     });
   });
 
+  it('say so when the data was upgraded by a newer version, and change nothing', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-newer-'));
+    try {
+      const opened = await openDatabase({ dataDir: dir });
+      try {
+        await migrate(opened.db);
+        // A migration this version does not know, as a newer version would have left it.
+        await sql`insert into kysely_migration (name, timestamp) values ('9999-from-the-future', '2027-01-01T00:00:00.000Z')`.execute(opened.db);
+        await expect(migrate(opened.db)).rejects.toThrow(/upgraded by a newer version of the dashboard \(its migration 9999-from-the-future\).*Nothing was changed/);
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('adopt a SQLite file written by the stores before Kysely, keeping its data', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-adopt-'));
     try {

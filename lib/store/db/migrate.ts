@@ -26,6 +26,14 @@ export async function migrate(db: Kysely<Database>, dialect: SqlDialect = dialec
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
+    // Data a newer version upgraded: said as that, with what to do (Kysely calls it "corrupted").
+    const newer = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message)?.[1] : undefined;
+    if (newer) {
+      throw new Error(
+        `This data was upgraded by a newer version of the dashboard (its migration ${newer}), which this version does not know: it cannot open it. Run the newer version (every instance of a cluster), or restore the backup taken before the upgrade. Nothing was changed.`,
+        { cause: error },
+      );
+    }
     const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'setting up the migration tables';
     throw new Error(`Database migration failed at ${failed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
