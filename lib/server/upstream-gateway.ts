@@ -49,6 +49,13 @@ function holdingOn429<T>(governor: Governor, account: string, kind: string, now:
  * (401), counted, and asked again. Background calls can wait for minutes for their turn.
  */
 const TOKEN_MARGIN_MS = 1_000;
+/**
+ * The life a background call's token must have left when it joins the queue: people go first, and
+ * a window's wait is a minute and a second; three of them. A token renewed 60 s before its end
+ * (UPSTREAM_TOKEN_RENEW_BEFORE_MS) could run out in that queue, and the turn came back unsent but
+ * counted. Never more than half a fresh token's life (short test lifetimes).
+ */
+const BACKGROUND_TOKEN_LIFE_MS = 3 * 61_000;
 /** Turns given back for a token that ran out while waiting, before the call fails. */
 const MAX_STALE_TURNS = 3;
 /** After MAX_STALE_TURNS, the caller is told to ask again this much later. */
@@ -191,9 +198,9 @@ export class UpstreamGateway {
    * upstream) ends every session of the key signed in before this request asked — a session
    * signed in meanwhile, with the new secret, stays — and the caller learns why.
    */
-  private async token(account: UpstreamAccount, signal: AbortSignal | undefined): Promise<UpstreamToken> {
+  private async token(account: UpstreamAccount, signal: AbortSignal | undefined, minLifeMs = 0): Promise<UpstreamToken> {
     try {
-      return await this.tokens.get(account.apiKey, account.credentials, signal);
+      return await this.tokens.get(account.apiKey, account.credentials, signal, minLifeMs);
     } catch (err) {
       if (!(err instanceof UpstreamError) || err instanceof CredentialsRefusedError || (err.kind !== 'unauthorized' && err.kind !== 'forbidden')) throw err;
       this.tokens.forget(account.apiKey);
@@ -231,7 +238,9 @@ export class UpstreamGateway {
     let sent = 0;
     for (let attempt = 1; ; attempt++) {
       // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
-      const token = await this.token(account, signal).catch((err: unknown) => Promise.reject(spending(err, sent)));
+      // Background work may wait in the queue for a window behind people: its token must outlive
+      // that wait, or the turn comes with a spent token and is given back unsent (still counted).
+      const token = await this.token(account, signal, cls === 'interactive' ? 0 : BACKGROUND_TOKEN_LIFE_MS).catch((err: unknown) => Promise.reject(spending(err, sent)));
       // Judged by our clock only when the token was good by it when the call got it: with an
       // upstream clock behind ours, every token would look spent (the 401 path copes then).
       const until = token.validUntil.getTime();

@@ -70,6 +70,21 @@ describe('token keeper', () => {
     expect(getToken).toHaveBeenCalledTimes(2);
   });
 
+  it('renews first for a caller that may wait longer than the token has left (a background call in the queue), as far as a fresh token lives', async () => {
+    const { keeper, getToken, credentials, advance } = setup();
+    await keeper.get('demo', credentials);
+    advance(12 * MIN); // 3 min left: enough for a person, not for a wait of 3 min 3 s
+    expect((await keeper.get('demo', credentials)).token).toBe('demo-token-1');
+    expect((await keeper.get('demo', credentials, undefined, 3 * 61_000)).token).toBe('demo-token-2');
+    expect(getToken).toHaveBeenCalledTimes(2);
+    // Tokens that live 60 s can outlive no such wait: half their life is asked for, not a renewal per call.
+    const short = setup({ lifetimeMs: MIN });
+    await short.keeper.get('demo', short.credentials, undefined, 3 * 61_000);
+    short.advance(20_000); // 40 s left, more than half
+    await short.keeper.get('demo', short.credentials, undefined, 3 * 61_000);
+    expect(short.getToken).toHaveBeenCalledTimes(1);
+  });
+
   it('invalidate: the next call fetches a new token', async () => {
     const { keeper, getToken, credentials } = setup();
     const first = await keeper.get('demo', credentials);

@@ -12,7 +12,12 @@ import { isRetryable } from './errors';
 export const DEFAULT_RENEW_BEFORE_MS = 60_000;
 
 export interface TokenKeeper {
-  get(accountKey: string, credentials: () => Promise<{ apiKey: string; secret: string }>, signal?: AbortSignal): Promise<UpstreamToken>;
+  /**
+   * The account's token, renewed when due. `minLifeMs`: the caller may wait that long before it
+   * sends (a background call queued behind people): a token with less life left is renewed first,
+   * as far as a fresh token lives (at most half its life is asked for).
+   */
+  get(accountKey: string, credentials: () => Promise<{ apiKey: string; secret: string }>, signal?: AbortSignal, minLifeMs?: number): Promise<UpstreamToken>;
   /**
    * After a 401: the next `get` fetches a new token. Pass the token that was refused to make this
    * a no-op when another caller has already replaced it (no second renewal for the same 401).
@@ -35,7 +40,8 @@ export interface TokenKeeperOptions {
 }
 
 interface Entry {
-  current?: { token: UpstreamToken; renewAt: number };
+  /** `lifeMs`: how long the token lived when it came (what a fresh one can be asked to outlive). */
+  current?: { token: UpstreamToken; renewAt: number; lifeMs: number };
   renewing?: Promise<UpstreamToken>;
 }
 
@@ -71,7 +77,7 @@ export function createTokenKeeper(opts: TokenKeeperOptions): TokenKeeper {
     })().then(
       (token) => {
         const t = now();
-        if (entries.get(accountKey) === entry) entry.current = { token, renewAt: renewAtFor(token, t) };
+        if (entries.get(accountKey) === entry) entry.current = { token, renewAt: renewAtFor(token, t), lifeMs: token.validUntil.getTime() - t };
         prune(t);
         return token;
       },
@@ -94,10 +100,12 @@ export function createTokenKeeper(opts: TokenKeeperOptions): TokenKeeper {
   }
 
   return {
-    async get(accountKey, credentials, signal) {
+    async get(accountKey, credentials, signal, minLifeMs = 0) {
       if (signal?.aborted) throw signal.reason;
       let entry = entries.get(accountKey);
-      if (entry?.current && now() < entry.current.renewAt) return entry.current.token;
+      const t = now();
+      const lives = (c: NonNullable<Entry['current']>) => c.token.validUntil.getTime() - t >= Math.min(minLifeMs, c.lifeMs / 2);
+      if (entry?.current && t < entry.current.renewAt && lives(entry.current)) return entry.current.token;
       if (!entry) {
         entry = {};
         entries.set(accountKey, entry);
@@ -120,7 +128,7 @@ export function createTokenKeeper(opts: TokenKeeperOptions): TokenKeeper {
     prime(accountKey, token) {
       const entry = entries.get(accountKey) ?? {};
       if (entry.renewing) return; // a renewal under way will store its own token
-      entry.current = { token, renewAt: renewAtFor(token, now()) };
+      entry.current = { token, renewAt: renewAtFor(token, now()), lifeMs: token.validUntil.getTime() - now() };
       entries.set(accountKey, entry);
     },
   };
