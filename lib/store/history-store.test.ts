@@ -150,7 +150,7 @@ forEachBackend((open, dialect) => {
     it('finds what a Japanese keyboard types (half-width katakana, full-width Latin, ㈱) in records copied since, folded, and by the form it holds in one copied before', async () => {
       const { history } = await open();
       const body = 'ご注文ＯＲＤ－２０２６ ｻｸﾗﾏｰﾄ ㈱サクラ';
-      // Record 2 as copies made before stop 27 stored it: in lower case, not folded.
+      // Record 2 as copies made before stored text was folded kept it: in lower case, not folded.
       const before = { ...rows([cdr(2, { message_body: body })])[0]!, search_text: body.toLowerCase() };
       await history.commitDayPage(A, day(), [...rows([cdr(1, { message_body: body })]), before], []);
       const both = [1, 2];
