@@ -1,11 +1,10 @@
-import { cookies, headers } from 'next/headers';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { REQUEST_PATH_HEADER, safeRequestPath } from '@/lib/http/request-path';
-import { requirePageSession } from '@/lib/root/page-session';
+import { preferredZone, requirePageSession } from '@/lib/root/page-session';
 import { AccountProvider } from '@/components/shell/account-context';
 import { AppShell } from '@/components/shell/app-shell';
 import { PreferredZoneProvider } from '@/components/common/preferred-zone';
-import { preferredZoneOf, ZONE_COOKIE } from '@/lib/ui/zone-preference';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,7 +18,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   const account = await requirePageSession(path ?? undefined);
   return (
     <AccountProvider account={account}>
-      <PreferredZoneProvider initial={preferredZoneOf((await cookies()).get(ZONE_COOKIE)?.value)}>
+      <PreferredZoneProvider initial={await preferredZone()}>
         <AppShell account={account}>{children}</AppShell>
       </PreferredZoneProvider>
     </AccountProvider>

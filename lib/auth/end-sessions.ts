@@ -14,7 +14,6 @@ import { unseal } from './secret-box';
 import type { UpstreamGateway } from '../server/upstream-gateway';
 import type { VaultStore } from '../store/vault';
 
-export { SESSIONS_END_REASONS, type SessionsEndReason } from '../api/types';
 
 export interface EndSessionsDeps {
   vault: VaultStore;

@@ -10,7 +10,7 @@ import type { UpstreamAccount } from '../server/upstream-gateway';
 import type { VaultStore } from '../store/vault';
 import { authSecret } from './auth-secret';
 import { decodeOnce } from './decoded-tokens';
-import { SESSIONS_END_REASONS, type SessionsEndReason } from './end-sessions';
+import { SESSIONS_END_REASONS, type SessionsEndReason } from '../api/types';
 import { unseal } from './secret-box';
 
 export interface SignedInAccount extends UpstreamAccount {

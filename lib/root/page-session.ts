@@ -5,10 +5,12 @@ import 'server-only';
  */
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import type { SessionsEndReason } from '../auth/end-sessions';
+import type { SessionsEndReason } from '../api/types';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/session';
 import type { SignInErrorCode } from '../auth/sign-in-errors';
 import { signInHref } from '../ui/paths';
+import { preferredZoneOf, ZONE_COOKIE } from '../ui/zone-preference';
+import type { Zone } from '../time/zones';
 import { getServices } from './services';
 
 /** Who is signed in, as pages may show it: never the session id or the secret. */
@@ -19,6 +21,11 @@ export interface PageAccount {
 
 export async function currentAccount(): Promise<SignedInAccount | null> {
   return accountFromCookies(await cookies(), await headers(), (await getServices()).store.vault);
+}
+
+/** The zone the person last picked (lib/ui/zone-preference.ts), for a page's first paint. */
+export async function preferredZone(): Promise<Zone> {
+  return preferredZoneOf((await cookies()).get(ZONE_COOKIE)?.value);
 }
 
 /** Sign-in's code for why every session of a key ended (lib/auth/sign-in-errors.ts). */

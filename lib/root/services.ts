@@ -10,7 +10,8 @@ import 'server-only';
  * never calls it, so it touches no data folder.
  */
 import { authSecret } from '../auth/auth-secret';
-import { endSessions, type SessionsEndReason } from '../auth/end-sessions';
+import type { SessionsEndReason } from '../api/types';
+import { endSessions } from '../auth/end-sessions';
 import { fingerprint } from '../auth/fingerprint';
 import { unseal } from '../auth/secret-box';
 import { SignInThrottle, throttleRulesOf } from '../auth/sign-in-throttle';

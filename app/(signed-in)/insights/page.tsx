@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
-import { cookies } from 'next/headers';
 import { Suspense } from 'react';
 import { firstParam } from '@/lib/ui/page-path';
 import { presetRange } from '@/lib/ui/presets';
 import { zoneOf } from '@/lib/ui/url-state';
-import { preferredZoneOf, ZONE_COOKIE } from '@/lib/ui/zone-preference';
+import { preferredZone } from '@/lib/root/page-session';
 import { InsightsView } from '@/components/insights/insights-view';
 
 export const metadata: Metadata = { title: 'Insights' };
@@ -15,7 +14,7 @@ type SearchParams = Record<string, string | string[] | undefined>;
 export default async function InsightsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   // The range shown when the URL has none: the last 7 days, in the URL's zone (or the person's), as of this request.
-  const defaultRange = presetRange('last-7-days', new Date(), zoneOf({ tz: firstParam(params.tz) }, preferredZoneOf((await cookies()).get(ZONE_COOKIE)?.value)));
+  const defaultRange = presetRange('last-7-days', new Date(), zoneOf({ tz: firstParam(params.tz) }, await preferredZone()));
   return (
     <Suspense>
       <InsightsView defaultRange={defaultRange} />
