@@ -60,6 +60,7 @@ describe('configuration', () => {
     expect(refused({ MIRROR_DEFAULT_DAYS: '500', MIRROR_MAX_DAYS: '500' })).toBe('accepted');
     // A secret is named, never repeated.
     expect(refused({ NEXTAUTH_SECRET: 'short-secret' })).not.toContain('short-secret');
+    expect(refused({ UPSTREAM_BASE_URL: 'user:pa55word@report.example.com' })).not.toContain('pa55word');
     expect(refused({ NEXTAUTH_URL: 'http://localhost:3000', UPSTREAM_BASE_URL: 'https://report.example.com/api/' })).toBe('accepted');
   });
 

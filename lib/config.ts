@@ -125,7 +125,8 @@ const UNSAID = new Set(['DATABASE_URL', 'NEXTAUTH_SECRET']);
  * default as an example of a good value.
  */
 function issueText(name: string, issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
-  const typed = UNSAID.has(name) || env[name] === undefined ? '' : ` (set to ${JSON.stringify(env[name])})`;
+  // Nor a value with an `@`: a URL's user and password would be written out with it.
+  const typed = UNSAID.has(name) || env[name] === undefined || env[name].includes('@') ? '' : ` (set to ${JSON.stringify(env[name])})`;
   let problem = issue.message;
   if (issue.code === 'invalid_type' && issue.expected === 'number') problem = 'must be a number';
   else if (issue.code === 'invalid_type' && issue.expected === 'int') problem = 'must be a whole number';
