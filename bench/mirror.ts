@@ -21,6 +21,7 @@
  *   npm run bench:mirror
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import { authSecret } from '../lib/auth/auth-secret';
 import { seal } from '../lib/auth/secret-box';
@@ -34,6 +35,7 @@ import { historyFileOf } from '../lib/store/db/history-file';
 import { sqliteFileOf } from '../lib/store/db/sqlite-file';
 import { mainThreadCpuMs, startSimulatorProcess } from './lib/processes';
 import { QUERY_PATH } from '../lib/upstream/client';
+import { nodeTransport } from '../lib/upstream/node-transport';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
 
 const ROOMY = { UPSTREAM_LIMIT_PER_MINUTE: '100000', UPSTREAM_LIMIT_PER_HOUR: '1000000', UPSTREAM_LIMIT_PER_DAY: '10000000', LOG_LEVEL: 'error' };
@@ -43,48 +45,51 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 /** An upstream GET as it was sent, to be sent again. */
 interface SentRequest {
   url: string;
-  headers: HeadersInit | undefined;
+  headers: Record<string, string>;
 }
 
 /**
- * Times every upstream HTTP exchange (to the body's last byte) made while `run` runs, and keeps the
- * GETs to send them again (`replayAlone`).
+ * Times every upstream HTTP exchange (from the request to the body's last byte) made while `run`
+ * runs, and keeps the GETs to send them again (`replayAlone`). The upstream client sends through
+ * `http.request` (lib/upstream/node-transport.ts), so that is where the exchanges are watched.
  */
 async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Promise<{ result: T; upstreamMs: number; exchanges: number; gets: SentRequest[] }> {
-  const original = globalThis.fetch;
+  const original = http.request;
   let upstreamMs = 0;
   let exchanges = 0;
   const gets: SentRequest[] = [];
-  globalThis.fetch = async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!url.startsWith(upstreamUrl)) return original(input, init);
-    if ((init?.method ?? 'GET') === 'GET') gets.push({ url, headers: init?.headers });
+  const watched = (url: URL, options: http.RequestOptions, callback: (res: http.IncomingMessage) => void): http.ClientRequest => {
+    if ((options.method ?? 'GET') === 'GET') gets.push({ url: url.href, headers: { ...(options.headers as Record<string, string>) } });
     const started = performance.now();
-    const res = await original(input, init);
-    const body = await res.arrayBuffer();
-    upstreamMs += performance.now() - started;
-    exchanges += 1;
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return original(url, options, (res) => {
+      res.once('end', () => {
+        upstreamMs += performance.now() - started;
+        exchanges += 1;
+      });
+      callback(res);
+    });
   };
+  (http as { request: unknown }).request = (...args: unknown[]) =>
+    args[0] instanceof URL && args[0].href.startsWith(upstreamUrl) ? watched(args[0], args[1] as http.RequestOptions, args[2] as (res: http.IncomingMessage) => void) : (original as (...a: unknown[]) => http.ClientRequest)(...args);
   try {
     return { result: await run(), upstreamMs, exchanges, gets };
   } finally {
-    globalThis.fetch = original;
+    http.request = original;
   }
 }
 
 /**
- * The same requests sent again one after another, nothing else running: the upstream's own time.
- * Timed during the copy, an exchange also holds the simulator's wait for a core (the copy's two
- * threads and the simulator share this machine's two) and any turn of the server's thread that
- * was busy when the answer came.
+ * The same requests sent again one after another through the client's own transport, nothing
+ * else running: the upstream's own time. Timed during the copy, an exchange also holds the
+ * simulator's wait for a core (the copy's two threads and the simulator share this machine's two)
+ * and any turn of the server's thread that was busy when the answer came.
  */
 async function replayAlone(gets: readonly SentRequest[]): Promise<number> {
   let ms = 0;
   for (const get of gets) {
     const started = performance.now();
-    const res = await fetch(get.url, { headers: get.headers });
-    await res.arrayBuffer();
+    const res = await nodeTransport(get.url, { method: 'GET', headers: get.headers, signal: AbortSignal.timeout(20_000), redirect: 'manual' });
+    await res.text();
     if (res.status !== 200) throw new Error(`the simulator answered ${res.status} to a request the copy made`);
     ms += performance.now() - started;
   }

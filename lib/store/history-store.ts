@@ -124,10 +124,13 @@ export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
 const PAGES_PER_BUILD_SLICE = 20;
 /**
  * A day still being read goes in once this many of its pages are staged (the rest when every page
- * is read): its staged pages stay few, and the writer starts early; fewer per write would cost more
- * a record (the text index writes a segment per transaction).
+ * is read). As many as a slice holds: a day of up to 2,000 records goes in with one transaction,
+ * once it is read, and a larger one a slice at a time while it is read. Each transaction writes
+ * every index page it touched and the text index a segment of its own, so fewer, larger ones cost
+ * less a record: starting at 8 pages (two transactions for a day of 1,500 records) the copy of
+ * bench:mirror took about 0.7 ms a page more (bench/NOTES.md, 2026-11-27 night).
  */
-const PAGES_TO_START_BUILDING = 8;
+const PAGES_TO_START_BUILDING = PAGES_PER_BUILD_SLICE;
 
 
 /**

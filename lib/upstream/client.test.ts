@@ -16,7 +16,7 @@ const query: UpstreamRequest = {
 
 function client(answers: Answer[], opts: { timeoutMs?: number; baseUrl?: string; userAgent?: string } = {}) {
   const fake = fakeFetch(...answers);
-  const c = createUpstreamClient({ baseUrl: opts.baseUrl ?? BASE, fetch: fake.fetch, now: () => NOW, timeoutMs: opts.timeoutMs, userAgent: opts.userAgent });
+  const c = createUpstreamClient({ baseUrl: opts.baseUrl ?? BASE, transport: fake.fetch, now: () => NOW, timeoutMs: opts.timeoutMs, userAgent: opts.userAgent });
   return { c, calls: fake.calls };
 }
 

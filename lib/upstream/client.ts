@@ -8,6 +8,7 @@ import { Buffer } from 'node:buffer';
 import { detailSchema, resultPageSchema, type Cdr, type ResultPage } from '../cdr/schema';
 import { UpstreamError } from './errors';
 import { getJson, type HttpContext } from './http';
+import { nodeTransport, type Transport } from './node-transport';
 import { wireSearch, type UpstreamRequest } from '../query/wire';
 import { DOCUMENTED_TOKEN_LIFETIME_MS, parseTokenValidUntil, tokenResponseSchema } from './token-response';
 
@@ -21,7 +22,8 @@ export interface UpstreamClientOptions {
   baseUrl: string;
   /** Per call, connection to last byte of the body. Default 20000. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** How a GET is sent (default: ./node-transport.ts); unit tests pass a fake `fetch`. */
+  transport?: Transport;
   userAgent?: string;
   /** Clock for Retry-After dates and the fallback token lifetime (tests). */
   now?: () => number;
@@ -48,7 +50,7 @@ export interface UpstreamClient {
 /**
  * Accepts `https://host`, `https://host/`, `https://host/prefix/`: the endpoint paths are appended
  * to whatever path the base has. A query string or fragment on the base is dropped; user:password
- * in it is refused (fetch would reject it anyway, and it would be a credential in configuration).
+ * in it is refused (a request would carry it as a header, and it would be a credential in configuration).
  */
 function baseOf(baseUrl: string): string {
   let url: URL;
@@ -65,8 +67,7 @@ function baseOf(baseUrl: string): string {
 export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClient {
   const base = baseOf(opts.baseUrl);
   const ctx: HttpContext = {
-    // Late-bound so a test can stub globalThis.fetch after the client is made.
-    fetch: opts.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    transport: opts.transport ?? nodeTransport,
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     now: opts.now ?? Date.now,
   };
@@ -82,7 +83,7 @@ export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClien
 
   const requireToken = (token: string) => {
     if (!token) throw new UpstreamError('unauthorized', 'No upstream token: not sent.');
-    // fetch would reject it with a message that quotes the header value, i.e. the token.
+    // A header with such a character is refused by the request, with a message that may quote it, i.e. the token.
     if (!/^[\x21-\x7e]+$/.test(token)) throw new UpstreamError('unauthorized', 'The upstream token has characters a header cannot carry: not sent.');
   };
 

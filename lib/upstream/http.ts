@@ -11,9 +11,11 @@ import { untilAborted } from './abort';
 import { extractUpstreamMessage } from './error-body';
 import { kindForStatus, UpstreamError } from './errors';
 import { parseRetryAfter } from './retry-after';
+import type { Transport, TransportResponse } from './node-transport';
 
 export interface HttpContext {
-  fetch: typeof fetch;
+  /** Sends the GET: ./node-transport.ts in the server; a fake `fetch` (same shape) in unit tests. */
+  transport: Transport;
   timeoutMs: number;
   now: () => number;
 }
@@ -41,16 +43,16 @@ export async function getJson<S extends z.ZodType>(ctx: HttpContext, req: GetJso
     if (timeoutSignal.aborted) {
       throw new UpstreamError('timeout', `${label}: no complete answer within ${ctx.timeoutMs} ms.`);
     }
-    // No `cause`: some fetch implementations attach the request, headers included, to their errors.
+    // No `cause`: some transports (fetch) attach the request, headers included, to their errors.
     const what = phase === 'connect' ? 'could not reach the upstream' : 'the connection broke while the answer was being read';
     throw new UpstreamError('network', `${label}: ${what} (${describeFailure(err, req.secrets)}).`);
   };
 
-  let res: Response;
+  let res: TransportResponse;
   try {
     // `manual`: a redirect is not followed, so the credential never travels to an address we were
     // not configured with. The upstream has no documented redirects.
-    res = await untilAborted(ctx.fetch(req.url, { method: 'GET', headers: req.headers, signal, redirect: 'manual' }), signal);
+    res = await untilAborted(ctx.transport(req.url, { method: 'GET', headers: req.headers, signal, redirect: 'manual' }), signal);
   } catch (err) {
     return failed(err, 'connect');
   }
@@ -78,7 +80,7 @@ function describeFailure(err: unknown, secrets: readonly string[]): string {
     e = (e as { cause?: unknown }).cause;
   }
   if (err instanceof Error) {
-    // fetch's own messages are generic ("fetch failed"), but one about an invalid header value
+    // A transport's own messages are generic ("fetch failed"), but one about an invalid header value
     // quotes the value: known secrets are blanked before anything else.
     let text = `${err.name}: ${err.message}`;
     for (const secret of secrets) if (secret) text = text.split(secret).join('[REDACTED]');
@@ -87,7 +89,7 @@ function describeFailure(err: unknown, secrets: readonly string[]): string {
   return 'unknown error';
 }
 
-function errorFromResponse(ctx: HttpContext, res: Response, text: string, label: string, secrets: readonly string[]): UpstreamError {
+function errorFromResponse(ctx: HttpContext, res: TransportResponse, text: string, label: string, secrets: readonly string[]): UpstreamError {
   const status = res.status;
   const kind = kindForStatus(status);
   const upstreamMessage = extractUpstreamMessage(text, res.headers.get('content-type'), secrets);
