@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeTransport, type TransportRequest } from './node-transport';
+import { createNodeTransport, nodeTransport, type TransportRequest } from './node-transport';
 
 /** A real HTTP server on loopback whose answer each test sets; it counts connections and keeps the last request's headers. */
 let server: http.Server;
@@ -97,6 +97,20 @@ describe('nodeTransport', () => {
     const before = connections;
     for (let i = 0; i < 5; i++) await (await get('/again')).text();
     expect(connections).toBe(before);
+  });
+
+  it('closes a connection left unused for a while (one a NAT may have dropped), yet waits for a slow answer', async () => {
+    const transport = createNodeTransport({ idleMs: 150 });
+    const send = (path: string) => transport(`${base}${path}`, { method: 'GET', headers: {}, signal: AbortSignal.timeout(5_000), redirect: 'manual' });
+    answer = (_req, res) => res.end('{}');
+    await (await send('/first')).text();
+    const before = connections;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await (await send('/after-a-pause')).text();
+    expect(connections).toBe(before + 1);
+
+    answer = (_req, res) => setTimeout(() => res.end('{"late":true}'), 400);
+    expect(await (await send('/slow-answer')).text()).toBe('{"late":true}');
   });
 
   it('rejects when the caller aborts before the answer, and while the body is read', async () => {

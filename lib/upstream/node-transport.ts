@@ -33,11 +33,14 @@ export interface TransportRequest {
 /** How an upstream GET is sent: `nodeTransport` in the server, a fake `fetch` in unit tests. */
 export type Transport = (url: string, init: TransportRequest) => Promise<TransportResponse>;
 
-/** One pool of kept-alive connections per scheme: the upstream allows one call at a time anyway. */
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-} as const;
+/**
+ * How long a connection may wait unused before it is closed, as `fetch` (undici) does. Calls of a
+ * copy or an export follow one another within milliseconds and share one connection; at the
+ * upstream's real limits they are minutes apart, and a connection idle that long may have been
+ * dropped silently on the way (a NAT or a load balancer forgets it), which the next call would
+ * only learn from its timeout. Such a call gets a connection of its own instead.
+ */
+export const IDLE_CONNECTION_MS = 4_000;
 
 /**
  * Sent unless the request names its own: what Node's `fetch` sent before this transport replaced
@@ -85,28 +88,39 @@ function headerValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-export const nodeTransport: Transport = (url, init) =>
-  new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const scheme = target.protocol === 'https:' ? 'https:' : target.protocol === 'http:' ? 'http:' : null;
-    if (!scheme) {
-      reject(new TypeError('only http and https are supported'));
-      return;
-    }
-    const send = scheme === 'https:' ? https.request : http.request;
-    const req = send(target, { method: init.method, headers: { ...DEFAULT_HEADERS, ...init.headers }, agent: agents[scheme], signal: init.signal }, (res) => {
-      // Read at once, with every error handled from the start: an abort or a broken connection
-      // before the caller asks for the text must not leave an error event with no listener.
-      const read = bodyText(res);
-      read.catch(() => undefined);
-      resolve({
-        status: res.statusCode ?? 0,
-        statusText: res.statusMessage ?? '',
-        headers: { get: (name) => headerValue(res.headers[name.toLowerCase()]) },
-        text: () => read,
+/** A transport with its own pool of kept-alive connections (one per scheme: one call at a time anyway). */
+export function createNodeTransport(options: { idleMs?: number } = {}): Transport {
+  const timeout = options.idleMs ?? IDLE_CONNECTION_MS;
+  // `timeout` closes a connection left unused that long (Node destroys an idle pooled socket on it);
+  // a call waiting for its answer is bounded by its own signal instead (lib/upstream/http.ts).
+  const agents = { 'http:': new http.Agent({ keepAlive: true, timeout }), 'https:': new https.Agent({ keepAlive: true, timeout }) } as const;
+
+  return (url, init) =>
+    new Promise((resolve, reject) => {
+      const target = new URL(url);
+      const scheme = target.protocol === 'https:' ? 'https:' : target.protocol === 'http:' ? 'http:' : null;
+      if (!scheme) {
+        reject(new TypeError('only http and https are supported'));
+        return;
+      }
+      const send = scheme === 'https:' ? https.request : http.request;
+      const req = send(target, { method: init.method, headers: { ...DEFAULT_HEADERS, ...init.headers }, agent: agents[scheme], signal: init.signal }, (res) => {
+        // Read at once, with every error handled from the start: an abort or a broken connection
+        // before the caller asks for the text must not leave an error event with no listener.
+        const read = bodyText(res);
+        read.catch(() => undefined);
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          headers: { get: (name) => headerValue(res.headers[name.toLowerCase()]) },
+          text: () => read,
+        });
       });
+      // Every error of the request (a second one too, after an abort) is handled here.
+      req.on('error', reject);
+      req.end();
     });
-    // Every error of the request (a second one too, after an abort) is handled here.
-    req.on('error', reject);
-    req.end();
-  });
+}
+
+/** The server's transport. */
+export const nodeTransport: Transport = createNodeTransport();
