@@ -41,6 +41,11 @@ export interface GovernorBackend {
    * counts from `at`, the one moment known to be no earlier than when the upstream counted it.
    */
   finish(id: number, outcome: string, at: number): Promise<void>;
+  /**
+   * Takes a recorded call back out: it was never sent (its turn was given back, or its caller went
+   * away before it started), so it counts against no window.
+   */
+  withdraw(id: number): Promise<void>;
   /** The upstream answered 429: no call for this account before `until`. */
   block(account: string, until: number): Promise<void>;
   /**

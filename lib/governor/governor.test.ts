@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SIGN_IN_ACCOUNT } from './classes';
-import { Governor, QuotaExceededError } from './governor';
+import { CallNotSentError, Governor, QuotaExceededError } from './governor';
 import { memoryBackend, type CallLedger } from './memory-backend';
 import type { PolicyLimits, WindowLimits } from './policy';
 import { HOUR, MINUTE } from './windows';
@@ -219,6 +219,25 @@ describe('Governor', () => {
     await expect(g.run({ account: 'a', cls: 'interactive', kind: 'query' }, async () => 'x')).rejects.toBeInstanceOf(
       QuotaExceededError,
     );
+  });
+
+  it('takes a turn given back unsent out of its windows, so the next call of the minute still goes', async () => {
+    const ledger = fakeLedger();
+    const g = governor({ maxWaitMs: 0 }, ledger);
+    const ask = { account: 'a', cls: 'interactive', kind: 'query' } as const;
+    await g.run(ask, async () => 'sent');
+    await expect(
+      g.run(ask, async () => {
+        throw new CallNotSentError('the token ran out while the call waited');
+      }),
+    ).rejects.toBeInstanceOf(CallNotSentError);
+    expect((await g.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({ used: 1, remaining: 2 });
+    // Nor is it in the durable ledger: a restart counts the same.
+    const restarted = governor({ maxWaitMs: 0 }, ledger);
+    expect((await restarted.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({ used: 1, remaining: 2 });
+    expect(await restarted.run(ask, async () => 'second')).toBe('second');
+    expect(await restarted.run(ask, async () => 'third')).toBe('third');
+    await expect(restarted.run(ask, async () => 'fourth')).rejects.toBeInstanceOf(QuotaExceededError);
   });
 
   it('does not count token requests against the query windows, but caps them a minute for the whole deployment', async () => {

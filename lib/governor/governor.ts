@@ -3,7 +3,8 @@ import { brandCheck } from '../errors/brand';
 /**
  * The governor: the only way to the upstream. Every call — query, detail, token — waits here for
  * the limits (policy.ts) and for one of the deployment's in-flight slots, is written to the ledger
- * before it is sent, and counts whatever its outcome.
+ * before it is sent, and counts whatever its outcome (once sent: a turn given back unsent is taken
+ * out again, CallNotSentError).
  *
  * Waiting requests form a queue: people (and the renewals their calls need) first, then sign-ins,
  * then exports, then the local history's copy; within a class the account served least recently
@@ -42,6 +43,25 @@ export interface CallRequest {
 }
 
 const QUOTAEXCEEDEDERROR_BRAND = brandCheck('QuotaExceededError');
+const CALLNOTSENTERROR_BRAND = brandCheck('CallNotSentError');
+
+/**
+ * Thrown by a call's function when its turn came but it sent nothing (the token it held ran out
+ * while it waited): the call is taken back out of the ledger, so it counts against no window and
+ * the quota meter shows only what the upstream saw. Thrown once anything may have gone out, it
+ * would undercount: only for a call that certainly did not.
+ */
+export class CallNotSentError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return CALLNOTSENTERROR_BRAND.hasInstance(value);
+  }
+  readonly [CALLNOTSENTERROR_BRAND.brand] = true;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'CallNotSentError';
+  }
+}
 
 export type LimitScope = 'account' | 'deployment';
 
@@ -217,7 +237,8 @@ export class Governor {
       await this.opts.backend.finish(ticket.id, 'ok', this.now());
       return result;
     } catch (err) {
-      await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error', this.now());
+      if (err instanceof CallNotSentError) await this.opts.backend.withdraw(ticket.id);
+      else await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error', this.now());
       throw err;
     } finally {
       this.running.delete(req.account);
@@ -404,9 +425,10 @@ export class Governor {
       }
       const i = this.waiters.indexOf(best);
       if (i < 0) {
-        // Gone while the slot was taken (aborted): the call was recorded but is not sent.
+        // Gone while the slot was taken (aborted): the call was recorded but is not sent, so it
+        // does not count.
         try {
-          await backend.finish(id, 'abandoned', now);
+          await backend.withdraw(id);
         } finally {
           await lease.release();
         }

@@ -15,6 +15,8 @@ export interface CallLedger {
   recordCall(call: NewCall): Promise<number>;
   /** Notes how the call ended (for the record; it counts either way) and moves its time to `at` when later. */
   finishCall(id: number, outcome: string, at: number): Promise<void>;
+  /** Forgets a call recorded but never sent. */
+  withdrawCall(id: number): Promise<void>;
   /** Every call sent at or after `since`, oldest first. */
   callsSince(since: number): Promise<CallRecord[]>;
   /** The upstream answered 429: do not call for this account before `until`. */
@@ -73,6 +75,12 @@ export function memoryBackend(ledger: CallLedger, maxInFlight: number): Governor
       unanswered.delete(id);
       if (record && at > record.at) calls = placed(calls.filter((c) => c !== record), { ...record, at });
       await ledger.finishCall(id, outcome, at);
+    },
+    async withdraw(id) {
+      const record = unanswered.get(id);
+      unanswered.delete(id);
+      if (record) calls = calls.filter((c) => c !== record);
+      await ledger.withdrawCall(id);
     },
     async block(account, until) {
       blocks = new Map(blocks).set(account, Math.max(until, blocks.get(account) ?? 0));

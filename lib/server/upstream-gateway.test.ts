@@ -1,7 +1,7 @@
 /**
  * A call whose token keeps running out while it waits for its turn is given a fresh token a few
- * times, then the caller is told to ask again (a 429 with a wait), never sent with a spent token
- * and never an unexplained error. The clock here moves 600 ms each time anyone reads it, so every
+ * times, then the caller is told to ask again (a 429 with a wait), never sent with a spent token,
+ * never counted for the turns it gave back, and never an unexplained error. The clock here moves 600 ms each time anyone reads it, so every
  * token (good for 2 s when it is handed out) is spent by the time its turn comes.
  */
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,8 @@ describe('a token that runs out at every turn', () => {
     const account = { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 's' }) };
     const base = { params: { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-02 00:00:00', tz: 'UTC' }, key: 'k' };
     const err = await gateway.query(account, { base, page: 1, sortOrder: 'asc' }, 'interactive').catch((e: unknown) => e);
+    // Four turns came and were given back unsent: none of them counts.
+    expect((await governor.snapshot('demo')).windows.every((w) => w.used === 0)).toBe(true);
     await gateway.close();
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect((err as QuotaExceededError).limitedBy).toBe('in-flight');

@@ -10,7 +10,7 @@ import type { Cdr, ResultPage } from '../cdr/schema';
 import { upstreamLimits, type Config } from '../config';
 import type { GovernorBackend } from '../governor/backend';
 import { SIGN_IN_ACCOUNT, type CallClass } from '../governor/classes';
-import { Governor, QuotaExceededError } from '../governor/governor';
+import { CallNotSentError, Governor, QuotaExceededError } from '../governor/governor';
 import { log } from '../log';
 import { requestKey, type UpstreamRequest } from '../query/wire';
 import { createTokenKeeper, createUpstreamClient, CredentialsRefusedError, UpstreamError, type TokenKeeper, type UpstreamClient, type UpstreamToken } from '../upstream';
@@ -61,8 +61,11 @@ const MAX_STALE_TURNS = 3;
 /** After MAX_STALE_TURNS, the caller is told to ask again this much later. */
 const STALE_TURNS_RETRY_MS = 5_000;
 
-/** The call's turn came after its token ran out (or nearly): not sent; the caller renews and asks again. */
-class TokenRanOutError extends Error {
+/**
+ * The call's turn came after its token ran out (or nearly): not sent, so the governor takes the
+ * call back out of its windows; the caller renews and asks again.
+ */
+class TokenRanOutError extends CallNotSentError {
   constructor() {
     super('the token ran out while the call waited for its turn');
     this.name = 'TokenRanOutError';
@@ -239,7 +242,7 @@ export class UpstreamGateway {
     for (let attempt = 1; ; attempt++) {
       // The token is fetched before the governed call: a renewal holds the in-flight slot itself.
       // Background work may wait in the queue for a window behind people: its token must outlive
-      // that wait, or the turn comes with a spent token and is given back unsent (still counted).
+      // that wait, or the turn comes with a spent token and is given back unsent.
       const token = await this.token(account, signal, cls === 'interactive' ? 0 : BACKGROUND_TOKEN_LIFE_MS).catch((err: unknown) => Promise.reject(spending(err, sent)));
       // Judged by our clock only when the token was good by it when the call got it: with an
       // upstream clock behind ours, every token would look spent (the 401 path copes then).
@@ -255,7 +258,7 @@ export class UpstreamGateway {
         return { value, sent };
       } catch (err) {
         if (err instanceof TokenRanOutError) {
-          // The turn is given back unsent (the governor still counts it, on the safe side): a
+          // The turn is given back unsent (the governor took it out of the windows again): a
           // fresh token, then the queue again.
           log.info('upstream.token_ran_out_waiting', { account: account.apiKey, kind });
           this.tokens.invalidate(account.apiKey, token.token);

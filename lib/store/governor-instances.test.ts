@@ -12,7 +12,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, expect, it, vi } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
-import { Governor, QuotaExceededError, type CallRequest } from '../governor/governor';
+import { CallNotSentError, Governor, QuotaExceededError, type CallRequest } from '../governor/governor';
 import { memoryBackend } from '../governor/memory-backend';
 import type { PolicyLimits } from '../governor/policy';
 import type { DurableStore } from './open-store';
@@ -131,6 +131,19 @@ forEachBackend((open, dialect) => {
     expect(await callsOf('a')).toBe(3);
     // Every instance counts the same calls.
     for (const g of gs) expect((await g.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({ used: 3, remaining: 0 });
+  });
+
+  it('counts a turn given back unsent on no instance', async () => {
+    const gs = await instances(2, limitsOf({ perMinute: 3, perHour: 100, perDay: 100 }));
+    const u = upstream();
+    await gs[0]!.run(ask('a'), u.call('sent'));
+    await expect(
+      gs[1]!.run(ask('a'), async () => {
+        throw new CallNotSentError('the token ran out while the call waited');
+      }),
+    ).rejects.toBeInstanceOf(CallNotSentError);
+    expect(await callsOf('a')).toBe(1);
+    for (const g of gs) expect((await g.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({ used: 1, remaining: 2 });
   });
 
   it('counts a call from when its answer came, so a slow call cannot let the next one in early upstream', async () => {

@@ -2,7 +2,8 @@ import 'server-only';
 /**
  * The durable ledger of upstream calls. A call is written before it is sent and counts whatever
  * its outcome (shared/upstream/notes.md: assume failed calls count), so a restart never forgets a
- * call and the next call after a restart cannot break a window. The same rows serve every
+ * call and the next call after a restart cannot break a window. Only a call known never to have
+ * been sent is deleted again (withdrawCall). The same rows serve every
  * instance when the store is PostgreSQL.
  */
 import { sql, type Kysely } from 'kysely';
@@ -28,6 +29,9 @@ export function createLedger(db: Kysely<Database>): LedgerStore {
         .set({ outcome, at: sql<number>`case when at > ${at} then at else ${at} end` })
         .where('id', '=', id)
         .execute();
+    },
+    async withdrawCall(id) {
+      await db.deleteFrom('upstream_calls').where('id', '=', id).execute();
     },
     async callsSince(since) {
       const rows = await db.selectFrom('upstream_calls').select(['account', 'at', 'class']).where('at', '>=', since).orderBy('at').orderBy('id').execute();

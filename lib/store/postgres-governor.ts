@@ -142,6 +142,13 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
       void notify();
     },
 
+    async withdraw(id) {
+      await ledger.withdrawCall(id);
+      // The call no longer counts: other instances may let the next one go.
+      cached = undefined;
+      void notify();
+    },
+
     async block(account, until) {
       await ledger.setBlockedUntil(account, until);
       cached = undefined;
