@@ -173,3 +173,22 @@ test('a page past the last one says so and leads to the last page', async ({ pag
   await expect(resultRows(page).first()).toBeVisible();
   await expect(state).toHaveCount(0);
 });
+
+test('an answer shown again from the browser’s memory says when its call was spent', async ({ page, baseURL }) => {
+  // The page's clock is Playwright's, so minutes can pass in a moment.
+  await page.clock.install();
+  await signIn(page, ACCOUNT, baseURL!);
+  await page.goto('/transactions');
+  const window = pastWindow(5, 3, 9);
+  await pickRange(page, window.from, window.to);
+  const callsBefore = await upstreamCalls(ACCOUNT);
+  await pressSearch(page);
+  await expect(resultRows(page).first()).toBeVisible();
+  await expect(page.getByTestId('result-source')).toHaveText('From the upstream · 1 call used');
+
+  // Three minutes later the same answer is still on screen, from this browser's memory: its label
+  // says when the call was spent, not as if it had just been.
+  await page.clock.fastForward('03:00');
+  await expect(page.getByTestId('result-source')).toHaveText('From the upstream, 3 min ago · 1 call used then');
+  expect(await upstreamCalls(ACCOUNT)).toBe(callsBefore + 1);
+});

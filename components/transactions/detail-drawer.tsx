@@ -112,7 +112,7 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
           <Link href={PAGE_PATHS.transaction(trxId, zone)} className={styles.pageLink}>
             Open as a page
           </Link>
-          {onPage === null && fetched.data?._meta ? <SourceTag meta={fetched.data._meta} /> : null}
+          {onPage === null && fetched.data?._meta ? <SourceTag meta={fetched.data._meta} fetchedAt={fetched.dataUpdatedAt} /> : null}
           {index < 0 ? <span className={styles.hint}>Not on the page shown; fetched by its ID.</span> : null}
           <span className={styles.hint}>
             <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Esc</kbd> closes

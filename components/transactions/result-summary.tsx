@@ -6,13 +6,28 @@
 import Link from 'next/link';
 import type { TransactionsMeta, UncoveredRange } from '@/lib/api/types';
 import { PAGE_PATHS } from '@/lib/ui/paths';
-import { formatAge, formatCount, formatCountdown } from '@/lib/ui/format';
+import { formatAge, formatAgo, formatCount, formatCountdown } from '@/lib/ui/format';
 import { quotaWaitUntil } from '@/lib/ui/quota';
 import { useCountdown } from '../common/use-countdown';
+import { useSecondsSince } from '../common/use-seconds-since';
 import styles from './transactions-view.module.css';
 import { useQuota } from '../quota/use-quota';
 
-export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'> }) {
+/**
+ * An answer shown again from this browser's memory (going back to a page, or a tab left open) is
+ * this much old before its label says when it was fetched: its calls were spent then, not now.
+ */
+const SHOWN_AGAIN_AFTER_S = 60;
+
+/**
+ * Where an answer came from. `fetchedAt` (the query's dataUpdatedAt) ages the label while the
+ * answer stays on screen or comes back from the browser's memory.
+ */
+export function SourceTag({ meta, fetchedAt }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'>; fetchedAt?: number }) {
+  // The answer's age when it came, plus how long this browser has held it.
+  const age = meta.ageSeconds + useSecondsSince(fetchedAt);
+  const shownAgain = age >= SHOWN_AGAIN_AFTER_S;
+  const then = shownAgain ? ' then' : '';
   if (meta.source === 'mirror') {
     return (
       <span className={styles.source} data-source="mirror" data-testid="result-source" title="Answered from the days copied to the local history: no upstream call was spent.">
@@ -23,24 +38,26 @@ export function SourceTag({ meta }: { meta: Pick<TransactionsMeta, 'source' | 'a
   if (meta.source === 'mixed') {
     return (
       <span className={styles.source} data-source="mixed" data-testid="result-source" title="Part of the range came from the local history, the rest from the upstream or the cache.">
-        Local history + upstream · {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used
+        Local history + upstream{shownAgain ? `, ${formatAgo(age)}` : ''} · {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used{then}
       </span>
     );
   }
   if (meta.source === 'cache') {
     // A stale stand-in: the call that failed counted all the same.
-    const failed = meta.calls === 0 ? '' : ` · ${meta.calls === 1 ? '1 failed call' : `${meta.calls} failed calls`} used`;
+    const failed = meta.calls === 0 ? '' : ` · ${meta.calls === 1 ? '1 failed call' : `${meta.calls} failed calls`} used${then}`;
     const title = failed ? 'Served by the dashboard’s cache because the upstream call failed; that call counted all the same.' : 'Served by the dashboard’s cache: no upstream call was spent.';
     return (
       <span className={styles.source} data-source="cache" data-testid="result-source" title={title}>
-        From cache, {formatAge(meta.ageSeconds)}
+        From cache, {formatAge(age)}
         {failed}
       </span>
     );
   }
+  const calls = meta.calls === 0 ? 'the call of an identical search made at the same time' : meta.calls === 1 ? `1 call used${then}` : `${meta.calls} calls used${then}`;
+  const title = shownAgain ? `Fetched from the upstream ${formatAgo(age)} and kept by this browser: showing it again spent no call.` : 'Fetched from the upstream for this view.';
   return (
-    <span className={styles.source} data-source="upstream" data-testid="result-source" title="Fetched from the upstream for this view.">
-      From the upstream · {meta.calls === 0 ? 'the call of an identical search made at the same time' : meta.calls === 1 ? '1 call used' : `${meta.calls} calls used`}
+    <span className={styles.source} data-source="upstream" data-testid="result-source" title={title}>
+      From the upstream{shownAgain ? `, ${formatAgo(age)}` : ''} · {calls}
     </span>
   );
 }

@@ -55,7 +55,7 @@ export function TransactionDetailView({ trxId, heldLink = false }: { trxId: stri
           <div className={styles.meta}>
             <CopyButton value={trxId} label="transaction ID" text="Copy ID" />
             <CopyButton value={() => window.location.href} label="link to this page" text="Copy link" />
-            {record.data?._meta ? <SourceTag meta={record.data._meta} /> : null}
+            {record.data?._meta ? <SourceTag meta={record.data._meta} fetchedAt={record.dataUpdatedAt} /> : null}
             {record.data?._meta?.stale ? <span className={styles.stale}>Cached copy: {record.data._meta.stale}</span> : null}
           </div>
         </div>

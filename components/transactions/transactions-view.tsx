@@ -213,7 +213,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
             {page ? (
               <>
                 <RecordCount total={page._embedded.total_found} />
-                <SourceTag meta={page._meta} />
+                <SourceTag meta={page._meta} fetchedAt={results.dataUpdatedAt} />
               </>
             ) : null}
             {search.kind === 'ready' && results.isFetching ? (

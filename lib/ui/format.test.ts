@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayText, EMPTY, formatAge, formatCompactCount, formatCountdown, formatDuration, formatPrice, formatTimestamp } from './format';
+import { displayText, EMPTY, formatAge, formatAgo, formatCompactCount, formatCountdown, formatDuration, formatPrice, formatTimestamp } from './format';
 
 describe('formatters', () => {
   it('shortens a count where room is short', () => {
@@ -59,5 +59,9 @@ describe('formatters', () => {
     expect(formatAge(42)).toBe('42 s old');
     expect(formatAge(200)).toBe('3 min old');
     expect(formatAge(7300)).toBe('2 h old');
+    expect(formatAgo(2)).toBe('just now');
+    expect(formatAgo(42)).toBe('42 s ago');
+    expect(formatAgo(200)).toBe('3 min ago');
+    expect(formatAgo(90_000)).toBe('1 d ago');
   });
 });
