@@ -24,9 +24,12 @@ const SHOWN_AGAIN_AFTER_S = 60;
  * answer stays on screen or comes back from the browser's memory.
  */
 export function SourceTag({ meta, fetchedAt }: { meta: Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'>; fetchedAt?: number }) {
-  // The answer's age when it came, plus how long this browser has held it.
-  const age = meta.ageSeconds + useSecondsSince(fetchedAt);
-  const shownAgain = age >= SHOWN_AGAIN_AFTER_S;
+  // Its calls were spent when it came (a stale stand-in's failed call too, however old the copy
+  // standing in): "then" only once this browser has held it a while. Its age as data goes on from
+  // the age it came with.
+  const held = useSecondsSince(fetchedAt);
+  const age = meta.ageSeconds + held;
+  const shownAgain = held >= SHOWN_AGAIN_AFTER_S;
   const then = shownAgain ? ' then' : '';
   if (meta.source === 'mirror') {
     return (
@@ -38,7 +41,7 @@ export function SourceTag({ meta, fetchedAt }: { meta: Pick<TransactionsMeta, 's
   if (meta.source === 'mixed') {
     return (
       <span className={styles.source} data-source="mixed" data-testid="result-source" title="Part of the range came from the local history, the rest from the upstream or the cache.">
-        Local history + upstream{shownAgain ? `, ${formatAgo(age)}` : ''} · {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used{then}
+        Local history + upstream{shownAgain ? `, ${formatAgo(held)}` : ''} · {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used{then}
       </span>
     );
   }

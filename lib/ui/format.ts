@@ -100,12 +100,12 @@ export function formatCountdown(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** How old cached data is: `just now`, `42 s old`, `3 min old`, `2 h old`. */
-/** How long ago something happened: "just now", "42 s ago", "3 min ago", "2 h ago", "1 d ago". */
+/** How long ago something happened: `just now`, `42 s ago`, `3 min ago`, `2 h ago`, `1 d ago`. */
 export function formatAgo(seconds: number): string {
   return seconds < 5 ? 'just now' : formatAge(seconds).replace(/ old$/, ' ago');
 }
 
+/** How old cached data is: `just now`, `42 s old`, `3 min old`, `2 h old`. */
 export function formatAge(seconds: number): string {
   if (seconds < 5) return 'just now';
   if (seconds < 60) return `${Math.round(seconds)} s old`;

@@ -278,6 +278,16 @@ describe('Retry-After', () => {
     expect(err).toMatchObject({ kind: 'rate_limited', retryAfterMs: 120_000, upstreamMessage: 'slow down' });
   });
 
+  it('a 429 whose body cannot be read is still a 429, with its wait; a 200 whose body breaks is not', async () => {
+    const broken = (status: number, headers: Record<string, string> = {}) => () =>
+      new Response(new ReadableStream({ start: (c) => c.error(new Error('incorrect header check')) }), { status, headers });
+    const limited = await failure(client([broken(429, { 'retry-after': '120' })]).c.queryTransactions(TOKEN, query));
+    expect(limited).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 120_000 });
+    const ok = await failure(client([broken(200)]).c.queryTransactions(TOKEN, query));
+    expect(ok).toMatchObject({ kind: 'network' });
+    expect(ok.message).toMatch(/broke while the answer was being read/);
+  });
+
   it('an HTTP-date → ms from now, on 503 too', async () => {
     const at = new Date(NOW + 90_000).toUTCString();
     const { c } = client([text('maintenance', 503, 'text/plain', { 'retry-after': at })]);

@@ -60,7 +60,11 @@ export async function getJson<S extends z.ZodType>(ctx: HttpContext, req: GetJso
   try {
     text = await untilAborted(res.text(), signal);
   } catch (err) {
-    return failed(err, 'body');
+    // An error answer whose body cannot be read is still that answer: its status (a 429's
+    // Retry-After, a 401's renewal) decides what happens next, not the broken body.
+    if (res.status >= 200 && res.status <= 299) return failed(err, 'body');
+    if (callerSignal?.aborted || timeoutSignal.aborted) return failed(err, 'body');
+    text = '';
   }
   log.debug('upstream.answer', { path: label, status: res.status, ms: ctx.now() - started, chars: text.length });
 

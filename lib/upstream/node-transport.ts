@@ -11,7 +11,6 @@ import 'server-only';
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 /** What lib/upstream/http.ts reads of an answer; a `fetch` Response has the same members. */
@@ -49,38 +48,44 @@ export const IDLE_CONNECTION_MS = 4_000;
  */
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'User-Agent': 'node', 'Accept-Encoding': 'gzip, deflate' };
 
-function decoded(res: IncomingMessage): Readable {
-  const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  switch (encoding) {
-    case 'identity':
-    case '':
-      return res;
-    case 'gzip':
-    case 'x-gzip':
-      return res.pipe(zlib.createGunzip());
-    case 'deflate':
-      return res.pipe(zlib.createInflate());
-    case 'br':
-      return res.pipe(zlib.createBrotliDecompress());
-    default:
-      res.resume();
-      throw new Error(`the answer is in an encoding this client cannot read (${encoding.slice(0, 20)})`);
+/**
+ * Decoding as `fetch` (undici) decodes, leniently: a body cut short or without its gzip trailer
+ * gives what it holds (the caller then finds it is not whole JSON and says "truncated?"), `deflate`
+ * is read zlib-wrapped or raw (servers send both), a list of codings is undone last first, an empty
+ * body (a 204, or an error answer with no text) is not decoded at all, and a coding it does not know
+ * is left as it came.
+ */
+const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+
+function decode(bytes: Buffer, contentEncoding: string | undefined): Buffer {
+  const codings = (contentEncoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c !== 'identity');
+  let out = bytes;
+  for (const coding of codings.reverse()) {
+    if (out.length === 0) return out;
+    if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out, LENIENT);
+    // A zlib stream's first byte names the deflate method (8) in its low bits; raw deflate does not.
+    else if (coding === 'deflate') out = (out[0]! & 0x0f) === 0x08 ? zlib.inflateSync(out, LENIENT) : zlib.inflateRawSync(out, LENIENT);
+    else if (coding === 'br') out = zlib.brotliDecompressSync(out, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+    else return out;
   }
+  return out;
 }
 
 /** The whole body as text: bytes gathered first, so a character split between chunks stays whole. */
 async function bodyText(res: IncomingMessage): Promise<string> {
-  const stream = decoded(res);
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', resolve);
-    stream.on('error', reject);
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', resolve);
+    res.on('error', reject);
     // The connection closed before the body was complete (the stream itself may not say so).
     res.on('aborted', () => reject(new Error('the connection closed before the answer was complete')));
-    if (stream !== res) res.on('error', reject);
   });
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  return new TextDecoder('utf-8').decode(decode(Buffer.concat(chunks), headerValue(res.headers['content-encoding']) ?? undefined));
 }
 
 function headerValue(value: string | string[] | undefined): string | null {
