@@ -13,7 +13,7 @@ import { QuotaExceededError } from '../governor/governor';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import type { UpstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
-import { pageIsWhole, reachableRecords } from '../query/ranges';
+import { pageFault, pageIsWhole, reachableRecords } from '../query/ranges';
 import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-job-record';
 import { ExportJobCancelledError } from '../store/export-jobs';
@@ -48,6 +48,8 @@ export type StepOutcome = { next: 'continue' } | { next: 'wait'; until: number |
 
 /** A wait shorter than this is left to the governor's own queue. */
 const SHORT_WAIT_MS = 1_000;
+/** Times a page that is not whole is asked for again before it is kept as sent. */
+const MAX_PAGE_REREADS = 2;
 
 export const SIGN_IN_MESSAGE = 'Sign in again to continue: no signed-in session of this API key is left to renew the upstream token with.';
 
@@ -67,8 +69,8 @@ async function save(deps: StepDeps, job: ExportJobRecord, changes: Partial<Expor
   await deps.store.saveJob(job);
 }
 
-async function wait(deps: StepDeps, job: ExportJobRecord, until: number | null, message: string): Promise<StepOutcome> {
-  await save(deps, job, { state: 'waiting', waitingUntil: until, message });
+async function wait(deps: StepDeps, job: ExportJobRecord, until: number | null, message: string, waitingFor?: 'quota'): Promise<StepOutcome> {
+  await save(deps, job, { state: 'waiting', waitingUntil: until, message, waitingFor });
   return { next: 'wait', until };
 }
 
@@ -174,7 +176,7 @@ async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, pa
       }
       if (ended || cdrs.length === 0) w.state = 'done';
     }
-    Object.assign(job, { state: 'running', failures: 0, waitingUntil: null, message: null, updatedAt: deps.now() });
+    Object.assign(job, { state: 'running', failures: 0, rereads: 0, waitingUntil: null, waitingFor: undefined, message: null, updatedAt: deps.now() });
   });
 }
 
@@ -186,7 +188,8 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
     return wait(deps, job, null, err.message);
   }
   if (err instanceof QuotaExceededError) {
-    return wait(deps, job, err.nextCallAt, `Waiting for quota: ${err.message}`);
+    // The upstream's own hold (a 429's Retry-After) is kept as it is; the governor's guess is asked again.
+    return wait(deps, job, err.nextCallAt, `Waiting for quota: ${err.message}`, err.limitedBy === 'upstream' ? undefined : 'quota');
   }
   if (err instanceof UpstreamError) {
     // The calls sent count against the windows even though they failed (none when the token
@@ -271,13 +274,13 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   if (!account) return wait(deps, job, null, SIGN_IN_MESSAGE);
   const next = await deps.gateway.nextCallAt(job.account, 'export');
   if (!Number.isFinite(next.at)) {
-    return wait(deps, job, now + 3600_000, `Waiting: the ${deps.gateway.limits.backgroundReserve} calls kept for interactive use take every call of a window, so background work never gets one. Lower UPSTREAM_BACKGROUND_RESERVE.`);
+    return wait(deps, job, now + 3600_000, `Waiting: the ${deps.gateway.limits.backgroundReserve} calls kept for interactive use take every call of a window, so background work never gets one. Lower UPSTREAM_BACKGROUND_RESERVE.`, 'quota');
   }
   if (next.at - now > SHORT_WAIT_MS) {
     const why = next.limitedBy === 'upstream' ? 'the Report API asked us to wait' : next.scope === 'deployment' ? "the dashboard's shared calls for now are used up" : "this account's background calls for now are used up";
-    return wait(deps, job, next.at, `Waiting for quota until ${at(next.at, job)}: ${why}.`);
+    return wait(deps, job, next.at, `Waiting for quota until ${at(next.at, job)}: ${why}.`, next.limitedBy === 'upstream' ? undefined : 'quota');
   }
-  if (job.state !== 'running') await save(deps, job, { state: 'running', waitingUntil: null, message: null });
+  if (job.state !== 'running') await save(deps, job, { state: 'running', waitingUntil: null, waitingFor: undefined, message: null });
 
   let body: ResultPage;
   let calls: number;
@@ -299,6 +302,18 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   // (the server shuts down) while it was: the page is paid for, so it is stored before the step ends.
   const current = await deps.store.getJob(jobId);
   if (!current || current.state === 'cancelled') return { next: 'stop' };
+  // A page that is not whole (short of its own count, a record twice) is asked for again before it
+  // is kept as sent: one more call, where an incomplete file would cost the whole export again.
+  const fault = pageFault(body, page, job.pageSize);
+  if (fault) {
+    const rereads = current.rereads ?? 0;
+    if (rereads < MAX_PAGE_REREADS) {
+      await save(deps, current, { rereads: rereads + 1, callsSpent: current.callsSpent + calls });
+      deps.log.info('export.page_reread', { job: jobId, account: job.account, page, reread: rereads + 1 });
+      return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
+    }
+    current.warnings.push(`Window ${windowLabel(w, job.query.tz)}: ${fault}, asked ${MAX_PAGE_REREADS + 1} times; kept as sent.`);
+  }
   // The export's own record first, before the next call: a crash after it never pays for this
   // page again. The dashboard's copy after it (during the next call, or when the step ends here),
   // so a crash in between cannot make the page look free on resume.

@@ -297,6 +297,26 @@ describe('the export runner', () => {
     expect(waiting.callsSpent).toBe(0);
   });
 
+  it('asks again about a wait for quota: restarted with larger limits, a job waiting for its hour goes at once', async () => {
+    const tight = await world({ limits: { perMinute: 3, perHour: 10, perDay: 100 }, reserve: 3 });
+    await signIn(tight, 'demo');
+    const now = Date.now();
+    for (let i = 0; i < 7; i++) await tight.ledger.recordCall({ account: 'demo', at: now - 50 * 60_000 + i * 60_000, kind: 'query', cls: 'interactive' });
+    const job = await jobFor(tight, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-01 06:00:00' });
+    expect(await drive(tight, job.id)).toBe('wait');
+    const waiting = (await tight.store.getJob(job.id))!;
+    expect(waiting).toMatchObject({ state: 'waiting', waitingFor: 'quota' });
+    expect(waiting.waitingUntil! - Date.now()).toBeGreaterThan(5 * 60_000);
+
+    // The same store, started again with the limits raised: the stored time is not waited for.
+    const roomy = await world({ durable: tight.durable });
+    const runner = new ExportRunner(roomy.deps);
+    runner.start();
+    await waitFor(async () => (await roomy.store.getJob(job.id))!.state === 'done', 10_000);
+    await runner.stop();
+    expect((await roomy.store.getJob(job.id))!.countCheck).toMatchObject({ ok: true });
+  });
+
   it('waits for a sign-in when no session of the API key is left, and goes on after one', async () => {
     const w = await world();
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
@@ -393,16 +413,26 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promi
 }
 
 describe('an export under a moving upstream (a stub that changes its answer)', () => {
-  /** Pages of `count` fake records with ids r0…, the total the stub claims, page by page. */
-  function stubGateway(pages: { total: number; ids: string[] }[]) {
+  type StubPage = { total: number; ids: string[] };
+  /**
+   * Pages of fake records with ids r0…, the total the stub claims, page by page; a list for a page
+   * is what it answers the first, second… time that page is asked (the last one repeats).
+   */
+  function stubGateway(pages: (StubPage | StubPage[])[]) {
     let calls = 0;
+    const asked = new Map<number, number>();
     return {
       calls: () => calls,
       limits: LIMITS_POLICY,
       nextCallAt: async () => ({ at: 0, limitedBy: null, scope: 'account' as const }),
       async query(_account: unknown, q: { page: number }) {
         calls += 1;
-        const p = pages[q.page - 1] ?? { total: pages.at(-1)!.total, ids: [] };
+        const times = asked.get(q.page) ?? 0;
+        asked.set(q.page, times + 1);
+        const entry = pages[q.page - 1];
+        const answers = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
+        const last = pages.at(-1)!;
+        const p = answers[Math.min(times, answers.length - 1)] ?? { total: (Array.isArray(last) ? last.at(-1)! : last).total, ids: [] };
         const page = {
           page_size: 100,
           page: q.page,
@@ -438,7 +468,7 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(ids(0, 230));
   });
 
-  it('ends a window at an empty page before the expected last one, and says so', async () => {
+  it('ends a window at an empty page before the expected last one, asked again twice, and says so', async () => {
     const w = await world();
     await signIn(w, 'demo');
     const gateway = stubGateway([
@@ -448,9 +478,32 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
     for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, gateway }, job.id)).next !== 'continue') break;
     const done = (await w.store.getJob(job.id))!;
-    expect(gateway.calls()).toBe(2);
+    expect(gateway.calls()).toBe(4);
+    expect(done.callsSpent).toBe(4);
+    expect(done.warnings.join('\n')).toMatch(/page 2 held 0 records where its own count \(300\) promises 100, asked 3 times; kept as sent/);
     expect(done.warnings.join('\n')).toMatch(/empty page 2 of 3/);
     expect(done.countCheck).toMatchObject({ expected: 300, written: 100, ok: false });
+  });
+
+  it('asks a page that came short or with a record twice again, and keeps the whole one', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const gateway = stubGateway([
+      { total: 250, ids: ids(0, 100) },
+      [{ total: 250, ids: ids(100, 195) }, { total: 250, ids: [...ids(100, 199), 'r100'] }, { total: 250, ids: ids(100, 200) }],
+      { total: 250, ids: ids(200, 250) },
+    ]);
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, gateway }, job.id)).next !== 'continue') break;
+    const done = (await w.store.getJob(job.id))!;
+    expect(done.state).toBe('done');
+    // Page 2 three times (short, then a record twice, then whole): every call counted.
+    expect(gateway.calls()).toBe(5);
+    expect(done.callsSpent).toBe(5);
+    expect(done.duplicates).toBe(0);
+    expect(done.countCheck).toMatchObject({ expected: 250, written: 250, ok: true });
+    expect(done.warnings).toEqual([]);
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(ids(0, 250));
   });
 });
 

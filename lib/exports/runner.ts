@@ -6,8 +6,10 @@ import 'server-only';
  *    heartbeat takes the job over where the store says it stopped;
  *  - per account, one job at a time in an instance, oldest first (they share the account's quota);
  *  - each job step by step (job-step.ts), so everything it learns is stored before the next call;
- *  - a job waiting for quota sleeps until its `waitingUntil`; one waiting for a sign-in is looked at
- *    again on a heartbeat and whenever its account uses the exports API;
+ *  - a job waiting for the upstream's Retry-After or a backoff sleeps until its `waitingUntil`; one
+ *    waiting for quota is asked about again on every heartbeat (the governor may let it go sooner:
+ *    limits raised at a restart); one waiting for a sign-in is looked at again on a heartbeat and
+ *    whenever its account uses the exports API;
  *  - finished jobs and their files past their retention are deleted.
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
@@ -77,6 +79,12 @@ export class ExportRunner {
     return [...this.workers.values()].some((w) => w.jobId === jobId);
   }
 
+  /** When the account's next export call can go as the governor sees it now (never later than `stored`). */
+  private async quotaFreesAt(account: string, stored: number): Promise<number> {
+    const next = await this.deps.gateway.nextCallAt(account, 'export');
+    return Math.min(stored, Number.isFinite(next.at) ? next.at : stored);
+  }
+
   private async tick(): Promise<void> {
     if (this.loop.stopped) return;
     const { store, leases } = this.deps;
@@ -95,8 +103,11 @@ export class ExportRunner {
         continue;
       }
       if (job.state === 'waiting') {
-        if (job.waitingUntil !== null && job.waitingUntil > now) {
-          wakeAt = Math.min(wakeAt, job.waitingUntil);
+        // A wait for quota is the governor's guess at the time: asked again, it may have come
+        // sooner (limits raised at a restart, calls given back). Other waits keep their time.
+        const until = job.waitingFor === 'quota' && job.waitingUntil !== null && job.waitingUntil > now ? await this.quotaFreesAt(job.account, job.waitingUntil) : job.waitingUntil;
+        if (until !== null && until > now) {
+          wakeAt = Math.min(wakeAt, until);
           seen.add(job.account);
           continue;
         }

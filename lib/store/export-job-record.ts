@@ -65,6 +65,13 @@ export interface ExportJobRecord {
   windows: StoredWindow[];
   nextWindowId: number;
   waitingUntil: number | null;
+  /**
+   * What a wait with a time waits for. `quota`: the time was the governor's guess from the ledger
+   * and the limits then, so the runner asks again rather than trusting it (the limits may have been
+   * raised, a restart may have forgotten calls that never went). Absent: a time to keep (the
+   * upstream's Retry-After, a failure's backoff), or a job stored before this field.
+   */
+  waitingFor?: 'quota';
   message: string | null;
   warnings: string[];
   callsSpent: number;
@@ -79,6 +86,11 @@ export interface ExportJobRecord {
   overlapDuplicates: number;
   /** Consecutive failed attempts at the current page (for the backoff). */
   failures: number;
+  /**
+   * Times the current page came back not whole (short of its count, a record twice) and was asked
+   * again (job-step.ts); absent: none.
+   */
+  rereads?: number;
   /** The upstream refused the stored credentials then: only a session signed in later can help. */
   signInNeededSince: number | null;
   countCheck: ExportCountCheck | null;
