@@ -78,6 +78,9 @@ describe('redact: values that look sensitive, anywhere', () => {
     expect(redactText('to +819012345678')).toBe('to [REDACTED:phone]');
     expect(redactText('tel:0312345678,')).toBe('tel:[REDACTED:phone],');
     expect(redactText('msisdn819012345678')).toBe('msisdn[REDACTED:phone]');
+    // Seven digits are a (local) number; six are not.
+    expect(redactText('call 1234567 now')).toBe('call [REDACTED:phone] now');
+    expect(redactText('code 123456 sent')).toBe('code 123456 sent');
     expect(redactText('page 123456 of 2025-10-08T12:00:00.000+0000')).toBe('page 123456 of 2025-10-08T12:00:00.000+0000');
   });
 

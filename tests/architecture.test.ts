@@ -103,6 +103,24 @@ describe('the import graph', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('refuses requests from other sites on every API handler that may spend an upstream call or change what is kept', () => {
+    // Handlers that only read what is already here (no call, nothing changed) may be asked from
+    // anywhere a session cookie goes; every other signed-in handler refuses another site's request,
+    // or a link on it could spend a signed-in person's quota (lib/root/with-account.ts).
+    const READS_ONLY = new Set(['app/api/quota/route.ts GET', 'app/api/plan/route.ts GET', 'app/api/insights/route.ts GET', 'app/api/exports/route.ts GET', 'app/api/exports/[id]/route.ts GET', 'app/api/exports/[id]/file/route.ts GET', 'app/api/mirror/route.ts GET']);
+    const routes = files.filter((f) => /^app\/api\/.*route\.ts$/.test(f) && !f.startsWith('app/api/auth/'));
+    const handlers = routes.flatMap((file) => {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      // Each `export const METHOD = withAccount(…)` up to the next export.
+      return [...text.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = withAccount[\s\S]*?(?=\nexport |$)/g)].map((m) => ({ name: `${file} ${m[1]}`, refuses: /refuseCrossSite:\s*true/.test(m[0]) }));
+    });
+    expect(handlers.length).toBeGreaterThan(10);
+    expect(handlers.filter((h) => !h.refuses && !READS_ONLY.has(h.name)).map((h) => h.name)).toEqual([]);
+    expect(handlers.filter((h) => h.refuses).map((h) => h.name)).toEqual(
+      expect.arrayContaining(['app/api/transactions/route.ts GET', 'app/api/transactions/[trxId]/route.ts GET', 'app/api/exports/route.ts POST', 'app/api/mirror/route.ts PUT']),
+    );
+  });
+
   it('names every file in one convention: kebab-case', () => {
     const wrong = files.filter((f) => !/^[a-z0-9.[\]()-]+$/.test(path.basename(f).replace(/\.(ts|tsx)$/, '')) && !/^\[/.test(path.basename(f)));
     expect(wrong).toEqual([]);

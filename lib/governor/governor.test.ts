@@ -349,6 +349,26 @@ describe('Governor', () => {
     expect(await fourth).toBe('a3');
   });
 
+  it('takes back a call whose caller went away while it was being recorded, never sending it', async () => {
+    const base = fakeLedger();
+    let release!: () => void;
+    const recorded = new Promise<void>((resolve) => (release = resolve));
+    // A ledger slow to record (a store write on a busy database).
+    const slow: CallLedger = { ...base, recordCall: async (call) => recorded.then(() => base.recordCall(call)) };
+    const g = governor({}, slow);
+    const u = upstream(10);
+    const controller = new AbortController();
+    const run = g.run({ account: 'a', cls: 'interactive', kind: 'q', signal: controller.signal }, u.call('a'));
+    await vi.advanceTimersByTimeAsync(1);
+    controller.abort(new Error('client went away'));
+    release();
+    await expect(run).rejects.toThrow('client went away');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(u.seen.order).toEqual([]);
+    expect((await g.snapshot('a')).windows.every((w) => w.used === 0)).toBe(true);
+    expect(await base.callsSince(0)).toEqual([]);
+  });
+
   it('gives up on a queued request when its caller goes away', async () => {
     const g = governor();
     const u = upstream(1000);

@@ -108,6 +108,8 @@ forEachBackend((open, dialect) => {
       await history.commitDayPage(A, day(20), rows(tie), []);
       const asc = await find(history, A, { 'sort-order': 'asc' });
       expect(asc.slice(3, 7)).toEqual([4, 5, 30, 31]);
+      // Newest first, the upstream's order reversed exactly: the higher trx_id first on a tie.
+      expect((await find(history, A, { 'sort-order': 'desc' })).slice(-7, -3)).toEqual([31, 30, 5, 4]);
       expect(await find(history, A, { 'sort-order': 'desc', status: 'UNDELIV', oa: 'SAKURA' })).toEqual([18, 12, 6, 30]);
     });
 
@@ -222,8 +224,21 @@ forEachBackend((open, dialect) => {
       }
     });
 
-    it('never shows one scope’s records to another, free text included', async () => {
+    it('calls no day complete while it is being copied', async () => {
       const history = await seeded(open);
+      expect((await history.getDay(A, DAY))?.state).toBe('syncing');
+      expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual([]);
+      await history.stageDayPage(A, { ...day(20), state: 'building' }, null);
+      expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual([]);
+    });
+
+    it('never shows one scope’s records to another, free text and counts over part of a day included', async () => {
+      const history = await seeded(open);
+      // B's records in the same hour as A's: a count of whole hours (not the whole day) is A's alone.
+      await history.commitDayPage(B, day(), rows([cdr(40), cdr(41)]), []);
+      const firstHour = [{ from: T0, to: T0 + 3600_000 - 1 }];
+      expect(await history.count(localSearchOf(A, q({}), firstHour))).toBe(20);
+      expect(await history.count(localSearchOf(B, q({}), firstHour))).toBe(2);
       await history.commitDayPage(B, day(), rows([cdr(99, { message_body: 'only for B: 配達済み' })]), []);
       expect(await find(history, B, { q: '配達' })).toEqual([99]);
       expect(await find(history, A, { q: '配達済み' })).toEqual([]);

@@ -346,6 +346,14 @@ describe('timeouts and aborts', () => {
     expect(err.message).toContain('50 ms');
   });
 
+  it('no answer within timeoutMs → timeout, even when the caller passes a signal of its own that never aborts', async () => {
+    const honouring = (call: { signal: AbortSignal | undefined }) =>
+      new Promise<Response>((_, reject) => call.signal!.addEventListener('abort', () => reject(call.signal!.reason)));
+    const { c } = client([honouring], { timeoutMs: 50 });
+    const err = await failure(c.queryTransactions(TOKEN, query, new AbortController().signal));
+    expect(err.kind).toBe('timeout');
+  });
+
   it('a fetch that honours its signal → timeout too', async () => {
     const honouring = (call: { signal: AbortSignal | undefined }) =>
       new Promise<Response>((_, reject) => call.signal!.addEventListener('abort', () => reject(call.signal!.reason)));
