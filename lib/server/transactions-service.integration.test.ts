@@ -8,6 +8,7 @@ import { formatWallClock } from '../time/zones';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
 import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
+import { statusInfo } from '../cdr/status';
 
 const HOUR = 3600_000;
 let h: Harness;
@@ -220,6 +221,32 @@ describe('spending upstream calls', () => {
     // One of them spent it; all three were read from the upstream.
     expect(pages.map((p) => p._meta.calls).sort()).toEqual([0, 0, 1]);
     expect(pages.map((p) => p._meta.source)).toEqual(['upstream', 'upstream', 'upstream']);
+  });
+});
+
+describe('a record of a recent page', () => {
+  it('is looked up for free once its page has expired when its status is final (it cannot change), for a call when it may still move', async () => {
+    let skew = 0;
+    const later = await startHarness({ now: () => Date.now() + skew });
+    try {
+      const demo = later.account('demo');
+      const p = await later.transactions.page(demo, query({ ...range(6, 0), 'page-size': '100' }));
+      const final = p._embedded.cdrs.find((c) => statusInfo(c.delivery_status)?.final);
+      expect(final, 'a delivered or failed record in the last six hours').toBeDefined();
+      // Past the recent page's life (CACHE_RECENT_TTL_SECONDS, 120 s): the page would be asked again.
+      skew = 5 * 60_000;
+      const before = later.upstreamCalls('demo');
+      const found = await later.transactions.record(demo, final!.trx_id, 'UTC');
+      expect(found.cdr.trx_id).toBe(final!.trx_id);
+      expect(later.upstreamCalls('demo')).toBe(before);
+      const moving = p._embedded.cdrs.find((c) => !statusInfo(c.delivery_status)?.final);
+      if (moving) {
+        await later.transactions.record(demo, moving.trx_id, 'UTC');
+        expect(later.upstreamCalls('demo')).toBe(before + 1);
+      }
+    } finally {
+      await later.close();
+    }
   });
 });
 

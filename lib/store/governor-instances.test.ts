@@ -71,11 +71,11 @@ forEachBackend((open, dialect) => {
    * `n` instances of the governor on this backend. On SQLite there is one instance, whatever `n`:
    * a second process cannot open the folder.
    */
-  async function instances(n: number, limits = limitsOf(), maxWaitMs = 10_000, now: () => number = Date.now): Promise<Governor[]> {
+  async function instances(n: number, limits = limitsOf(), maxWaitMs = 10_000, now: () => number = Date.now, maxInFlight = 1): Promise<Governor[]> {
     const make = (store: DurableStore) => {
-      const backend = shared ? postgresGovernorBackend(store.db, store.pool!, { maxInFlight: 1, now }) : memoryBackend(store.ledger, 1);
+      const backend = shared ? postgresGovernorBackend(store.db, store.pool!, { maxInFlight, now }) : memoryBackend(store.ledger, maxInFlight);
       closers.push(() => backend.close());
-      const governor = new Governor({ backend, limits, maxInFlight: 1, maxWaitMs, now });
+      const governor = new Governor({ backend, limits, maxInFlight, maxWaitMs, now });
       governors.push(governor);
       return governor;
     };
@@ -114,6 +114,24 @@ forEachBackend((open, dialect) => {
     expect(results).toHaveLength(12);
     expect(u.seen.order).toHaveLength(12);
     expect(u.seen.maxRunning).toBe(1);
+  });
+
+  it('keeps one call in flight per account however many the deployment allows, across every instance', async () => {
+    const gs = await instances(2, limitsOf(), 10_000, Date.now, 2);
+    const perAccount = { a: 0, maxA: 0, total: 0, maxTotal: 0 };
+    const call = (account: string) => async () => {
+      perAccount.total += 1;
+      perAccount.maxTotal = Math.max(perAccount.maxTotal, perAccount.total);
+      if (account === 'a') perAccount.maxA = Math.max(perAccount.maxA, ++perAccount.a);
+      await new Promise((r) => setTimeout(r, 60));
+      if (account === 'a') perAccount.a -= 1;
+      perAccount.total -= 1;
+      return account;
+    };
+    await Promise.all([gs[0]!.run(ask('a'), call('a')), gs[1]!.run(ask('a'), call('a')), gs[0]!.run(ask('b'), call('b')), gs[1]!.run(ask('a'), call('a'))]);
+    expect(perAccount.maxA).toBe(1);
+    // Another account's call goes beside it: the deployment's second slot is used.
+    expect(perAccount.maxTotal).toBe(2);
   });
 
   it('gives the last call of a window to exactly one instance', async () => {
