@@ -33,4 +33,18 @@ describe('an export', () => {
     expect(await status(h.exports.cancel(other, id))).toBe(404);
     expect(await status(h.exports.get(asked, id))).toBe(200);
   });
+
+  it('is refused past ten queued or running at once for one API key (they share its quota), saying why, and not for another key', async () => {
+    const busy = { apiKey: 'fuji', enterpriseId: null, sid: 'sid-fuji-busy' };
+    const another = { apiKey: 'minato', enterpriseId: null, sid: 'sid-minato-other' };
+    for (let day = 1; day <= 10; day++) {
+      const d = String(day).padStart(2, '0');
+      expect((await h.exports.create(busy, { 'date-from': `2026-09-${d} 00:00:00`, 'date-to': `2026-09-${d} 12:00:00`, tz: 'UTC' })).kind).toBe('job');
+    }
+    const refused = await h.exports.create(busy, { 'date-from': '2026-09-20 00:00:00', 'date-to': '2026-09-20 12:00:00', tz: 'UTC' }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect((refused as ProblemError).problem).toMatchObject({ status: 409, type: '/problems/too-many-exports' });
+    expect((refused as ProblemError).problem.detail).toMatch(/already has 10 exports queued or running/);
+    expect((await h.exports.create(another, { 'date-from': '2026-09-20 00:00:00', 'date-to': '2026-09-20 12:00:00', tz: 'UTC' })).kind).toBe('job');
+  });
 });

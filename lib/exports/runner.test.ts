@@ -243,6 +243,23 @@ describe('the export runner', () => {
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc'));
   });
 
+  it('does not take a cached page of another snapshot of the result (its count differs from the window’s)', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
+    const base = windowBase(job, job.windows[0]!);
+    const demo = { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) };
+    const { page: page2 } = await w.deps.gateway.query(demo, { base, page: 2, sortOrder: 'desc' }, 'interactive');
+    // Page 2 as the dashboard cached it when the result held five records more.
+    const other = { ...page2, _embedded: { ...page2._embedded, total_found: page2._embedded.total_found + 5 } };
+    await w.cache.putPage('demo', { queryKey: base.key, sortOrder: 'desc', page: 2, totalFound: other._embedded.total_found, body: other, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    expect(await drive(w, job.id)).toBe('stop');
+    const done = (await w.store.getJob(job.id))!;
+    expect(done.pagesCached).toBe(0);
+    expect(done.callsSpent).toBe(done.windows[0]!.pagesTotal!);
+    expect(done.countCheck).toMatchObject({ ok: true });
+  });
+
   it('gives the dashboard a copy of each page it reads, written while its next call is in flight', async () => {
     const w = await world();
     await signIn(w, 'demo');

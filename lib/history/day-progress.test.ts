@@ -4,7 +4,7 @@
  * would come back to it at once, for ever, and never reach the older days).
  */
 import { describe, expect, it } from 'vitest';
-import { applyPage, isComplete, nextPage, startDay, verifyHeld, type DayProgress } from './day-progress';
+import { applyPage, inDay, isComplete, nextPage, startDay, verifyHeld, type DayProgress } from './day-progress';
 
 const DAY = '2026-11-01';
 const PAGE = 100;
@@ -65,6 +65,21 @@ describe('copying a day', () => {
     }
     expect(p.restarts).toBe(4);
     expect(p.problem).toMatch(/kept changing \(264 then 265\)/);
+  });
+
+  it('reads a window again when its count drops too', () => {
+    const p = read(250, [100]);
+    applyPage(p, 1, 2, 245, 100, 0, PAGE);
+    expect(nextPage(p)).toMatchObject({ page: 1 });
+    expect(p.restarts).toBe(1);
+  });
+
+  it('holds a record received at the day’s first instant, not one at the next day’s', () => {
+    const start = Date.parse(`${DAY}T00:00:00Z`);
+    expect(inDay(start, start)).toBe(true);
+    expect(inDay(start, start + 86_400_000 - 1)).toBe(true);
+    expect(inDay(start, start + 86_400_000)).toBe(false);
+    expect(inDay(start, start - 1)).toBe(false);
   });
 
   it('forgets the upstream’s failures in a row once a page is read', () => {

@@ -220,4 +220,15 @@ describe('the local history', () => {
       expect(page._meta.uncovered?.length, other).toBeGreaterThan(0);
     }
   });
+
+  // Last: it deletes the copy the tests above read.
+  it('forgets a deleted copy at once: the next search of a day it held asks the upstream', async () => {
+    const from = startOf(SINCE);
+    const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + DAY - 1000), 'UTC') });
+    expect((await h.transactions.page(account(), q))._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    await h.mirror.delete(account());
+    const after = await h.transactions.page(account(), q);
+    expect(after._meta).toMatchObject({ source: 'upstream', calls: 1 });
+    expect(after._embedded.total_found).toBe(expected(q).total);
+  });
 });
