@@ -298,27 +298,31 @@ describe('the export runner', () => {
     expect(done.countCheck).toMatchObject({ ok: true });
   }, 60_000);
 
-  it('waits for quota with the time it will go, never taking the interactive reserve', async () => {
-    const limits = { perMinute: 3, perHour: 10, perDay: 100 };
-    const w = await world({ limits, reserve: 3 });
+  /**
+   * demo at the seed's limits with 3 kept for people, and seven calls this hour already (the first
+   * 50 minutes ago): the background share (10 − 3) is used up until that first call leaves the hour.
+   */
+  async function hourUsedUp(): Promise<{ w: World; freesAt: number }> {
+    const w = await world({ limits: { perMinute: 3, perHour: 10, perDay: 100 }, reserve: 3 });
     await signIn(w, 'demo');
-    // Seven calls this hour already: the background share (10 − 3) is used up.
-    const now = Date.now();
-    for (let i = 0; i < 7; i++) await w.ledger.recordCall({ account: 'demo', at: now - 50 * 60_000 + i * 60_000, kind: 'query', cls: 'interactive' });
+    const first = Date.now() - 50 * 60_000;
+    for (let i = 0; i < 7; i++) await w.ledger.recordCall({ account: 'demo', at: first + i * 60_000, kind: 'query', cls: 'interactive' });
+    return { w, freesAt: first + 3600_000 };
+  }
+
+  it('waits for quota with the time it will go, never taking the interactive reserve', async () => {
+    const { w, freesAt } = await hourUsedUp();
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive(w, job.id)).toBe('wait');
     const waiting = (await w.store.getJob(job.id))!;
     expect(waiting.state).toBe('waiting');
-    expect(waiting.waitingUntil).toBe(now - 50 * 60_000 + 3600_000);
+    expect(waiting.waitingUntil).toBe(freesAt);
     expect(waiting.message).toMatch(/Waiting for quota until/);
     expect(waiting.callsSpent).toBe(0);
   });
 
   it('asks again about a wait for quota: restarted with larger limits, a job waiting for its hour goes at once', async () => {
-    const tight = await world({ limits: { perMinute: 3, perHour: 10, perDay: 100 }, reserve: 3 });
-    await signIn(tight, 'demo');
-    const now = Date.now();
-    for (let i = 0; i < 7; i++) await tight.ledger.recordCall({ account: 'demo', at: now - 50 * 60_000 + i * 60_000, kind: 'query', cls: 'interactive' });
+    const { w: tight } = await hourUsedUp();
     const job = await jobFor(tight, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-01 06:00:00' });
     expect(await drive(tight, job.id)).toBe('wait');
     const waiting = (await tight.store.getJob(job.id))!;
