@@ -326,8 +326,14 @@ forEachBackend((open, dialect) => {
       const midnight = cdr(40, { date_received: iso(T0 + 86_400_000), message_body: 'お荷物の配達: next day' });
       await history.commitDayPage(A, { ...day(), day: '2026-10-02' }, rows([midnight]), []);
       await history.commitDayPage(B, day(), rows(TWENTY.slice(0, 5)), []);
+      // Two records of one instant, stored in the reverse of their trx_id order: a pack keeps the tie rule.
+      const tie = (n: number) => cdr(n, { date_received: iso(T0 + 30 * 60_000), message_body: 'tie-text' });
+      await history.commitDayPage(A, day(20), rows([tie(61)]), []);
+      await history.commitDayPage(A, day(21), rows([tie(60)]), []);
       const searches: Record<string, string>[] = [
         { q: '配達' },
+        { q: 'tie-text', 'sort-order': 'asc' },
+        { q: 'tie-text' },
         { q: '配達', 'sort-order': 'asc' },
         { q: 'sakura', 'sort-order': 'asc' },
         { q: 'ORDER-1', status: 'DELIVRD' },
@@ -343,8 +349,10 @@ forEachBackend((open, dialect) => {
       for (const params of searches) before.push(await find(history, A, params));
       expect(answered).toBe(0);
       expect(before[0]).toEqual([40, 7]);
+      expect(before[1]).toEqual([60, 61]);
+      expect(before[2]).toEqual([61, 60]);
 
-      await history.commitDayPage(A, { ...day(20), state: 'complete', completedAt: T0 }, [], []);
+      await history.commitDayPage(A, { ...day(22), state: 'complete', completedAt: T0 }, [], []);
       // Its pack is built once the writer has nothing else to do.
       await history.settled();
       for (const [i, params] of searches.entries()) expect(await find(history, A, params), JSON.stringify(params)).toEqual(before[i]);
