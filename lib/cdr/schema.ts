@@ -4,51 +4,70 @@
  * strings that arrive as numbers) are accepted, and a missing field reads as "" ("not applicable").
  */
 import { z } from 'zod';
-import { CDR_FIELDS, type CdrFieldKey, type FieldDef } from './fields';
+import { CDR_FIELDS, type CdrFieldKey } from './fields';
 
-/**
- * Text may arrive as a string, a number or a boolean (kept as its text); null or absent reads as "".
- * One check per value rather than a union of four schemas: a page holds thousands of these values,
- * and a union tries its members one by one.
- */
-const text = z.unknown().optional().transform((v, ctx) => {
+/** A value that cannot be read as its field's kind: what was wrong with it. */
+interface Unreadable {
+  problem: string;
+}
+
+/** Text may arrive as a string, a number or a boolean (kept as its text); null or absent reads as "". */
+function readText(v: unknown): string | Unreadable {
   if (typeof v === 'string') return v;
   if (v === null || v === undefined) return '';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  ctx.addIssue({ code: 'custom', message: `expected text, got ${Array.isArray(v) ? 'an array' : typeof v}` });
-  return z.NEVER;
-});
-
-/** Integers may arrive as 3 or "3"; "" or absent means not applicable (null). */
-const integer = z.unknown().optional().transform((v, ctx) => {
-  if (v === null || v === undefined || v === '') return null;
-  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
-  if (!Number.isFinite(n)) {
-    ctx.addIssue({ code: 'custom', message: `expected an integer, got ${JSON.stringify(v) ?? typeof v}` });
-    return z.NEVER;
-  }
-  return Math.trunc(n);
-});
-
-function fieldSchema(f: FieldDef) {
-  return f.kind === 'integer' && f.key === 'how_many_message_parts' ? integer : text;
+  return { problem: `expected text, got ${Array.isArray(v) ? 'an array' : typeof v}` };
 }
 
+/** Integers may arrive as 3 or "3"; "" or absent means not applicable (null). */
+function readInteger(v: unknown): number | null | Unreadable {
+  if (v === null || v === undefined || v === '') return null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) return { problem: `expected an integer, got ${JSON.stringify(v) ?? typeof v}` };
+  return Math.trunc(n);
+}
+
+const isUnreadable = (v: unknown): v is Unreadable => typeof v === 'object' && v !== null;
+
+/** The one integer field read as a number; every other field is text. */
+type IntegerField = 'how_many_message_parts';
+const INTEGER_FIELDS = new Set<CdrFieldKey>(['how_many_message_parts'] satisfies IntegerField[]);
+
+/** Every field with its reader, in the list's order (trx_id, a string by then, is read as itself). */
+const FIELD_READERS = CDR_FIELDS.map((f) => ({ key: f.key, read: INTEGER_FIELDS.has(f.key) ? readInteger : readText }));
+
 const linkSchema = z.object({ href: z.string() }).loose();
+const linksSchema = z.object({ self: linkSchema.optional() }).loose();
 
-const cdrShape = Object.fromEntries(CDR_FIELDS.map((f) => [f.key, fieldSchema(f)])) as {
-  [K in CdrFieldKey]: K extends 'how_many_message_parts' ? typeof integer : typeof text;
-};
-
-export const cdrSchema = z
+/**
+ * The record's shape: every field of the list (in its order), then trx_id and the links checked.
+ * The fields' values are read afterwards (cdrSchema): `z.unknown()` costs zod next to nothing.
+ */
+const recordSchema = z
   .object({
-    ...cdrShape,
+    ...(Object.fromEntries(CDR_FIELDS.map((f) => [f.key, z.unknown().optional()])) as Record<CdrFieldKey, z.ZodOptional<z.ZodUnknown>>),
     trx_id: z.string().min(1),
-    _links: z.object({ self: linkSchema.optional() }).loose().optional(),
+    _links: linksSchema.optional(),
   })
   .loose();
 
-export type Cdr = z.infer<typeof cdrSchema>;
+/** A record as the product reads it: every field of the list, unknown ones kept as they came. */
+export type Cdr = { [K in CdrFieldKey]: K extends IntegerField ? number | null : string } & { _links?: z.output<typeof linksSchema>; [key: string]: unknown };
+
+/**
+ * The fields' values are read in one pass over the list, on the object zod built: a schema per
+ * value (a transform each) made zod build and drop about twice the garbage, the most of any
+ * step of an upstream page (see bench/NOTES.md, 2026-11-28).
+ */
+export const cdrSchema = recordSchema.transform((record, ctx): Cdr => {
+  const out = record as Record<string, unknown>;
+  for (const { key, read } of FIELD_READERS) {
+    const value = read(out[key]);
+    if (isUnreadable(value)) ctx.addIssue({ code: 'custom', message: value.problem, path: [key], input: out[key] });
+    else out[key] = value;
+  }
+  return out as Cdr;
+});
 
 export const resultPageSchema = z
   .object({
