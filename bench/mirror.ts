@@ -50,12 +50,14 @@ interface SentRequest {
 
 /**
  * Times every upstream HTTP exchange (from the request to the body's last byte) made while `run`
- * runs, and keeps the GETs to send them again (`replayAlone`). The upstream client sends through
+ * runs, keeps the GETs to send them again (`replayAlone`), and notes when the last one ended (what
+ * the copy does after it is the history writer finishing the days it was given). The client sends through
  * `http.request` (lib/upstream/node-transport.ts), so that is where the exchanges are watched.
  */
-async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Promise<{ result: T; upstreamMs: number; exchanges: number; gets: SentRequest[] }> {
+async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Promise<{ result: T; upstreamMs: number; exchanges: number; gets: SentRequest[]; lastEndAt: number }> {
   const original = http.request;
   let upstreamMs = 0;
+  let lastEndAt = 0;
   let exchanges = 0;
   const gets: SentRequest[] = [];
   const watched = (url: URL, options: http.RequestOptions, callback: (res: http.IncomingMessage) => void): http.ClientRequest => {
@@ -63,6 +65,7 @@ async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Pr
     const started = performance.now();
     return original(url, options, (res) => {
       res.once('end', () => {
+        lastEndAt = Date.now();
         upstreamMs += performance.now() - started;
         exchanges += 1;
       });
@@ -72,7 +75,8 @@ async function timingUpstream<T>(upstreamUrl: string, run: () => Promise<T>): Pr
   (http as { request: unknown }).request = (...args: unknown[]) =>
     args[0] instanceof URL && args[0].href.startsWith(upstreamUrl) ? watched(args[0], args[1] as http.RequestOptions, args[2] as (res: http.IncomingMessage) => void) : (original as (...a: unknown[]) => http.ClientRequest)(...args);
   try {
-    return { result: await run(), upstreamMs, exchanges, gets };
+    const result = await run();
+    return { result, upstreamMs, exchanges, gets, lastEndAt };
   } finally {
     http.request = original;
   }
@@ -177,7 +181,7 @@ async function syncAndSupportDay(): Promise<void> {
   const cpuSamples = [cpuNow()];
   const sampler = setInterval(() => cpuSamples.push(cpuNow()), 50);
   const scope = scopeOf(who).key;
-  const { upstreamMs, exchanges, gets } = await timingUpstream(upstream.url, async () => {
+  const { upstreamMs, exchanges, gets, lastEndAt } = await timingUpstream(upstream.url, async () => {
     // Turning the copy on starts it (the services' runner is running).
     await h.mirror.put(who, { enabled: true, since: first });
     // Looked at once a second, not to weigh on what is measured; the end is the last day's completion.
@@ -211,6 +215,7 @@ async function syncAndSupportDay(): Promise<void> {
   console.log(`  pages (upstream calls)         ${fmt(syncCalls)}   (token requests and other exchanges: ${fmt(exchanges - syncCalls)})`);
   console.log(`  wall time                      ${fmt(syncMs)} ms, of which upstream exchanges ${fmt(upstreamMs)} ms`);
   console.log(`  cost per page beyond upstream  ${fmt(overhead, 2)} ms   (target <= 5 ms)`);
+  console.log(`  the last page read ${fmt(lastEndAt - started)} ms in; the last day complete ${fmt(started + syncMs - lastEndAt)} ms after it (the history writer finishing its queue)`);
   console.log(`  the same ${fmt(queries.length)} pages asked again alone: ${fmt(aloneMs)} ms (${fmt(aloneMs / queries.length, 1)} ms each); beyond that time: ${fmt((syncMs - aloneMs) / syncCalls, 2)} ms a page`);
   const perPage = (ms: number) => `${fmt(ms / syncCalls, 1)} ms a page`;
   console.log(`  CPU meanwhile: the server's thread ${perPage(cpuMs.thread)}, its other threads (the history writer, GC helpers) ${perPage(cpuMs.self - cpuMs.thread)}, the simulator ${perPage(cpuMs.upstream)}; the ${os.cpus().length} cores ${fmt((100 * (cpuMs.self + cpuMs.upstream)) / (cpuWindowMs * os.cpus().length))}% busy`);
