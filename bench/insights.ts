@@ -25,6 +25,8 @@ import { scopeOf } from '../lib/history/scope';
 import { InsightsService } from '../lib/insights/insights-service';
 import { cachePolicy } from '../lib/server/cache-policy';
 import { openStore } from '../lib/store';
+import { historyFileOf } from '../lib/store/db/history-file';
+import { sqliteFileOf } from '../lib/store/db/sqlite-file';
 import { startSimulator } from '../simulator/server';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
 
@@ -63,7 +65,9 @@ async function main(): Promise<void> {
       await sim.close();
     }
     const { records } = await store.history.size(scope);
-    const bytes = ['dashboard.sqlite', 'dashboard.sqlite-wal'].reduce((s, f) => s + (fs.existsSync(path.join(dataDir, f)) ? fs.statSync(path.join(dataDir, f)).size : 0), 0);
+    // Both files and their logs: the local history's data is in a file of its own (lib/store/db/history-file.ts).
+    const files = [sqliteFileOf(dataDir), historyFileOf(dataDir)].flatMap((f) => [f, `${f}-wal`]);
+    const bytes = files.reduce((s, f) => s + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
     const rollups = await store.db.selectFrom('history_rollups_daily').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
     const hourly = await store.db.selectFrom('history_rollups_hourly').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
     const facets = await store.db.selectFrom('history_rollups_facets').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
