@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import pg from 'pg';
 import { afterEach, expect, it, vi } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
 import { CallNotSentError, Governor, QuotaExceededError, type CallRequest } from '../governor/governor';
@@ -231,6 +232,40 @@ forEachBackend((open, dialect) => {
     await Promise.all([holder, b, ...burst]);
     // a asked first; once a has been served, b (never served) goes before a's second request.
     expect(u.seen.order).toEqual(['h', 'a1', 'b', 'a2', 'a3']);
+  });
+
+  // A connection of the database can end at any time (a restart, a failover, an administrator).
+  if (shared) it('listens again when the database ends its listening connection, and takes no harm when it ends one already given back', async () => {
+    await instances(2);
+    // Watched from a connection of its own: a pool hands a connection given back to its next query.
+    const watcher = new pg.Client({ connectionString: poolUrl(stores[0]!) });
+    await watcher.connect();
+    closers.push(() => watcher.end());
+    const lastRan = async (statement: string) =>
+      (await watcher.query<{ pid: number }>('select pid from pg_stat_activity where query like $1 and pid <> pg_backend_pid()', [`${statement} %`])).rows.map((r) => r.pid);
+    const end = (pids: number[]) => watcher.query('select pg_terminate_backend(pid) from pg_stat_activity where pid = any($1)', [pids]);
+    await vi.waitFor(async () => expect(await lastRan('LISTEN')).toHaveLength(2), { timeout: 5_000, interval: 50 });
+    const first = await lastRan('LISTEN');
+
+    await end(first);
+    await vi.waitFor(
+      async () => {
+        const now = await lastRan('LISTEN');
+        expect(now).toHaveLength(2);
+        expect(now.filter((pid) => first.includes(pid))).toEqual([]);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
+
+    // Closed, each instance gives its connection back to its pool, where the database may end it.
+    // Had the instance kept its handlers on it, that would give it back twice: pg-pool throws, and
+    // nothing catches it (vitest reports it as an error of this file).
+    await Promise.all(closers.splice(0, 2).map((close) => close()));
+    const given = await lastRan('UNLISTEN');
+    expect(given).toHaveLength(2);
+    await end(given);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await lastRan('UNLISTEN')).toEqual([]);
   });
 
   // Only where several processes can share the governor: a SQLite folder serves one process.

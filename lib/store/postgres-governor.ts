@@ -52,7 +52,8 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
   const instance = randomUUID();
   const listeners = new Set<() => void>();
   let cached: { at: number; state: Promise<GovernorState> } | undefined;
-  let listener: pg.PoolClient | undefined;
+  /** The connection LISTENing for other instances' changes, and how to give it back (once). */
+  let listener: { client: pg.PoolClient; release(destroy: boolean): void } | undefined;
   let closed = false;
   let published: readonly WaitingCall[] = [];
   let publishedKey = '[]';
@@ -65,24 +66,51 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
   };
   const notify = () => sql`select pg_notify(${CHANNEL}, ${instance})`.execute(db).catch(() => undefined);
 
+  // One retry pending at a time, however many ways a connection fails (an error event, then its query).
+  let retrying = false;
+  const listenAgainSoon = () => {
+    if (closed || retrying) return;
+    retrying = true;
+    setTimeout(() => {
+      retrying = false;
+      void listen();
+    }, 1000).unref?.();
+  };
+
   const listen = async () => {
     if (closed || listener) return;
     try {
       const client = await pool.connect();
-      listener = client;
-      client.on('notification', (msg) => {
+      const onNotification = (msg: pg.Notification) => {
         if (msg.payload !== instance) changed();
-      });
-      client.on('error', () => {
-        listener = undefined;
-        client.release(true);
-        if (!closed) setTimeout(() => void listen(), 1000).unref?.();
-      });
+      };
+      // A connection given back is the pool's: these handlers leave with it. Left on it, an error on
+      // it later (the server ending idle connections, another user's query) would give it back a
+      // second time, which pg-pool throws on, outside any promise: the process would crash.
+      let given = false;
+      const release = (destroy: boolean) => {
+        if (given) return;
+        given = true;
+        client.off('notification', onNotification);
+        client.off('error', onError);
+        client.release(destroy);
+      };
+      const onError = () => {
+        if (listener?.client === client) listener = undefined;
+        release(true);
+        listenAgainSoon();
+      };
+      client.on('notification', onNotification);
+      client.on('error', onError);
+      listener = { client, release };
       await client.query(`LISTEN ${CHANNEL}`);
     } catch (err) {
+      // The connection, if one was had, is given back broken: LISTEN did not take on it.
+      const failed = listener;
       listener = undefined;
+      failed?.release(true);
       log.warn('governor.listen_failed', { error: err instanceof Error ? err.message : String(err) });
-      if (!closed) setTimeout(() => void listen(), 1000).unref?.();
+      listenAgainSoon();
     }
   };
 
@@ -247,10 +275,10 @@ export function postgresGovernorBackend(db: Kysely<Database>, pool: pg.Pool, opt
       await publishing;
       await db.deleteFrom('governor_waiters').where('instance', '=', instance).execute().catch(() => undefined);
       if (listener) {
-        const client = listener;
+        const { client, release } = listener;
         listener = undefined;
         await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-        client.release();
+        release(false);
       }
     },
   };
