@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { sampleCdr, samplePage } from '@/lib/upstream/test-fixtures';
+import { CDR_FIELDS } from './fields';
 import { cdrSchema, resultPageSchema } from './schema';
 
 describe('the record schema', () => {
   it('reads text that arrives as a number or a boolean, and null or absent as ""', () => {
     const cdr = cdrSchema.parse({ ...sampleCdr({ trx_id: 't1' }), from_address: 8100, dlr_error_code: null, network_name: undefined, price: true });
     expect(cdr).toMatchObject({ from_address: '8100', dlr_error_code: '', network_name: '', price: 'true' });
+  });
+
+  it('lays a record out in the list\'s order, then its other fields, whichever fields it lacks', () => {
+    const { network_name: _dropped, ...lacking } = sampleCdr({ trx_id: 't1' });
+    const cdr = cdrSchema.parse({ extra: 1, ...lacking });
+    expect(Object.keys(cdr)).toEqual([...CDR_FIELDS.map((f) => f.key), ...Object.keys(lacking).filter((k) => !CDR_FIELDS.some((f) => f.key === k)), 'extra']);
+    expect(cdr.network_name).toBe('');
   });
 
   it('reads message parts as an integer, "" or absent as null, and refuses one that is not a number', () => {

@@ -61,13 +61,26 @@ export type Cdr = { [K in CdrFieldKey]: K extends IntegerField ? number | null :
  */
 export const cdrSchema = recordSchema.transform((record, ctx): Cdr => {
   const out = record as Record<string, unknown>;
+  let absent = false;
   for (const { key, read } of FIELD_READERS) {
+    if (!(key in out)) absent = true;
     const value = read(out[key]);
     if (isUnreadable(value)) ctx.addIssue({ code: 'custom', message: value.problem, path: [key], input: out[key] });
     else out[key] = value;
   }
-  return out as Cdr;
+  return (absent ? inListOrder(out) : out) as Cdr;
 });
+
+/**
+ * A field the record did not have was added after its other keys: the record is laid out again,
+ * the list's fields first, so its JSON (stored, and hashed for ETags) is the same however it came.
+ */
+function inListOrder(record: Record<string, unknown>): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const { key } of FIELD_READERS) ordered[key] = record[key];
+  for (const key of Object.keys(record)) if (!(key in ordered)) ordered[key] = record[key];
+  return ordered;
+}
 
 export const resultPageSchema = z
   .object({
