@@ -65,6 +65,35 @@ describe('Governor', () => {
     expect(u.seen.maxConcurrent).toBe(1);
   });
 
+  it("gives a call its answer when the ledger cannot note its end, and notes it with the answer's time once it can", async () => {
+    const noted: { id: number; outcome: string; at: number }[] = [];
+    let storeDown = true;
+    const ledger = fakeLedger();
+    const g = governor({}, { ...ledger, finishCall: async (id, outcome, at) => {
+      if (storeDown) throw new Error('the store cannot be reached');
+      noted.push({ id, outcome, at });
+    } });
+    const u = upstream(200);
+    const answer = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('the page'));
+    await vi.advanceTimersByTimeAsync(200);
+    // Thrown away, the answer would be asked for (and paid for) again.
+    expect(await answer).toBe('the page');
+    const answeredAt = T0 + 200;
+    expect(noted).toEqual([]);
+    // The store is back: the next try notes the call with its answer's time, not the retry's.
+    storeDown = false;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(noted).toEqual([{ id: 1, outcome: 'ok', at: answeredAt }]);
+    // The call still counts meanwhile and after: two more fill the minute.
+    for (const label of ['b', 'c']) {
+      const p = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call(label));
+      await vi.advanceTimersByTimeAsync(300);
+      await p;
+    }
+    await expect(g.run({ account: 'a', cls: 'interactive', kind: 'query', maxWaitMs: 0 }, u.call('d'))).rejects.toBeInstanceOf(QuotaExceededError);
+    await g.close();
+  });
+
   it('allows 3 calls a minute and answers the 4th with the minute window and its wait', async () => {
     const g = governor();
     const u = upstream(10);

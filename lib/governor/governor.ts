@@ -1,5 +1,6 @@
 import 'server-only';
 import { brandCheck } from '../errors/brand';
+import { log } from '../log';
 /**
  * The governor: the only way to the upstream. Every call — query, detail, token — waits here for
  * the limits (policy.ts) and for one of the deployment's in-flight slots, is written to the ledger
@@ -188,6 +189,9 @@ function sharedSignal(): { signal: AbortSignal; join(signal: AbortSignal | undef
   };
 }
 
+/** Tries of a ledger write that failed (settle): 1 s, 2 s, 4 s … then every minute, about 15 minutes in all. */
+const LEDGER_RETRIES = 20;
+
 export class Governor {
   private readonly now: () => number;
   private readonly shared = new Map<string, { promise: Promise<unknown>; join(signal: AbortSignal | undefined): void }>();
@@ -199,6 +203,9 @@ export class Governor {
   private pumpAgain = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
+  /** Ledger writes waiting to be tried again (settle), and whether close() was called. */
+  private readonly ledgerRetries = new Set<ReturnType<typeof setTimeout>>();
+  private closed = false;
   private readonly stopListening: () => void;
 
   constructor(private readonly opts: GovernorOptions) {
@@ -233,18 +240,51 @@ export class Governor {
   private async runUnshared<T>(req: CallRequest, fn: () => Promise<T>): Promise<T> {
     const ticket = await this.waitForTurn(req);
     try {
-      const result = await fn();
-      await this.opts.backend.finish(ticket.id, 'ok', this.now());
+      let result: T;
+      try {
+        result = await fn();
+      } catch (err) {
+        await this.settle(ticket.id, err instanceof CallNotSentError ? null : err instanceof Error ? err.name : 'error');
+        throw err;
+      }
+      await this.settle(ticket.id, 'ok');
       return result;
-    } catch (err) {
-      if (err instanceof CallNotSentError) await this.opts.backend.withdraw(ticket.id);
-      else await this.opts.backend.finish(ticket.id, err instanceof Error ? err.name : 'error', this.now());
-      throw err;
     } finally {
       this.running.delete(req.account);
       await ticket.lease.release();
       this.pump();
     }
+  }
+
+  /**
+   * Notes in the ledger how call `id` ended (`null`: never sent, taken out). The call's answer is
+   * its caller's whatever happens here: a ledger that cannot be written now (the store is down) is
+   * written again in the background, with the answer's time, so the call is counted from when it
+   * came once it can be. Thrown away, the answer would be paid for again.
+   */
+  private async settle(id: number, outcome: string | null): Promise<void> {
+    const at = this.now();
+    const write = () => (outcome === null ? this.opts.backend.withdraw(id) : this.opts.backend.finish(id, outcome, at));
+    try {
+      await write();
+    } catch (err) {
+      log.warn('governor.ledger_write_failed', { error: err instanceof Error ? err.message : String(err) });
+      this.writeLater(write, 1);
+    }
+  }
+
+  /** Tries a ledger write again, later each time (1 s, 2 s, … 1 min), for about a quarter of an hour. */
+  private writeLater(write: () => Promise<void>, attempt: number): void {
+    if (attempt > LEDGER_RETRIES || this.closed) return;
+    const timer = setTimeout(() => {
+      this.ledgerRetries.delete(timer);
+      write().then(
+        () => this.pump(),
+        () => this.writeLater(write, attempt + 1),
+      );
+    }, Math.min(60_000, 1000 * 2 ** (attempt - 1)));
+    timer.unref?.();
+    this.ledgerRetries.add(timer);
   }
 
   /** The upstream answered 429: hold this account's calls until `until`. */
@@ -300,6 +340,9 @@ export class Governor {
 
   /** Stops the timer and the backend's listeners (tests, shutdown). */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.ledgerRetries) clearTimeout(timer);
+    this.ledgerRetries.clear();
     if (this.timer) clearTimeout(this.timer);
     this.stopListening();
     for (const w of this.waiters) w.fail(new Error('the governor stopped'));

@@ -21,10 +21,15 @@ function pages(initialTotal = TOTAL) {
   /** Records the next answer leaves out (an upstream whose pages and count disagree). */
   let short = 0;
   const stored = new Map<number, CachedPage>();
+  /** The store refuses writes (a database restarting), reads of what it holds still answer. */
+  let writesFail = false;
   const cache = {
     getPage: async (_a: string, _k: string, _s: string, page: number) => stored.get(page) ?? null,
     anyPage: async () => [...stored.values()][0] ?? null,
-    putPage: async (_a: string, p: CachedPage) => void stored.set(p.page, p),
+    putPage: async (_a: string, p: CachedPage) => {
+      if (writesFail) throw new Error('the store cannot be reached');
+      stored.set(p.page, p);
+    },
   } as Partial<PageCacheStore> as PageCacheStore;
   const asked: number[] = [];
   const gateway = {
@@ -41,7 +46,7 @@ function pages(initialTotal = TOTAL) {
   const upstream = new UpstreamPages({ gateway, cache, policy, pageSize: U, now: () => (clock += 1) });
   /** Records arrive upstream: the result's size moves. */
   const grow = (by: number) => void (total += by);
-  return { upstream, asked, grow, shortNext: (n: number) => void (short = n) };
+  return { upstream, asked, grow, shortNext: (n: number) => void (short = n), failWrites: (fail: boolean) => void (writesFail = fail) };
 }
 
 describe('a slice near the upstream’s last page', () => {
@@ -98,5 +103,17 @@ describe('a slice near the upstream’s last page', () => {
     expect(asked).toEqual([1, 1]);
     // Whole, it is kept: a third time costs nothing.
     expect((await upstream.slice(account, base, 0, 'asc', 0, 50, 'interactive')).calls).toBe(0);
+  });
+
+  it('answers with a page it paid for even when the page cannot be kept', async () => {
+    const { upstream, asked, failWrites } = pages(200);
+    failWrites(true);
+    const first = await upstream.slice(account, base, 0, 'asc', 0, 50, 'interactive');
+    expect([first.records.length, first.total, first.calls]).toEqual([50, 200, 1]);
+    // Not kept, it is read again next time; kept then, it is free after.
+    failWrites(false);
+    expect((await upstream.slice(account, base, 0, 'asc', 0, 50, 'interactive')).calls).toBe(1);
+    expect((await upstream.slice(account, base, 0, 'asc', 0, 50, 'interactive')).calls).toBe(0);
+    expect(asked).toEqual([1, 1]);
   });
 });

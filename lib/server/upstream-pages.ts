@@ -128,8 +128,16 @@ export class UpstreamPages {
             notWhole = fault;
             continue;
           }
-          await cache.putPage(account.apiKey, entry);
-          this.deps.onStored?.(account, base, sortOrder, entry.totalFound);
+          // The page is paid for and answers this search whether or not it can be kept: a store
+          // that cannot be written now (a database restarting) costs the next search a call, not this one.
+          const kept = await cache.putPage(account.apiKey, entry).then(
+            () => true,
+            (err: unknown) => {
+              log.warn('cache.page_not_kept', { account: account.apiKey, page, error: err instanceof Error ? err.message : String(err) });
+              return false;
+            },
+          );
+          if (kept) this.deps.onStored?.(account, base, sortOrder, entry.totalFound);
         }
       } catch (err) {
         if (!standIn || !canStandIn(err)) throw err;
