@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { log } from '../log';
 import type { WriteBackend, WriteOp } from './history-writer';
+import { errorOf, type WriterFailure } from './writer-failure';
 
 /**
  * Where the worker's connection goes: the history file (SQLite; with the store's file, `storeFile`,
@@ -29,7 +30,7 @@ export type WriterTarget = { dialect: 'sqlite'; file: string; storeFile: string 
 
 type Request = { op: WriteOp; args: unknown[] } | { op: 'ready' } | { op: 'close' };
 export type WriterRequest = Request & { id: number };
-export type WriterReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
+export type WriterReply = { id: number; ok: true; value: unknown } | ({ id: number; ok: false } & WriterFailure);
 
 /** How long a closing worker may take to finish its write before it is stopped. */
 const CLOSE_WAIT_MS = 30_000;
@@ -68,7 +69,7 @@ export function threadBackend(target: WriterTarget): WriteBackend {
       if (!p) return;
       pending.delete(reply.id);
       if (reply.ok) p.resolve(reply.value);
-      else p.reject(new Error(reply.message));
+      else p.reject(errorOf(reply));
     });
     w.on('error', (err) => {
       log.error('history.writer_failed', { error: err.message });

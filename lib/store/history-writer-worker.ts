@@ -11,6 +11,7 @@ import { createPostgresPool } from './db/postgres-pool';
 import type { Database } from './db/schema';
 import { withStatementCache } from './db/statement-cache';
 import { createHistoryWrites } from './history-writes';
+import { failureOf } from './writer-failure';
 import type { WriterReply, WriterRequest, WriterTarget } from './history-writer-thread';
 
 /** Log pages before a write checkpoints the history file by itself (SQLite's default is 1,000): about 40 MB. */
@@ -70,7 +71,7 @@ function serve(port: NonNullable<typeof parentPort>, target: WriterTarget): void
         const value = await (writes[request.op] as (...args: unknown[]) => Promise<unknown>)(...request.args);
         port.postMessage({ id: request.id, ok: true, value } satisfies WriterReply);
       } catch (err) {
-        port.postMessage({ id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) } satisfies WriterReply);
+        port.postMessage({ id: request.id, ok: false, ...failureOf(err) } satisfies WriterReply);
       }
       clearTimeout(quietTimer);
       quietTimer = setTimeout(quiet, CHECKPOINT_AFTER_MS);
