@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signInErrorText } from '@/lib/auth/sign-in-errors';
-import { currentAccount } from '@/lib/root/page-session';
+import { signedInAlready } from '@/lib/root/page-session';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { SignInForm } from './sign-in-form';
 import styles from './signin.module.css';
@@ -27,7 +27,7 @@ export default async function SignInPage({ searchParams }: Props) {
   const { callbackUrl, error } = await searchParams;
   const target = safeCallback(callbackUrl);
   // Signed in already, another site's link goes on to its page, which sees where it came from itself.
-  if (await currentAccount()) redirect(target);
+  if (await signedInAlready()) redirect(target);
   return (
     <main className={styles.page}>
       <section className={styles.card} aria-labelledby="signin-title">

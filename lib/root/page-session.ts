@@ -8,6 +8,7 @@ import { redirect } from 'next/navigation';
 import type { SessionsEndReason } from '../api/types';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/session';
 import type { SignInErrorCode } from '../auth/sign-in-errors';
+import { isStoreUnavailable } from '../store/db/unavailable';
 import { signInHref } from '../ui/paths';
 import { preferredZoneOf, ZONE_COOKIE } from '../ui/zone-preference';
 import type { Zone } from '../time/zones';
@@ -32,14 +33,35 @@ export async function preferredZone(): Promise<Zone> {
 const ENDED_CODES = { 'credentials-refused': 'CredentialsRefused', 'signed-out-everywhere': 'SignedOutEverywhere' } as const satisfies Record<SessionsEndReason, SignInErrorCode>;
 
 /**
+ * A page's session: its account, or `unavailable` while the store cannot be reached (a database
+ * restarting): the page says so and tries again, and the session is neither checked nor ended.
+ */
+export type PageSession = { account: PageAccount } | { unavailable: true };
+
+/**
  * The account, or a redirect to sign-in that comes back to `callbackPath` afterwards; saying why,
  * when every session of the key was ended at once.
  */
-export async function requirePageSession(callbackPath?: string): Promise<PageAccount> {
-  const account = await currentAccount();
-  if (!account) {
-    const ended = await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
-    redirect(signInHref(callbackPath, ended ? ENDED_CODES[ended] : undefined));
+export async function requirePageSession(callbackPath?: string): Promise<PageSession> {
+  let account: SignedInAccount | null;
+  let ended: SessionsEndReason | null = null;
+  try {
+    account = await currentAccount();
+    if (!account) ended = await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
+  } catch (err) {
+    if (isStoreUnavailable(err)) return { unavailable: true };
+    throw err;
   }
-  return { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
+  if (!account) redirect(signInHref(callbackPath, ended ? ENDED_CODES[ended] : undefined));
+  return { account: { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) } };
+}
+
+/** Whether someone is signed in already; no while the store cannot be reached (sign-in then says so itself). */
+export async function signedInAlready(): Promise<boolean> {
+  try {
+    return (await currentAccount()) !== null;
+  } catch (err) {
+    if (isStoreUnavailable(err)) return false;
+    throw err;
+  }
 }

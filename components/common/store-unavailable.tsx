@@ -1,0 +1,34 @@
+'use client';
+/**
+ * What a signed-in page shows while the dashboard's own database cannot be reached (a restart, a
+ * failover): the session is kept, and the page tries again by itself every few seconds, as the
+ * API's 503 answers ask their callers to (Retry-After).
+ */
+import { useRouter } from 'next/navigation';
+import { useEffect } from 'react';
+import styles from './store-unavailable.module.css';
+
+/** `retrySeconds`: the API's `Retry-After` for the same condition (lib/http/problem.ts), from the server. */
+export function StoreUnavailable({ retrySeconds }: { retrySeconds: number }) {
+  const router = useRouter();
+  useEffect(() => {
+    const timer = setInterval(() => router.refresh(), retrySeconds * 1000);
+    return () => clearInterval(timer);
+  }, [router, retrySeconds]);
+  return (
+    <main className={styles.page}>
+      <section className={`panel ${styles.card}`} role="alert" aria-labelledby="store-unavailable-title">
+        <h1 id="store-unavailable-title" className={styles.title}>
+          The dashboard cannot reach its database
+        </h1>
+        <p className={styles.text}>
+          Nothing is lost and you are still signed in. This page tries again every {retrySeconds} seconds; it comes back as soon as the
+          database answers.
+        </p>
+        <button type="button" className="button" onClick={() => router.refresh()}>
+          Try again now
+        </button>
+      </section>
+    </main>
+  );
+}
