@@ -19,6 +19,7 @@ import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-j
 import { ExportJobCancelledError } from '../store/export-jobs';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry, VaultStore } from '../store/vault';
+import { whenStoreAnswers } from '../store/db/unavailable';
 import { formatWallClock } from '../time/zones';
 import { UpstreamError, isRetryable } from '../upstream';
 import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
@@ -50,6 +51,9 @@ export type StepOutcome = { next: 'continue' } | { next: 'wait'; until: number |
 const SHORT_WAIT_MS = 1_000;
 /** Times a page that is not whole is asked for again before it is kept as sent. */
 const MAX_PAGE_REREADS = 2;
+
+/** How long a page already paid for waits for a store that cannot be written (a database restarting) before it is given up. */
+const KEEP_PAGE_WAIT_MS = 60_000;
 
 export const SIGN_IN_MESSAGE = 'Sign in again to continue: no signed-in session of this API key is left to renew the upstream token with.';
 
@@ -298,21 +302,45 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   }
   const fetchedAt = deps.now();
   await writing;
+  // The page is paid for: kept even when the store cannot be written this moment (a database
+  // restarting), tried again for up to a minute, each time from the job as stored then.
+  return whenStoreAnswers(() => keepPage(deps, { jobId, w, page, key, body, calls, fetchedAt }, later, signal), {
+    maxWaitMs: KEEP_PAGE_WAIT_MS,
+    onWait: (err, waitMs) => deps.log.warn('export.page_waits_for_store', { job: jobId, waitMs, error: err instanceof Error ? err.message : String(err) }),
+  });
+}
+
+/** A page read from the upstream, to be kept (keepPage). */
+interface ReadPage {
+  jobId: string;
+  w: StoredWindow;
+  page: number;
+  key: string;
+  body: ResultPage;
+  calls: number;
+  fetchedAt: number;
+}
+
+/** Keeps a page the upstream sent, from the job as it is stored now (see step). */
+async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, signal: AbortSignal | undefined): Promise<StepOutcome> {
+  const { jobId, w, page, key, body, calls, fetchedAt } = read;
   // Cancelled while the call was in flight: the call is spent, the page is not wanted. Stopped
   // (the server shuts down) while it was: the page is paid for, so it is stored before the step ends.
   const current = await deps.store.getJob(jobId);
   if (!current || current.state === 'cancelled') return { next: 'stop' };
+  // Kept already: a try whose success the store's answer did not bring back.
+  if ((current.windows.find((x) => x.id === w.id)?.pagesDone ?? 0) >= page) return { next: 'continue' };
   // A page that is not whole (short of its own count, a record twice) is asked for again before it
   // is kept as sent: one more call, where an incomplete file would cost the whole export again.
-  const fault = pageFault(body, page, job.pageSize);
+  const fault = pageFault(body, page, current.pageSize);
   if (fault) {
     const rereads = current.rereads ?? 0;
     if (rereads < MAX_PAGE_REREADS) {
       await save(deps, current, { rereads: rereads + 1, callsSpent: current.callsSpent + calls });
-      deps.log.info('export.page_reread', { job: jobId, account: job.account, page, reread: rereads + 1 });
+      deps.log.info('export.page_reread', { job: jobId, account: current.account, page, reread: rereads + 1 });
       return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
     }
-    current.warnings.push(`Window ${windowLabel(w, job.query.tz)}: ${fault}, asked ${MAX_PAGE_REREADS + 1} times; kept as sent.`);
+    current.warnings.push(`Window ${windowLabel(w, current.query.tz)}: ${fault}, asked ${MAX_PAGE_REREADS + 1} times; kept as sent.`);
   }
   // The export's own record first, before the next call: a crash after it never pays for this
   // page again. The dashboard's copy after it (during the next call, or when the step ends here),

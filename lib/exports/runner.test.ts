@@ -228,6 +228,31 @@ describe('the export runner', () => {
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
   });
 
+  it('keeps a page it paid for when the store cannot be written for a moment (a database restarting), and does not pay for it again', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-05 00:00:00', 'sort-order': 'asc' });
+    // The third page's write finds the store gone once; it answers again a moment later.
+    let writes = 0;
+    const store = w.deps.store;
+    w.deps.store = {
+      ...store,
+      commitPage: async (...args: Parameters<ExportJobStore['commitPage']>) => {
+        writes += 1;
+        if (writes === 3) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        return store.commitPage(...args);
+      },
+    };
+    expect(await drive(w, job.id)).toBe('stop');
+    const done = (await w.store.getJob(job.id))!;
+    expect(done.state).toBe('done');
+    const pages = done.windows[0]!.pagesTotal!;
+    expect(pages).toBeGreaterThan(3);
+    expect(done.callsSpent).toBe(pages);
+    expect(sim.stats().accounts.demo?.queryRequests).toBe(pages);
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expectedIds('demo', '2026-10-01 00:00:00', '2026-10-05 00:00:00', 'UTC', 'asc'));
+  });
+
   it('takes pages the dashboard already cached instead of calling', async () => {
     const w = await world();
     await signIn(w, 'demo');

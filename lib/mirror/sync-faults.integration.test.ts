@@ -149,6 +149,30 @@ describe('the copy when the upstream misbehaves', () => {
     expect([good.state, good.progress.problem]).toEqual(['complete', null]);
   });
 
+  it('stages a page it paid for when the store cannot be written for a moment (a database restarting), and does not pay for it again', async () => {
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(account, { enabled: true, since: newest });
+    let tries = 0;
+    const flaky: SyncDeps = {
+      ...deps,
+      history: {
+        ...deps.history,
+        stageDayPage: async (...args: Parameters<SyncDeps['history']['stageDayPage']>) => {
+          tries += 1;
+          if (tries === 1) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          return deps.history.stageDayPage(...args);
+        },
+      },
+    };
+    const before = queryCalls();
+    expect(await runSyncStep(flaky, scope())).toEqual({ next: 'continue' });
+    expect(queryCalls() - before).toBe(1);
+    expect(tries).toBe(2);
+    const read = (await day(newest))!;
+    expect(read.calls).toBe(1);
+    expect(read.records).toBeGreaterThan(0);
+  });
+
   it('writes nothing a step read before the copy was paused, deleted or given a later start day', async () => {
     const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
     await h.mirror.put(account, { enabled: true, since: addDays(newest, -2) });

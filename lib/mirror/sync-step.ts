@@ -15,6 +15,7 @@ import type { Logger } from '../log';
 import { upstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
 import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
+import { whenStoreAnswers } from '../store/db/unavailable';
 import type { HistoryDay, HistorySettings, HistoryStore } from '../store/history-store';
 import { stagedPage } from '../store/staged-page';
 import type { VaultStore } from '../store/vault';
@@ -51,6 +52,9 @@ const PROBLEM_RETRY_MS = 6 * 3600_000;
 const MAX_REST_DOUBLINGS = 4;
 /** A wait shorter than this is left to the governor's own queue. */
 const SHORT_WAIT_MS = 1_000;
+
+/** How long a page already paid for waits for a store that cannot be written (a database restarting) before it is given up. */
+const STAGE_WAIT_MS = 60_000;
 
 /** The days a scope wants, newest first: from its start day (and MIRROR_MAX_DAYS) to the newest settled one. */
 export function wantedDays(settings: Pick<HistorySettings, 'sinceDay'>, maxDays: number, settledBefore: number, now: number): { first: string; last: string } {
@@ -155,7 +159,13 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   row.calls += sent;
   // Counted as read: a record read twice (windows share their ends) is counted once when built.
   row.records += kept;
-  await finish(deps, scope, settings.apiKey, row, cdrs.length > 0 ? stagedPage(cdrs) : null);
+  const staged = cdrs.length > 0 ? stagedPage(cdrs) : null;
+  // The page is paid for: staged even when the store cannot be written this moment (a database
+  // restarting), tried again for up to a minute.
+  await whenStoreAnswers(() => finish(deps, scope, settings.apiKey, row, staged), {
+    maxWaitMs: STAGE_WAIT_MS,
+    onWait: (err, waitMs) => deps.log.warn('history.page_waits_for_store', { waitMs, error: err instanceof Error ? err.message : String(err) }),
+  });
   return { next: 'continue' };
 }
 

@@ -39,3 +39,43 @@ export function isStoreUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/** Longest single wait between two tries of whenStoreAnswers. */
+const LONGEST_WAIT_MS = 8_000;
+
+/**
+ * Runs `work` again while it fails for want of the store, waiting 1 s, 2 s, 4 s, then 8 s between
+ * tries, for at most `maxWaitMs` in all. For what must not be lost to a short outage (a database
+ * restarting): an upstream page already paid for. Any other failure, the last one, or one after
+ * `signal` aborts is thrown as it came. `work` is run whole each time, so it should read what it
+ * needs afresh.
+ */
+export async function whenStoreAnswers<T>(work: () => Promise<T>, opts: { maxWaitMs: number; signal?: AbortSignal; onWait?: (err: unknown, waitMs: number) => void }): Promise<T> {
+  let waited = 0;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isStoreUnavailable(err) || waited >= opts.maxWaitMs || opts.signal?.aborted) throw err;
+      const waitMs = Math.min(LONGEST_WAIT_MS, 1000 * 2 ** attempt, opts.maxWaitMs - waited);
+      opts.onWait?.(err, waitMs);
+      const slept = await pause(waitMs, opts.signal);
+      if (!slept) throw err;
+      waited += waitMs;
+    }
+  }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (slept: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(slept);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
