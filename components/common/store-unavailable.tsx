@@ -6,7 +6,7 @@
  */
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import styles from './store-unavailable.module.css';
+import styles from './notice-page.module.css';
 
 /** `retrySeconds`: the API's `Retry-After` for the same condition (lib/http/problem.ts), from the server. */
 export function StoreUnavailable({ retrySeconds }: { retrySeconds: number }) {
@@ -25,7 +25,7 @@ export function StoreUnavailable({ retrySeconds }: { retrySeconds: number }) {
           Nothing is lost and you are still signed in. This page tries again every {retrySeconds} seconds; it comes back as soon as the
           database answers.
         </p>
-        <button type="button" className="button" onClick={() => router.refresh()}>
+        <button type="button" className={`button ${styles.action}`} onClick={() => router.refresh()}>
           Try again now
         </button>
       </section>
