@@ -1,6 +1,5 @@
 import 'server-only';
 import { brandCheck } from '../errors/brand';
-import { log } from '../log';
 /**
  * The governor: the only way to the upstream. Every call — query, detail, token — waits here for
  * the limits (policy.ts) and for one of the deployment's in-flight slots, is written to the ledger
@@ -29,6 +28,8 @@ export interface GovernorOptions {
   /** The longest a person's request waits for its turn. */
   maxWaitMs: number;
   now?: () => number;
+  /** Told when the ledger could not note a call's end (it is tried again: settle); for the log. */
+  onLedgerWriteFailed?: (err: unknown) => void;
 }
 
 export interface CallRequest {
@@ -268,7 +269,7 @@ export class Governor {
     try {
       await write();
     } catch (err) {
-      log.warn('governor.ledger_write_failed', { error: err instanceof Error ? err.message : String(err) });
+      this.opts.onLedgerWriteFailed?.(err);
       this.writeLater(write, 1);
     }
   }

@@ -300,7 +300,14 @@ export class UpstreamGateway {
  */
 export function createGateway(config: Config, backend: GovernorBackend, now: () => number = Date.now, hooks: GatewayHooks = {}): UpstreamGateway {
   const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  const governor = new Governor({ backend, limits: upstreamLimits(config), maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS, now });
+  const governor = new Governor({
+    backend,
+    limits: upstreamLimits(config),
+    maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT,
+    maxWaitMs: config.UPSTREAM_QUEUE_WAIT_MS,
+    now,
+    onLedgerWriteFailed: (err) => log.warn('governor.ledger_write_failed', { error: err instanceof Error ? err.message : String(err) }),
+  });
   const governedTokens = {
     getToken: (apiKey: string, secret: string) => governor.run({ account: apiKey, cls: 'renewal', kind: 'token' }, holdingOn429(governor, apiKey, 'token', now, () => client.getToken(apiKey, secret))),
   };
