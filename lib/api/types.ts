@@ -106,7 +106,8 @@ export interface TransactionsMeta {
    * order): it searched only the complete days; these parts of the range it could not search.
    */
   uncovered?: UncoveredRange[];
-  quota: QuotaSnapshot;
+  /** The account's quota after the search; absent when the store could not be read for it at that moment (the page was answered all the same). */
+  quota?: QuotaSnapshot;
 }
 
 /** `_meta` of a single transaction. */

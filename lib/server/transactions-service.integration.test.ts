@@ -9,6 +9,8 @@ import { startHarness, type Harness } from '../../tests/support/service-harness'
 import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
 import { statusInfo } from '../cdr/status';
+import { HistoryIndex } from '../history/history-index';
+import { TransactionsService } from './transactions-service';
 
 const HOUR = 3600_000;
 let h: Harness;
@@ -221,6 +223,32 @@ describe('spending upstream calls', () => {
     // One of them spent it; all three were read from the upstream.
     expect(pages.map((p) => p._meta.calls).sort()).toEqual([0, 0, 1]);
     expect(pages.map((p) => p._meta.source)).toEqual(['upstream', 'upstream', 'upstream']);
+  });
+});
+
+describe('while the store cannot be reached', () => {
+  const down = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+  it('answers a search and a lookup it paid for, though it can neither keep them nor read the quota', async () => {
+    // The answers came back as the database went away: nothing can be written, the quota not read.
+    const service = new TransactionsService({
+      gateway: { query: (...a) => h.gateway.query(...a), detail: (...a) => h.gateway.detail(...a), quota: async () => Promise.reject(down()) },
+      cache: { ...h.cache, putPage: async () => Promise.reject(down()), putRecords: async () => Promise.reject(down()) },
+      policy: h.policy,
+      history: h.store.history,
+      historyIndex: new HistoryIndex(h.store.history),
+      upstreamPageSize: h.config.UPSTREAM_PAGE_SIZE,
+    });
+    const demo = h.account('demo');
+    const before = h.upstreamCalls('demo');
+    const page = await service.page(demo, query({ ...range(8 * 24 + 7, 8 * 24), 'page-size': '10' }));
+    expect(page._meta).toMatchObject({ source: 'upstream', calls: 1 });
+    expect(page._meta.quota).toBeUndefined();
+    expect(page._embedded.cdrs).toHaveLength(10);
+    const id = page._embedded.cdrs[0]!.trx_id;
+    const found = await service.record(demo, String(id).toUpperCase(), 'UTC');
+    expect(found.cdr.trx_id).toBe(id);
+    expect(h.upstreamCalls('demo') - before).toBe(2);
   });
 });
 

@@ -18,9 +18,11 @@ import { filtersOfParams, type HistoryIndex } from '../history/history-index';
 import { localSearchOf } from '../history/local-query';
 import { scopeOf } from '../history/scope';
 import { notFound } from '../http/problem';
+import { log } from '../log';
 import { reachableRecords } from '../query/ranges';
 import { MAX_PAGE, needsLocalHistory, wallClocks, type TransactionsQuery } from '../query/query';
 import { upstreamBase, type UpstreamBase } from '../query/wire';
+import { isStoreUnavailable } from '../store/db/unavailable';
 import type { HistoryStore } from '../store/history-store';
 import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { parseUpstreamTimestamp, type Zone } from '../time/zones';
@@ -212,7 +214,10 @@ export class TransactionsService {
     }
     const fetchedAt = this.now();
     const received = parseUpstreamTimestamp(cdr.date_received)?.getTime() ?? fetchedAt;
-    await this.deps.cache.putRecords(account.apiKey, [cdr], fetchedAt, this.deps.policy.expiresAt(received, fetchedAt));
+    // Paid for: the answer whether or not it can be kept (a store restarting costs the next lookup a call, not this one).
+    await this.deps.cache.putRecords(account.apiKey, [cdr], fetchedAt, this.deps.policy.expiresAt(received, fetchedAt)).catch((err: unknown) => {
+      log.warn('cache.record_not_kept', { account: account.apiKey, error: err instanceof Error ? err.message : String(err) });
+    });
     return { cdr: presentCdr(cdr, tz), meta: recordMeta('upstream', calls, fetchedAt, fetchedAt) };
   }
 
@@ -224,6 +229,11 @@ export class TransactionsService {
   }
 
   private async compose(account: UpstreamAccount, query: TransactionsQuery, answer: Answer): Promise<TransactionsPage> {
+    // Left out while the store cannot be read for it: the page itself may be paid for already.
+    const quota = await this.quota(account).catch((err: unknown) => {
+      if (isStoreUnavailable(err)) return undefined;
+      throw err;
+    });
     const now = this.now();
     const counts = pageCounts(answer.total, query.pageSize, answer.reachable);
     // A local answer is as fresh as the settled days it reads: it does not age.
@@ -249,7 +259,7 @@ export class TransactionsService {
         ...(answer.stale ? { stale: answer.stale } : {}),
         ...(answer.notWhole ? { notWhole: answer.notWhole } : {}),
         ...(answer.uncovered ? { uncovered: answer.uncovered } : {}),
-        quota: await this.quota(account),
+        ...(quota ? { quota } : {}),
       },
     };
   }
