@@ -230,10 +230,11 @@ describe('while the store cannot be reached', () => {
   const down = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
   it('answers a search and a lookup it paid for, though it can neither keep them nor read the quota', async () => {
-    // The answers came back as the database went away: nothing can be written, the quota not read.
+    // The answers came back as the database went away: nothing can be written, the quota not read
+    // (the record is not held: looked up before the call, when the store still answered).
     const service = new TransactionsService({
       gateway: { query: (...a) => h.gateway.query(...a), detail: (...a) => h.gateway.detail(...a), quota: async () => Promise.reject(down()) },
-      cache: { ...h.cache, putPage: async () => Promise.reject(down()), putRecords: async () => Promise.reject(down()) },
+      cache: { ...h.cache, getRecord: async () => null, putPage: async () => Promise.reject(down()), putRecords: async () => Promise.reject(down()) },
       policy: h.policy,
       history: h.store.history,
       historyIndex: new HistoryIndex(h.store.history),
