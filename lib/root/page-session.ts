@@ -8,7 +8,7 @@ import { redirect } from 'next/navigation';
 import type { SessionsEndReason } from '../api/types';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/session';
 import type { SignInErrorCode } from '../auth/sign-in-errors';
-import { isStoreUnavailable } from '../store/db/unavailable';
+import { unlessStoreUnavailable } from '../store/db/unavailable';
 import { signInHref } from '../ui/paths';
 import { preferredZoneOf, ZONE_COOKIE } from '../ui/zone-preference';
 import type { Zone } from '../time/zones';
@@ -43,25 +43,21 @@ export type PageSession = { account: PageAccount } | { unavailable: true };
  * when every session of the key was ended at once.
  */
 export async function requirePageSession(callbackPath?: string): Promise<PageSession> {
-  let account: SignedInAccount | null;
-  let ended: SessionsEndReason | null = null;
-  try {
-    account = await currentAccount();
-    if (!account) ended = await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
-  } catch (err) {
-    if (isStoreUnavailable(err)) return { unavailable: true };
-    throw err;
-  }
+  const looked = await unlessStoreUnavailable(
+    (async () => {
+      const account = await currentAccount();
+      const ended = account ? null : await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
+      return { account, ended };
+    })(),
+    null,
+  );
+  if (!looked) return { unavailable: true };
+  const { account, ended } = looked;
   if (!account) redirect(signInHref(callbackPath, ended ? ENDED_CODES[ended] : undefined));
   return { account: { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) } };
 }
 
 /** Whether someone is signed in already; no while the store cannot be reached (sign-in then says so itself). */
 export async function signedInAlready(): Promise<boolean> {
-  try {
-    return (await currentAccount()) !== null;
-  } catch (err) {
-    if (isStoreUnavailable(err)) return false;
-    throw err;
-  }
+  return (await unlessStoreUnavailable(currentAccount(), null)) !== null;
 }

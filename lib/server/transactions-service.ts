@@ -22,7 +22,7 @@ import { log } from '../log';
 import { reachableRecords } from '../query/ranges';
 import { MAX_PAGE, needsLocalHistory, wallClocks, type TransactionsQuery } from '../query/query';
 import { upstreamBase, type UpstreamBase } from '../query/wire';
-import { isStoreUnavailable } from '../store/db/unavailable';
+import { unlessStoreUnavailable } from '../store/db/unavailable';
 import type { HistoryStore } from '../store/history-store';
 import type { CachedPage, PageCacheStore } from '../store/page-cache';
 import { parseUpstreamTimestamp, type Zone } from '../time/zones';
@@ -230,10 +230,7 @@ export class TransactionsService {
 
   private async compose(account: UpstreamAccount, query: TransactionsQuery, answer: Answer): Promise<TransactionsPage> {
     // Left out while the store cannot be read for it: the page itself may be paid for already.
-    const quota = await this.quota(account).catch((err: unknown) => {
-      if (isStoreUnavailable(err)) return undefined;
-      throw err;
-    });
+    const quota = await unlessStoreUnavailable(this.quota(account), undefined);
     const now = this.now();
     const counts = pageCounts(answer.total, query.pageSize, answer.reachable);
     // A local answer is as fresh as the settled days it reads: it does not age.

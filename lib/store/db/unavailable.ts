@@ -40,6 +40,16 @@ export function isStoreUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** What `work` answers, or `fallback` when it fails for want of the store; any other failure is thrown. */
+export async function unlessStoreUnavailable<T, F>(work: Promise<T>, fallback: F): Promise<T | F> {
+  try {
+    return await work;
+  } catch (err) {
+    if (isStoreUnavailable(err)) return fallback;
+    throw err;
+  }
+}
+
 /** Longest single wait between two tries of whenStoreAnswers. */
 const LONGEST_WAIT_MS = 8_000;
 
