@@ -7,6 +7,7 @@ import 'server-only';
  * Why a step and not a loop over pages: every step starts from the stored job, so a restart, a
  * cancel or a crash between two steps loses nothing and repeats nothing.
  */
+import { receivedMs } from '../cdr/record-columns';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Config } from '../config';
 import { QuotaExceededError } from '../governor/governor';
@@ -112,7 +113,7 @@ function storedRow(cdr: Cdr, job: ExportJobRecord): StoredRow {
   const record = cdr as Record<string, unknown>;
   const picked: Record<string, unknown> = {};
   for (const key of job.columns) picked[key] = record[key];
-  return { trxId: cdr.trx_id.toLowerCase(), body: JSON.stringify(picked) };
+  return { trxId: cdr.trx_id.toLowerCase(), receivedMs: receivedMs(cdr), body: JSON.stringify(picked) };
 }
 
 /** Puts a fetched page into the dashboard's cache too, with the lifetime the dashboard gives it. */

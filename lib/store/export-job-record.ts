@@ -99,6 +99,8 @@ export interface ExportJobRecord {
 
 export interface StoredRow {
   trxId: string;
+  /** When the platform received it (epoch ms), null when that cannot be read: where its duplicates are looked for. */
+  receivedMs: number | null;
   /** The record as JSON (the job's columns, UTC timestamps). */
   body: string;
 }

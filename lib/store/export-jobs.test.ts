@@ -25,7 +25,10 @@ function job(id: string, account = 'demo', createdAt = T0): ExportJobRecord {
   });
 }
 
-const rows = (...ids: string[]) => ids.map((trxId) => ({ trxId, body: JSON.stringify({ trx_id: trxId }) }));
+/** When the platform received a record of this test: the same for the same trx_id, seconds apart by its first letter. */
+const receivedAt = (trxId: string) => T0 + trxId.charCodeAt(0) * 1000;
+const row = (trxId: string, body = JSON.stringify({ trx_id: trxId }), receivedMs: number | null = receivedAt(trxId)) => ({ trxId, receivedMs, body });
+const rows = (...ids: string[]) => ids.map((trxId) => row(trxId));
 const idsOf = (batch: { body: string }[]) => batch.map((r) => (JSON.parse(r.body) as { trx_id: string }).trx_id);
 
 describe('the export job store', () => {
@@ -99,6 +102,29 @@ describe('the export job store', () => {
       expect(idsOf(await exportJobs.rowBatch('j', 0, 10))).toEqual(['a', 'b', 'c', 'd', 'e']);
     });
 
+    it('finds a record sent again among the rows received at its time, however many rows came between', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      await exportJobs.insertJob(j, ownerOf(j));
+      // Records a… then z…, a second apart by their first letter; the page of z… comes first (a
+      // window read newest first), then a page that shifted back by one record.
+      const late = Array.from({ length: 300 }, (_, i) => `z${i}`);
+      await exportJobs.commitPage(j, 1, rows(...late, 'm1', 'a1'), () => undefined);
+      expect(await exportJobs.commitPage(j, 1, rows('a1', 'a2'), () => undefined)).toEqual({ inserted: 1, sameWindow: 1, otherWindow: 0, claimed: 0 });
+      expect(await exportJobs.commitPage(j, 2, rows('m1', 'z7', 'b1'), () => undefined)).toEqual({ inserted: 1, sameWindow: 0, otherWindow: 2, claimed: 0 });
+      expect(await exportJobs.countRows('j')).toBe(304);
+    });
+
+    it('de-duplicates records whose received time cannot be read, against every page', async () => {
+      const { exportJobs } = await open();
+      const j = job('j');
+      await exportJobs.insertJob(j, ownerOf(j));
+      await exportJobs.commitPage(j, 1, [row('x', undefined, null), ...rows('a')], () => undefined);
+      expect(await exportJobs.commitPage(j, 1, [...rows('q'), row('x', undefined, null)], () => undefined)).toEqual({ inserted: 1, sameWindow: 1, otherWindow: 0, claimed: 0 });
+      expect(await exportJobs.commitPage(j, 1, [row('y', undefined, null), row('y', undefined, null)], () => undefined)).toEqual({ inserted: 1, sameWindow: 1, otherWindow: 0, claimed: 0 });
+      expect(idsOf(await exportJobs.rowBatch('j', 0, 10))).toEqual(['x', 'a', 'q', 'y']);
+    });
+
     it('counts a record a page carries twice as that window’s duplicate, stored once', async () => {
       const { exportJobs } = await open();
       const j = job('j');
@@ -113,10 +139,10 @@ describe('the export job store', () => {
       const j = job('j');
       await exportJobs.insertJob(j, ownerOf(j));
       const parent = j.windows[0]!;
-      await exportJobs.commitPage(j, parent.id, [{ trxId: 'a', body: '{"trx_id":"a","v":1}' }, ...rows('b')], () => {
+      await exportJobs.commitPage(j, parent.id, [row('a', '{"trx_id":"a","v":1}'), ...rows('b')], () => {
         parent.state = 'split';
       });
-      const claimed = await exportJobs.commitPage(j, 7, [{ trxId: 'a', body: '{"trx_id":"a","v":2}' }, ...rows('b', 'c')], () => undefined);
+      const claimed = await exportJobs.commitPage(j, 7, [row('a', '{"trx_id":"a","v":2}'), ...rows('b', 'c')], () => undefined);
       expect(claimed).toEqual({ inserted: 1, sameWindow: 0, otherWindow: 0, claimed: 2 });
       // Their place in the file is where they were first read; the newer copy is kept.
       const batch = await exportJobs.rowBatch('j', 0, 10);

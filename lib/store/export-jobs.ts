@@ -4,15 +4,20 @@ import 'server-only';
  * (./exports.ts), with the same operations and the same rules. A page's records and the job's
  * progress are written in one transaction before the next upstream call, so a crash at any point
  * resumes at the first page not written and never pays for a page twice. Records are de-duplicated
- * by trx_id as they are written (UNIQUE per job), in the order they arrived, so the file streams
- * out in the query's order with each record once.
+ * by trx_id as they are written, in the order they arrived, so the file streams out in the query's
+ * order with each record once. A record's twin is looked for among the rows received within the
+ * page's span of time (a transaction's received time does not change; a page re-sent or shifted,
+ * a split window read again, carries the same records at the same times): the index that finds
+ * them is ordered by received time (migration 0023), so a page's rows are written side by side in
+ * it instead of on a hundred pages. Rows whose received time cannot be read are compared with
+ * every page.
  *
  * One worker writes a job at a time (the runner's rule); two writing the same page at once would
  * meet the UNIQUE constraint and one of them would fail whole, leaving nothing half-written.
  */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { bulkInsert } from './db/bulk-insert';
-import type { Database } from './db/schema';
+import type { Database, ExportRowsTable } from './db/schema';
 import type { AppendResult, ExportJobRecord, StoredRow } from './export-job-record';
 
 export interface ExportJobStore {
@@ -43,7 +48,7 @@ export interface ExportJobStore {
   expiredJobs(now: number): Promise<string[]>;
 }
 
-/** trx_ids looked up per query, and rows per INSERT: far below either dialect's parameter limit. */
+/** Rows per INSERT: far below either dialect's parameter limit. */
 const BATCH = 500;
 
 /** Rows deleted per statement when a job's rows go (see deleteRows). */
@@ -51,6 +56,28 @@ const DELETE_BATCH = 2000;
 
 function* batches<T>(items: readonly T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+}
+
+type ExportRowInsert = Insertable<ExportRowsTable>;
+
+/**
+ * The job's stored rows that may be twins of `rows`: those received within the page's span of
+ * time, and those whose received time is not known (null sorts apart, so it is a second lookup).
+ * Read through the time-ordered index; the caller matches trx_ids.
+ */
+async function twinsOf(trx: Kysely<Database>, jobId: string, rows: readonly StoredRow[]): Promise<{ id: number; trx_id: string; win: number }[]> {
+  const trxIds = new Set(rows.map((r) => r.trxId));
+  let first = Infinity;
+  let last = -Infinity;
+  for (const { receivedMs } of rows) {
+    if (receivedMs === null) continue;
+    first = Math.min(first, receivedMs);
+    last = Math.max(last, receivedMs);
+  }
+  const stored = trx.selectFrom('export_rows').select(['id', 'trx_id', 'win']).where('job_id', '=', jobId);
+  const found = await stored.where('received_ms', 'is', null).execute();
+  if (first <= last) found.push(...(await stored.where('received_ms', '>=', first).where('received_ms', '<=', last).execute()));
+  return found.filter((f) => trxIds.has(f.trx_id));
 }
 
 const parse = (row: { data: string } | undefined): ExportJobRecord | null => (row ? (JSON.parse(row.data) as ExportJobRecord) : null);
@@ -106,33 +133,31 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
     async commitPage(job, windowId, rows, apply) {
       return db.transaction().execute(async (trx) => {
         const split = new Set(job.windows.filter((w) => w.state === 'split').map((w) => w.id));
-        // Which window holds each trx_id now; updated as this page is decided, so a record the
-        // page carries twice counts as this window's duplicate, as it would row by row.
-        const holder = new Map<string, number>();
-        for (const ids of batches([...new Set(rows.map((r) => r.trxId))])) {
-          const found = await trx.selectFrom('export_rows').select(['trx_id', 'win']).where('job_id', '=', job.id).where('trx_id', 'in', ids).execute();
-          for (const f of found) holder.set(f.trx_id, f.win);
-        }
+        // Which window holds each trx_id now (and the row it is in); updated as this page is
+        // decided, so a record the page carries twice counts as this window's duplicate, as it
+        // would row by row.
+        const holder = new Map<string, { win: number; id?: number }>();
+        for (const found of await twinsOf(trx, job.id, rows)) holder.set(found.trx_id, { win: found.win, id: found.id });
         const result: AppendResult = { inserted: 0, sameWindow: 0, otherWindow: 0, claimed: 0 };
-        const inserts: { job_id: string; trx_id: string; win: number; body: string }[] = [];
-        const claims = new Map<string, string>();
+        const inserts: ExportRowInsert[] = [];
+        const claims = new Map<number, string>();
         for (const row of rows) {
-          const win = holder.get(row.trxId);
-          if (win === undefined) {
-            inserts.push({ job_id: job.id, trx_id: row.trxId, win: windowId, body: row.body });
+          const held = holder.get(row.trxId);
+          if (held === undefined) {
+            inserts.push({ job_id: job.id, received_ms: row.receivedMs, trx_id: row.trxId, win: windowId, body: row.body });
             result.inserted += 1;
-          } else if (split.has(win)) {
+          } else if (split.has(held.win) && held.id !== undefined) {
             // Keeps its place in the file (it was read first) and takes the newer copy of the record.
-            claims.set(row.trxId, row.body);
+            claims.set(held.id, row.body);
             result.claimed += 1;
-          } else if (win === windowId) result.sameWindow += 1;
+          } else if (held.win === windowId) result.sameWindow += 1;
           else result.otherWindow += 1;
-          holder.set(row.trxId, windowId);
+          holder.set(row.trxId, { ...held, win: windowId });
         }
         // One multi-row INSERT per batch numbers the rows in the order given: arrival order.
         for (const batch of batches(inserts)) await bulkInsert(trx, 'export_rows', batch, () => trx.insertInto('export_rows').values(batch));
-        for (const [trxId, body] of claims) {
-          await trx.updateTable('export_rows').set({ win: windowId, body }).where('job_id', '=', job.id).where('trx_id', '=', trxId).execute();
+        for (const [id, body] of claims) {
+          await trx.updateTable('export_rows').set({ win: windowId, body }).where('id', '=', id).execute();
         }
         await apply(result);
         // Cancelled meanwhile: the transaction is rolled back, the page's rows with it.

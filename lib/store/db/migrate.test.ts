@@ -7,6 +7,7 @@ import { forEachBackend } from '@/tests/support/backends';
 import { createDatabase } from '@/tests/support/postgres';
 import Database from 'better-sqlite3';
 import { historyRow } from '@/lib/cdr/record-columns';
+import { createJobRecord } from '@/lib/exports/job-record';
 import { cdrSchema } from '@/lib/cdr/schema';
 import { scopeOf } from '@/lib/history/scope';
 import { sampleCdr } from '@/lib/upstream/test-fixtures';
@@ -159,6 +160,50 @@ describe('migrations', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it.each(['sqlite', 'postgres'] as const)(
+    'keep the rows of an export running across the upgrade that orders them by received time (%s): its records are still found once, new rows numbered after every id handed out',
+    async (dialect) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-rows-'));
+      const database = dialect === 'postgres' ? await createDatabase(inject('postgresAdminUrl'), 'rows_by_time') : null;
+      const where = { databaseUrl: database?.url, dataDir: dir };
+      try {
+        const job = createJobRecord({
+          id: 'running',
+          account: { apiKey: 'demo', sid: 'sid-demo', enterpriseId: null },
+          frozen: { query: { from: new Date(0), to: new Date(86_400_000), tz: 'UTC', sortOrder: 'asc', sort: 'date_received', filters: {} }, requestedTo: null },
+          columns: ['trx_id'],
+          pageSize: 100,
+          now: 0,
+        });
+        const before = await openDatabase(where);
+        try {
+          const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor(dialect) }, allowUnorderedMigrations: true });
+          expect((await migrator.migrateTo('0022-ended-sessions')).error).toBeUndefined();
+          await sql`insert into export_jobs (id, account, owner, state, created_at, expires_at, data) values ('running', 'demo', 'o', 'running', 0, null, ${JSON.stringify(job)})`.execute(before.db);
+          for (const trx of ['a', 'b', 'c']) {
+            await sql`insert into export_rows (job_id, trx_id, win, body) values ('running', ${trx}, 1, ${JSON.stringify({ trx_id: trx })})`.execute(before.db);
+          }
+          // The highest id handed out goes with its row: it is not handed out again.
+          await sql`delete from export_rows where trx_id = 'c'`.execute(before.db);
+        } finally {
+          await before.close();
+        }
+        const store = await openStore(database ? { DATABASE_URL: database.url, dataDir: dir } : { dataDir: dir });
+        try {
+          const page = ['b', 'c', 'd'].map((trxId, i) => ({ trxId, receivedMs: 60_000 * (i + 1), body: JSON.stringify({ trx_id: trxId }) }));
+          expect(await store.exportJobs.commitPage(job, 1, page, () => undefined)).toEqual({ inserted: 2, sameWindow: 1, otherWindow: 0, claimed: 0 });
+          const stored = await store.exportJobs.rowBatch('running', 0, 10);
+          expect(stored.map((r) => [Number(r.id), (JSON.parse(r.body) as { trx_id: string }).trx_id])).toEqual([[1, 'a'], [2, 'b'], [4, 'c'], [5, 'd']]);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await database?.drop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('move a SQLite copy of the local history made before into the history file, every record still found', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-move-'));

@@ -87,6 +87,8 @@ export interface ExportJobsTable {
 export interface ExportRowsTable {
   id: Generated<number>;
   job_id: string;
+  /** When the platform received it (epoch ms); null when that could not be read, or for rows stored before migration 0023. */
+  received_ms: number | null;
   trx_id: string;
   /** The id of the job's window that read it. */
   win: number;

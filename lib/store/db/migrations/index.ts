@@ -25,6 +25,7 @@ import { cachePageIndexMigration } from './0019-cache-page-index';
 import { signInKnownAddressesMigration } from './0020-sign-in-known-addresses';
 import { searchTextWithoutCiphertextMigration } from './0021-search-text-without-ciphertext';
 import { endedSessionsMigration } from './0022-ended-sessions';
+import { exportRowsByTimeMigration } from './0023-export-rows-by-time';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -47,5 +48,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0020-sign-in-known-addresses': signInKnownAddressesMigration(dialect),
     '0021-search-text-without-ciphertext': searchTextWithoutCiphertextMigration(dialect),
     '0022-ended-sessions': endedSessionsMigration(dialect),
+    '0023-export-rows-by-time': exportRowsByTimeMigration(dialect),
   };
 }
