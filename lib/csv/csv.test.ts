@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CdrFieldKey } from '../cdr/fields';
 import { recordsToCsvText } from './csv-browser';
-import { ALL_COLUMNS, csvHeader, csvRows, neutraliseCell, parseColumns, recordsToCsv, toRow } from './csv';
+import { ALL_COLUMNS, csvHeader, csvLineWriter, neutraliseCell, parseColumns, recordsToCsv, toRow } from './csv';
 
 const BOM = '\uFEFF';
 const cols: CdrFieldKey[] = ['trx_id', 'ref', 'from_address'];
@@ -16,12 +16,10 @@ function cellsOfFirstRow(csv: string): string {
   return body[1] ?? '';
 }
 
-/** The document written in parts, as an export's file is: the header, then batches of two rows. */
-function inParts(records: Record<string, unknown>[], columns: CdrFieldKey[]): string {
-  const rows = records.map((r) => toRow(r, columns));
-  const parts = [csvHeader(columns)];
-  for (let i = 0; i < rows.length; i += 2) parts.push(csvRows(rows.slice(i, i + 2), columns));
-  return parts.join('');
+/** The document written in parts, as an export's file is: the header, then each row's line. */
+function inParts(records: Record<string, unknown>[], columns: CdrFieldKey[], forExcel = false): string {
+  const line = csvLineWriter(columns, forExcel);
+  return [csvHeader(columns), ...records.map((r) => line(toRow(r, columns)))].join('');
 }
 
 describe('the CSV writer', () => {
@@ -38,6 +36,7 @@ describe('the CSV writer', () => {
     expect(cellsOfFirstRow(excel)).toBe(`"=""819058653557""","=""000""",44010,2,3.30,"'=1+1"`);
     // The same in the browser; and nothing of it without the option.
     expect(recordsToCsvText([record], columns, true)).toBe(excel);
+    expect(inParts([record], columns, true)).toBe(excel);
     expect(cellsOfFirstRow(recordsToCsv([record], columns))).toBe(`819058653557,000,44010,2,3.30,"'=1+1"`);
   });
 

@@ -1,6 +1,6 @@
 /**
  * The server's CSV writer (the rules are in csv-format.ts): a whole small document at once, or a
- * long one in parts (its header, then batches of rows), so memory stays flat however long the file.
+ * long one in parts (its header, then its rows' lines), so memory stays flat however long the file.
  */
 import { stringify as stringifySync } from 'csv-stringify/sync';
 import type { CdrFieldKey } from '../cdr/fields';
@@ -19,10 +19,12 @@ export function csvHeader(columns: readonly CdrFieldKey[]): string {
 }
 
 /**
- * A later part of a long document: a batch of rows (see toRow), no header. The caller reads its
- * records a batch at a time anyway (lib/exports/file-writer.ts), so a batch is written as one
- * string: no stream to pipe, no error to forward, the same bytes.
+ * The rest of a long document, one row at a time (each line with its CRLF, no header): for rows
+ * kept apart until the document is put together (an export's, lib/exports/file-writer.ts). The
+ * options are made once and each row handed over as its values in column order, which spares
+ * csv-stringify reading the columns again for every row.
  */
-export function csvRows(rows: Record<string, string | number>[], columns: readonly CdrFieldKey[], forExcel = false): string {
-  return stringifySync(rows, { ...csvOptions(columns, false, forExcel), header: false });
+export function csvLineWriter(columns: readonly CdrFieldKey[], forExcel = false): (row: Record<string, string | number>) => string {
+  const { columns: _named, ...options } = { ...csvOptions(columns, false, forExcel), header: false };
+  return (row) => stringifySync([columns.map((key) => row[key])], options);
 }

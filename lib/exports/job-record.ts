@@ -55,6 +55,7 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
     },
     columns: input.columns,
     ...(input.excel ? { excel: true } : {}),
+    rowFormat: 'csv-line',
     fileName: csvFileName(q),
     pageSize: input.pageSize,
     windows: [],

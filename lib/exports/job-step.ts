@@ -7,7 +7,6 @@ import 'server-only';
  * Why a step and not a loop over pages: every step starts from the stored job, so a restart, a
  * cancel or a crash between two steps loses nothing and repeats nothing.
  */
-import { receivedMs } from '../cdr/record-columns';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Config } from '../config';
 import { QuotaExceededError } from '../governor/governor';
@@ -16,7 +15,7 @@ import type { UpstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
 import { pageFault, pageIsWhole, reachableRecords } from '../query/ranges';
 import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
-import type { ExportJobRecord, StoredRow, StoredWindow } from '../store/export-job-record';
+import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
 import { ExportJobCancelledError } from '../store/export-jobs';
 import type { PageCacheStore } from '../store/page-cache';
 import type { VaultEntry, VaultStore } from '../store/vault';
@@ -24,6 +23,7 @@ import { whenStoreAnswers } from '../store/db/unavailable';
 import { formatWallClock } from '../time/zones';
 import { UpstreamError, isRetryable } from '../upstream';
 import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
+import { storedRows } from './file-writer';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
 import { inSortOrder, pagesFor, splitForDepth } from '../query/ranges';
@@ -108,14 +108,6 @@ async function accountFor(deps: StepDeps, job: ExportJobRecord): Promise<Upstrea
   };
 }
 
-/** Only the job's columns are kept (and trx_id, for de-duplication). */
-function storedRow(cdr: Cdr, job: ExportJobRecord): StoredRow {
-  const record = cdr as Record<string, unknown>;
-  const picked: Record<string, unknown> = {};
-  for (const key of job.columns) picked[key] = record[key];
-  return { trxId: cdr.trx_id.toLowerCase(), receivedMs: receivedMs(cdr), body: JSON.stringify(picked) };
-}
-
 /** Puts a fetched page into the dashboard's cache too, with the lifetime the dashboard gives it. */
 async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage, fetchedAt: number): Promise<void> {
   // A page short of its count or with a record twice is the export's (its count check says so),
@@ -163,7 +155,7 @@ async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, pa
   const w = job.windows.find((x) => x.id === windowId) as StoredWindow;
   const { cdrs } = read;
   learnTotal(job, w, read.totalFound);
-  const rows = cdrs.map((c) => storedRow(c, job));
+  const rows = storedRows(job, cdrs);
   await deps.store.commitPage(job, w.id, rows, (r) => {
     job.recordsFetched += r.inserted;
     job.callsSpent += calls;

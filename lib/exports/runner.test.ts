@@ -206,6 +206,23 @@ describe('the export runner', () => {
     expect(file.rows.every((r) => /^"=""\d{12,}"""$/.test(r[to]!))).toBe(true);
   });
 
+  it('writes the same file for a job made before its rows held their lines (its rows JSON, made into lines at the end)', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const body = { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-03 00:00:00', tz: 'JST', excel: true };
+    const columns: CdrFieldKey[] = ['trx_id', 'date_received', 'to_address', 'message_body', 'price'];
+    const current = await jobFor(w, body, { columns });
+    const before = await jobFor(w, body, { columns });
+    delete before.rowFormat;
+    await w.store.saveJob(before);
+    expect(await drive(w, current.id)).toBe('stop');
+    expect(await drive(w, before.id)).toBe('stop');
+    const [a, b] = [(await fileOf(w, current.id)).raw, (await fileOf(w, before.id)).raw];
+    expect(a.split('\r\n').length).toBeGreaterThan(100);
+    expect(a).toMatch(/\+0900/);
+    expect(b).toBe(a);
+  });
+
   it('resumes after a restart where it stopped, never paying twice for a page', async () => {
     const w = await world();
     await signIn(w, 'demo');

@@ -58,6 +58,12 @@ export interface ExportJobRecord {
   columns: CdrFieldKey[];
   /** The file is written for Excel (lib/csv/csv-format.ts); absent in jobs made before the option. */
   excel?: boolean;
+  /**
+   * What a stored row of the job holds (lib/exports/file-writer.ts): `csv-line`, the record's line
+   * of the file, written as it is read; absent, the JSON of its columns, made into the file at the
+   * end (jobs made before 2026-11-28).
+   */
+  rowFormat?: 'csv-line';
   fileName: string;
   /** The upstream page size the job pages with (fixed at creation: page numbers depend on it). */
   pageSize: number;
@@ -101,7 +107,7 @@ export interface StoredRow {
   trxId: string;
   /** When the platform received it (epoch ms), null when that cannot be read: where its duplicates are looked for. */
   receivedMs: number | null;
-  /** The record as JSON (the job's columns, UTC timestamps). */
+  /** The record as the job's rows hold it (ExportJobRecord.rowFormat). */
   body: string;
 }
 
