@@ -327,9 +327,11 @@ async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, sign
   // is kept as sent: one more call, where an incomplete file would cost the whole export again.
   const fault = pageFault(body, page, current.pageSize);
   if (fault) {
+    // Counted already: the store wrote this very try, and its answer was lost on the way back.
+    if (current.rereadFetchedAt === fetchedAt) return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
     const rereads = current.rereads ?? 0;
     if (rereads < MAX_PAGE_REREADS) {
-      await save(deps, current, { rereads: rereads + 1, callsSpent: current.callsSpent + calls });
+      await save(deps, current, { rereads: rereads + 1, callsSpent: current.callsSpent + calls, rereadFetchedAt: fetchedAt });
       deps.log.info('export.page_reread', { job: jobId, account: current.account, page, reread: rereads + 1 });
       return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
     }

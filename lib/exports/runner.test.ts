@@ -568,6 +568,33 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     expect(done.warnings).toEqual([]);
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(ids(0, 250));
   });
+
+  it('counts a page asked again once when the store wrote it but its answer was lost', async () => {
+    const w = await world();
+    await signIn(w, 'demo');
+    const gateway = stubGateway([[{ total: 150, ids: ids(0, 90) }, { total: 150, ids: ids(0, 100) }], { total: 150, ids: ids(100, 150) }]);
+    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    // The short page's reread is written, then the connection drops before the answer comes back.
+    const store = w.deps.store;
+    let lost = false;
+    const flaky = {
+      ...store,
+      saveJob: async (j: ExportJobRecord) => {
+        await store.saveJob(j);
+        if ((j.rereads ?? 0) > 0 && !lost) {
+          lost = true;
+          throw Object.assign(new Error('Connection terminated unexpectedly'), { code: '57P01' });
+        }
+      },
+    };
+    for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, store: flaky, gateway }, job.id)).next !== 'continue') break;
+    expect(lost).toBe(true);
+    const done = (await w.store.getJob(job.id))!;
+    expect(done.state).toBe('done');
+    expect(gateway.calls()).toBe(3);
+    expect(done.callsSpent).toBe(3);
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(ids(0, 150));
+  });
 });
 
 describe('retention', () => {

@@ -97,6 +97,11 @@ export interface ExportJobRecord {
    * again (job-step.ts); absent: none.
    */
   rereads?: number;
+  /**
+   * When the last page asked again was fetched (its `fetchedAt`): a try of keeping that page again
+   * (the store's answer to the first was lost) does not count its call twice. Absent: none.
+   */
+  rereadFetchedAt?: number;
   /** The upstream refused the stored credentials then: only a session signed in later can help. */
   signInNeededSince: number | null;
   countCheck: ExportCountCheck | null;
