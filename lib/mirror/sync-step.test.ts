@@ -19,12 +19,17 @@ describe('the copy’s next day', () => {
   });
 
   it('is the newest day wanted that is neither complete, being built, nor resting', () => {
-    const days = new Map([
-      ['2026-11-03', day('2026-11-03', { state: 'complete' })],
+    const complete = new Set(['2026-11-04']);
+    const unfinished = new Map([
+      ['2026-11-03', day('2026-11-03', { state: 'building' })],
       ['2026-11-02', day('2026-11-02', { updatedAt: 0 }, { problem: 'short', rests: 1 })],
     ]);
-    expect(targetDay(days, '2026-11-01', '2026-11-03', 11 * HOUR)).toBe('2026-11-01');
+    expect(targetDay(complete, unfinished, '2026-11-01', '2026-11-04', 11 * HOUR)).toBe('2026-11-01');
     // Its rest over (12 h after its second problem), the resting day comes first again.
-    expect(targetDay(days, '2026-11-01', '2026-11-03', 12 * HOUR)).toBe('2026-11-02');
+    expect(targetDay(complete, unfinished, '2026-11-01', '2026-11-04', 12 * HOUR)).toBe('2026-11-02');
+    // A day being read goes on before older ones; nothing left, nothing to read.
+    unfinished.set('2026-11-03', day('2026-11-03'));
+    expect(targetDay(complete, unfinished, '2026-11-01', '2026-11-04', 11 * HOUR)).toBe('2026-11-03');
+    expect(targetDay(new Set(['2026-11-01', '2026-11-02']), new Map(), '2026-11-01', '2026-11-02', 0)).toBeNull();
   });
 });

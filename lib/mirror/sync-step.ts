@@ -86,14 +86,15 @@ async function accountOf(deps: SyncDeps, settings: HistorySettings): Promise<{ a
 }
 
 /** The day to copy next: the newest wanted day not complete (one with a problem rests a while). */
-export function targetDay(days: ReadonlyMap<string, HistoryDay<DayProgress>>, first: string, last: string, now: number): string | null {
+export function targetDay(complete: ReadonlySet<string>, unfinished: ReadonlyMap<string, HistoryDay<DayProgress>>, first: string, last: string, now: number): string | null {
   // Not `day = addDays(day, -1)` in the loop's update: Turbopack (Next 16.4) left that imported
   // name unresolved in the production build (addDays is not defined), which stopped every copy
   // after its first day. e2e/history.spec.ts runs the production build and guards this.
   for (const day of daysBetween(first, last).reverse()) {
-    const known = days.get(day);
+    if (complete.has(day)) continue;
+    const known = unfinished.get(day);
     if (!known) return day;
-    if (known.state === 'complete' || known.state === 'building') continue;
+    if (known.state === 'building') continue;
     if (known.progress.problem && now < problemRetryAt(known)) continue;
     return day;
   }
@@ -107,11 +108,13 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   const now = deps.now();
   const settledBefore = policy.settledBefore(now);
   const { first, last } = wantedDays(settings, deps.config.MIRROR_MAX_DAYS, settledBefore, now);
-  const days = new Map((await history.listDays<DayProgress>(scope)).map((d) => [d.day, d]));
+  // The complete days by name only: a long copy has hundreds, and each step would read them all.
+  const [unfinishedDays, completeDays] = await Promise.all([history.unfinishedDays<DayProgress>(scope), first <= last ? history.completeDays(scope, first, last) : []]);
+  const days = new Map(unfinishedDays.map((d) => [d.day, d]));
   // Days read in full whose build stopped (a restart): built again, adding only what is missing.
   // (A day still being read gets its build with its next page.)
   for (const d of days.values()) if (d.state === 'building') deps.builds.resume(scope, d.day, settings.apiKey);
-  const day = first <= last ? targetDay(days, first, last, now) : null;
+  const day = first <= last ? targetDay(new Set(completeDays), days, first, last, now) : null;
   if (!day) {
     // Nothing to read: a complete day without its pack (copied before packs existed, or given a
     // record since) gets one, built when the writer has nothing else to do.

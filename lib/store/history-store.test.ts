@@ -230,6 +230,11 @@ forEachBackend((open, dialect) => {
       expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual([]);
       await history.stageDayPage(A, { ...day(20), state: 'building' }, null);
       expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual([]);
+      // The days the copy still works on, with their progress; a complete one, another scope's, not.
+      await history.commitDayPage(B, day(), rows([cdr(40)]), []);
+      await history.commitDayPage(A, { ...day(1), day: '2026-09-30', state: 'complete', completedAt: T0 }, rows([cdr(50, { date_received: '2026-09-30T12:00:00.000+0000' })]), []);
+      expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual(['2026-09-30']);
+      expect((await history.unfinishedDays(A)).map((d) => [d.day, d.state, d.progress])).toEqual([[DAY, 'syncing', { page: 1 }]]);
     });
 
     it('never shows one scope’s records to another, free text and counts over part of a day included', async () => {

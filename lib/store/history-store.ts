@@ -70,6 +70,11 @@ export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
   deleteBefore(scope: string, day: string): Promise<void>;
 
   listDays<P>(scope: string): Promise<HistoryDay<P>[]>;
+  /**
+   * The days being copied or built (not complete), with their progress: what the copy's next step
+   * needs, read without the progress of every complete day (hundreds in a long copy).
+   */
+  unfinishedDays<P>(scope: string): Promise<HistoryDay<P>[]>;
   getDay<P>(scope: string, day: string): Promise<HistoryDay<P> | null>;
   /** Complete days between `from` and `to` (inclusive). */
   completeDays(scope: string, from: string, to: string): Promise<string[]>;
@@ -232,6 +237,10 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, wr
 
     async listDays<P>(scope: string) {
       const rows = await db.selectFrom('history_days').selectAll().where('scope', '=', scope).orderBy('day', 'desc').execute();
+      return rows.map((r) => toDay<P>(r));
+    },
+    async unfinishedDays<P>(scope: string) {
+      const rows = await db.selectFrom('history_days').selectAll().where('scope', '=', scope).where('state', '<>', 'complete').execute();
       return rows.map((r) => toDay<P>(r));
     },
     async getDay<P>(scope: string, day: string) {
