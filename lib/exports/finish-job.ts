@@ -2,18 +2,23 @@ import 'server-only';
 /**
  * The last step of an export: every window read, write the file, check its count against what the
  * upstream reported, and mark the job done with its retention. The stored records go only after
- * the job says done, so a crash in between simply writes the file again.
+ * the job says done, so a crash in between simply writes the file again. Then, with the file ready,
+ * the records of the pages it gave the dashboard's cache are indexed by trx_id.
  */
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { ExportFileStore, ExportJobStore } from '../store';
 import type { ExportJobRecord } from '../store/export-job-record';
+import type { PageCacheStore } from '../store/page-cache';
 import { checkCount } from './count-check';
+import { indexSharedPages } from './index-shared-pages';
 import { writeExportFile } from './file-writer';
 import { leafWindows, retentionEnd, windowLabel } from './job-record';
 
 export interface FinishDeps {
   store: ExportJobStore;
+  /** The dashboard's cache: the records of the pages the job gave it are indexed once it is done. */
+  cache: Pick<PageCacheStore, 'getPage' | 'indexPageRecords'>;
   /** Where finished files go (the database: every instance can serve them). */
   files: ExportFileStore;
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
@@ -55,4 +60,8 @@ export async function finishJob(deps: FinishDeps, job: ExportJobRecord): Promise
   await deps.store.saveJob(current);
   await deps.store.deleteRows(current.id);
   deps.log.info('export.done', { job: current.id, account: current.account, records: file.rows, calls: current.callsSpent, cached: current.pagesCached, countOk: check.ok });
+  // The file is ready: now the dashboard's index of the records it was given (index-shared-pages.ts).
+  await indexSharedPages(deps.cache, current).catch((err: unknown) =>
+    deps.log.warn('export.index_failed', { job: current.id, error: err instanceof Error ? err.message : String(err) }),
+  );
 }

@@ -7,6 +7,7 @@ import 'server-only';
  * Why a step and not a loop over pages: every step starts from the stored job, so a restart, a
  * cancel or a crash between two steps loses nothing and repeats nothing.
  */
+import { randomUUID } from 'node:crypto';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Config } from '../config';
 import { QuotaExceededError } from '../governor/governor';
@@ -114,7 +115,8 @@ async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: Store
   // not the dashboard's to serve as the whole result.
   if (!pageIsWhole(body, page, job.pageSize)) return;
   const expiresAt = deps.policy.expiresAt(w.to, fetchedAt);
-  await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt });
+  // Its records are indexed by trx_id once the export is done (index-shared-pages.ts).
+  await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt }, { indexRecords: false });
   deps.onSharedPage({ apiKey: job.account, enterpriseId: job.enterpriseId }, windowBase(job, w), job.query.sortOrder, body._embedded.total_found);
 }
 
@@ -294,10 +296,11 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
     return handleError(deps, current, err);
   }
   const fetchedAt = deps.now();
+  const readId = randomUUID();
   await writing;
   // The page is paid for: kept even when the store cannot be written this moment (a database
   // restarting), tried again for up to a minute, each time from the job as stored then.
-  return whenStoreAnswers(() => keepPage(deps, { jobId, w, page, key, body, calls, fetchedAt }, later, signal), {
+  return whenStoreAnswers(() => keepPage(deps, { jobId, w, page, key, body, calls, fetchedAt, readId }, later, signal), {
     maxWaitMs: KEEP_PAGE_WAIT_MS,
     onWait: (err, waitMs) => deps.log.warn('export.page_waits_for_store', { job: jobId, waitMs, error: err instanceof Error ? err.message : String(err) }),
   });
@@ -312,11 +315,13 @@ interface ReadPage {
   body: ResultPage;
   calls: number;
   fetchedAt: number;
+  /** This answer's own id (two answers may come in the same millisecond). */
+  readId: string;
 }
 
 /** Keeps a page the upstream sent, from the job as it is stored now (see step). */
 async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, signal: AbortSignal | undefined): Promise<StepOutcome> {
-  const { jobId, w, page, key, body, calls, fetchedAt } = read;
+  const { jobId, w, page, key, body, calls, fetchedAt, readId } = read;
   // Cancelled while the call was in flight: the call is spent, the page is not wanted. Stopped
   // (the server shuts down) while it was: the page is paid for, so it is stored before the step ends.
   const current = await deps.store.getJob(jobId);
@@ -327,11 +332,11 @@ async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, sign
   // is kept as sent: one more call, where an incomplete file would cost the whole export again.
   const fault = pageFault(body, page, current.pageSize);
   if (fault) {
-    // Counted already: the store wrote this very try, and its answer was lost on the way back.
-    if (current.rereadFetchedAt === fetchedAt) return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
+    // Counted already: the store wrote this very answer's reread, and its reply was lost on the way back.
+    if (current.rereadOf === readId) return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
     const rereads = current.rereads ?? 0;
     if (rereads < MAX_PAGE_REREADS) {
-      await save(deps, current, { rereads: rereads + 1, callsSpent: current.callsSpent + calls, rereadFetchedAt: fetchedAt });
+      await save(deps, current, { rereads: rereads + 1, callsSpent: current.callsSpent + calls, rereadOf: readId });
       deps.log.info('export.page_reread', { job: jobId, account: current.account, page, reread: rereads + 1 });
       return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
     }

@@ -302,7 +302,7 @@ describe('the export runner', () => {
     expect(done.countCheck).toMatchObject({ ok: true });
   });
 
-  it('gives the dashboard a copy of each page it reads, written while its next call is in flight', async () => {
+  it('gives the dashboard a copy of each page it reads, written while its next call is in flight, and the index of its records once done', async () => {
     const w = await world();
     await signIn(w, 'demo');
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
@@ -323,6 +323,9 @@ describe('the export runner', () => {
     const pages = (await w.store.getJob(job.id))!.windows[0]!.pagesTotal!;
     expect(pages).toBeGreaterThan(2);
     for (let page = 1; page <= pages; page++) expect(await w.cache.getPage('demo', key, 'desc', page), `page ${page}`).not.toBeNull();
+    // Once it is done, every record of those pages is found by its trx_id, with no call.
+    const expected = expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc');
+    for (const trxId of [expected[0]!, expected[150]!, expected.at(-1)!]) expect(await w.cache.getRecord('demo', trxId), trxId).toMatchObject({ cdr: { trx_id: trxId } });
   });
 
   it('splits a window deeper than the upstream\u2019s 1000 pages and says so', async () => {

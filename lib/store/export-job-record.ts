@@ -98,10 +98,11 @@ export interface ExportJobRecord {
    */
   rereads?: number;
   /**
-   * When the last page asked again was fetched (its `fetchedAt`): a try of keeping that page again
-   * (the store's answer to the first was lost) does not count its call twice. Absent: none.
+   * Which answer of the upstream was last asked again (an id given to each page read): a try of
+   * keeping that answer again (the store's reply to the first was lost) does not count its call
+   * twice. Absent: none.
    */
-  rereadFetchedAt?: number;
+  rereadOf?: string;
   /** The upstream refused the stored credentials then: only a session signed in later can help. */
   signInNeededSince: number | null;
   countCheck: ExportCountCheck | null;

@@ -22,6 +22,7 @@ function fakeStore(): PageCacheStore & { reads: number } {
     async putPage(account: string, p: CachedPage) {
       rows.set(`${account}|${p.queryKey}|${p.sortOrder}|${p.page}`, p);
     },
+    indexPageRecords: vi.fn(async () => {}),
     countPages: vi.fn(async () => 0),
     getRecord: vi.fn(async () => null),
     putRecords: vi.fn(async () => {}),

@@ -56,10 +56,11 @@ export function withMemoryCache(store: PageCacheStore, maxPages: number, now: ()
       if (hit && hit.expiresAt > now) return hit;
       return store.anyPage(account, queryKey, now);
     },
-    async putPage(account, page) {
-      await store.putPage(account, page);
+    async putPage(account, page, options) {
+      await store.putPage(account, page, options);
       remember(account, page);
     },
+    indexPageRecords: (account, pages) => store.indexPageRecords(account, pages),
     countPages: (account, queryKey, sortOrder, totalFound, fetchedSince) => store.countPages(account, queryKey, sortOrder, totalFound, fetchedSince),
     getRecord: (account, trxId): Promise<CachedRecord | null> => store.getRecord(account, trxId),
     putRecords: (account, cdrs, fetchedAt, expiresAt) => store.putRecords(account, cdrs, fetchedAt, expiresAt),

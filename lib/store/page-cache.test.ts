@@ -62,6 +62,19 @@ describe('the page cache', () => {
       expect(row).toEqual({ body: '', page_no: 1 });
     });
 
+    it('stores a page without its records when asked (an export’s), and indexes the records of many pages at once later', async () => {
+      const { cache } = await open();
+      const bodyOf = (n: number) => resultPageSchema.parse(samplePage([sampleCdr({ trx_id: `a${n}` }), sampleCdr({ trx_id: `b${n}` })], { page: n }));
+      const pages = [1, 2, 3].map((n) => page(n, { body: bodyOf(n) }));
+      for (const p of pages) await cache.putPage('demo', p, { indexRecords: false });
+      expect(await cache.getPage('demo', 'q', 'desc', 2)).toMatchObject({ page: 2 });
+      expect(await cache.getRecord('demo', 'b2')).toBeNull();
+      await cache.indexPageRecords('demo', pages);
+      expect(await cache.getRecord('demo', 'b2')).toEqual({ cdr: pages[1]!.body._embedded.cdrs[1], fetchedAt: T0, expiresAt: T0 + 120_000 });
+      expect(await cache.getRecord('demo', 'a3')).toMatchObject({ cdr: { trx_id: 'a3' } });
+      expect(await cache.getRecord('fuji', 'a3')).toBeNull();
+    });
+
     it('finds a record on the page fetched last, and misses it (one call later) once that page no longer holds it', async () => {
       const { cache } = await open();
       const first = resultPageSchema.parse(samplePage([sampleCdr({ trx_id: 'moving', delivery_status: 'ACCEPTD' })]));

@@ -33,9 +33,16 @@ export interface PageCacheStore {
   anyPage(account: string, queryKey: string, now: number): Promise<CachedPage | null>;
   /**
    * Stores a page and indexes each of its records by trx_id (a pointer to the page, not a second
-   * copy of the record), in one transaction.
+   * copy of the record), in one transaction. `indexRecords: false` stores the page alone (an
+   * export's: its records are indexed in bulk once it is done, indexPageRecords).
    */
-  putPage(account: string, page: CachedPage): Promise<void>;
+  putPage(account: string, page: CachedPage, options?: { indexRecords?: boolean }): Promise<void>;
+  /**
+   * Indexes the records of pages already stored, in one transaction: many pages at once write each
+   * page of the trx_id index once, where a transaction per page writes it again for every page
+   * (trx_ids are random, so a page's records land all over the index).
+   */
+  indexPageRecords(account: string, pages: readonly CachedPage[]): Promise<void>;
   /**
    * How many pages of the query in this order are stored with this total, fetched at `fetchedSince`
    * or later (a complete result has them all).
@@ -142,7 +149,7 @@ export function createPageCache(db: Kysely<Database>): PageCacheStore {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    async putPage(account, page) {
+    async putPage(account, page, options = {}) {
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('cache_pages')
@@ -166,7 +173,13 @@ export function createPageCache(db: Kysely<Database>): PageCacheStore {
           )
           .execute();
         // The records point at the page rather than holding a second copy of it.
-        await putRecordsIn(trx, account, page.body._embedded.cdrs, () => ({ page }), page.fetchedAt, page.expiresAt);
+        if (options.indexRecords !== false) await putRecordsIn(trx, account, page.body._embedded.cdrs, () => ({ page }), page.fetchedAt, page.expiresAt);
+      });
+    },
+    async indexPageRecords(account, pages) {
+      if (pages.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const page of pages) await putRecordsIn(trx, account, page.body._embedded.cdrs, () => ({ page }), page.fetchedAt, page.expiresAt);
       });
     },
     async getRecord(account, trxId) {
