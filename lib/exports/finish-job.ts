@@ -28,7 +28,7 @@ export interface FinishDeps {
   asForeground?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
-export async function finishJob(deps: FinishDeps, job: ExportJobRecord): Promise<void> {
+export async function finishJob(deps: FinishDeps, job: ExportJobRecord, signal?: AbortSignal): Promise<void> {
   const write = () => writeExportFile(deps.store, deps.files, job);
   const file = await (deps.asForeground ? deps.asForeground(write) : write());
   const current = await deps.store.getJob(job.id);
@@ -61,7 +61,7 @@ export async function finishJob(deps: FinishDeps, job: ExportJobRecord): Promise
   await deps.store.deleteRows(current.id);
   deps.log.info('export.done', { job: current.id, account: current.account, records: file.rows, calls: current.callsSpent, cached: current.pagesCached, countOk: check.ok });
   // The file is ready: now the dashboard's index of the records it was given (index-shared-pages.ts).
-  await indexSharedPages(deps.cache, current).catch((err: unknown) =>
+  await indexSharedPages(deps.cache, current, signal).catch((err: unknown) =>
     deps.log.warn('export.index_failed', { job: current.id, error: err instanceof Error ? err.message : String(err) }),
   );
 }

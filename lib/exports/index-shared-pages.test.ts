@@ -47,6 +47,15 @@ describe('the index of an export’s shared pages', () => {
     expect(asked).toEqual(new Set([windowBase(j, j.windows[0]!).key, windowBase(j, j.windows[2]!).key]));
   });
 
+  it('stops at the next page once the server stops', async () => {
+    const j = job([{ pagesDone: 50 }]);
+    const cache = cacheFor(j);
+    const stopping = new AbortController();
+    cache.indexPageRecords.mockImplementationOnce(async () => stopping.abort());
+    expect(await indexSharedPages(cache, j, stopping.signal)).toBe(PAGES_PER_INDEX_WRITE);
+    expect(cache.indexPageRecords).toHaveBeenCalledTimes(1);
+  });
+
   it('writes nothing for an export that read no page', async () => {
     const j = job([{ pagesDone: 0 }]);
     const cache = cacheFor(j);

@@ -16,9 +16,10 @@ export const PAGES_PER_INDEX_WRITE = 20;
 
 /**
  * Indexes the records of every page the job read from the upstream or the cache (not those of the
- * local history, which has its own index), as the cache holds them now; answers how many pages.
+ * local history, which has its own index), as the cache holds them now, until `signal` aborts (the
+ * server stopping); answers how many pages.
  */
-export async function indexSharedPages(cache: Pick<PageCacheStore, 'getPage' | 'indexPageRecords'>, job: ExportJobRecord): Promise<number> {
+export async function indexSharedPages(cache: Pick<PageCacheStore, 'getPage' | 'indexPageRecords'>, job: ExportJobRecord, signal?: AbortSignal): Promise<number> {
   let batch: CachedPage[] = [];
   let indexed = 0;
   const write = async () => {
@@ -33,6 +34,8 @@ export async function indexSharedPages(cache: Pick<PageCacheStore, 'getPage' | '
     if (w.state !== 'done' || w.local) continue;
     const key = windowBase(job, w).key;
     for (let page = 1; page <= w.pagesDone; page++) {
+      // The server stops: what is not indexed costs a lookup one call, as before this ran.
+      if (signal?.aborted) return indexed;
       const cached = await cache.getPage(job.account, key, job.query.sortOrder, page);
       if (cached) batch.push(cached);
       if (batch.length >= PAGES_PER_INDEX_WRITE) await write();

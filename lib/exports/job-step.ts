@@ -239,7 +239,7 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   if (!w) {
     // The dashboard's copies of the last pages before the file, as before any other step's end.
     await later.flush();
-    await finishJob(deps, job);
+    await finishJob(deps, job, signal);
     return { next: 'stop' };
   }
   const route = await routeWindow(deps.local, job, w);
