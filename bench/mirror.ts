@@ -33,7 +33,7 @@ import { formatWallClock, type Zone } from '../lib/time/zones';
 import { startHarness, type Harness } from '../tests/support/service-harness';
 import { historyFileOf } from '../lib/store/db/history-file';
 import { sqliteFileOf } from '../lib/store/db/sqlite-file';
-import { mainThreadCpuMs, startSimulatorProcess } from './lib/processes';
+import { mainThreadCpuMs, startSimulatorProcess, untilQuiet } from './lib/processes';
 import { QUERY_PATH } from '../lib/upstream/client';
 import { nodeTransport } from '../lib/upstream/node-transport';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
@@ -205,6 +205,11 @@ async function syncAndSupportDay(): Promise<void> {
   const withCalls = (await queriesOf(upstream.url, 'demo')) - syncCalls;
   // Last: the simulator counts these too.
   const queries = gets.filter((get) => new URL(get.url).pathname === QUERY_PATH);
+  // With this process quiet (the history writer's last work done), as the simulator's own time.
+  await untilQuiet(() => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  });
   const aloneMs = await replayAlone(queries);
   await h.close();
   await upstream.stop();

@@ -33,7 +33,7 @@ import type { Cdr } from '../lib/cdr/schema';
 import { formatWallClock } from '../lib/time/zones';
 import { apiGet, getToken, queryPath } from '../simulator/test-client';
 import { keepAliveClient } from './lib/http-client';
-import { signIn, simStats, startDashboard, startSimulatorProcess, type Proc } from './lib/processes';
+import { signIn, simStats, startDashboard, startSimulatorProcess, untilQuiet, type Proc } from './lib/processes';
 import { seededPath, seedPages } from './lib/seed-pages';
 
 const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench';
@@ -248,7 +248,7 @@ async function main(): Promise<void> {
       // The upstream's own time, with the dashboard quiet: a finished export leaves work behind (its
       // records deleted, its complete result copied into the local history), which would share the
       // two cores with the simulator and make the upstream look slower than it is.
-      const quietAfterMs = await untilQuiet(dash);
+      const quietAfterMs = await untilQuiet(() => dash.cpuMs());
       const supportToken = await getToken(sim, 'support', 'support-secret');
       const upstreamStarted = performance.now();
       for (let page = 1; page <= pages; page++) {
@@ -290,22 +290,6 @@ interface ExportJobAnswer {
 }
 
 /** The finished job, and when its last page was seen read (before its file was written), to 100 ms. */
-/**
- * Waits until the server's process uses under a tenth of a core over half a second (at most 60 s);
- * answers how long that took.
- */
-async function untilQuiet(server: { cpuMs(): number }): Promise<number> {
-  const started = performance.now();
-  let before = server.cpuMs();
-  while (performance.now() - started < 60_000) {
-    await new Promise((r) => setTimeout(r, 500));
-    const now = server.cpuMs();
-    if (now - before < 50) break;
-    before = now;
-  }
-  return performance.now() - started;
-}
-
 async function runExport(base: string, cookie: string, body: Record<string, string>): Promise<{ job: ExportJobAnswer; pagesReadAt: number | null; slowestPollMs: number }> {
   const headers = { Cookie: cookie, Accept: 'application/json', 'Content-Type': 'application/json' };
   const created = await fetch(`${base}/api/exports`, { method: 'POST', headers, body: JSON.stringify(body) });

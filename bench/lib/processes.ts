@@ -224,3 +224,21 @@ export interface SimCounts {
 export async function simStats(simUrl: string): Promise<{ total: SimCounts; accounts: Record<string, SimCounts> }> {
   return (await (await fetch(`${simUrl}/__admin/stats`)).json()) as never;
 }
+
+/**
+ * Waits until a process (its CPU time in ms, `cpuMs`) uses under a tenth of a core over half a
+ * second, at most 60 s; answers how long that took. An upstream timed "alone" while the dashboard
+ * still works (a finished job's leftovers, the history writer's queue) shares the cores with it and
+ * looks slower than it is.
+ */
+export async function untilQuiet(cpuMs: () => number): Promise<number> {
+  const started = performance.now();
+  let before = cpuMs();
+  while (performance.now() - started < 60_000) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuMs();
+    if (now - before < 50) break;
+    before = now;
+  }
+  return performance.now() - started;
+}
