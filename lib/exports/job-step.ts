@@ -14,7 +14,7 @@ import { QuotaExceededError } from '../governor/governor';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import type { UpstreamBase } from '../query/wire';
 import type { CachePolicy } from '../server/cache-policy';
-import { pageFault, pageIsWhole, reachableRecords } from '../query/ranges';
+import { pageFault, reachableRecords } from '../query/ranges';
 import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
 import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
 import { ExportJobCancelledError } from '../store/export-jobs';
@@ -109,11 +109,8 @@ async function accountFor(deps: StepDeps, job: ExportJobRecord): Promise<Upstrea
   };
 }
 
-/** Puts a fetched page into the dashboard's cache too, with the lifetime the dashboard gives it. */
+/** Puts a fetched page (a whole one: see keepPage) into the dashboard's cache too, with the lifetime the dashboard gives it. */
 async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage, fetchedAt: number): Promise<void> {
-  // A page short of its count or with a record twice is the export's (its count check says so),
-  // not the dashboard's to serve as the whole result.
-  if (!pageIsWhole(body, page, job.pageSize)) return;
   const expiresAt = deps.policy.expiresAt(w.to, fetchedAt);
   // Its records are indexed by trx_id once the export is done (index-shared-pages.ts).
   await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt }, { indexRecords: false });
@@ -346,11 +343,15 @@ async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, sign
   // page again. The dashboard's copy after it (during the next call, or when the step ends here),
   // so a crash in between cannot make the page look free on resume.
   await commit(deps, current, w.id, page, pageRead(body), 'upstream', calls);
-  later.add(() =>
-    shareWithDashboard(deps, current, w, key, page, body, fetchedAt).catch((err: unknown) =>
-      deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
-    ),
-  );
+  // A page short of its count or with a record twice is the export's (its count check says so),
+  // not the dashboard's to serve as the whole result.
+  if (fault === null) {
+    later.add(() =>
+      shareWithDashboard(deps, current, w, key, page, body, fetchedAt).catch((err: unknown) =>
+        deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
+      ),
+    );
+  }
   return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
 }
 

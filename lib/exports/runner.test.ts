@@ -549,6 +549,10 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     expect(done.warnings.join('\n')).toMatch(/page 2 held 0 records where its own count \(300\) promises 100, asked 3 times; kept as sent/);
     expect(done.warnings.join('\n')).toMatch(/empty page 2 of 3/);
     expect(done.countCheck).toMatchObject({ expected: 300, written: 100, ok: false });
+    // The whole page is the dashboard's too; the one kept as sent is the export's alone.
+    const key = windowBase(done, done.windows[0]!).key;
+    expect(await w.cache.getPage('demo', key, done.query.sortOrder, 1)).toMatchObject({ page: 1 });
+    expect(await w.cache.getPage('demo', key, done.query.sortOrder, 2)).toBeNull();
   });
 
   it('asks a page that came short or with a record twice again, and keeps the whole one', async () => {
