@@ -139,23 +139,25 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
         const holder = new Map<string, { win: number; id?: number }>();
         for (const found of await twinsOf(trx, job.id, rows)) holder.set(found.trx_id, { win: found.win, id: found.id });
         const result: AppendResult = { inserted: 0, sameWindow: 0, otherWindow: 0, claimed: 0 };
-        const inserts: ExportRowInsert[] = [];
+        const inserts = new Map<string, ExportRowInsert>();
         const claims = new Map<number, string>();
         for (const row of rows) {
           const held = holder.get(row.trxId);
           if (held === undefined) {
-            inserts.push({ job_id: job.id, received_ms: row.receivedMs, trx_id: row.trxId, win: windowId, body: row.body });
+            inserts.set(row.trxId, { job_id: job.id, received_ms: row.receivedMs, trx_id: row.trxId, win: windowId, body: row.body });
             result.inserted += 1;
-          } else if (split.has(held.win) && held.id !== undefined) {
-            // Keeps its place in the file (it was read first) and takes the newer copy of the record.
-            claims.set(held.id, row.body);
+          } else if (split.has(held.win)) {
+            // Keeps its place in the file (it was read first) and takes the newer copy of the record:
+            // a stored row's, or (a page of a split window carrying it twice) the one about to be.
+            if (held.id === undefined) inserts.get(row.trxId)!.body = row.body;
+            else claims.set(held.id, row.body);
             result.claimed += 1;
           } else if (held.win === windowId) result.sameWindow += 1;
           else result.otherWindow += 1;
           holder.set(row.trxId, { ...held, win: windowId });
         }
         // One multi-row INSERT per batch numbers the rows in the order given: arrival order.
-        for (const batch of batches(inserts)) await bulkInsert(trx, 'export_rows', batch, () => trx.insertInto('export_rows').values(batch));
+        for (const batch of batches([...inserts.values()])) await bulkInsert(trx, 'export_rows', batch, () => trx.insertInto('export_rows').values(batch));
         for (const [id, body] of claims) {
           await trx.updateTable('export_rows').set({ win: windowId, body }).where('id', '=', id).execute();
         }
