@@ -16,6 +16,7 @@ import type { HistoryRecordRow } from '../history-store';
 import { openStore } from '../open-store';
 import { migrate } from './migrate';
 import { migrationsFor } from './migrations';
+import { exportRowsByTimeMigration } from './migrations/0023-export-rows-by-time';
 import { openDatabase } from './open-database';
 
 /** Every table the schema types declare (lib/store/db/schema.ts), which the migrations must create. */
@@ -204,6 +205,64 @@ describe('migrations', () => {
       }
     },
   );
+
+  it('leave export_rows as it was when a start stops half-way through rebuilding it (SQLite), and rebuild it at the next start', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-rows-stop-'));
+    try {
+      const before = await openDatabase({ dataDir: dir });
+      try {
+        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
+        expect((await migrator.migrateTo('0022-ended-sessions')).error).toBeUndefined();
+        await sql`insert into export_rows (job_id, trx_id, win, body) values ('running', 'a', 1, '{}'), ('running', 'b', 1, '{}')`.execute(before.db);
+        // The process stops (here: fails) after the copy, as it drops the old table.
+        const stopsAtDrop = before.db.withPlugin({
+          transformQuery(args) {
+            if (args.node.kind === 'DropTableNode') throw new Error('the process stopped');
+            return args.node;
+          },
+          transformResult: async (args) => args.result,
+        });
+        await expect(exportRowsByTimeMigration('sqlite').up(stopsAtDrop as never)).rejects.toThrow('the process stopped');
+        const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name like 'export_rows%'`.execute(before.db);
+        expect(tables.rows.map((r) => r.name)).toEqual(['export_rows']);
+      } finally {
+        await before.close();
+      }
+      const store = await openStore({ dataDir: dir });
+      try {
+        expect((await store.exportJobs.rowBatch('running', 0, 10)).map((r) => r.id)).toEqual([1, 2]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keep a page an instance of the version before writes while PostgreSQL rebuilds export_rows (a rolling upgrade)', async () => {
+    const database = await createDatabase(inject('postgresAdminUrl'), 'rows_rolling');
+    try {
+      const old = await openDatabase({ databaseUrl: database.url, dataDir: '' });
+      const migrating = await openDatabase({ databaseUrl: database.url, dataDir: '' });
+      try {
+        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrationsFor('postgres') }, allowUnorderedMigrations: true });
+        expect((await migrator.migrateTo('0022-ended-sessions')).error).toBeUndefined();
+        // Other exports' rows, enough for the copy to take a while.
+        await sql`insert into export_rows (job_id, trx_id, win, body) select 'other', 'r' || n, 1, repeat('x', 200) from generate_series(1, 300000) as n`.execute(old.db);
+        const rebuilt = migrate(migrating.db, 'postgres');
+        // The old instance's page, written once the rebuild has begun.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await sql`insert into export_rows (job_id, trx_id, win, body) values ('running', 'late', 1, '{}')`.execute(old.db);
+        await rebuilt;
+        const { rows } = await sql<{ n: string }>`select count(*) as n from export_rows where job_id = 'running' and trx_id = 'late'`.execute(old.db);
+        expect(Number(rows[0]!.n)).toBe(1);
+      } finally {
+        await Promise.all([old.close(), migrating.close()]);
+      }
+    } finally {
+      await database.drop();
+    }
+  }, 60_000);
 
   it('move a SQLite copy of the local history made before into the history file, every record still found', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-move-'));
