@@ -92,6 +92,12 @@ describe('the CSV writer', () => {
     expect(inParts([], cols)).toBe(`${BOM}trx_id,ref,from_address\r\n`);
   });
 
+  it('never starts a row’s line with {" (an export tells a stored line from a stored JSON row by it)', () => {
+    const line = csvLineWriter(['ref', 'trx_id']);
+    expect(line({ ref: '{"a":1}', trx_id: 't' })).toBe('"{""a"":1}",t\r\n');
+    expect(line({ ref: '{', trx_id: 't' })).toBe('{,t\r\n');
+  });
+
   it('writes the same bytes in the browser build (rows on screen) as on the server', () => {
     const records = ['plain', 'a,b', 'say "hi"', '=x', '\nx', 'お知らせ 📦', ''].map((ref, i) => ({ trx_id: `t${i}`, ref, from_address: '@a', how_many_message_parts: i }));
     const columns: CdrFieldKey[] = ['trx_id', 'ref', 'from_address', 'how_many_message_parts'];

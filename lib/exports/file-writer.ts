@@ -9,8 +9,9 @@ import 'server-only';
  * flat however many records. A crash mid-write leaves only orphan chunks, cleared when the file is
  * written again.
  *
- * Jobs made before 2026-11-28 stored each record as the JSON of its columns (no `rowFormat`): their
- * lines are made here, at the end, as they were then.
+ * Jobs made before 2026-11-28 stored each record as the JSON of its columns (no `rowFormat`), as an
+ * instance of that version still does for any job (a rolling upgrade): those lines are made here,
+ * at the end, as they were then.
  */
 import { TIMESTAMP_FIELDS, type CdrFieldKey } from '../cdr/fields';
 import { receivedMs } from '../cdr/record-columns';
@@ -53,16 +54,24 @@ function jsonOfColumns(columns: readonly CdrFieldKey[]): (record: Record<string,
   };
 }
 
+/**
+ * Whether a stored row holds the JSON of the record's columns rather than its line. A line never
+ * starts with `{"`: a cell holding a quote is written quoted, so it starts with `"`. A job made now
+ * can hold such rows too: pages an instance of the version before stored, still running during a
+ * rolling upgrade.
+ */
+const isJsonRow = (body: string) => body.startsWith('{"');
+
 /** The file's parts: its header, then the lines of each batch of stored records. */
 async function* csvParts(store: ExportJobStore, job: ExportJobRecord, counter: { rows: number }) {
-  const line = job.rowFormat === 'csv-line' ? null : lineMaker(job);
+  const line = lineMaker(job);
   yield csvHeader(job.columns);
   let after = 0;
   for (;;) {
     const batch = await store.rowBatch(job.id, after, BATCH);
     if (batch.length === 0) return;
     counter.rows += batch.length;
-    yield batch.map((row) => (line ? line(JSON.parse(row.body) as Record<string, unknown>) : row.body)).join('');
+    yield batch.map((row) => (job.rowFormat !== 'csv-line' || isJsonRow(row.body) ? line(JSON.parse(row.body) as Record<string, unknown>) : row.body)).join('');
     after = batch[batch.length - 1]!.id;
     // SQLite answers synchronously under its promises, so without this the whole file would be
     // written in one turn of the event loop (seconds for a large export, with every request waiting).
