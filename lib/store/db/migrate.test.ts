@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
 import { createDatabase } from '@/tests/support/postgres';
@@ -18,6 +18,7 @@ import { migrate } from './migrate';
 import { migrationsFor } from './migrations';
 import { exportRowsByTimeMigration } from './migrations/0023-export-rows-by-time';
 import { openDatabase } from './open-database';
+import type { Database as StoreSchema, SqlDialect } from './schema';
 
 /** Every table the schema types declare (lib/store/db/schema.ts), which the migrations must create. */
 const TABLES = [
@@ -56,6 +57,12 @@ const ALL = Object.keys(migrationsFor('postgres'));
 
 const SCOPE = scopeOf({ apiKey: 'demo', enterpriseId: null }).key;
 
+/** Applies the migrations up to `last` only: the store as a version of then left it. */
+async function migrateUpTo(db: Kysely<StoreSchema>, dialect: SqlDialect, last: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(dialect) }, allowUnorderedMigrations: true });
+  expect((await migrator.migrateTo(last)).error).toBeUndefined();
+}
+
 /**
  * A SQLite store migrated up to `lastBefore`, holding `rows` with the first one's search text as
  * the copies of then kept it (`oldText`), in the text index; then opened as a server opens it
@@ -66,8 +73,7 @@ async function afterUpgrade(lastBefore: string, rows: HistoryRecordRow[], oldTex
   try {
     const before = await openDatabase({ dataDir: dir });
     try {
-      const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
-      expect((await migrator.migrateTo(lastBefore)).error).toBeUndefined();
+      await migrateUpTo(before.db, 'sqlite', lastBefore);
       const writes = createHistoryWrites(before.db, 'sqlite');
       await writes.addRecords(SCOPE, rows);
       await sql`update history_records set search_text = ${oldText} where trx_id = ${rows[0]!.trx_id}`.execute(before.db);
@@ -139,8 +145,7 @@ describe('migrations', () => {
     try {
       const before = await openDatabase({ dataDir: dir });
       try {
-        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
-        expect((await migrator.migrateTo('0017-text-index-when-idle')).error).toBeUndefined();
+        await migrateUpTo(before.db, 'sqlite', '0017-text-index-when-idle');
         for (const [id, account, enterpriseId] of [['j1', 'support', 'ent-minato'], ['j2', 'demo', null]] as const) {
           await sql`insert into export_jobs (id, account, state, created_at, expires_at, data) values (${id}, ${account}, 'done', 0, null, ${JSON.stringify({ id, account, enterpriseId })})`.execute(before.db);
         }
@@ -179,8 +184,7 @@ describe('migrations', () => {
         });
         const before = await openDatabase(where);
         try {
-          const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor(dialect) }, allowUnorderedMigrations: true });
-          expect((await migrator.migrateTo('0022-ended-sessions')).error).toBeUndefined();
+          await migrateUpTo(before.db, dialect, '0022-ended-sessions');
           await sql`insert into export_jobs (id, account, owner, state, created_at, expires_at, data) values ('running', 'demo', 'o', 'running', 0, null, ${JSON.stringify(job)})`.execute(before.db);
           for (const trx of ['a', 'b', 'c']) {
             await sql`insert into export_rows (job_id, trx_id, win, body) values ('running', ${trx}, 1, ${JSON.stringify({ trx_id: trx })})`.execute(before.db);
@@ -211,8 +215,7 @@ describe('migrations', () => {
     try {
       const before = await openDatabase({ dataDir: dir });
       try {
-        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
-        expect((await migrator.migrateTo('0022-ended-sessions')).error).toBeUndefined();
+        await migrateUpTo(before.db, 'sqlite', '0022-ended-sessions');
         await sql`insert into export_rows (job_id, trx_id, win, body) values ('running', 'a', 1, '{}'), ('running', 'b', 1, '{}')`.execute(before.db);
         // The process stops (here: fails) after the copy, as it drops the old table.
         const stopsAtDrop = before.db.withPlugin({
@@ -245,8 +248,7 @@ describe('migrations', () => {
       const old = await openDatabase({ databaseUrl: database.url, dataDir: '' });
       const migrating = await openDatabase({ databaseUrl: database.url, dataDir: '' });
       try {
-        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrationsFor('postgres') }, allowUnorderedMigrations: true });
-        expect((await migrator.migrateTo('0022-ended-sessions')).error).toBeUndefined();
+        await migrateUpTo(old.db, 'postgres', '0022-ended-sessions');
         // Other exports' rows, enough for the copy to take a while.
         await sql`insert into export_rows (job_id, trx_id, win, body) select 'other', 'r' || n, 1, repeat('x', 200) from generate_series(1, 300000) as n`.execute(old.db);
         const rebuilt = migrate(migrating.db, 'postgres');
@@ -274,8 +276,7 @@ describe('migrations', () => {
       // The store as it was before the history's data had a file of its own: everything in dashboard.sqlite.
       const before = await openDatabase({ dataDir: dir });
       try {
-        const migrator = new Migrator({ db: before.db, provider: { getMigrations: async () => migrationsFor('sqlite') }, allowUnorderedMigrations: true });
-        expect((await migrator.migrateTo('0015-text-index-vocabulary')).error).toBeUndefined();
+        await migrateUpTo(before.db, 'sqlite', '0015-text-index-vocabulary');
         const writes = createHistoryWrites(before.db, 'sqlite');
         expect(await writes.addRecords(scope, rows)).toBe(30);
         await writes.finishDay(scope, '2026-11-01');
