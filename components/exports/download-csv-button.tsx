@@ -120,9 +120,9 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
 
   async function downloadPage() {
     if (!query) return;
-    // Lazily: the CSV library's browser build is only needed on this click.
-    const { recordsToCsvText } = await import('@/lib/csv/csv-browser');
-    const text = recordsToCsvText(view.rows as unknown as Record<string, unknown>[], columns, excel);
+    // Lazily: the CSV writer is only needed on this click.
+    const { recordsToCsv } = await import('@/lib/csv/csv');
+    const text = recordsToCsv(view.rows as unknown as Record<string, unknown>[], columns, excel);
     saveFile({ text, fileName: csvFileName(query, { page: query.page }) });
     setPageDownloaded(`Downloaded the ${formatCount(view.rows.length)} rows on screen. No upstream call was made.`);
   }

@@ -1,22 +1,28 @@
 /**
- * The rules of the dashboard's CSV, shared by the server's streaming writer (csv.ts) and the
- * browser's "rows on screen" download (csv-browser.ts), so both write the same bytes for the same
- * rows: RFC 4180 (quoted where needed, CRLF), a UTF-8 BOM so Excel reads Japanese correctly, a
- * header row of field names, and every cell safe to open in a spreadsheet.
+ * The rules of the dashboard's CSV cells, for its one writer (csv.ts: an export's file on the server,
+ * the rows on screen in the browser): RFC 4180 quoting where needed (d3-dsv's), and every cell safe
+ * to open in a spreadsheet.
  *
  * Formula neutralisation follows OWASP's CSV-injection guidance: a cell that starts with `=`, `+`,
- * `-`, `@`, tab, CR or LF (or their full-width forms) is prefixed with `'` AND quoted. csv-stringify's
- * own `escape_formulas` prefixes without quoting and misses LF, so it is not used.
- *
- * Browser-safe: no csv-stringify import here (the two writers load the build for their side).
+ * `-`, `@`, tab, CR or LF (or their full-width forms) is prefixed with `'` AND quoted.
  */
+import { csvFormatValue } from 'd3-dsv';
 import { CDR_FIELDS, FIELD_BY_KEY, type CdrFieldKey } from '../cdr/fields';
 
 const FORMULA_START = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/;
 
-/** A cell value as written: neutralised when it could be read as a formula. */
-export function neutraliseCell(value: string): string | { value: string; quoted: true } {
-  return FORMULA_START.test(value) ? { value: `'${value}`, quoted: true } : value;
+/** A cell as RFC 4180 writes it: quoted (its quotes doubled) when it holds a comma, a quote, CR or LF. */
+const plainCell = (value: string): string => csvFormatValue(value);
+
+/** A cell quoted whatever it holds (a quoted cell starts with the quote: nothing else does). */
+function quotedCell(value: string): string {
+  const cell = csvFormatValue(value);
+  return cell.startsWith('"') ? cell : `"${cell}"`;
+}
+
+/** A text cell as written: neutralised (and quoted) when it could be read as a formula. */
+export function neutraliseCell(value: string): string {
+  return FORMULA_START.test(value) ? quotedCell(`'${value}`) : plainCell(value);
 }
 
 /**
@@ -27,8 +33,8 @@ export function neutraliseCell(value: string): string | { value: string; quoted:
  */
 const EXCEL_CHANGES = /^(0\d*|\d{12,})$/;
 
-function asExcelText(value: string): { value: string; quoted: true } | null {
-  return EXCEL_CHANGES.test(value) ? { value: `="${value}"`, quoted: true } : null;
+function asExcelText(value: string): string | null {
+  return EXCEL_CHANGES.test(value) ? quotedCell(`="${value}"`) : null;
 }
 
 export const ALL_COLUMNS: readonly CdrFieldKey[] = CDR_FIELDS.map((f) => f.key);
@@ -45,31 +51,13 @@ export function parseColumns(raw: string | null | undefined): { columns: CdrFiel
   return { columns: [...new Set(names)] as CdrFieldKey[] };
 }
 
-/** csv-stringify options (the same for its Node and browser builds); `forExcel`: see asExcelText. */
-export function csvOptions(columns: readonly CdrFieldKey[], withBom: boolean, forExcel = false) {
-  return {
-    bom: withBom,
-    header: true,
-    columns: columns.map((key) => ({ key, header: key })),
-    record_delimiter: 'windows' as const,
-    // Without this, csv-stringify quotes a cell with a bare LF or CR only when the record delimiter
-    // is left at its default: with CRLF chosen, "line1\nline2" would be written unquoted and split
-    // the row in two in every spreadsheet.
-    quote_record_delimiter: true,
-    cast: {
-      string: (value: string) => (forExcel ? asExcelText(value) : null) ?? neutraliseCell(value),
-      number: (value: number) => String(value),
-      boolean: (value: boolean) => (value ? 'true' : 'false'),
-    },
-  };
-}
-
-/** Only the chosen columns, with "not applicable" written as an empty cell. */
-export function toRow(record: Record<string, unknown>, columns: readonly CdrFieldKey[]): Record<string, string | number> {
-  const row: Record<string, string | number> = {};
-  for (const key of columns) {
-    const v = record[key];
-    row[key] = v === null || v === undefined ? '' : typeof v === 'number' ? v : String(v);
-  }
-  return row;
+/**
+ * A field's value as its cell: "not applicable" (null, absent) empty, a number as its digits (a
+ * negative count is not a formula), text neutralised; for Excel, digits it would change as text.
+ */
+export function csvCell(value: unknown, forExcel = false): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  const text = String(value);
+  return (forExcel ? asExcelText(text) : null) ?? neutraliseCell(text);
 }

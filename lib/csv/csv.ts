@@ -1,30 +1,52 @@
 /**
- * The server's CSV writer (the rules are in csv-format.ts): a whole small document at once, or a
- * long one in parts (its header, then its rows' lines), so memory stays flat however long the file.
+ * The dashboard's CSV writer, in the server (an export's file, a CSV answer) and in the browser (the
+ * rows on screen) alike, so both write the same bytes for the same rows: a UTF-8 BOM so Excel reads
+ * Japanese correctly, a header row of field names, then each record's line, CRLF after each. The
+ * cells' rules are in csv-format.ts. A whole small document at once, or a long one in parts (its
+ * header, then each row's line), so memory stays flat however long the file.
+ *
+ * Why d3-dsv's cell quoting (csv-format.ts) and not csv-stringify, used until 2026-11-28: an export
+ * makes every record into its line as its page comes, and csv-stringify spent about 0.8 ms of the
+ * server's thread a page of 100 such lines (a cast, a context object and an array per cell);
+ * d3-dsv's one regular expression a cell writes the same bytes in about a quarter of the time
+ * (bench/NOTES.md).
  */
-import { stringify as stringifySync } from 'csv-stringify/sync';
 import type { CdrFieldKey } from '../cdr/fields';
-import { csvOptions, toRow } from './csv-format';
+import { csvCell } from './csv-format';
 
-export { ALL_COLUMNS, neutraliseCell, parseColumns, toRow } from './csv-format';
+export { ALL_COLUMNS, csvCell, neutraliseCell, parseColumns } from './csv-format';
 
-/** A whole (small) CSV document at once; `forExcel`: csv-format.ts. */
-export function recordsToCsv(records: readonly Record<string, unknown>[], columns: readonly CdrFieldKey[], forExcel = false): string {
-  return stringifySync(records.map((r) => toRow(r, columns)), csvOptions(columns, true, forExcel));
-}
+const BOM = '\uFEFF';
+const RECORD_END = '\r\n';
 
 /** The first part of a long document: the BOM and the header row. */
 export function csvHeader(columns: readonly CdrFieldKey[]): string {
-  return stringifySync([], csvOptions(columns, true));
+  return BOM + columns.map((key) => csvCell(key)).join(',') + RECORD_END;
 }
 
+/** Rewrites a column's value before it is written (an export's timestamps into its zone). */
+export type CellRewrites = Partial<Record<CdrFieldKey, (value: unknown) => unknown>>;
+
 /**
- * The rest of a long document, one row at a time (each line with its CRLF, no header): for rows
- * kept apart until the document is put together (an export's, lib/exports/file-writer.ts). The
- * options are made once and each row handed over as its values in column order, which spares
- * csv-stringify reading the columns again for every row.
+ * The rest of a long document, one record at a time: its line, with its CRLF (no header). For rows
+ * kept apart until the document is put together (an export's, lib/exports/file-writer.ts).
  */
-export function csvLineWriter(columns: readonly CdrFieldKey[], forExcel = false): (row: Record<string, string | number>) => string {
-  const { columns: _named, ...options } = { ...csvOptions(columns, false, forExcel), header: false };
-  return (row) => stringifySync([columns.map((key) => row[key])], options);
+export function csvLineWriter(columns: readonly CdrFieldKey[], forExcel = false, rewrites: CellRewrites = {}): (record: Readonly<Record<string, unknown>>) => string {
+  const cells = columns.map((key) => {
+    const rewrite = rewrites[key];
+    return rewrite ? (record: Readonly<Record<string, unknown>>) => csvCell(rewrite(record[key]), forExcel) : (record: Readonly<Record<string, unknown>>) => csvCell(record[key], forExcel);
+  });
+  return (record) => {
+    let line = cells[0] ? cells[0](record) : '';
+    for (let i = 1; i < cells.length; i++) line += ',' + cells[i]!(record);
+    return line + RECORD_END;
+  };
+}
+
+/** A whole (small) document at once: the chosen columns of each record, in their order. */
+export function recordsToCsv(records: readonly Readonly<Record<string, unknown>>[], columns: readonly CdrFieldKey[], forExcel = false): string {
+  const line = csvLineWriter(columns, forExcel);
+  let text = csvHeader(columns);
+  for (const record of records) text += line(record);
+  return text;
 }
