@@ -6,9 +6,10 @@ import 'server-only';
  * inserted: one already held is not counted twice), summed by the database from those rows, and
  * dropped with them, so they always equal the records.
  */
-import { sql, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { ZONES, zoneOffsetMs, type Zone } from '../time/zones';
 import { DAY_MS, HOUR_MS, zoneDayIndex, zoneDayStart } from '../time/zone-days';
+import { recordsWithIds } from './db/record-ids';
 import type { Database, HistoryRecordsTable, RollupSums, SqlDialect } from './db/schema';
 
 /** The values a rollup row is kept per (besides scope and time). */
@@ -108,12 +109,12 @@ async function rebuildFacets(q: Q, dialect: SqlDialect, scope: string, zone: Zon
 type Q = Kysely<Database> | Transaction<Database>;
 
 /**
- * Adds the records just stored (`stored`: a condition on history_records that picks exactly them)
- * to the scope's hourly rollups and to each zone's daily ones. Summed by the database: a copied
+ * Adds the records just stored (their ids) to the scope's hourly rollups and to each zone's daily ones. Summed by the database: a copied
  * day's records are thousands of rows, and grouping them there costs no row read into JavaScript.
  * The facets follow from the daily rows (refreshDayFacets).
  */
-export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, stored: RawBuilder<SqlBool>): Promise<void> {
+export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, ids: readonly number[]): Promise<void> {
+  const stored = recordsWithIds(dialect, scope, ids);
   const dims = sql.join(ROLLUP_DIMENSIONS.map((d) => (d === 'parts' ? sql`coalesce(parts, 0)` : sql.ref(d))));
   const dimNames = sql.join(ROLLUP_DIMENSIONS.map((d) => sql.ref(d)));
   const sums = sql`count(*), coalesce(sum(parts), 0), coalesce(sum(price_units), 0), count(price_units), ${latencyBytesOf(dialect, sql.ref('latency_ms'))}`;
@@ -125,7 +126,7 @@ export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, sto
   const hour = sql`(received_ms / ${sql.lit(HOUR_MS)}) * ${sql.lit(HOUR_MS)}`;
   await sql`insert into history_rollups_hourly (scope, hour_ms, ${dimNames}, records, parts_sum, price_units, priced, latencies)
       select ${scope}, ${hour}, ${dims}, ${sums}
-      from history_records where scope = ${scope} and ${stored}
+      from ${stored}
       group by ${hour}, ${dims}
       on conflict (scope, hour_ms, ${dimNames}) do update set ${update('history_rollups_hourly')}`.execute(q);
   for (const zone of ZONES) {
@@ -133,7 +134,7 @@ export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, sto
     const day = sql`(received_ms + ${sql.lit(zoneOffsetMs(zone))}) / ${sql.lit(DAY_MS)}`;
     await sql`insert into history_rollups_daily (scope, zone, day, ${dimNames}, records, parts_sum, price_units, priced, latencies)
         select ${scope}, ${zone}, ${day}, ${dims}, ${sums}
-        from history_records where scope = ${scope} and ${stored}
+        from ${stored}
         group by ${day}, ${dims}
         on conflict (scope, zone, day, ${dimNames}) do update set ${update('history_rollups_daily')}`.execute(q);
   }

@@ -13,10 +13,11 @@ import 'server-only';
  * else to do (indexPendingText; migration 0017-text-index-when-idle).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Insertable, type Kysely, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import { historyRow, RECORD_COLUMNS, type HistoryRecordRow } from '../cdr/record-columns';
 import { DAY_MS, utcDayOf } from '../time/zone-days';
 import { bulkInsert } from './db/bulk-insert';
+import { recordIdIn } from './db/record-ids';
 import { truncateHistoryLog } from './db/history-file';
 import { HISTORY_SCHEMA } from './db/migrations/history-schema';
 import { encodePack, PACK_NUMBER_COLUMNS, PACK_TEXT_COLUMNS } from './day-pack';
@@ -72,10 +73,6 @@ export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect, o
   const historySchema = options.historySchema ?? HISTORY_SCHEMA;
   type Q = Kysely<Database> | Transaction<Database>;
 
-  /** The rows of history_records whose ids are these (a condition for one statement, however many). */
-  const idsIn = (ids: readonly number[]): RawBuilder<SqlBool> =>
-    dialect === 'postgres' ? sql<SqlBool>`history_records.id = any(${[...ids]}::bigint[])` : sql<SqlBool>`history_records.id in (select value from json_each(${JSON.stringify(ids)}))`;
-
   /**
    * Stores the rows not held yet with their bodies, and adds those to the rollups (their days'
    * facets too, unless `facets` is false: a day being built has its facets summed when it is
@@ -103,7 +100,7 @@ export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect, o
       }
     }
     if (ids.length === 0) return ids;
-    await addToRollups(q, dialect, scope, idsIn(ids));
+    await addToRollups(q, dialect, scope, ids);
     if (facets) for (const day of touched) await refreshDayFacets(q, dialect, scope, Date.parse(`${day}T00:00:00Z`));
     // A day whose records changed has its pack built again (a settled day should not change; a
     // record of a complete result can land in a complete day).
@@ -206,7 +203,7 @@ export function createHistoryWrites(db: Kysely<Database>, dialect: SqlDialect, o
         const ids = rows.map((r) => Number(r.id));
         await db.transaction().execute(async (trx) => {
           await trx.deleteFrom('history_bodies').where('id', 'in', ids).execute();
-          await trx.deleteFrom('history_records').where(idsIn(ids)).execute();
+          await trx.deleteFrom('history_records').where(recordIdIn(dialect, ids)).execute();
         });
         await new Promise((resolve) => setImmediate(resolve));
       }
