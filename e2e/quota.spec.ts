@@ -19,8 +19,11 @@ test('when the minute is spent: the meter and the search count down, then the se
     const window = pastWindow(5 + i, 1, 9);
     await pickRange(page, window.from, window.to);
     await expect(page.getByTestId('search-cost')).toContainText('Uses 1 of');
+    // Its answer, not the page's: the table of the search before stays on screen while this one runs.
+    const answered = page.waitForResponse((r) => r.url().includes('/api/transactions?') && decodeURIComponent(r.url()).includes(window.from.slice(0, 10)));
     await pressSearch(page);
     await expect(page).toHaveURL(new RegExp(`date-from=${window.from.slice(0, 10)}`));
+    expect((await answered).status()).toBe(200);
     await expect(settled).toBeVisible();
   }
   expect(await upstreamCalls(ACCOUNT)).toBe(before + 3);
