@@ -27,11 +27,14 @@ forEachBackend((open, dialect) => {
     await writes.addRecords('scope-b', [1, 2, 3].map(row));
     const ids = async (scope: string) => (await store.db.selectFrom('history_records').select('id').where('scope', '=', scope).orderBy('id').execute()).map((r) => Number(r.id));
     const [a, b] = [await ids('scope-a'), await ids('scope-b')];
-    const listed = [a[1]!, a[3]!, b[0]!];
+    // Listed twice, given once (as `IN` gives it).
+    const listed = [a[1]!, a[3]!, b[0]!, a[3]!];
     const { rows } = await sql<{ id: number }>`select history_records.id as id from ${recordsWithIds(dialect, 'scope-a', listed)} order by 1`.execute(store.db);
     expect(rows.map((r) => Number(r.id))).toEqual([a[1], a[3]]);
     const { rows: matched } = await sql<{ n: number }>`select count(*) as n from history_records where ${recordIdIn(dialect, listed)}`.execute(store.db);
     expect(Number(matched[0]!.n)).toBe(3);
+    const { rows: counted } = await sql<{ n: number }>`select count(*) as n from ${recordsWithIds(dialect, 'scope-a', listed)}`.execute(store.db);
+    expect(Number(counted[0]!.n)).toBe(2);
   });
 
   if (dialect === 'sqlite') {
