@@ -14,7 +14,7 @@
 import type { CdrFieldKey } from '../cdr/fields';
 import { csvCell } from './csv-format';
 
-export { ALL_COLUMNS, csvCell, neutraliseCell, parseColumns } from './csv-format';
+export { ALL_COLUMNS, neutraliseCell, parseColumns } from './csv-format';
 
 const BOM = '\uFEFF';
 const RECORD_END = '\r\n';
