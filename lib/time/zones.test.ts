@@ -32,6 +32,13 @@ describe('wall clocks of a query', () => {
     }
   });
 
+  it('before the years of the fixed offset, are written as the time-zone database writes them', () => {
+    for (let t = Date.UTC(1890, 0, 1); t < Date.UTC(1953, 0, 1); t += 1_919_993_117) {
+      for (const zone of ZONES) expect(formatWallClock(new Date(t), zone)).toBe(formatInTimeZone(new Date(t), IANA_ZONE[zone], 'yyyy-MM-dd HH:mm:ss'));
+    }
+    expect(formatWallClock(new Date(Date.UTC(999, 11, 31, 23, 0, 0)), 'UTC')).toBe('0999-12-31 23:00:00');
+  });
+
   it('keep the time-zone database where Tokyo kept daylight saving time (1948–1951)', () => {
     // 1950-07-01 12:00 in Tokyo was UTC+10 that summer.
     expect(parseWallClock('1950-07-01 12:00:00', 'JST')?.toISOString()).toBe('1950-07-01T02:00:00.000Z');

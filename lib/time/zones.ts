@@ -3,7 +3,7 @@
  * applied when a wall-clock value is read from or written for a person (or for the upstream's
  * `date-from`/`date-to`, which the upstream reads in its `tz`).
  */
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import { fromZonedTime, getTimezoneOffset } from 'date-fns-tz';
 
 export const ZONES = ['UTC', 'JST'] as const;
 export type Zone = (typeof ZONES)[number];
@@ -15,8 +15,8 @@ export const IANA_ZONE: Record<Zone, string> = { UTC: 'UTC', JST: 'Asia/Tokyo' }
  * so for every instant the upstream can hold JST is a fixed offset: the record timestamps (every
  * timestamp of every answer) and the wall clocks of a query (every request, every link of an
  * answer) are written and read with it instead of a time-zone database lookup, which costs tens of
- * microseconds each. Wall clocks outside the years where the offset is known to hold go through
- * date-fns-tz as before; a test checks both agree.
+ * microseconds each. Wall clocks outside the years where the offset is known to hold take the
+ * zone's offset at that instant from date-fns-tz; a test checks both agree with its formatter.
  */
 const OFFSET_MINUTES: Record<Zone, number> = { UTC: 0, JST: 9 * 60 };
 /** Tokyo's last daylight saving time ended in September 1951; four-digit years end at 9999. */
@@ -24,6 +24,7 @@ const FIXED_OFFSET_FROM_YEAR = 1952;
 const FIXED_OFFSET_TO_YEAR = 9999;
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+const pad4 = (n: number) => String(n).padStart(4, '0');
 
 /** The seed's parameter format: `YYYY-MM-DD HH:MM:SS`. */
 export const WALL_CLOCK_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
@@ -68,11 +69,15 @@ export function formatWallClock(instant: Date, zone: Zone): string {
 }
 
 function writeWallClock(instant: Date, zone: Zone): string {
-  const wall = new Date(instant.getTime() + OFFSET_MINUTES[zone] * 60_000);
-  const year = wall.getUTCFullYear();
-  // NaN (an invalid date) fails both tests and is left to date-fns-tz, which throws as before.
-  if (!(year >= FIXED_OFFSET_FROM_YEAR && year <= FIXED_OFFSET_TO_YEAR)) return formatInTimeZone(instant, IANA_ZONE[zone], 'yyyy-MM-dd HH:mm:ss');
-  return `${year}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} ${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}:${pad2(wall.getUTCSeconds())}`;
+  const ms = instant.getTime();
+  if (Number.isNaN(ms)) throw new RangeError('Invalid time value');
+  const fixed = new Date(ms + OFFSET_MINUTES[zone] * 60_000);
+  const year = fixed.getUTCFullYear();
+  // Outside the years of the fixed offset, the time-zone database's offset at that instant (Tokyo
+  // kept summer time in 1948–1951). Not date-fns-tz's formatter: in the browser it brings date-fns's
+  // whole formatting and English locale (9 kB gzip) to every page that shows a time.
+  const wall = year >= FIXED_OFFSET_FROM_YEAR && year <= FIXED_OFFSET_TO_YEAR ? fixed : new Date(ms + getTimezoneOffset(IANA_ZONE[zone], instant));
+  return `${pad4(wall.getUTCFullYear())}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} ${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}:${pad2(wall.getUTCSeconds())}`;
 }
 
 const UPSTREAM_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*(?:(Z)|([+-])(\d{2}):?(\d{2}))?$/;

@@ -2,8 +2,7 @@
  * How values read on screen. Pure functions (no React, no clock) so the table, the drawer and the
  * detail page agree, and tests can pin every format.
  */
-import { formatInTimeZone } from 'date-fns-tz';
-import { IANA_ZONE, parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
+import { formatWallClock, parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
 
 /** What an empty string ("does not apply / not provided", seed §2.2) looks like. */
 export const EMPTY = '—';
@@ -16,7 +15,9 @@ export function displayText(value: string | number | null | undefined): string {
 
 /** `2026-11-20 09:15:02` (or with `.123` when `withMs`), in `zone`. */
 export function formatInstant(instant: Date, zone: Zone, withMs = false): string {
-  return formatInTimeZone(instant, IANA_ZONE[zone], withMs ? 'yyyy-MM-dd HH:mm:ss.SSS' : 'yyyy-MM-dd HH:mm:ss');
+  const text = formatWallClock(instant, zone);
+  // A zone's offset is whole minutes: the instant's milliseconds are the wall clock's.
+  return withMs ? `${text}.${String(instant.getUTCMilliseconds()).padStart(3, '0')}` : text;
 }
 
 /**

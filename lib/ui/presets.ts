@@ -6,8 +6,7 @@
  * preset twice within a minute then asks for the very same range, which the server answers from
  * its cache instead of spending another upstream call.
  */
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
-import { formatWallClock, IANA_ZONE, type Zone } from '@/lib/time/zones';
+import { formatWallClock, parseWallClock, type Zone } from '@/lib/time/zones';
 import type { WallRange } from './range';
 
 export type PresetId = 'last-hour' | 'today' | 'yesterday' | 'last-24-hours' | 'last-7-days' | 'this-month' | 'last-31-days';
@@ -27,10 +26,12 @@ function endOfRolling(now: Date): Date {
  * neither the browser's nor the server's own zone can leak in.
  */
 function zonedMidnight(now: Date, zone: Zone, offsetDays = 0, monthStart = false): Date {
-  const iana = IANA_ZONE[zone];
-  const [y, m, d] = formatInTimeZone(now, iana, 'yyyy-MM-dd').split('-').map(Number) as [number, number, number];
+  const [y, m, d] = formatWallClock(now, zone).slice(0, 10).split('-').map(Number) as [number, number, number];
   const day = new Date(Date.UTC(y, m - 1, monthStart ? 1 : d + offsetDays));
-  return fromZonedTime(`${day.toISOString().slice(0, 10)}T00:00:00`, iana);
+  const midnight = parseWallClock(`${day.toISOString().slice(0, 10)} 00:00:00`, zone);
+  // A day made by Date.UTC is always a calendar day.
+  if (!midnight) throw new RangeError(`No midnight for ${day.toISOString()}`);
+  return midnight;
 }
 
 interface Preset {
