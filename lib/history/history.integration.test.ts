@@ -221,6 +221,19 @@ describe('the local history', () => {
     }
   });
 
+  it('answers an enterprise the key may not read as the upstream does (refused), and its own from the copy', async () => {
+    // demo is a key of ent-sakura, signed in here for no enterprise: its copy holds ent-sakura only.
+    const from = startOf(SINCE);
+    const range = { 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + DAY - 1000), 'UTC') };
+    const before = h.upstreamCalls('demo');
+    const own = await h.transactions.page(account(), query({ ...range, 'enterprise-id': 'ent-sakura' }));
+    expect(own._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    expect(own._embedded.total_found).toBe(expected(query(range)).total);
+    // The copy holds no record of ent-fuji: the upstream is asked, and refuses, as it would without a copy.
+    await expect(h.transactions.page(account(), query({ ...range, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({ kind: 'forbidden' });
+    expect(h.upstreamCalls('demo')).toBe(before + 1);
+  });
+
   // Last: it deletes the copy the tests above read.
   it('forgets a deleted copy at once: the next search of a day it held asks the upstream', async () => {
     const from = startOf(SINCE);

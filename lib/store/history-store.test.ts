@@ -251,6 +251,15 @@ forEachBackend((open, dialect) => {
       expect(await history.record(B, cdr(99).trx_id)).not.toBeNull();
     });
 
+    it('tells whether a scope holds records of an enterprise, its own copy only', async () => {
+      const history = await seeded(open);
+      await history.commitDayPage(B, day(), rows([cdr(40, { enterprise_id: 'ent-2' })]), []);
+      expect(await history.holdsEnterprise(A, 'ent-1')).toBe(true);
+      expect(await history.holdsEnterprise(A, 'ent-2')).toBe(false);
+      expect(await history.holdsEnterprise(B, 'ent-2')).toBe(true);
+      expect(await history.holdsEnterprise(B, 'ent-1')).toBe(false);
+    });
+
     it('forgets a deleted copy entirely: records, days, results and what free text could find', async () => {
       const history = await seeded(open);
       await history.addResultRecords(A, rows([cdr(50)]));

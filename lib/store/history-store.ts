@@ -78,6 +78,8 @@ export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
   getDay<P>(scope: string, day: string): Promise<HistoryDay<P> | null>;
   /** Complete days between `from` and `to` (inclusive). */
   completeDays(scope: string, from: string, to: string): Promise<string[]>;
+  /** Whether the scope holds any record of enterprise `enterpriseId`. */
+  holdsEnterprise(scope: string, enterpriseId: string): Promise<boolean>;
   /**
    * Stages an upstream page of a day being copied (`records`: its records as JSON; none when the
    * step learnt something without records) with the day's progress, in one transaction.
@@ -246,6 +248,18 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, wr
     async getDay<P>(scope: string, day: string) {
       const row = await db.selectFrom('history_days').selectAll().where('scope', '=', scope).where('day', '=', day).executeTakeFirst();
       return row ? toDay<P>(row) : null;
+    },
+    async holdsEnterprise(scope, enterpriseId) {
+      // The daily rollups of one zone: every record is counted there, in far fewer rows than it has.
+      const row = await db
+        .selectFrom('history_rollups_daily')
+        .select('day')
+        .where('scope', '=', scope)
+        .where('zone', '=', 'UTC')
+        .where('enterprise_id', '=', enterpriseId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
     async completeDays(scope, from, to) {
       const rows = await db
