@@ -39,13 +39,17 @@ export function isLocalOnly(job: Pick<ExportJobRecord, 'query'>): boolean {
   return needsLocalHistory({ filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT });
 }
 
+function scopeOfJob(job: JobView) {
+  return scopeOf({ apiKey: job.account, enterpriseId: job.enterpriseId });
+}
+
 function scopeKey(job: JobView): string {
-  return scopeOf({ apiKey: job.account, enterpriseId: job.enterpriseId }).key;
+  return scopeOfJob(job).key;
 }
 
 /** What the account's copy holds of `range` for the export's upstream filters. */
 export function heldFor(deps: LocalReadDeps, job: JobView, range: TimeRange): Promise<Interval[]> {
-  return deps.historyIndex.intervals(scopeKey(job), range.from, range.to, filtersOfParams(windowBase(job, range).params));
+  return deps.historyIndex.intervals(scopeOfJob(job), range.from, range.to, filtersOfParams(windowBase(job, range).params), isLocalOnly(job));
 }
 
 /** The search that reads a local window (its held ranges, the export's filters and order). */

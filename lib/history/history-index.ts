@@ -8,7 +8,7 @@ import 'server-only';
 import type { HistoryResult, HistoryStore } from '../store/history-store';
 import { type Interval } from './coverage';
 import { DAY_MS, startOf } from './days';
-import { enterpriseOfScope } from './scope';
+import type { HistoryScope } from './scope';
 
 /** How long the held intervals of a scope are reused (another instance's new day shows after this). */
 const TTL_MS = 5_000;
@@ -28,8 +28,6 @@ export function resultServes(result: Pick<HistoryResult, 'filters'>, queryFilter
 interface Held {
   days: string[];
   results: HistoryResult[];
-  /** Whether the scope holds records of an enterprise, by enterprise, as asked. */
-  enterprises: Map<string, boolean>;
   at: number;
 }
 
@@ -51,7 +49,7 @@ export class HistoryIndex {
     const now = this.now();
     if (known && now - known.at < TTL_MS) return known;
     const [days, results] = await Promise.all([this.store.completeDays(scope, '0000-01-01', '9999-12-31'), this.store.results(scope)]);
-    const fresh = { days, results, enterprises: new Map<string, boolean>(), at: now };
+    const fresh = { days, results, at: now };
     this.held.set(scope, fresh);
     return fresh;
   }
@@ -63,38 +61,38 @@ export class HistoryIndex {
   }
 
   /**
-   * Whether complete days can answer for the enterprise a query names. A session signed in for no
-   * enterprise copies what its key may read, and the upstream refuses (403) an enterprise the key
-   * may not read. Days holding no record of the enterprise cannot tell "none sent" from "not
-   * yours": such a query is the upstream's to answer (once: a complete answer is kept as a
-   * result, below). An enterprise the copy holds records of is one the key may read.
+   * Whether what the copy holds can answer for the enterprise a query names. A session signed in
+   * for no enterprise copies what its key may read, and the upstream refuses (403) an enterprise the
+   * key may not read: when the range's records hold none of it, the copy cannot tell "none sent"
+   * from "not yours", and the query is the upstream's (a complete answer of it is kept as a result
+   * with that filter, which answers it next time). Records of it in the range say the key may.
+   * A query only the copy can answer keeps the copy's answer: no upstream could give another.
    */
-  private async daysAnswerFor(scope: string, h: Held, enterpriseId: string | undefined): Promise<boolean> {
-    if (enterpriseId === undefined || enterpriseId === enterpriseOfScope(scope)) return true;
-    let holds = h.enterprises.get(enterpriseId);
-    if (holds === undefined) {
-      holds = await this.store.holdsEnterprise(scope, enterpriseId);
-      h.enterprises.set(enterpriseId, holds);
-    }
-    return holds;
+  private async mayAnswerEnterprise(scope: Pick<HistoryScope, 'key' | 'enterpriseId'>, asked: string | undefined, from: number, to: number, localOnly: boolean): Promise<boolean> {
+    if (localOnly || asked === undefined || asked === scope.enterpriseId) return true;
+    return this.store.holdsEnterprise(scope.key, asked, from, to);
   }
 
   /**
    * Intervals of [from, to] the scope holds every record of, for a query with these upstream filters:
-   * complete days (each with the next day's first instant, read with it) unless the query names an
-   * enterprise they cannot answer for, and complete results whose filters the query's include.
+   * complete days (each with the next day's first instant, read with it), and complete results whose
+   * filters the query's include — for a query naming an enterprise, only when they can answer for it
+   * (mayAnswerEnterprise; a result that named it can). `localOnly`: the query asks what only the
+   * local history can answer.
    */
-  async intervals(scope: string, from: number, to: number, queryFilters: Readonly<Record<string, string>>): Promise<Interval[]> {
-    const h = await this.load(scope);
+  async intervals(scope: Pick<HistoryScope, 'key' | 'enterpriseId'>, from: number, to: number, queryFilters: Readonly<Record<string, string>>, localOnly = false): Promise<Interval[]> {
+    const h = await this.load(scope.key);
+    const asked = queryFilters['enterprise-id'];
+    const mayAnswer = await this.mayAnswerEnterprise(scope, asked, from, to, localOnly);
     const out: Interval[] = [];
-    const days = (await this.daysAnswerFor(scope, h, queryFilters['enterprise-id'])) ? h.days : [];
-    for (const day of days) {
+    for (const day of mayAnswer ? h.days : []) {
       const start = startOf(day);
       if (start > to || start + DAY_MS < from) continue;
       out.push({ from: start, until: start + DAY_MS + 1 });
     }
     for (const r of h.results) {
       if (r.from > to || r.to < from || !resultServes(r, queryFilters)) continue;
+      if (!mayAnswer && r.filters['enterprise-id'] !== asked) continue;
       out.push({ from: r.from, until: r.to + 1 });
     }
     return out;

@@ -18,6 +18,7 @@ const DAY = 86_400_000;
 const SINCE = dayOf(NOW - 7 * DAY);
 let h: Harness;
 const account = () => ({ ...h.account('demo'), sid: 'sid-demo' });
+const signedInForNone = () => ({ ...h.account('demo', null), sid: 'sid-demo' });
 
 function query(params: Record<string, string>): TransactionsQuery {
   const r = parseQuery(params);
@@ -54,8 +55,10 @@ beforeAll(async () => {
   // A signed-in session of demo: the copy renews its token with its secret.
   await h.store.vault.put({ sid: 'sid-demo', apiKey: 'demo', enterpriseId: null, sealedSecret: seal('demo-secret', authSecret()), createdAt: NOW, expiresAt: NOW + 3600_000 });
   await h.mirror.put(account(), { enabled: true, since: SINCE });
+  // The same key signed in for no enterprise: a copy of its own (what the key may read).
+  await h.mirror.put(signedInForNone(), { enabled: true, since: SINCE });
   h.syncRunner.start();
-  await waitFor(async () => (await h.mirror.get(account())).state === 'complete', 60_000);
+  await waitFor(async () => (await h.mirror.get(account())).state === 'complete' && (await h.mirror.get(signedInForNone())).state === 'complete', 60_000);
   await h.syncRunner.stop();
 }, 90_000);
 
@@ -221,17 +224,37 @@ describe('the local history', () => {
     }
   });
 
-  it('answers an enterprise the key may not read as the upstream does (refused), and its own from the copy', async () => {
-    // demo is a key of ent-sakura, signed in here for no enterprise: its copy holds ent-sakura only.
-    const from = startOf(SINCE);
-    const range = { 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + DAY - 1000), 'UTC') };
-    const before = h.upstreamCalls('demo');
-    const own = await h.transactions.page(account(), query({ ...range, 'enterprise-id': 'ent-sakura' }));
+  it('answers an enterprise a key signed in for none may not read as the upstream does (refused), and its own and free text from the copy', async () => {
+    // demo is a key of ent-sakura. Signed in for no enterprise, its copy holds what the key may read.
+    const none = signedInForNone();
+    const wall = (ms: number) => formatWallClock(new Date(ms), 'UTC');
+    const day = { 'date-from': wall(startOf(SINCE)), 'date-to': wall(startOf(SINCE) + DAY - 1000) };
+    const calls = () => h.upstreamCalls('demo');
+    const before = calls();
+    const own = await h.transactions.page(none, query({ ...day, 'enterprise-id': 'ent-sakura' }));
     expect(own._meta).toMatchObject({ source: 'mirror', calls: 0 });
-    expect(own._embedded.total_found).toBe(expected(query(range)).total);
-    // The copy holds no record of ent-fuji: the upstream is asked, and refuses, as it would without a copy.
-    await expect(h.transactions.page(account(), query({ ...range, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({ kind: 'forbidden' });
-    expect(h.upstreamCalls('demo')).toBe(before + 1);
+    expect(own._embedded.total_found).toBe(expected(query(day)).total);
+    // The copy holds no record of ent-fuji: the upstream is asked, and refuses, as without a copy.
+    await expect(h.transactions.page(none, query({ ...day, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({ kind: 'forbidden' });
+    // Free text is the copy's alone: its answer stands (nothing of ent-fuji), and the day counts as searched.
+    const text = await h.transactions.page(none, query({ ...day, q: 'sakura', 'enterprise-id': 'ent-fuji' }));
+    expect([text._meta.source, text._embedded.total_found, text._meta.uncovered ?? []]).toEqual(['mirror', 0, []]);
+    // An export of it alike: read from the copy, no warning of days not copied.
+    const estimated = await h.exports.create(none, { ...day, q: 'sakura', 'enterprise-id': 'ent-fuji', dryRun: true });
+    if (estimated.kind !== 'estimate') throw new Error('no estimate');
+    expect([estimated.estimate.records, estimated.estimate.calls, estimated.estimate.warnings]).toEqual([0, 0, []]);
+    expect(calls()).toBe(before + 1);
+    // A complete result of the cache is held alike: sakura-ops (a key of ent-sakura, signed in for
+    // none, no copy) reads a settled hour whole (one page of 100), kept as a result once stored.
+    const ops = h.account('sakura-ops', null);
+    const hour = { 'date-from': wall(startOf(SINCE)), 'date-to': wall(startOf(SINCE) + 3_599_000), 'page-size': '100' };
+    const opsBefore = h.upstreamCalls('sakura-ops');
+    expect((await h.transactions.page(ops, query(hour)))._meta).toMatchObject({ source: 'upstream', calls: 1 });
+    await waitFor(async () => (await h.transactions.plan(ops, query(hour))).source === 'mirror', 10_000);
+    await expect(h.transactions.page(ops, query({ ...hour, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({ kind: 'forbidden' });
+    expect((await h.transactions.page(ops, query({ ...hour, 'enterprise-id': 'ent-sakura' })))._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    expect(h.upstreamCalls('sakura-ops')).toBe(opsBefore + 2);
+    await h.mirror.delete(none);
   });
 
   // Last: it deletes the copy the tests above read.

@@ -13,9 +13,3 @@ export function scopeOf(account: { apiKey: string; enterpriseId: string | null }
   // JSON: unambiguous whatever the key holds, and text either database stores (PostgreSQL refuses NUL).
   return { key: JSON.stringify([account.apiKey, account.enterpriseId]), apiKey: account.apiKey, enterpriseId: account.enterpriseId };
 }
-
-/** The enterprise a scope's key names (the session's; null: signed in for none). */
-export function enterpriseOfScope(key: string): string | null {
-  const parsed = JSON.parse(key) as [string, string | null];
-  return parsed[1];
-}

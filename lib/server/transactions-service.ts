@@ -102,12 +102,13 @@ export class TransactionsService {
    * `localOnly`: the query asks what only the local history can answer.
    */
   private async plot(account: UpstreamAccount, query: TransactionsQuery): Promise<{ scope: string; localOnly: boolean; held: Interval[]; pieces: Piece[] }> {
-    const scope = scopeOf(account).key;
+    const historyScope = scopeOf(account);
+    const scope = historyScope.key;
     const from = query.from.getTime();
     const to = query.to.getTime();
     const localOnly = needsLocalHistory(query);
     const { historyIndex } = this.deps;
-    const held = localOnly || (await historyIndex.holdsAnything(scope)) ? await historyIndex.intervals(scope, from, to, filtersOfParams(this.base(account, query).params)) : [];
+    const held = localOnly || (await historyIndex.holdsAnything(scope)) ? await historyIndex.intervals(historyScope, from, to, filtersOfParams(this.base(account, query).params), localOnly) : [];
     return { scope, localOnly, held, pieces: held.length > 0 ? cut(from, to, held) : [{ kind: 'upstream', from, to }] };
   }
 

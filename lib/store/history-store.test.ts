@@ -251,13 +251,16 @@ forEachBackend((open, dialect) => {
       expect(await history.record(B, cdr(99).trx_id)).not.toBeNull();
     });
 
-    it('tells whether a scope holds records of an enterprise, its own copy only', async () => {
+    it('tells whether a scope holds records of an enterprise on a range of days, its own copy only', async () => {
       const history = await seeded(open);
       await history.commitDayPage(B, day(), rows([cdr(40, { enterprise_id: 'ent-2' })]), []);
-      expect(await history.holdsEnterprise(A, 'ent-1')).toBe(true);
-      expect(await history.holdsEnterprise(A, 'ent-2')).toBe(false);
-      expect(await history.holdsEnterprise(B, 'ent-2')).toBe(true);
-      expect(await history.holdsEnterprise(B, 'ent-1')).toBe(false);
+      const dayAfter = T0 + 86_400_000;
+      expect(await history.holdsEnterprise(A, 'ent-1', T0, T0)).toBe(true);
+      expect(await history.holdsEnterprise(A, 'ent-1', T0 - 86_400_000, T0 + 60_000)).toBe(true);
+      expect(await history.holdsEnterprise(A, 'ent-1', dayAfter, dayAfter + 3_600_000)).toBe(false);
+      expect(await history.holdsEnterprise(A, 'ent-2', T0, T0)).toBe(false);
+      expect(await history.holdsEnterprise(B, 'ent-2', T0, T0)).toBe(true);
+      expect(await history.holdsEnterprise(B, 'ent-1', T0, T0)).toBe(false);
     });
 
     it('forgets a deleted copy entirely: records, days, results and what free text could find', async () => {

@@ -15,6 +15,7 @@ import 'server-only';
  */
 import { sql, type Kysely } from 'kysely';
 import type { HistoryRecordRow } from '../cdr/record-columns';
+import { zoneDayIndex } from '../time/zone-days';
 import type { Database, SqlDialect } from './db/schema';
 import type { DayPackStore } from './day-packs';
 import { createHistorySearch, type HistorySearch } from './history-search';
@@ -78,8 +79,8 @@ export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
   getDay<P>(scope: string, day: string): Promise<HistoryDay<P> | null>;
   /** Complete days between `from` and `to` (inclusive). */
   completeDays(scope: string, from: string, to: string): Promise<string[]>;
-  /** Whether the scope holds any record of enterprise `enterpriseId`. */
-  holdsEnterprise(scope: string, enterpriseId: string): Promise<boolean>;
+  /** Whether the scope holds any record of enterprise `enterpriseId` received on the UTC days from instant `from` to `to` (ms). */
+  holdsEnterprise(scope: string, enterpriseId: string, from: number, to: number): Promise<boolean>;
   /**
    * Stages an upstream page of a day being copied (`records`: its records as JSON; none when the
    * step learnt something without records) with the day's progress, in one transaction.
@@ -249,13 +250,16 @@ export function createHistoryStore(db: Kysely<Database>, dialect: SqlDialect, wr
       const row = await db.selectFrom('history_days').selectAll().where('scope', '=', scope).where('day', '=', day).executeTakeFirst();
       return row ? toDay<P>(row) : null;
     },
-    async holdsEnterprise(scope, enterpriseId) {
-      // The daily rollups of one zone: every record is counted there, in far fewer rows than it has.
+    async holdsEnterprise(scope, enterpriseId, from, to) {
+      // The daily rollups of one zone: every record is counted there, in far fewer rows than it has,
+      // and the range's days are a range of their key.
       const row = await db
         .selectFrom('history_rollups_daily')
         .select('day')
         .where('scope', '=', scope)
         .where('zone', '=', 'UTC')
+        .where('day', '>=', zoneDayIndex(from, 'UTC'))
+        .where('day', '<=', zoneDayIndex(to, 'UTC'))
         .where('enterprise_id', '=', enterpriseId)
         .limit(1)
         .executeTakeFirst();
