@@ -212,6 +212,24 @@ describe('the local history', () => {
     }
   });
 
+  it('spends no call on a page of local records whose upstream part has its count cached (the other order, a later page)', async () => {
+    const lastSettled = dayOf(h.policy.settledBefore(Date.now()) - DAY);
+    const from = startOf(lastSettled) + 6 * 3600_000; // 18 hours of a complete day…
+    const to = from + DAY; // …then 6 not copied
+    const params = (order: string) => ({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(to), 'UTC'), 'sort-order': order, 'page-size': '50' });
+    const newestFirst = await h.transactions.page(account(), query(params('desc')));
+    expect(newestFirst._meta).toMatchObject({ source: 'mixed', calls: 1 });
+    // Oldest first, page 1 is the complete day's alone; the upstream part's count is known.
+    const q = query(params('asc'));
+    expect((await h.transactions.plan(account(), q)).calls).toBe(0);
+    const before = h.upstreamCalls('demo');
+    const oldestFirst = await h.transactions.page(account(), q);
+    expect(oldestFirst._meta.calls).toBe(0);
+    expect(h.upstreamCalls('demo')).toBe(before);
+    const want = expected(q);
+    expect([oldestFirst._embedded.total_found, oldestFirst._embedded.cdrs.map((c) => c.trx_id)]).toEqual([want.total, want.ids]);
+  });
+
   it('never shows one account’s copy to another, free text included', async () => {
     const from = startOf(SINCE);
     const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + DAY), 'UTC'), q: 'sakura' });

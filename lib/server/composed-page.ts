@@ -70,9 +70,16 @@ export async function composedSlice(
       offset += total;
     } else {
       const base = upstreamBase({ from: new Date(piece.from), to: new Date(piece.to), filters: query.filters }, { enterpriseId: account.enterpriseId, pageSize: deps.upstreamPageSize });
-      // The piece's count is needed even when the page lies elsewhere: ask for what the page needs,
-      // or for its first page, which says the count too.
       const needed = until > from;
+      // The piece's count is needed even when the page lies elsewhere: a fresh page of it in the
+      // cache (either order) says it for free; else its first page is read, which says it too.
+      const known = needed ? null : await deps.pages.knownTotal(account.apiKey, base);
+      if (known !== null) {
+        out.usedUpstream = true;
+        if (known > reach) out.reachable = Math.min(out.reachable, offset + reach);
+        offset += known;
+        continue;
+      }
       const slice = await deps.pages.slice(account, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1, 'interactive', signal);
       if (needed) out.records.push(...slice.records);
       out.calls += slice.calls;
@@ -104,8 +111,9 @@ export async function composedCalls(deps: ComposeDeps, account: UpstreamAccount,
     }
     const base = upstreamBase({ from: new Date(piece.from), to: new Date(piece.to), filters: query.filters }, { enterpriseId: account.enterpriseId, pageSize: deps.upstreamPageSize });
     const needed = until > from;
-    calls += (await deps.pages.callsFor(account.apiKey, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1)).calls;
     const known = await deps.pages.knownTotal(account.apiKey, base);
+    // A page lying elsewhere is read only to learn an unknown count (as composedSlice does).
+    if (needed || known === null) calls += (await deps.pages.callsFor(account.apiKey, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1)).calls;
     // An unknown count: the call above learns it; where the later pieces' positions fall is not
     // known before then, so the estimate stops here (at least this many calls, unless it was the last).
     if (known === null) return { calls, atLeast: piece !== ordered[ordered.length - 1] };
