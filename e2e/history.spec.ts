@@ -201,7 +201,9 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   // Pause, then delete the copy: nothing complete, nothing kept.
   await page.goto(`${BASE}/history`);
   await page.getByTestId('history-pause').click();
-  await expect(summary).toHaveAttribute('data-state', 'off');
+  await expect(summary).toHaveAttribute('data-state', 'paused');
+  await expect(page.getByTestId('history-state')).toHaveText('Paused');
+  expect(await mirrorState(api)).toMatchObject({ enabled: false, state: 'paused' });
   await expect(page.getByTestId('history-message')).toContainText('still answer searches for free');
   await page.getByTestId('history-delete').click();
   const dialog = page.getByTestId('history-delete-dialog');

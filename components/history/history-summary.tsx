@@ -19,6 +19,11 @@ import { useQuota } from '../quota/use-quota';
 /** How each state reads at a glance (components/common/state-badge.module.css). */
 const STATE_TONE: Partial<Record<MirrorState['state'], string>> = { syncing: 'active', waiting: 'waiting', complete: 'done', paused: 'stopped' };
 
+/** A copy stopped by a problem (the message says which) reads as a failure; one paused by a person does not. */
+function toneOf(state: Pick<MirrorState, 'state' | 'message'>): string | undefined {
+  return state.state === 'paused' && !state.message ? undefined : STATE_TONE[state.state];
+}
+
 /** "Local history: complete." when the state changes between two answers (derived while rendering, as in the exports list). */
 function useStateAnnouncement(word: string): string {
   const [seen, setSeen] = useState({ word, text: '' });
@@ -42,7 +47,7 @@ export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone
         {announcement}
       </p>
       <div className={styles.head}>
-        <h2 id="history-state" className={`${badge.badge} ${styles.state}`} data-tone={STATE_TONE[state.state]} data-state={state.state} data-testid="history-state">
+        <h2 id="history-state" className={`${badge.badge} ${styles.state}`} data-tone={toneOf(state)} data-state={state.state} data-testid="history-state">
           {word}
         </h2>
         <p className={styles.detail} data-testid="history-message">

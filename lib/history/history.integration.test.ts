@@ -114,6 +114,13 @@ describe('the local history', () => {
     await h.exports.cancel(account(), created.job.id);
   });
 
+  it('says a copy stopped after it began is paused, not off, and goes on when started again', async () => {
+    const none = signedInForNone();
+    expect((await h.mirror.put(none, { enabled: false })).state).toBe('paused');
+    expect((await h.mirror.get(none)).state).toBe('paused');
+    expect((await h.mirror.put(none, { enabled: true })).state).toBe('complete');
+  });
+
   it('is not turned on by a change that does not say "enabled"', async () => {
     const support = { ...h.account('support'), sid: 'sid-none' };
     expect((await h.mirror.put(support, {})).enabled).toBe(false);

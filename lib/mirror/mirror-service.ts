@@ -88,7 +88,10 @@ export class MirrorService {
     let state: MirrorState['state'] = 'off';
     let message: string | null = null;
     if (!enabled) {
-      state = problem ? 'paused' : 'off';
+      // Stopped once some of it was made (a day copied, or part of one), or by a problem: paused,
+      // and Start goes on from there. Off: nothing begun.
+      const begun = [...stored.values()].some((d) => d.state === 'complete' || d.records > 0);
+      state = problem || begun ? 'paused' : 'off';
       message = problem;
     } else if (missing.length === 0) {
       state = 'complete';

@@ -30,16 +30,13 @@ describe('the local history in words', () => {
     expect(mirrorStateDetail({ state: 'waiting', message: 'Waiting for a sign-in: …', days: [] })).toBe('Waiting for a sign-in: …');
     expect(mirrorStateDetail({ state: 'paused', message: 'The upstream refused the copy (403).', days: copied })).toBe('The upstream refused the copy (403).');
     expect(mirrorStateDetail({ state: 'off', message: null, days: [] })).toMatch(/press Start/);
-    expect(mirrorStateDetail({ state: 'off', message: null, days: copied })).toMatch(/still answer searches for free/);
-    // Records kept from search results alone are no copied days: nothing to say of days.
-    expect(mirrorStateDetail({ state: 'off', message: null, days: [{ day: '2026-11-20', state: 'pending', records: 0 }] })).toMatch(/press Start/);
-    // Turned off after days were copied: paused, not off.
-    expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'complete', records: 3 }] })).toBe('Paused');
-    expect(mirrorStateWord({ state: 'off', days: [{ day: '2026-11-20', state: 'pending', records: 0 }] })).toBe('Off');
-    // Paused before its first day was complete: still paused, not a copy to start afresh.
+    expect(mirrorStateWord({ state: 'off' })).toBe('Off');
+    // Paused by a person after days were copied: they still answer.
+    expect(mirrorStateWord({ state: 'paused' })).toBe('Paused');
+    expect(mirrorStateDetail({ state: 'paused', message: null, days: copied })).toMatch(/still answer searches for free/);
+    // Paused before its first day was complete: Start goes on from there.
     const partly = [{ day: '2026-11-20', state: 'pending' as const, records: 300 }];
-    expect(mirrorStateWord({ state: 'off', days: partly })).toBe('Paused');
-    expect(mirrorStateDetail({ state: 'off', message: null, days: partly })).toBe('Nothing is being copied; Start goes on from where the copy stopped.');
+    expect(mirrorStateDetail({ state: 'paused', message: null, days: partly })).toBe('Nothing is being copied; Start goes on from where the copy stopped.');
   });
 
   it('says which records kept are of complete search results rather than of copied days', () => {

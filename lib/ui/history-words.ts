@@ -16,14 +16,8 @@ export const MIRROR_STATE_WORDS: Record<MirrorState['state'], string> = {
   paused: 'Paused',
 };
 
-/** Some of the copy is made: a day copied, or part of one. */
-function begun(state: Pick<MirrorState, 'days'>): boolean {
-  return state.days.some((d) => d.state === 'complete' || d.records > 0);
-}
-
-/** The state's word: a copy turned off after it had begun reads "Paused" (Start goes on from there). */
-export function mirrorStateWord(state: Pick<MirrorState, 'state' | 'days'>): string {
-  if (state.state === 'off' && begun(state)) return MIRROR_STATE_WORDS.paused;
+/** The state's word. */
+export function mirrorStateWord(state: Pick<MirrorState, 'state'>): string {
   return MIRROR_STATE_WORDS[state.state];
 }
 
@@ -31,8 +25,7 @@ export function mirrorStateWord(state: Pick<MirrorState, 'state' | 'days'>): str
 export function mirrorStateDetail(state: Pick<MirrorState, 'state' | 'message' | 'days'>): string {
   switch (state.state) {
     case 'off':
-      if (state.days.some((d) => d.state === 'complete')) return 'Nothing is being copied; the days already copied still answer searches for free.';
-      return begun(state) ? 'Nothing is being copied; Start goes on from where the copy stopped.' : 'Nothing is being copied. Choose a start day and press Start.';
+      return 'Nothing is being copied. Choose a start day and press Start.';
     case 'syncing':
       return 'Settled days are being copied, newest first, with calls nobody is using.';
     case 'waiting':
@@ -40,7 +33,9 @@ export function mirrorStateDetail(state: Pick<MirrorState, 'state' | 'message' |
     case 'complete':
       return state.message ?? 'Every settled day from the start day is copied.';
     case 'paused':
-      return state.message ?? 'The copy stopped.';
+      if (state.message) return state.message;
+      if (state.days.some((d) => d.state === 'complete')) return 'Nothing is being copied; the days already copied still answer searches for free.';
+      return 'Nothing is being copied; Start goes on from where the copy stopped.';
   }
 }
 
