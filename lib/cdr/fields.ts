@@ -41,6 +41,8 @@ export interface FilterSpec {
   readonly label?: string;
   readonly maxLength: number;
   readonly pattern: RegExp;
+  /** The form `pattern` checks when the value is matched in another (free text, folded: ㈱ is the three characters of (株)). */
+  readonly checkedAs?: (value: string) => string;
   /** What a valid value looks like, said to the person who typed an invalid one. */
   readonly hint: string;
   /** How the form asks for it: a select of `choices`, or a text box (suggesting `choices`, if any). */

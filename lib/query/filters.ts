@@ -5,6 +5,7 @@
  * simulator all read the same rules.
  */
 import { CDR_FIELDS, type CdrFieldDef, type CdrFieldKey, type FilterSpec } from '../cdr/fields';
+import { searchFolded } from '../cdr/typed-text';
 
 type SpecOf<F> = F extends { readonly filters: readonly (infer S)[] } ? S : never;
 type FieldFilterParam = SpecOf<CdrFieldDef> extends infer S ? (S extends { readonly param: infer P extends string } ? P : never) : never;
@@ -42,6 +43,7 @@ const DERIVED_FILTERS: FilterDef[] = [
     match: 'suffix', // not used: `q` is matched as a substring of several fields (lib/history)
     maxLength: 100,
     pattern: /^[^\p{Cc}]{2,}$/u,
+    checkedAs: searchFolded,
     hint: 'at least 2 characters of a message, reference, sender, number or transaction ID',
     input: 'text',
     placeholder: 'Any text, e.g. 配達 or 5678',
@@ -88,7 +90,7 @@ export function filterProblem(def: FilterDef, value: string): string | null {
   if (value === '') return null;
   // What it must be, too: "DELIVERED" or "DELIVRD,UNDELIV" for a status is better answered with the statuses.
   if (value.length > def.maxLength) return `${def.label} is too long (at most ${def.maxLength} characters): it must be ${def.hint}.`;
-  if (!def.pattern.test(value)) return `${def.label} must be ${def.hint}.`;
+  if (!def.pattern.test(def.checkedAs?.(value) ?? value)) return `${def.label} must be ${def.hint}.`;
   return null;
 }
 

@@ -149,6 +149,14 @@ describe('writing the query', () => {
     expect(ok(queryBody(q))).toEqual({ ...q, page: 1, pageSize: 25 });
   });
 
+  it('counts free text as it is searched: ㈱ is the three characters of (株), one letter is too short', () => {
+    expect(ok({ ...RANGE, q: '㈱' }).filters.q).toBe('㈱');
+    for (const short of ['a', 'ｱ', 'Ａ']) {
+      const r = parseQuery({ ...RANGE, q: short });
+      expect(r.ok ? null : r.errors.q, short).toMatch(/at least 2 characters/);
+    }
+  });
+
   it('writes `sort` only when it is not the upstream’s order', () => {
     expect(queryParams(ok(RANGE)).has('sort')).toBe(false);
     expect(queryParams(ok({ ...RANGE, sort: 'price' })).get('sort')).toBe('price');
