@@ -25,14 +25,28 @@ export function describeSpan(ms: number): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** Where an export that makes no call reads its records from. */
+export interface ReadWithoutCalls {
+  /** Upstream pages already in the cache. */
+  pagesCached: number;
+  /** Whether any part is read from the local history. */
+  local: boolean;
+}
+
+function withoutCalls({ pagesCached, local }: ReadWithoutCalls): string {
+  if (pagesCached > 0 && local) return 'No upstream call: read from the local history and pages already cached.';
+  if (pagesCached > 0) return 'No upstream call: every page is already cached.';
+  return local ? 'No upstream call: read from the local history.' : 'No upstream call.';
+}
+
 /** "42 calls: about 6 h at 7 calls an hour; 3 calls an hour are kept for interactive use." */
-export function describeSchedule(s: ExportSchedule, windowsUnknown = 0): string {
+export function describeSchedule(s: ExportSchedule, windowsUnknown: number, read: ReadWithoutCalls): string {
   const atLeast = windowsUnknown > 0 ? 'at least ' : '';
   const unknown =
     windowsUnknown > 0
       ? ` The size of ${plural(windowsUnknown, 'window')} is not known until ${windowsUnknown === 1 ? 'its' : 'their'} first page is read; each may cost more.`
       : '';
-  if (s.calls === 0 && windowsUnknown === 0) return 'No upstream call: every page is already cached.';
+  if (s.calls === 0 && windowsUnknown === 0) return withoutCalls(read);
   if (s.finishAt === null || s.durationMs === null) {
     return sentence(`${atLeast}${plural(s.calls, 'call')}: they cannot go, because the ${s.reserve} calls kept for interactive use take every call of a window (lower UPSTREAM_BACKGROUND_RESERVE).`);
   }

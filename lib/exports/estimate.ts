@@ -53,7 +53,7 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
   const warnings: string[] = [];
   if (input.frozen.requestedTo) warnings.push(`The range ends in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it is created.`);
 
-  const totals = { calls: 0, pagesCached: 0, windowsUnknown: 0, records: 0 as number | null, exact: true };
+  const totals = { calls: 0, pagesCached: 0, windowsUnknown: 0, records: 0 as number | null, exact: true, local: false };
   const windows: ExportEstimate['windows'] = [];
   const addWindow = (r: TimeRange, size: PieceEstimate) => {
     totals.calls += size.calls;
@@ -70,6 +70,7 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
     if (held.length === 0) warnings.push(nothingHeldMessage(jobLike));
     else if (gaps.length > 0) warnings.push(uncoveredWarning(gaps, jobLike));
     const records = held.length === 0 ? 0 : await deps.local.history.count(searchOfWindow(jobLike, held));
+    totals.local = held.length > 0;
     addWindow({ from: jobLike.query.from, to: jobLike.query.to }, { records, exact: true, calls: 0, pagesCached: 0, unknown: 0 });
   } else {
     if (ranges.length > 1) warnings.push(`The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`);
@@ -77,7 +78,10 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
       const pieces = cut(r.from, r.to, await heldFor(deps.local, jobLike, r));
       const parts: PieceEstimate[] = [];
       for (const p of pieces) {
-        if (p.kind === 'local') parts.push({ records: await deps.local.history.count(searchOfWindow(jobLike, [p])), exact: true, calls: 0, pagesCached: 0, unknown: 0 });
+        if (p.kind === 'local') {
+          parts.push({ records: await deps.local.history.count(searchOfWindow(jobLike, [p])), exact: true, calls: 0, pagesCached: 0, unknown: 0 });
+          totals.local = true;
+        }
         else parts.push(await upstreamPiece(deps, input, jobLike, p, pieces.length === 1 && ranges.length === 1, warnings));
       }
       addWindow(r, sumOf(parts));
@@ -97,7 +101,7 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
     query: exportQueryOf(input.frozen),
     windows,
     schedule,
-    summary: describeSchedule(schedule, totals.windowsUnknown),
+    summary: describeSchedule(schedule, totals.windowsUnknown, totals),
     warnings,
     fileName: input.fileName,
     columns: input.columns,

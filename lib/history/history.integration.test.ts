@@ -112,6 +112,9 @@ describe('the local history', () => {
     if (created.kind !== 'job') throw new Error('no job');
     expect(created.job.schedule?.calls).toBe(0);
     await h.exports.cancel(account(), created.job.id);
+    const estimated = await h.exports.create(account(), { 'date-from': wall(from), 'date-to': wall(from + 2 * DAY), dryRun: true });
+    if (estimated.kind !== 'estimate') throw new Error('no estimate');
+    expect([estimated.estimate.calls, estimated.estimate.pagesCached, estimated.estimate.summary]).toEqual([0, 0, 'No upstream call: read from the local history.']);
   });
 
   it('says a copy stopped after it began is paused, not off, and goes on when started again', async () => {
