@@ -236,6 +236,8 @@ describe('the local history', () => {
     const oldestFirst = await h.transactions.page(account(), q);
     expect(oldestFirst._meta.calls).toBe(0);
     expect(h.upstreamCalls('demo')).toBe(before);
+    // Its total is as old as the cached page that said the count.
+    expect(oldestFirst._meta.fetchedAt).toBe(newestFirst._meta.fetchedAt);
     const want = expected(q);
     expect([oldestFirst._embedded.total_found, oldestFirst._embedded.cdrs.map((c) => c.trx_id)]).toEqual([want.total, want.ids]);
   });

@@ -22,7 +22,7 @@ function query(order: 'asc' | 'desc'): TransactionsQuery {
 
 /** Each piece's record count; the stand-ins answer counts only (no page of records is asked here). */
 function deps(local: number, upstream: number) {
-  const pages = { slice: async () => ({ total: upstream, records: [], pages: [], calls: 0, fresh: false }), knownTotal: async () => null } as unknown as UpstreamPages;
+  const pages = { slice: async () => ({ total: upstream, records: [], pages: [], calls: 0, fresh: false }), countingPage: async () => null } as unknown as UpstreamPages;
   const history = { slice: async () => ({ total: local, bodies: [] }) } as unknown as HistoryStore;
   // Pages of 1 record: the upstream's reach is 1,000 records.
   return { pages, history, upstreamPageSize: 1 };

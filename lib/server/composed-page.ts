@@ -73,11 +73,12 @@ export async function composedSlice(
       const needed = until > from;
       // The piece's count is needed even when the page lies elsewhere: a fresh page of it in the
       // cache (either order) says it for free; else its first page is read, which says it too.
-      const known = needed ? null : await deps.pages.knownTotal(account.apiKey, base);
-      if (known !== null) {
+      const counting = needed ? null : await deps.pages.countingPage(account.apiKey, base);
+      if (counting) {
+        out.pages.push(counting); // the total is as old as this page
         out.usedUpstream = true;
-        if (known > reach) out.reachable = Math.min(out.reachable, offset + reach);
-        offset += known;
+        if (counting.totalFound > reach) out.reachable = Math.min(out.reachable, offset + reach);
+        offset += counting.totalFound;
         continue;
       }
       const slice = await deps.pages.slice(account, base, piece.to, query.sortOrder, needed ? from : 0, needed ? until : 1, 'interactive', signal);

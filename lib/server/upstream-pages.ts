@@ -162,9 +162,14 @@ export class UpstreamPages {
     return { calls: 0, oldestFetchedAt: Number.isFinite(oldest) ? oldest : null };
   }
 
+  /** A fresh page of a query (either sort), which says its total (the answer's age is the page's), else null. */
+  async countingPage(account: string, base: UpstreamBase): Promise<CachedPage | null> {
+    return this.deps.cache.anyPage(account, base.key, this.deps.now());
+  }
+
   /** The total of a query when a fresh page of it (either sort) is cached, else null. */
   async knownTotal(account: string, base: UpstreamBase): Promise<number | null> {
-    return (await this.deps.cache.anyPage(account, base.key, this.deps.now()))?.totalFound ?? null;
+    return (await this.countingPage(account, base))?.totalFound ?? null;
   }
 
   private async lookup(
