@@ -16,7 +16,8 @@ export interface MirrorState {
   /**
    * off: not wanted; syncing: copying now; waiting: wanted, but no call can go now (quota, or no
    * session to renew the token with: `message` says which); complete: every settled day wanted is
-   * copied; paused: stopped because the upstream refused the copy (`message` says why).
+   * copied; paused: stopped after some of it was made, by a person (Pause) or because the upstream
+   * refused the copy's query (`message` says so); Start goes on from there.
    */
   state: 'off' | 'syncing' | 'waiting' | 'complete' | 'paused';
   message: string | null;

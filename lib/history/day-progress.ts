@@ -37,6 +37,8 @@ export interface DayProgress {
   restarts: number;
   /** Why the day cannot be completed, when it cannot. */
   problem: string | null;
+  /** The problem stopped the whole copy (the upstream refused its query for good), not only this day. */
+  stoppedCopy?: boolean;
   /** Calls in a row the upstream failed on this day (a page read sets it back to 0; absent: 0). */
   failures?: number;
   /** Times the day had a problem and was read afresh after resting (absent: 0). */

@@ -82,17 +82,19 @@ export class MirrorService {
     const today = dayOf(now);
     const wanted = first <= lastSettled ? daysBetween(first, lastSettled) : [];
     const missing = wanted.filter((d) => stored.get(d)?.state !== 'complete');
-    const problem = [...stored.values()].map((d) => d.progress.problem).find((p) => p) ?? null;
+    // The problem that turned the copy off, while that is the last change of its settings (both
+    // written at one instant: lib/mirror/sync-step.ts); a person's Start or Pause since is theirs.
+    const stoppedBy = [...stored.values()].find((d) => d.progress.stoppedCopy && d.updatedAt === settings?.updatedAt)?.progress.problem ?? null;
 
     // Why it does not copy right now, if it does not.
     let state: MirrorState['state'] = 'off';
     let message: string | null = null;
     if (!enabled) {
       // Stopped once some of it was made (a day copied, or part of one), or by a problem: paused,
-      // and Start goes on from there. Off: nothing begun.
+      // and Start goes on from there. Off: nothing begun. Days resting meanwhile are not why.
       const begun = [...stored.values()].some((d) => d.state === 'complete' || d.records > 0);
-      state = problem || begun ? 'paused' : 'off';
-      message = problem;
+      state = stoppedBy || begun ? 'paused' : 'off';
+      message = stoppedBy;
     } else if (missing.length === 0) {
       state = 'complete';
       // Spans rather than clock times: the History page shows either zone, and asks again every few seconds.

@@ -87,6 +87,26 @@ describe('the copy when the upstream misbehaves', () => {
     expect(state.message).toMatch(/\(again in \d+ h( \d+ min)?\)\.$/);
     // Nor can the copy be complete before the resting day is read again.
     expect(Date.parse(state.completeAt!)).toBeGreaterThanOrEqual(rested.updatedAt + 6 * 3600_000);
+    // Paused by a person meanwhile: paused, the resting day no reason of theirs.
+    const paused = await h.mirror.put(account, { enabled: false });
+    expect([paused.state, paused.message]).toEqual(['paused', null]);
+  });
+
+  it('stops the copy on a query the upstream refuses for good, says why, and a pause later is the person’s own', async () => {
+    // demo may not read ent-fuji: signed in for it, its copy's query is refused (403).
+    const other = { apiKey: 'demo', enterpriseId: 'ent-fuji', sid: 'sid-demo' };
+    const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
+    await h.mirror.put(other, { enabled: true, since: addDays(newest, -1) });
+    const before = queryCalls();
+    expect(await runSyncStep(deps, scopeOf(other).key)).toEqual({ next: 'stop' });
+    expect(queryCalls() - before).toBe(1);
+    const stopped = await h.mirror.get(other);
+    expect([stopped.enabled, stopped.state]).toEqual([false, 'paused']);
+    expect(stopped.message).toMatch(/^The Report API refused the copy's query \(403\)/);
+    await h.mirror.put(other, { enabled: true });
+    const paused = await h.mirror.put(other, { enabled: false });
+    expect([paused.state, paused.message]).toEqual(['off', null]);
+    await h.mirror.delete(other);
   });
 
   it('waits longer after each failure, then rests the day rather than spend the day on a fault that does not pass', async () => {

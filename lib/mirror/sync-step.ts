@@ -217,6 +217,7 @@ async function failed(deps: SyncDeps, scope: string, settings: HistorySettings, 
     // The upstream refuses the copy's query for good (400, 403): the copy stops, saying why, rather
     // than spending a call on every day.
     row.progress.problem = `The Report API refused the copy's query (${err.status ?? err.kind})${err.upstreamMessage ? `: \u201c${err.upstreamMessage}\u201d` : ''}. The copy is paused.`;
+    row.progress.stoppedCopy = true;
     await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
     await deps.history.putSettings({ ...settings, enabled: false, updatedAt: now });
     deps.log.warn('history.refused', { status: err.status, kind: err.kind });
