@@ -4,11 +4,26 @@
  * simulator and two dashboards (see e2e/env.ts), and runs e2e/*.spec.ts.
  */
 import { defineConfig } from '@playwright/test';
-import { APP_PORT, APP_URL, CHROMIUM, DATA_ROOT, DIST_DIR, SIM_PORT, SIM_URL, STRICT_PORT, STRICT_URL } from './e2e/env';
+import {
+  APP_PORT,
+  APP_URL,
+  CHROMIUM,
+  DATA_ROOT,
+  DIST_DIR,
+  SIM_PORT,
+  SIM_URL,
+  STRICT_PORT,
+  STRICT_URL,
+} from './e2e/env';
 
 const CI = Boolean(process.env.CI);
 
-const dashboardEnv = (port: number, name: string, limits: [number, number, number], extra: Record<string, string> = {}) => ({
+const dashboardEnv = (
+  port: number,
+  name: string,
+  limits: [number, number, number],
+  extra: Record<string, string> = {},
+) => ({
   NODE_ENV: 'production',
   NEXT_DIST_DIR: DIST_DIR,
   DATA_DIR: `${DATA_ROOT}/${name}`,

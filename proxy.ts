@@ -14,7 +14,11 @@ import { contentSecurityPolicy, newNonce, strictTransportSecurity } from '@/lib/
 
 export function proxy(request: NextRequest): NextResponse {
   const publicUrl = getConfig().NEXTAUTH_URL;
-  const policy = contentSecurityPolicy({ nonce: newNonce(), development: process.env.NODE_ENV !== 'production', publicUrl });
+  const policy = contentSecurityPolicy({
+    nonce: newNonce(),
+    development: process.env.NODE_ENV !== 'production',
+    publicUrl,
+  });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('Content-Security-Policy', policy);
   // The signed-in layout sends a person to sign-in and back to this very view.

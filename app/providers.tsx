@@ -6,7 +6,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { NuqsAdapter } from 'nuqs/adapters/next/app';
 import { useState, type ReactNode } from 'react';
-import { makeQueryClient } from '@/lib/ui/query-client';
+import { makeQueryClient } from '@/lib/http/query-client';
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(makeQueryClient);

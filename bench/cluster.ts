@@ -34,7 +34,9 @@ async function main() {
   const sim = await startSimulatorProcess();
   // The dashboards' own wait bound is kept short so that a full window answers 429 quickly.
   const env = { DATABASE_URL: database.url, UPSTREAM_QUEUE_WAIT_MS: '5000' };
-  const dashboards = await Promise.all(INSTANCES.map(() => startDashboard({ upstreamUrl: sim.url, distDir: DIST_DIR, build: false, env })));
+  const dashboards = await Promise.all(
+    INSTANCES.map(() => startDashboard({ upstreamUrl: sim.url, distDir: DIST_DIR, build: false, env })),
+  );
   const cookies = await Promise.all(ACCOUNTS.map(([k, s], i) => signIn(dashboards[i % dashboards.length]!.url, k, s)));
 
   const all = new AnswerTally();
@@ -46,7 +48,11 @@ async function main() {
   const elapsed = await runClients(clients, SECONDS, (i) => {
     const instance = i % dashboards.length;
     // Each account's clients are spread over both instances: half of them use a cookie the other instance issued.
-    return { baseUrl: dashboards[instance]!.url, cookie: cookies[Math.floor(i / dashboards.length) % cookies.length]!, tallies: [all, byInstance[instance]!] };
+    return {
+      baseUrl: dashboards[instance]!.url,
+      cookie: cookies[Math.floor(i / dashboards.length) % cookies.length]!,
+      tallies: [all, byInstance[instance]!],
+    };
   });
   const stats = await simStats(sim.url);
 
@@ -57,12 +63,24 @@ async function main() {
     byInstance[i]!.print(elapsed, '    ');
   });
   console.log(`\nupstream requests: ${stats.total.requests} (token requests ${stats.total.tokenRequests})`);
-  console.log(`  by account: ${Object.entries(stats.accounts).map(([account, s]) => `${account} ${s.requests} + ${s.tokenRequests} token`).join(', ')}`);
+  console.log(
+    `  by account: ${Object.entries(stats.accounts)
+      .map(([account, s]) => `${account} ${s.requests} + ${s.tokenRequests} token`)
+      .join(', ')}`,
+  );
   console.log(`most upstream calls in flight at once: ${stats.total.maxInFlight}   (must be 1)`);
   console.log(`upstream 429s: ${stats.total.rateLimited}   (must be 0)`);
   const unexpected = all.unexpected();
-  const ok = stats.total.maxInFlight <= 1 && stats.total.rateLimited === 0 && unexpected.length === 0 && all.missingRetryAfter === 0;
-  console.log(ok ? '\nOK: no limit broken across the instances, only 200 and 429 with Retry-After.' : `\nFAILED: ${unexpected.length ? `unexpected statuses ${unexpected.join(', ')}` : 'a limit was broken'}`);
+  const ok =
+    stats.total.maxInFlight <= 1 &&
+    stats.total.rateLimited === 0 &&
+    unexpected.length === 0 &&
+    all.missingRetryAfter === 0;
+  console.log(
+    ok
+      ? '\nOK: no limit broken across the instances, only 200 and 429 with Retry-After.'
+      : `\nFAILED: ${unexpected.length ? `unexpected statuses ${unexpected.join(', ')}` : 'a limit was broken'}`,
+  );
 
   await Promise.all(dashboards.map((d) => d.stop()));
   await sim.stop();

@@ -20,7 +20,10 @@ const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-exports';
 const PAGE_SIZE = 100;
 const DAY = 86_400_000;
 
-const limitsEnv = (l: { perMinute: number; perHour: number; perDay: number }, reserve: number): Record<string, string> => ({
+const limitsEnv = (
+  l: { perMinute: number; perHour: number; perDay: number },
+  reserve: number,
+): Record<string, string> => ({
   UPSTREAM_LIMIT_PER_MINUTE: String(l.perMinute),
   UPSTREAM_LIMIT_PER_HOUR: String(l.perHour),
   UPSTREAM_LIMIT_PER_DAY: String(l.perDay),
@@ -29,7 +32,6 @@ const limitsEnv = (l: { perMinute: number; perHour: number; perDay: number }, re
 });
 
 // ---------------------------------------------------------------------------------------------
-
 
 /** Peak and current resident memory of one process (Linux /proc). */
 function memoryOf(pid: number): { rss: number; hwm: number } {
@@ -60,7 +62,12 @@ interface Job {
   id: string;
   state: string;
   message: string | null;
-  progress: { recordsFetched: number; callsSpent: number; pagesCached: number; windows: { totalFound: number | null }[] };
+  progress: {
+    recordsFetched: number;
+    callsSpent: number;
+    pagesCached: number;
+    windows: { totalFound: number | null }[];
+  };
   countCheck: { ok: boolean; written: number; expected: number } | null;
   fileBytes: number | null;
   _links: { file?: { href: string } };
@@ -76,7 +83,12 @@ async function api<T>(base: string, cookie: string, method: string, url: string,
   return (await res.json()) as T;
 }
 
-async function runExport(base: string, cookie: string, body: Record<string, unknown>, timeoutMs: number): Promise<{ job: Job; ms: number }> {
+async function runExport(
+  base: string,
+  cookie: string,
+  body: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<{ job: Job; ms: number }> {
   const started = performance.now();
   const created = await api<Job>(base, cookie, 'POST', '/api/exports', body);
   const until = Date.now() + timeoutMs;
@@ -90,7 +102,11 @@ async function runExport(base: string, cookie: string, body: Record<string, unkn
 }
 
 /** Streams the file back and counts its records (CRLF outside quotes), without holding it. */
-async function downloadAndCount(base: string, cookie: string, href: string): Promise<{ rows: number; bytes: number; ms: number }> {
+async function downloadAndCount(
+  base: string,
+  cookie: string,
+  href: string,
+): Promise<{ rows: number; bytes: number; ms: number }> {
   const started = performance.now();
   const res = await fetch(`${base}${href}`, { headers: { Cookie: cookie } });
   if (!res.ok || !res.body) throw new Error(`download: ${res.status}`);
@@ -127,7 +143,11 @@ function endForCount(sim: RunningSimulator, from: number, count: number, enterpr
 
 async function throughput(): Promise<void> {
   const sim = await startSimulator({ port: 0, limits: false, quiet: true, seed: 5, days: 60, perDay: 3000 });
-  const dash = await startDashboard({ upstreamUrl: sim.url, distDir: DIST_DIR, env: limitsEnv({ perMinute: 1_000_000, perHour: 1_000_000, perDay: 1_000_000 }, 0) });
+  const dash = await startDashboard({
+    upstreamUrl: sim.url,
+    distDir: DIST_DIR,
+    env: limitsEnv({ perMinute: 1_000_000, perHour: 1_000_000, perDay: 1_000_000 }, 0),
+  });
   try {
     // The support key sees every enterprise: about 3,000 records a day.
     const cookie = await signIn(dash.url, 'support', 'support-secret');
@@ -142,7 +162,12 @@ async function throughput(): Promise<void> {
       const sampler = sampleRss(dash);
       // Asked in JST (the file's timestamps too): the same instants as wall clocks of that zone.
       const jst = (ms: number) => formatWallClock(new Date(ms), 'JST');
-      const { job, ms } = await runExport(dash.url, cookie, { 'date-from': jst(from), 'date-to': jst(to), tz: 'JST', 'sort-order': 'asc' }, 30 * 60_000);
+      const { job, ms } = await runExport(
+        dash.url,
+        cookie,
+        { 'date-from': jst(from), 'date-to': jst(to), tz: 'JST', 'sort-order': 'asc' },
+        30 * 60_000,
+      );
       const file = await downloadAndCount(dash.url, cookie, job._links.file!.href);
       const peak = sampler.stop();
       const windows = job.progress.windows.length;
@@ -152,7 +177,8 @@ async function throughput(): Promise<void> {
           `file ${mb(file.bytes)}, ${fmt(file.rows)} rows streamed back in ${(file.ms / 1000).toFixed(1)} s; count check ${job.countCheck?.ok ? 'ok' : 'MISMATCH'}; ` +
           `server peak ${mb(peak)} resident (+${mb(peak - atStart.rss)} over start)`,
       );
-      if (file.rows !== expected || job.progress.recordsFetched !== expected) throw new Error(`expected ${expected} records, the file has ${file.rows}`);
+      if (file.rows !== expected || job.progress.recordsFetched !== expected)
+        throw new Error(`expected ${expected} records, the file has ${file.rows}`);
     }
     console.log(`   server peak over its whole life (VmHWM): ${mb(memoryOf(pid).hwm)}`);
   } finally {
@@ -179,7 +205,13 @@ async function callsAgainstIdeal(c: CallsCase): Promise<void> {
     const from = Math.floor((Date.now() - 20 * DAY) / DAY) * DAY;
     const to = endForCount(sim, from, c.records, 'ent-sakura');
     const query = { 'date-from': wall(from), 'date-to': wall(to), tz: 'UTC', 'sort-order': 'desc' };
-    if (c.searchFirst) await api(dash.url, cookie, 'GET', `/api/transactions?${new URLSearchParams({ ...query, 'page-size': '25', page: '1' })}`);
+    if (c.searchFirst)
+      await api(
+        dash.url,
+        cookie,
+        'GET',
+        `/api/transactions?${new URLSearchParams({ ...query, 'page-size': '25', page: '1' })}`,
+      );
     const before = sim.stats().accounts.demo?.queryRequests ?? 0;
     const { job, ms } = await runExport(dash.url, cookie, query, c.timeoutMs);
     const stats = sim.stats().accounts.demo;
@@ -200,7 +232,9 @@ async function callsAgainstIdeal(c: CallsCase): Promise<void> {
 
 async function main(): Promise<void> {
   await throughput();
-  console.log('\n2. Calls per record against the ideal (simulator limits on; the dashboard configured to the same limits, 3 calls an hour kept for people)');
+  console.log(
+    '\n2. Calls per record against the ideal (simulator limits on; the dashboard configured to the same limits, 3 calls an hour kept for people)',
+  );
   await callsAgainstIdeal({
     label: 'real limits 1 in flight, 3/min, 10/h, 100/day',
     limits: { maxInFlight: 1, perMinute: 3, perHour: 10, perDay: 100 },

@@ -23,10 +23,10 @@ import { HistoryIndex } from '../lib/history/history-index';
 import { addDays, dayOf } from '../lib/history/days';
 import { scopeOf } from '../lib/history/scope';
 import { InsightsService } from '../lib/insights/insights-service';
-import { cachePolicy } from '../lib/server/cache-policy';
-import { openStore } from '../lib/store';
-import { historyFileOf } from '../lib/store/db/history-file';
-import { sqliteFileOf } from '../lib/store/db/sqlite-file';
+import { cachePolicy } from '../lib/cache/cache-policy';
+import { openStore } from '../lib/root/open-store';
+import { historyFileOf } from '../lib/db/history-file';
+import { sqliteFileOf } from '../lib/db/sqlite-file';
 import { startSimulator } from '../simulator/server';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
 
@@ -52,29 +52,59 @@ async function main(): Promise<void> {
   try {
     const held = await store.history.completeDays(scope, firstDay, lastDay);
     if (held.length < DAYS) {
-      const sim = await startSimulator({ port: 0, days: DAYS + 4, perDay: PER_DAY, limits: false, quiet: true, now: () => NOW });
+      const sim = await startSimulator({
+        port: 0,
+        days: DAYS + 4,
+        perDay: PER_DAY,
+        limits: false,
+        quiet: true,
+        now: () => NOW,
+      });
       const t0 = performance.now();
       await loadHistoryFixture(store.history, sim.dataset, {
         scope,
         enterpriseId: null,
         fromDay: firstDay,
         toDay: lastDay,
-        progress: (day, records) => process.stdout.write(`\rloading the local history: ${day}, ${records.toLocaleString('en-US')} records`),
+        progress: (day, records) =>
+          process.stdout.write(`\rloading the local history: ${day}, ${records.toLocaleString('en-US')} records`),
       });
       console.log(`\nloaded in ${((performance.now() - t0) / 1000).toFixed(0)} s (records, rollups, text index)`);
       await sim.close();
     }
     const { records } = await store.history.size(scope);
-    // Both files and their logs: the local history's data is in a file of its own (lib/store/db/history-file.ts).
+    // Both files and their logs: the local history's data is in a file of its own (lib/db/history-file.ts).
     const files = [sqliteFileOf(dataDir), historyFileOf(dataDir)].flatMap((f) => [f, `${f}-wal`]);
     const bytes = files.reduce((s, f) => s + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
-    const rollups = await store.db.selectFrom('history_rollups_daily').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
-    const hourly = await store.db.selectFrom('history_rollups_hourly').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
-    const facets = await store.db.selectFrom('history_rollups_facets').select((eb) => eb.fn.countAll<number>().as('n')).where('scope', '=', scope).executeTakeFirstOrThrow();
-    console.log(`local history: ${records.toLocaleString('en-US')} records in ${DAYS} complete days (${firstDay} – ${lastDay}), ${(bytes / 1e9).toFixed(2)} GB on disk`);
-    console.log(`rollups: ${Number(hourly.n).toLocaleString('en-US')} hourly rows; ${Number(rollups.n).toLocaleString('en-US')} daily and ${Number(facets.n).toLocaleString('en-US')} facet rows (both zones)`);
+    const rollups = await store.db
+      .selectFrom('history_rollups_daily')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('scope', '=', scope)
+      .executeTakeFirstOrThrow();
+    const hourly = await store.db
+      .selectFrom('history_rollups_hourly')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('scope', '=', scope)
+      .executeTakeFirstOrThrow();
+    const facets = await store.db
+      .selectFrom('history_rollups_facets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('scope', '=', scope)
+      .executeTakeFirstOrThrow();
+    console.log(
+      `local history: ${records.toLocaleString('en-US')} records in ${DAYS} complete days (${firstDay} – ${lastDay}), ${(bytes / 1e9).toFixed(2)} GB on disk`,
+    );
+    console.log(
+      `rollups: ${Number(hourly.n).toLocaleString('en-US')} hourly rows; ${Number(rollups.n).toLocaleString('en-US')} daily and ${Number(facets.n).toLocaleString('en-US')} facet rows (both zones)`,
+    );
 
-    const insights = new InsightsService({ history: store.history, insights: store.insights, index: new HistoryIndex(store.history, () => NOW), policy: cachePolicy(config), now: () => NOW });
+    const insights = new InsightsService({
+      history: store.history,
+      insights: store.insights,
+      index: new HistoryIndex(store.history, () => NOW),
+      policy: cachePolicy(config),
+      now: () => NOW,
+    });
     const range = { 'date-from': `${firstDay} 00:00:00`, 'date-to': `${lastDay} 23:59:59` };
     const jst = { 'date-from': `${firstDay} 09:00:00`, 'date-to': `${addDays(lastDay, 1)} 08:59:59`, tz: 'JST' };
     const cases: [string, Record<string, string>][] = [
@@ -87,7 +117,9 @@ async function main(): Promise<void> {
       ['latency-min=60', { ...range, tz: 'UTC', 'latency-min': '60' }],
     ];
     console.log(`\nInsightsService.get over ${DAYS} days, ${RUNS} runs each (after one warm-up):`);
-    console.log(`${'query'.padEnd(34)} ${'records'.padStart(10)}  ${'from'.padEnd(8)} ${'computed: p50'.padStart(14)} ${'p95'.padStart(8)} ${'max'.padStart(8)}   ${'kept: p95'.padStart(9)}`);
+    console.log(
+      `${'query'.padEnd(34)} ${'records'.padStart(10)}  ${'from'.padEnd(8)} ${'computed: p50'.padStart(14)} ${'p95'.padStart(8)} ${'max'.padStart(8)}   ${'kept: p95'.padStart(9)}`,
+    );
     const ms = (v: number) => `${v.toFixed(0)} ms`.padStart(8);
     for (const [name, params] of cases) {
       const answer = await insights.get(ACCOUNT, params);
@@ -109,7 +141,12 @@ async function main(): Promise<void> {
         `${name.padEnd(34)} ${answer.total.toLocaleString('en-US').padStart(10)}  ${answer._meta.computedFrom.padEnd(8)} ${ms(percentile(computed, 50)).padStart(14)} ${ms(percentile(computed, 95))} ${ms(computed[computed.length - 1]!)}   ${ms(percentile(kept, 95)).padStart(9)}${slow ? '  (sums every matching record)' : ''}`,
       );
     }
-    console.log(`\nmachine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `\nmachine: ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     await store.close();
     if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });

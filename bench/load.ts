@@ -27,8 +27,14 @@ async function main() {
   const cookies = await Promise.all(ACCOUNTS.map(([k, s]) => signIn(dash.url, k, s)));
   const tally = new AnswerTally();
 
-  console.log(`bench/load — ${CLIENTS} clients for ${SECONDS} s, 5 accounts, simulator limits: 1 in flight per account and per IP, 3/min, 10/h, 100/day per account`);
-  const elapsed = await runClients(CLIENTS, SECONDS, (i) => ({ baseUrl: dash.url, cookie: cookies[i % cookies.length] as string, tallies: [tally] }));
+  console.log(
+    `bench/load — ${CLIENTS} clients for ${SECONDS} s, 5 accounts, simulator limits: 1 in flight per account and per IP, 3/min, 10/h, 100/day per account`,
+  );
+  const elapsed = await runClients(CLIENTS, SECONDS, (i) => ({
+    baseUrl: dash.url,
+    cookie: cookies[i % cookies.length] as string,
+    tallies: [tally],
+  }));
   const stats = await simStats(sim.url);
 
   console.log('\ndashboard');
@@ -37,8 +43,16 @@ async function main() {
   console.log(`most upstream calls in flight at once: ${stats.total.maxInFlight}   (must be 1)`);
   console.log(`upstream 429s: ${stats.total.rateLimited}   (must be 0)`);
   const unexpected = tally.unexpected();
-  const ok = stats.total.maxInFlight <= 1 && stats.total.rateLimited === 0 && unexpected.length === 0 && tally.missingRetryAfter === 0;
-  console.log(ok ? '\nOK: no limit broken, only 200 and 429 with Retry-After.' : `\nFAILED: ${unexpected.length ? `unexpected statuses ${unexpected.join(', ')}` : 'a limit was broken'}`);
+  const ok =
+    stats.total.maxInFlight <= 1 &&
+    stats.total.rateLimited === 0 &&
+    unexpected.length === 0 &&
+    tally.missingRetryAfter === 0;
+  console.log(
+    ok
+      ? '\nOK: no limit broken, only 200 and 429 with Retry-After.'
+      : `\nFAILED: ${unexpected.length ? `unexpected statuses ${unexpected.join(', ')}` : 'a limit was broken'}`,
+  );
 
   await dash.stop();
   await sim.stop();

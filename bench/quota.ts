@@ -59,17 +59,31 @@ async function main() {
 
   const [first] = await step('search (page 1 of 25, newest first)', [q({ page: '1' })]);
   const total = (first?._embedded as { total_found: number }).total_found;
-  await step('page forward to page 8', ['2', '3', '4', '5', '6', '7', '8'].map((page) => q({ page })));
-  await step('page back to page 1', ['7', '6', '5', '4', '3', '2', '1'].map((page) => q({ page })));
+  await step(
+    'page forward to page 8',
+    ['2', '3', '4', '5', '6', '7', '8'].map((page) => q({ page })),
+  );
+  await step(
+    'page back to page 1',
+    ['7', '6', '5', '4', '3', '2', '1'].map((page) => q({ page })),
+  );
   await step('toggle zone to JST and back', [jst({ page: '1' }), q({ page: '1' })]);
   await step('flip the sort (oldest first)', [q({ page: '1', 'sort-order': 'asc' })]);
   const cdrs = (first?._embedded as { cdrs: { trx_id: string }[] }).cdrs;
-  await step('open 3 rows', cdrs.slice(0, 3).map((c) => `/api/transactions/${c.trx_id}`));
+  await step(
+    'open 3 rows',
+    cdrs.slice(0, 3).map((c) => `/api/transactions/${c.trx_id}`),
+  );
   const pageThree = await get(q({ page: '3' }));
   forwarded -= 1; // re-reading page 3 only to pick a seen id is not part of the session
   const seen = (pageThree._embedded as { cdrs: { trx_id: string }[] }).cdrs[5]?.trx_id as string;
   await step('look up a seen trx_id', [`/api/transactions/${seen}`]);
-  const outside = sim.dataset.query({ from: now - 30 * 24 * HOUR, to: now - 29 * 24 * HOUR, enterpriseId: 'ent-sakura', limit: 1 });
+  const outside = sim.dataset.query({
+    from: now - 30 * 24 * HOUR,
+    to: now - 29 * 24 * HOUR,
+    enterpriseId: 'ent-sakura',
+    limit: 1,
+  });
   const unseen = sim.dataset.recordAt(outside.indices[0] as number).trx_id;
   await step('look up an unseen trx_id', [`/api/transactions/${unseen}`]);
 
@@ -78,13 +92,18 @@ async function main() {
   console.log(`bench/quota — a support session against the simulator (limits 1 in flight, 3/min, 10/h, 100/day)`);
   console.log(`query: 7 settled days, oa=SakuraMart, ${total} records, pages of 25\n`);
   console.log(`${'step'.padEnd(40)} ${'requests'.padStart(8)} ${'calls'.padStart(6)}`);
-  for (const r of rows) console.log(`${r.step.padEnd(40)} ${String(r.requests).padStart(8)} ${String(r.calls).padStart(6)}`);
+  for (const r of rows)
+    console.log(`${r.step.padEnd(40)} ${String(r.requests).padStart(8)} ${String(r.calls).padStart(6)}`);
   console.log('-'.repeat(56));
   console.log(`${'total'.padEnd(40)} ${String(requests).padStart(8)} ${String(spent).padStart(6)}`);
   console.log(`\nupstream calls spent by the dashboard:        ${spent}`);
   console.log(`upstream calls a forward-every-request proxy: ${requests}`);
-  console.log(`saved: ${requests - spent} calls (${Math.round((100 * (requests - spent)) / requests)}%); waited for the limits: ${(waitedMs / 1000).toFixed(0)} s`);
-  console.log(`simulator 429s: ${sim.stats().total.rateLimited}, most calls in flight at once: ${sim.stats().total.maxInFlight}`);
+  console.log(
+    `saved: ${requests - spent} calls (${Math.round((100 * (requests - spent)) / requests)}%); waited for the limits: ${(waitedMs / 1000).toFixed(0)} s`,
+  );
+  console.log(
+    `simulator 429s: ${sim.stats().total.rateLimited}, most calls in flight at once: ${sim.stats().total.maxInFlight}`,
+  );
 
   await dash.stop();
   await sim.close();

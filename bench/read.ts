@@ -50,25 +50,46 @@ const DAY = 86_400_000;
 const BIG = '1000000';
 const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3,4').split(',').map((p) => p.trim()));
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const wall = (ms: number) => formatWallClock(new Date(ms), 'UTC');
 const dayStart = (ms: number) => Math.floor(ms / DAY) * DAY;
 
 function pageUrl(from: number, to: number, tz: 'UTC' | 'JST', pageSize: number, page: number): string {
-  const params = new URLSearchParams({ 'date-from': formatWallClock(new Date(from), tz), 'date-to': formatWallClock(new Date(to), tz), tz, 'page-size': String(pageSize), page: String(page) });
+  const params = new URLSearchParams({
+    'date-from': formatWallClock(new Date(from), tz),
+    'date-to': formatWallClock(new Date(to), tz),
+    tz,
+    'page-size': String(pageSize),
+    page: String(page),
+  });
   return `/api/transactions?${params}`;
 }
 
 /** A closed loop of CONNECTIONS connections; also the server's CPU time per answer (robust to a busy machine). */
-async function closedLoop(server: Proc, url: string, headers: Record<string, string>, seconds: number): Promise<{ rate: number; other: number; cpuUs: number }> {
+async function closedLoop(
+  server: Proc,
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<{ rate: number; other: number; cpuUs: number }> {
   const cpuBefore = server.cpuMs();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   const ok = r['2xx'] + r['3xx'];
-  return { rate: ok / r.duration, other: r.non2xx - r['3xx'] + r.errors + r.timeouts, cpuUs: ((server.cpuMs() - cpuBefore) * 1000) / Math.max(1, ok) };
+  return {
+    rate: ok / r.duration,
+    other: r.non2xx - r['3xx'] + r.errors + r.timeouts,
+    cpuUs: ((server.cpuMs() - cpuBefore) * 1000) / Math.max(1, ok),
+  };
 }
 
 async function main(): Promise<void> {
@@ -79,7 +100,17 @@ async function main(): Promise<void> {
 
   // Records for the seeded pages: a real page of the simulator.
   const simToken = await getToken(sim, 'demo', 'demo-secret');
-  const sample = await apiGet(sim, queryPath({ 'date-from': wall(now - 20 * DAY), 'date-to': wall(now - 10 * DAY), 'page-size': PAGE_SIZE, page: 1, tz: 'UTC' }), simToken);
+  const sample = await apiGet(
+    sim,
+    queryPath({
+      'date-from': wall(now - 20 * DAY),
+      'date-to': wall(now - 10 * DAY),
+      'page-size': PAGE_SIZE,
+      page: 1,
+      tz: 'UTC',
+    }),
+    simToken,
+  );
   const records = sample.json<{ _embedded: { cdrs: Cdr[] } }>()._embedded.cdrs;
   const seeded = { firstFrom: dayStart(now - 200 * DAY) };
   const seedStarted = performance.now();
@@ -93,10 +124,18 @@ async function main(): Promise<void> {
       firstFrom: seeded.firstFrom,
       pageSize: PAGE_SIZE,
     });
-    console.log(`seeded ${fmt(SEEDED_PAGES)} cached pages into the store in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${fmt(SEEDED_PAGES)} cached pages into the store in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+    );
   }
 
-  const limits = { UPSTREAM_LIMIT_PER_MINUTE: BIG, UPSTREAM_LIMIT_PER_HOUR: BIG, UPSTREAM_LIMIT_PER_DAY: BIG, UPSTREAM_BACKGROUND_RESERVE: '0', UPSTREAM_PAGE_SIZE: String(PAGE_SIZE) };
+  const limits = {
+    UPSTREAM_LIMIT_PER_MINUTE: BIG,
+    UPSTREAM_LIMIT_PER_HOUR: BIG,
+    UPSTREAM_LIMIT_PER_DAY: BIG,
+    UPSTREAM_BACKGROUND_RESERVE: '0',
+    UPSTREAM_PAGE_SIZE: String(PAGE_SIZE),
+  };
   const dash = await startDashboard({ upstreamUrl: sim.url, distDir: DIST_DIR, dataDir, env: limits });
   const results: string[] = [];
   try {
@@ -117,11 +156,13 @@ async function main(): Promise<void> {
     const first = await fetch(`${dash.url}${pagePath}`, { headers });
     const etag = first.headers.get('etag');
     const firstMeta = ((await first.json()) as { _meta: { source: string } })._meta;
-    if (first.status !== 200 || !etag || firstMeta.source !== 'upstream') throw new Error(`the first page: ${first.status}, ETag ${etag}, ${firstMeta.source}`);
+    if (first.status !== 200 || !etag || firstMeta.source !== 'upstream')
+      throw new Error(`the first page: ${first.status}, ETag ${etag}, ${firstMeta.source}`);
     for (const url of mix) {
       const res = await fetch(`${dash.url}${url}`, { headers });
       const meta = ((await res.json()) as { _meta: { source: string } })._meta;
-      if (res.status !== 200 || meta.source !== 'cache') throw new Error(`${url}: ${res.status} from ${meta.source}, not the cache`);
+      if (res.status !== 200 || meta.source !== 'cache')
+        throw new Error(`${url}: ${res.status} from ${meta.source}, not the cache`);
     }
     const conditional = await fetch(`${dash.url}${pagePath}`, { headers: { ...headers, 'If-None-Match': etag } });
     if (conditional.status !== 304) throw new Error(`If-None-Match answered ${conditional.status}, not 304`);
@@ -132,10 +173,16 @@ async function main(): Promise<void> {
       const cases = [
         { name: 'GET /api/quota', url: quotaUrl, headers },
         { name: 'cached page (25 records)', url: `${dash.url}${pagePath}`, headers },
-        { name: 'same page, If-None-Match → 304', url: `${dash.url}${pagePath}`, headers: { ...headers, 'If-None-Match': etag } },
+        {
+          name: 'same page, If-None-Match → 304',
+          url: `${dash.url}${pagePath}`,
+          headers: { ...headers, 'If-None-Match': etag },
+        },
       ];
       for (const c of cases) await closedLoop(dash, c.url, c.headers, 2);
-      console.log(`\n1. Rate: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s each, alternating (requests/s, and the server's CPU per answer)`);
+      console.log(
+        `\n1. Rate: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s each, alternating (requests/s, and the server's CPU per answer)`,
+      );
       // Each round's ratios are taken within the round (seconds apart): the machine's other load
       // moves between rounds more than within one. The figures are the medians over the rounds.
       const ratios = { page: [] as number[], notModified: [] as number[] };
@@ -153,14 +200,22 @@ async function main(): Promise<void> {
         const [quotaRate, pageRate, notModifiedRate] = rates as [number, number, number];
         ratios.page.push(pageRate / quotaRate);
         ratios.notModified.push(notModifiedRate / quotaRate);
-        console.log(`   round ${String(round).padStart(2)}: ${line.join(' · ')}; page ${(pageRate / quotaRate).toFixed(2)}×   (load ${load()})`);
-    }
-    const ratio = median(ratios.page);
-    const notModifiedRatio = median(ratios.notModified);
-    const [quotaCpu, pageCpu, notModifiedCpu] = cpu.map(median) as [number, number, number];
-    console.log(`   medians of the rounds: cached page ${ratio.toFixed(2)}× the rate of /api/quota, 304 ${notModifiedRatio.toFixed(2)}×`);
-    console.log(`   server CPU per answer: quota ${fmt(quotaCpu)} µs, cached page ${fmt(pageCpu)} µs (${(quotaCpu / pageCpu).toFixed(2)}×), 304 ${fmt(notModifiedCpu)} µs`);
-    results.push(`cached page at ${ratio.toFixed(2)}× the rate of /api/quota (target ≥ 0.80); 304 at ${notModifiedRatio.toFixed(2)}×; by server CPU per answer ${(quotaCpu / pageCpu).toFixed(2)}×`);
+        console.log(
+          `   round ${String(round).padStart(2)}: ${line.join(' · ')}; page ${(pageRate / quotaRate).toFixed(2)}×   (load ${load()})`,
+        );
+      }
+      const ratio = median(ratios.page);
+      const notModifiedRatio = median(ratios.notModified);
+      const [quotaCpu, pageCpu, notModifiedCpu] = cpu.map(median) as [number, number, number];
+      console.log(
+        `   medians of the rounds: cached page ${ratio.toFixed(2)}× the rate of /api/quota, 304 ${notModifiedRatio.toFixed(2)}×`,
+      );
+      console.log(
+        `   server CPU per answer: quota ${fmt(quotaCpu)} µs, cached page ${fmt(pageCpu)} µs (${(quotaCpu / pageCpu).toFixed(2)}×), 304 ${fmt(notModifiedCpu)} µs`,
+      );
+      results.push(
+        `cached page at ${ratio.toFixed(2)}× the rate of /api/quota (target ≥ 0.80); 304 at ${notModifiedRatio.toFixed(2)}×; by server CPU per answer ${(quotaCpu / pageCpu).toFixed(2)}×`,
+      );
     }
 
     if (PARTS.has('2')) {
@@ -191,21 +246,29 @@ async function main(): Promise<void> {
         return { p99: percentile(latencies, 99), line };
       };
       const defaultPages = mix.filter((url) => url.includes('page-size=25'));
-      console.log(`\n2. Latency at ${FIXED_RATE} requests/s for ${FIXED_SECONDS} s each, open loop (counted from when each request was due)`);
+      console.log(
+        `\n2. Latency at ${FIXED_RATE} requests/s for ${FIXED_SECONDS} s each, open loop (counted from when each request was due)`,
+      );
       // Three seconds at the same rate first, not counted: the client's connections and code warm up.
       await fixedRate(mix, 3);
       const byDefault = await fixedRate(defaultPages);
-      console.log(`   ${defaultPages.length} pages of 25 (pages 1–4, both zones): ${byDefault.line}   (load ${load()})`);
+      console.log(
+        `   ${defaultPages.length} pages of 25 (pages 1–4, both zones): ${byDefault.line}   (load ${load()})`,
+      );
       const bySize = await fixedRate(mix);
       console.log(`   ${mix.length} pages of 25, 50 and 100: ${bySize.line}   (load ${load()})`);
-      results.push(`p99 ${byDefault.p99.toFixed(1)} ms at ${FIXED_RATE} cached pages of 25 a second (target < 20 ms); ${bySize.p99.toFixed(1)} ms with pages of 50 and 100 among them`);
+      results.push(
+        `p99 ${byDefault.p99.toFixed(1)} ms at ${FIXED_RATE} cached pages of 25 a second (target < 20 ms); ${bySize.p99.toFixed(1)} ms with pages of 50 and 100 among them`,
+      );
     }
 
     if (PARTS.has('3')) {
       // 3. Memory over 100,000 distinct cached pages.
       const callsBefore = (await simStats(sim.url)).accounts.demo?.requests ?? 0;
       const rssBefore = dash.rss();
-      console.log(`\n3. Memory: ${fmt(SEEDED_PAGES)} distinct cached pages asked for, 8 at a time (server resident memory)`);
+      console.log(
+        `\n3. Memory: ${fmt(SEEDED_PAGES)} distinct cached pages asked for, 8 at a time (server resident memory)`,
+      );
       console.log(`   before: ${mb(rssBefore)}`);
       let next = 0;
       let failed = 0;
@@ -227,9 +290,13 @@ async function main(): Promise<void> {
       const rssAfter = dash.rss();
       const askSeconds = (performance.now() - askStarted) / 1000;
       const callsDuring = ((await simStats(sim.url)).accounts.demo?.requests ?? 0) - callsBefore;
-      console.log(`   after ${fmt(SEEDED_PAGES)}: ${mb(rssAfter)} (${rssAfter >= rssBefore ? '+' : ''}${mb(rssAfter - rssBefore)} over before); ${fmt(askSeconds, 1)} s, ${fmt(SEEDED_PAGES / askSeconds)} pages/s, ${failed} not 200, ${callsDuring} upstream calls`);
+      console.log(
+        `   after ${fmt(SEEDED_PAGES)}: ${mb(rssAfter)} (${rssAfter >= rssBefore ? '+' : ''}${mb(rssAfter - rssBefore)} over before); ${fmt(askSeconds, 1)} s, ${fmt(SEEDED_PAGES / askSeconds)} pages/s, ${failed} not 200, ${callsDuring} upstream calls`,
+      );
       if (failed > 0 || callsDuring > 0) throw new Error('a seeded page was not answered from the cache');
-      results.push(`resident memory ${mb(rssBefore)} before, ${mb(rssHalf)} halfway, ${mb(rssAfter)} after ${fmt(SEEDED_PAGES)} distinct cached pages`);
+      results.push(
+        `resident memory ${mb(rssBefore)} before, ${mb(rssHalf)} halfway, ${mb(rssAfter)} after ${fmt(SEEDED_PAGES)} distinct cached pages`,
+      );
     }
     client.close();
 
@@ -252,24 +319,46 @@ async function main(): Promise<void> {
       const supportToken = await getToken(sim, 'support', 'support-secret');
       const upstreamStarted = performance.now();
       for (let page = 1; page <= pages; page++) {
-        const res = await apiGet(sim, queryPath({ 'date-from': wall(exportFrom), 'date-to': wall(exportTo), 'page-size': PAGE_SIZE, page, tz: 'UTC', 'sort-order': 'asc' }), supportToken);
+        const res = await apiGet(
+          sim,
+          queryPath({
+            'date-from': wall(exportFrom),
+            'date-to': wall(exportTo),
+            'page-size': PAGE_SIZE,
+            page,
+            tz: 'UTC',
+            'sort-order': 'asc',
+          }),
+          supportToken,
+        );
         if (res.status !== 200) throw new Error(`the simulator answered ${res.status}`);
-    }
-    const upstreamPerPage = (performance.now() - upstreamStarted) / pages;
-    const exportPerPage = exportMs / pages;
-    // The pages as seen by the last status poll before the file was written (100 ms steps).
-    const readingPerPage = pagesReadAt === null ? null : (pagesReadAt - createdAt) / pages;
-    console.log(`\n4. Export: ${fmt(job.progress.recordsFetched)} records, ${fmt(pages)} upstream pages of ${PAGE_SIZE} (${job.progress.callsSpent} calls), created to done in ${fmt(exportMs / 1000, 2)} s (load ${load()})`);
-    console.log(`   the simulator alone, the same pages one after another: ${upstreamPerPage.toFixed(1)} ms a page (asked once the dashboard was quiet, ${fmt(quietAfterMs / 1000, 1)} s after the export)`);
-    if (readingPerPage !== null) console.log(`   the export reading them: ${readingPerPage.toFixed(1)} ms a page, its own cost ${(readingPerPage - upstreamPerPage).toFixed(1)} ms a page; then the file: ${fmt((exportMs - (pagesReadAt! - createdAt)) / 1000, 2)} s`);
-    console.log(`   the export, file included: ${exportPerPage.toFixed(1)} ms a page, its own cost ${(exportPerPage - upstreamPerPage).toFixed(1)} ms a page`);
-    console.log(`   the server's CPU meanwhile: ${(exportCpu / pages).toFixed(1)} ms a page (every page's step, the file and the status polls)`);
-    console.log(`   the slowest status answer meanwhile (polled every 100 ms): ${slowestPollMs.toFixed(0)} ms`);
-    results.push(
-      `export ${exportPerPage.toFixed(1)} ms a page, file included, against the upstream's ${upstreamPerPage.toFixed(1)} ms: ${(exportPerPage - upstreamPerPage).toFixed(1)} ms of its own` +
-        (readingPerPage === null ? '' : ` (${(readingPerPage - upstreamPerPage).toFixed(1)} ms before the file)`) +
-        ' (target ≤ 5)',
-    );
+      }
+      const upstreamPerPage = (performance.now() - upstreamStarted) / pages;
+      const exportPerPage = exportMs / pages;
+      // The pages as seen by the last status poll before the file was written (100 ms steps).
+      const readingPerPage = pagesReadAt === null ? null : (pagesReadAt - createdAt) / pages;
+      console.log(
+        `\n4. Export: ${fmt(job.progress.recordsFetched)} records, ${fmt(pages)} upstream pages of ${PAGE_SIZE} (${job.progress.callsSpent} calls), created to done in ${fmt(exportMs / 1000, 2)} s (load ${load()})`,
+      );
+      console.log(
+        `   the simulator alone, the same pages one after another: ${upstreamPerPage.toFixed(1)} ms a page (asked once the dashboard was quiet, ${fmt(quietAfterMs / 1000, 1)} s after the export)`,
+      );
+      if (readingPerPage !== null)
+        console.log(
+          `   the export reading them: ${readingPerPage.toFixed(1)} ms a page, its own cost ${(readingPerPage - upstreamPerPage).toFixed(1)} ms a page; then the file: ${fmt((exportMs - (pagesReadAt! - createdAt)) / 1000, 2)} s`,
+        );
+      console.log(
+        `   the export, file included: ${exportPerPage.toFixed(1)} ms a page, its own cost ${(exportPerPage - upstreamPerPage).toFixed(1)} ms a page`,
+      );
+      console.log(
+        `   the server's CPU meanwhile: ${(exportCpu / pages).toFixed(1)} ms a page (every page's step, the file and the status polls)`,
+      );
+      console.log(`   the slowest status answer meanwhile (polled every 100 ms): ${slowestPollMs.toFixed(0)} ms`);
+      results.push(
+        `export ${exportPerPage.toFixed(1)} ms a page, file included, against the upstream's ${upstreamPerPage.toFixed(1)} ms: ${(exportPerPage - upstreamPerPage).toFixed(1)} ms of its own` +
+          (readingPerPage === null ? '' : ` (${(readingPerPage - upstreamPerPage).toFixed(1)} ms before the file)`) +
+          ' (target ≤ 5)',
+      );
     }
   } finally {
     await dash.stop();
@@ -290,7 +379,11 @@ interface ExportJobAnswer {
 }
 
 /** The finished job, and when its last page was seen read (before its file was written), to 100 ms. */
-async function runExport(base: string, cookie: string, body: Record<string, string>): Promise<{ job: ExportJobAnswer; pagesReadAt: number | null; slowestPollMs: number }> {
+async function runExport(
+  base: string,
+  cookie: string,
+  body: Record<string, string>,
+): Promise<{ job: ExportJobAnswer; pagesReadAt: number | null; slowestPollMs: number }> {
   const headers = { Cookie: cookie, Accept: 'application/json', 'Content-Type': 'application/json' };
   const created = await fetch(`${base}/api/exports`, { method: 'POST', headers, body: JSON.stringify(body) });
   if (created.status !== 201) throw new Error(`POST /api/exports: ${created.status} ${await created.text()}`);
@@ -305,7 +398,8 @@ async function runExport(base: string, cookie: string, body: Record<string, stri
     const asked = performance.now();
     const job = (await (await fetch(`${base}/api/exports/${id}`, { headers })).json()) as ExportJobAnswer;
     slowestPollMs = Math.max(slowestPollMs, performance.now() - asked);
-    if (pagesReadAt === null && job.state !== 'done' && job.progress.windows.every((w) => w.state === 'done')) pagesReadAt = Date.now();
+    if (pagesReadAt === null && job.state !== 'done' && job.progress.windows.every((w) => w.state === 'done'))
+      pagesReadAt = Date.now();
     if (job.state === 'done') return { job, pagesReadAt, slowestPollMs };
     if (job.state === 'failed' || job.state === 'cancelled') throw new Error(`export ${job.state}: ${job.message}`);
     if (Date.now() > until) throw new Error('the export did not finish in 10 minutes');

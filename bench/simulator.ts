@@ -23,12 +23,23 @@ function percentile(sorted: number[], p: number): number {
 async function main(): Promise<void> {
   const now = Date.now();
   const t0 = performance.now();
-  const sim = await startSimulator({ port: 0, days: DAYS, perDay: PER_DAY, limits: false, quiet: true, now: () => now });
+  const sim = await startSimulator({
+    port: 0,
+    days: DAYS,
+    perDay: PER_DAY,
+    limits: false,
+    quiet: true,
+    now: () => now,
+  });
   const startMs = performance.now() - t0;
   const visible = sim.dataset.visibleCount();
   const rss = process.memoryUsage().rss / 1024 / 1024;
-  console.log(`records: ${visible.toLocaleString('en-US')} visible (${sim.dataset.size.toLocaleString('en-US')} generated, incl. the next 2 days)`);
-  console.log(`generation: ${Math.round(sim.dataset.generationMs)} ms; startSimulator: ${Math.round(startMs)} ms; RSS: ${Math.round(rss)} MB`);
+  console.log(
+    `records: ${visible.toLocaleString('en-US')} visible (${sim.dataset.size.toLocaleString('en-US')} generated, incl. the next 2 days)`,
+  );
+  console.log(
+    `generation: ${Math.round(sim.dataset.generationMs)} ms; startSimulator: ${Math.round(startMs)} ms; RSS: ${Math.round(rss)} MB`,
+  );
 
   const [support, demo] = [await getToken(sim, 'support'), await getToken(sim, 'demo')];
   const range = { 'date-from': wallClock(now - DAYS * 86_400_000), 'date-to': wallClock(now) };
@@ -39,15 +50,29 @@ async function main(): Promise<void> {
     ['no filter, desc', support, queryPath({ ...range, 'page-size': 100, 'sort-order': 'desc' })],
     ['one filter (network)', support, queryPath({ ...range, 'page-size': 100, network: '44010' })],
     ['enterprise scope (demo key)', demo, queryPath({ ...range, 'page-size': 100 })],
-    ['three filters (ent+network+status)', demo, queryPath({ ...range, 'page-size': 100, network: '44020', status: 'DELIVRD', 'api-key': 'sakura-shop' })],
-    ['rare filter (status UNDELIV), desc', support, queryPath({ ...range, 'page-size': 100, status: 'UNDELIV', 'sort-order': 'desc' })],
+    [
+      'three filters (ent+network+status)',
+      demo,
+      queryPath({ ...range, 'page-size': 100, network: '44020', status: 'DELIVRD', 'api-key': 'sakura-shop' }),
+    ],
+    [
+      'rare filter (status UNDELIV), desc',
+      support,
+      queryPath({ ...range, 'page-size': 100, status: 'UNDELIV', 'sort-order': 'desc' }),
+    ],
     ['deep page 1000, asc', support, queryPath({ ...range, 'page-size': 100, page: 1000 })],
-    ['deep page 1000, desc, filtered', demo, queryPath({ ...range, 'page-size': 100, page: 1000, 'sort-order': 'desc', network: '44010' })],
+    [
+      'deep page 1000, desc, filtered',
+      demo,
+      queryPath({ ...range, 'page-size': 100, page: 1000, 'sort-order': 'desc', network: '44010' }),
+    ],
     ['detail (one trx_id)', support, `/cdr/v1/report/cdr/sms/transaction-history/mt/${someTrx}`],
   ];
 
   // Wall time suffers when the machine is busy; CPU time (server and client share this process) does not.
-  console.log(`\n${'kind'.padEnd(38)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'max ms'.padStart(8)}${'cpu p50'.padStart(9)}${'found'.padStart(11)}${'KB'.padStart(6)}`);
+  console.log(
+    `\n${'kind'.padEnd(38)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'max ms'.padStart(8)}${'cpu p50'.padStart(9)}${'found'.padStart(11)}${'KB'.padStart(6)}`,
+  );
   for (const [name, token, path] of kinds) {
     const times: number[] = [];
     const cpu: number[] = [];
@@ -73,10 +98,14 @@ async function main(): Promise<void> {
     times.sort((a, b) => a - b);
     cpu.sort((a, b) => a - b);
     const f = (n: number, w = 8) => n.toFixed(1).padStart(w);
-    console.log(`${name.padEnd(38)}${f(percentile(times, 50))}${f(percentile(times, 95))}${f(times[times.length - 1]!)}${f(percentile(cpu, 50), 9)}${found.padStart(11)}${String(kb).padStart(6)}`);
+    console.log(
+      `${name.padEnd(38)}${f(percentile(times, 50))}${f(percentile(times, 95))}${f(times[times.length - 1]!)}${f(percentile(cpu, 50), 9)}${found.padStart(11)}${String(kb).padStart(6)}`,
+    );
   }
   const [l1] = os.loadavg();
-  console.log(`\nRSS after the runs: ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB; load average ${l1!.toFixed(1)} on ${os.cpus().length} CPUs`);
+  console.log(
+    `\nRSS after the runs: ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB; load average ${l1!.toFixed(1)} on ${os.cpus().length} CPUs`,
+  );
   await sim.close();
 }
 

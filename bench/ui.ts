@@ -23,12 +23,15 @@ const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-e2e';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SIM_LATENCY = process.env.BENCH_SIM_LATENCY;
 const ACCOUNT = { apiKey: 'demo', secret: 'demo-secret' };
-const BIG = { UPSTREAM_LIMIT_PER_MINUTE: '10000', UPSTREAM_LIMIT_PER_HOUR: '100000', UPSTREAM_LIMIT_PER_DAY: '1000000' };
+const BIG = {
+  UPSTREAM_LIMIT_PER_MINUTE: '10000',
+  UPSTREAM_LIMIT_PER_HOUR: '100000',
+  UPSTREAM_LIMIT_PER_DAY: '1000000',
+};
 const LIMITS = { ...BIG, UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '1000' };
 
 // ---------------------------------------------------------------------------------------------
 // First-load JavaScript from the build manifests
-
 
 interface ClientManifest {
   entryJSFiles?: Record<string, string[]>;
@@ -49,10 +52,15 @@ function readClientManifest(route: string): ClientManifest {
 const BUDGETS_KB = { transactions: 200, insights: 350 } as const;
 
 function firstLoadFiles(route: string): { js: string[]; css: string[] } {
-  const build = JSON.parse(fs.readFileSync(path.join(ROOT, DIST_DIR, 'build-manifest.json'), 'utf8')) as { rootMainFiles: string[] };
+  const build = JSON.parse(fs.readFileSync(path.join(ROOT, DIST_DIR, 'build-manifest.json'), 'utf8')) as {
+    rootMainFiles: string[];
+  };
   const client = readClientManifest(route);
   // The route's own layouts count too: a page under a group (`(signed-in)/…`) loads the group's layout.
-  const groups = route.split('/').slice(0, -1).map((_, i, parts) => `[project]/app/${parts.slice(0, i + 1).join('/')}/layout`);
+  const groups = route
+    .split('/')
+    .slice(0, -1)
+    .map((_, i, parts) => `[project]/app/${parts.slice(0, i + 1).join('/')}/layout`);
   const entries = ['[project]/app/layout', ...groups, `[project]/app/${route}/page`];
   const js = new Set(build.rootMainFiles);
   const css = new Set<string>();
@@ -95,7 +103,10 @@ async function openForm(context: BrowserContext, baseUrl: string): Promise<Page>
   const page = await context.newPage();
   await page.goto(`${baseUrl}/transactions?tz=UTC`);
   // Hydrated and priced: the form is live.
-  await page.getByTestId('search-cost').filter({ hasText: /Uses|From cache/ }).waitFor();
+  await page
+    .getByTestId('search-cost')
+    .filter({ hasText: /Uses|From cache/ })
+    .waitFor();
   return page;
 }
 
@@ -103,7 +114,10 @@ async function openForm(context: BrowserContext, baseUrl: string): Promise<Page>
 async function searchToRows(page: Page, window: { from: string; to: string }): Promise<number> {
   await page.locator('input[name="date-from"]').fill(window.from);
   await page.locator('input[name="date-to"]').fill(window.to);
-  await page.getByTestId('search-cost').filter({ hasText: /Uses|From cache/ }).waitFor();
+  await page
+    .getByTestId('search-cost')
+    .filter({ hasText: /Uses|From cache/ })
+    .waitFor();
   // Sent as source text: tsx would otherwise wrap the function with helpers the page lacks.
   return page.evaluate<number>(`new Promise((resolve) => {
     const button = document.querySelector('[data-testid="search-button"]');
@@ -120,7 +134,11 @@ async function searchToRows(page: Page, window: { from: string; to: string }): P
   })`);
 }
 
-async function browserScriptBytes(context: BrowserContext, baseUrl: string, pagePath = '/transactions?tz=UTC'): Promise<{ files: number; encoded: number }> {
+async function browserScriptBytes(
+  context: BrowserContext,
+  baseUrl: string,
+  pagePath = '/transactions?tz=UTC',
+): Promise<{ files: number; encoded: number }> {
   const page = await context.newPage();
   const sizes: Promise<number>[] = [];
   page.on('requestfinished', (req) => {
@@ -184,22 +202,34 @@ async function main() {
     }
     const calls = ((await simStats(sim.url)).accounts[ACCOUNT.apiKey]?.requests ?? 0) - callsBefore;
 
-    const fmt = (v: number[]) => `median ${median(v).toFixed(0)} ms  (min ${Math.min(...v).toFixed(0)}, max ${Math.max(...v).toFixed(0)}; ${v.length} runs)`;
+    const fmt = (v: number[]) =>
+      `median ${median(v).toFixed(0)} ms  (min ${Math.min(...v).toFixed(0)}, max ${Math.max(...v).toFixed(0)}; ${v.length} runs)`;
     console.log(`bench:ui — build ${DIST_DIR}, simulator latency ${SIM_LATENCY ?? 0} ms`);
     console.log('');
     console.log('First-load JavaScript of /transactions (build manifests: root chunks + layouts + page)');
     console.log(`  ${js.length} files   ${kb(jsSize.raw)} raw   ${kb(jsSize.gzip)} gzip`);
     console.log(`  CSS: ${css.length} files   ${kb(cssSize.raw)} raw   ${kb(cssSize.gzip)} gzip`);
     console.log(`  Chromium downloaded ${transferred.files} scripts, ${kb(transferred.encoded)} on the wire`);
-    console.log(`  budget ${BUDGETS_KB.transactions} kB gzip: ${jsSize.gzip / 1024 <= BUDGETS_KB.transactions ? 'within' : 'OVER'}`);
+    console.log(
+      `  budget ${BUDGETS_KB.transactions} kB gzip: ${jsSize.gzip / 1024 <= BUDGETS_KB.transactions ? 'within' : 'OVER'}`,
+    );
     console.log('');
     console.log('First-load JavaScript of /insights (its charts load on this page only)');
     console.log(`  ${insightsFiles.js.length} files   ${kb(insightsJs.raw)} raw   ${kb(insightsJs.gzip)} gzip`);
-    console.log(`  Chromium downloaded ${insightsTransferred.files} scripts, ${kb(insightsTransferred.encoded)} on the wire`);
-    console.log(`  budget ${BUDGETS_KB.insights} kB gzip: ${insightsJs.gzip / 1024 <= BUDGETS_KB.insights ? 'within' : 'OVER'}`);
+    console.log(
+      `  Chromium downloaded ${insightsTransferred.files} scripts, ${kb(insightsTransferred.encoded)} on the wire`,
+    );
+    console.log(
+      `  budget ${BUDGETS_KB.insights} kB gzip: ${insightsJs.gzip / 1024 <= BUDGETS_KB.insights ? 'within' : 'OVER'}`,
+    );
     // Recharts draws an <svg class="recharts-surface">: that string marks its code in a chunk.
-    const chartsIn = (files: string[]) => files.some((f) => fs.readFileSync(path.join(ROOT, DIST_DIR, f.replace(/^\/?_next\//, '')), 'utf8').includes('recharts-surface'));
-    console.log(`  Recharts in the first load of /insights: ${chartsIn(insightsFiles.js) ? 'yes' : 'no'}; of /transactions: ${chartsIn(js) ? 'yes' : 'no'}`);
+    const chartsIn = (files: string[]) =>
+      files.some((f) =>
+        fs.readFileSync(path.join(ROOT, DIST_DIR, f.replace(/^\/?_next\//, '')), 'utf8').includes('recharts-surface'),
+      );
+    console.log(
+      `  Recharts in the first load of /insights: ${chartsIn(insightsFiles.js) ? 'yes' : 'no'}; of /transactions: ${chartsIn(js) ? 'yes' : 'no'}`,
+    );
     console.log('');
     console.log('Search pressed → rows on screen');
     console.log(`  cache miss (1 upstream call each): ${fmt(misses)}`);

@@ -20,7 +20,10 @@ const DAY = 86_400_000;
 async function signedIn(apiKey = ACCOUNT, secret = SECRET, enterpriseId = ''): Promise<APIRequestContext> {
   const ctx = await playwrightRequest.newContext({ baseURL: APP_URL });
   const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, apiKey, apiSecret: secret, enterpriseId, json: 'true' }, maxRedirects: 0 });
+  const res = await ctx.post('/api/auth/callback/credentials', {
+    form: { csrfToken, apiKey, apiSecret: secret, enterpriseId, json: 'true' },
+    maxRedirects: 0,
+  });
   expect(res.status(), `sign-in as ${apiKey}: ${await res.text()}`).toBeLessThan(400);
   return ctx;
 }
@@ -29,7 +32,13 @@ test.describe('the dashboard API', () => {
   test('answers 401 problem+json on every route without a session', async () => {
     const anonymous = await playwrightRequest.newContext({ baseURL: APP_URL });
     const range = `date-from=${encodeURIComponent(utc(2 * DAY))}&date-to=${encodeURIComponent(utc(DAY))}`;
-    for (const path of [`/api/transactions?${range}`, '/api/transactions/0123456789abcdef0123456789abcdef', '/api/quota', `/api/plan?${range}`, '/api/exports']) {
+    for (const path of [
+      `/api/transactions?${range}`,
+      '/api/transactions/0123456789abcdef0123456789abcdef',
+      '/api/quota',
+      `/api/plan?${range}`,
+      '/api/exports',
+    ]) {
       const res = await anonymous.get(path);
       expect(res.status(), path).toBe(401);
       expect(res.headers()['content-type'], path).toContain('application/problem+json');
@@ -50,7 +59,10 @@ test.describe('the dashboard API', () => {
   test('refuses a wrong secret with a clear message and no session', async () => {
     const ctx = await playwrightRequest.newContext({ baseURL: APP_URL });
     const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
-    const res = await ctx.post('/api/auth/callback/credentials', { form: { csrfToken, apiKey: ACCOUNT, apiSecret: 'wrong', json: 'true' }, maxRedirects: 0 });
+    const res = await ctx.post('/api/auth/callback/credentials', {
+      form: { csrfToken, apiKey: ACCOUNT, apiSecret: 'wrong', json: 'true' },
+      maxRedirects: 0,
+    });
     // A code, not a sentence: the sign-in page shows its own text for it.
     const { url } = (await res.json()) as { url: string };
     expect(new URL(url).searchParams.get('error')).toBe('CredentialsRejected');
@@ -93,42 +105,79 @@ test.describe('the dashboard API', () => {
     const res = await ctx.get(`/api/transactions?${bad}`);
     expect(res.status()).toBe(400);
     const problem = (await res.json()) as { errors: Record<string, string>; detail: string };
-    expect(Object.keys(problem.errors).sort()).toEqual(['da', 'date-from', 'date-to', 'network', 'page', 'page-size', 'sort-order', 'status', 'tz']);
+    expect(Object.keys(problem.errors).sort()).toEqual([
+      'da',
+      'date-from',
+      'date-to',
+      'network',
+      'page',
+      'page-size',
+      'sort-order',
+      'status',
+      'tz',
+    ]);
     expect(problem.detail).toContain('No upstream call was made');
 
-    const tooLong = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(40 * DAY), 'date-to': utc(DAY) })}`);
+    const tooLong = await ctx.get(
+      `/api/transactions?${new URLSearchParams({ 'date-from': utc(40 * DAY), 'date-to': utc(DAY) })}`,
+    );
     expect(tooLong.status()).toBe(400);
     expect(((await tooLong.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('31 days');
-    const backwards = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(DAY), 'date-to': utc(2 * DAY) })}`);
-    expect(((await backwards.json()) as { errors: Record<string, string> }).errors['date-to']).toContain('later than the start (date-from)');
+    const backwards = await ctx.get(
+      `/api/transactions?${new URLSearchParams({ 'date-from': utc(DAY), 'date-to': utc(2 * DAY) })}`,
+    );
+    expect(((await backwards.json()) as { errors: Record<string, string> }).errors['date-to']).toContain(
+      'later than the start (date-from)',
+    );
     const badId = await ctx.get('/api/transactions/not-a-transaction');
     expect(badId.headers()['content-type']).toContain('problem+json');
     expect(badId.status()).toBe(400);
     // A CSV of the page with a column that does not exist: refused before the page is asked for.
-    const csv = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), columns: 'trx_id,nope' })}`, { headers: { Accept: 'text/csv' } });
+    const csv = await ctx.get(
+      `/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), columns: 'trx_id,nope' })}`,
+      { headers: { Accept: 'text/csv' } },
+    );
     expect(csv.status()).toBe(400);
     expect(Object.keys(((await csv.json()) as { errors: Record<string, string> }).errors)).toEqual(['columns']);
     // A misspelt filter too.
-    const misspelt = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), stauts: 'DELIVRD' })}`);
-    expect(((await misspelt.json()) as { errors: Record<string, string> }).errors.stauts).toBe('Unknown parameter "stauts": did you mean "status"?');
+    const misspelt = await ctx.get(
+      `/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), stauts: 'DELIVRD' })}`,
+    );
+    expect(((await misspelt.json()) as { errors: Record<string, string> }).errors.stauts).toBe(
+      'Unknown parameter "stauts": did you mean "status"?',
+    );
     // HEAD would spend a call for an answer nobody reads.
-    const head = await ctx.head(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) })}`);
+    const head = await ctx.head(
+      `/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) })}`,
+    );
     expect([head.status(), head.headers().allow]).toEqual([405, 'GET, OPTIONS']);
     expect((await ctx.head('/api/transactions/0123456789abcdef0123456789abcdef')).status()).toBe(405);
     // A method an endpoint does not take: 405 saying which it does, not Next.js's empty answer.
-    const post = await ctx.post(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) })}`, { data: {} });
+    const post = await ctx.post(
+      `/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) })}`,
+      { data: {} },
+    );
     expect([post.status(), post.headers().allow]).toEqual([405, 'GET, OPTIONS']);
-    expect(await post.json()).toMatchObject({ type: '/problems/method-not-allowed', title: 'POST is not answered here' });
-    const patch = await ctx.fetch('/api/mirror', { method: 'PATCH', data: { enabled: true } });
+    expect(await post.json()).toMatchObject({
+      type: '/problems/method-not-allowed',
+      title: 'POST is not answered here',
+    });
+    const patch = await ctx.fetch('/api/history', { method: 'PATCH', data: { enabled: true } });
     expect([patch.status(), patch.headers().allow]).toEqual([405, 'DELETE, GET, HEAD, OPTIONS, PUT']);
     // OPTIONS says the same as the 405s (Next.js's own named every handler a route exports, refusals too).
     const options = await ctx.fetch('/api/transactions', { method: 'OPTIONS' });
     expect([options.status(), options.headers().allow]).toEqual([204, 'GET, OPTIONS']);
     // The detail route takes `tz` only, once.
     const detailParams = await ctx.get('/api/transactions/0123456789abcdef0123456789abcdef?tz=JST&tz=UTC&foo=1');
-    expect(Object.keys(((await detailParams.json()) as { errors: Record<string, string> }).errors).sort()).toEqual(['foo', 'tz']);
+    expect(Object.keys(((await detailParams.json()) as { errors: Record<string, string> }).errors).sort()).toEqual([
+      'foo',
+      'tz',
+    ]);
     // A body that is not said to be JSON (what another site's form can send) is refused unread.
-    const plain = await ctx.post('/api/exports', { headers: { 'Content-Type': 'text/plain' }, data: JSON.stringify({ ...{ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) }, dryRun: true }) });
+    const plain = await ctx.post('/api/exports', {
+      headers: { 'Content-Type': 'text/plain' },
+      data: JSON.stringify({ ...{ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) }, dryRun: true }),
+    });
     expect(plain.status()).toBe(415);
 
     expect(await upstreamCalls(ACCOUNT)).toBe(before);
@@ -138,9 +187,13 @@ test.describe('the dashboard API', () => {
     const ctx = await signedIn(ACCOUNT, SECRET, 'ent-minato');
     const before = await upstreamCalls(ACCOUNT);
     const range = { 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY) };
-    const search = await ctx.get(`/api/transactions?${new URLSearchParams({ ...range, 'enterprise-id': 'ent-sakura' })}`);
+    const search = await ctx.get(
+      `/api/transactions?${new URLSearchParams({ ...range, 'enterprise-id': 'ent-sakura' })}`,
+    );
     expect(search.status()).toBe(400);
-    expect(((await search.json()) as { errors: Record<string, string> }).errors['enterprise-id']).toContain('signed in for enterprise "ent-minato"');
+    expect(((await search.json()) as { errors: Record<string, string> }).errors['enterprise-id']).toContain(
+      'signed in for enterprise "ent-minato"',
+    );
     const exported = await ctx.post('/api/exports', { data: { ...range, 'enterprise-id': 'ent-sakura' } });
     expect(exported.status()).toBe(400);
     expect(await upstreamCalls(ACCOUNT)).toBe(before);
@@ -148,7 +201,14 @@ test.describe('the dashboard API', () => {
 
   test('follows links that keep filters, date-to, sort and zone', async () => {
     const ctx = await signedIn();
-    const query = new URLSearchParams({ 'date-from': utc(6 * DAY), 'date-to': utc(4 * DAY), status: 'DELIVRD', 'sort-order': 'asc', tz: 'JST', 'page-size': '10' });
+    const query = new URLSearchParams({
+      'date-from': utc(6 * DAY),
+      'date-to': utc(4 * DAY),
+      status: 'DELIVRD',
+      'sort-order': 'asc',
+      tz: 'JST',
+      'page-size': '10',
+    });
     // The range was given in UTC wall clocks but read as JST: fine, it is just a range.
     const firstRes = await ctx.get(`/api/transactions?${query}`);
     // JSON or CSV by Accept, from one URL: said to caches, with a validator for conditional requests.
@@ -171,7 +231,11 @@ test.describe('the dashboard API', () => {
 
   test("never hands one account another account's transaction", async () => {
     const minato = await signedIn();
-    const page = (await (await minato.get(`/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), 'page-size': '10' })}`)).json()) as {
+    const page = (await (
+      await minato.get(
+        `/api/transactions?${new URLSearchParams({ 'date-from': utc(3 * DAY), 'date-to': utc(2 * DAY), 'page-size': '10' })}`,
+      )
+    ).json()) as {
       _embedded: { cdrs: { trx_id: string }[] };
     };
     const theirs = page._embedded.cdrs[0]?.trx_id as string;
@@ -187,7 +251,10 @@ test.describe('the dashboard API', () => {
     const copied = (await ctx.storageState()).cookies;
     const { csrfToken } = (await (await ctx.get('/api/auth/csrf')).json()) as { csrfToken: string };
     await ctx.post('/api/auth/signout', { form: { csrfToken, json: 'true' } });
-    const thief = await playwrightRequest.newContext({ baseURL: APP_URL, storageState: { cookies: copied, origins: [] } });
+    const thief = await playwrightRequest.newContext({
+      baseURL: APP_URL,
+      storageState: { cookies: copied, origins: [] },
+    });
     const res = await thief.get('/api/quota');
     expect(res.status()).toBe(401);
   });

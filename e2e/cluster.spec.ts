@@ -86,7 +86,12 @@ async function signOut(base: string, cookie: string): Promise<void> {
 
 /** Which instance a process id belongs to (each instance is a process group of its own). */
 function instanceOfPid(pid: number): 0 | 1 {
-  const group = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[2]);
+  const group = Number(
+    fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ')[2],
+  );
   const i = instances.findIndex((p) => p?.child.pid === group);
   if (i !== 0 && i !== 1) throw new Error(`process ${pid} (group ${group}) is not one of the instances`);
   return i;
@@ -96,7 +101,10 @@ async function leaseHolder(jobId: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ holder: string }>('select holder from leases where resource = $1 and expires_at > $2', [`export:${jobId}`, Date.now()]);
+    const { rows } = await client.query<{ holder: string }>(
+      'select holder from leases where resource = $1 and expires_at > $2',
+      [`export:${jobId}`, Date.now()],
+    );
     return rows[0]?.holder ?? null;
   } finally {
     await client.end();
@@ -164,14 +172,28 @@ test('the instance running an export dies in the middle: the other finishes it w
   const created = await fetch(`${url(0)}/api/exports`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Cookie: cookie },
-    body: JSON.stringify({ 'date-from': range.from, 'date-to': range.to, tz: 'UTC', 'sort-order': 'asc', columns: ['trx_id'] }),
+    body: JSON.stringify({
+      'date-from': range.from,
+      'date-to': range.to,
+      tz: 'UTC',
+      'sort-order': 'asc',
+      columns: ['trx_id'],
+    }),
   });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const job = async (i: 0 | 1) => (await (await get(url(i), `/api/exports/${id}`, cookie)).json()) as { state: string; progress: { recordsFetched: number; totalExpected: number | null; callsSpent: number }; countCheck: unknown; _links: { file?: { href: string } } };
+  const job = async (i: 0 | 1) =>
+    (await (await get(url(i), `/api/exports/${id}`, cookie)).json()) as {
+      state: string;
+      progress: { recordsFetched: number; totalExpected: number | null; callsSpent: number };
+      countCheck: unknown;
+      _links: { file?: { href: string } };
+    };
 
   // Kill -9 whichever instance holds the job's lease, once a good part is stored and a good part is not.
-  await expect.poll(async () => (await job(1)).progress.recordsFetched, { timeout: 30_000, intervals: [50] }).toBeGreaterThanOrEqual(500);
+  await expect
+    .poll(async () => (await job(1)).progress.recordsFetched, { timeout: 30_000, intervals: [50] })
+    .toBeGreaterThanOrEqual(500);
   const holder = await leaseHolder(id);
   expect(holder).not.toBeNull();
   const victim = instanceOfPid(Number(holder!.split(':')[1]));
@@ -187,7 +209,14 @@ test('the instance running an export dies in the middle: the other finishes it w
   console.log(`the export was done ${tookOver} ms after the kill`);
 
   const done = await job(survivor);
-  const { indices } = sim.dataset.query({ from: parseWallClock(range.from, 'UTC')!.getTime(), to: parseWallClock(range.to, 'UTC')!.getTime(), enterpriseId: ENTERPRISE, order: 'asc', offset: 0, limit: 10_000_000 });
+  const { indices } = sim.dataset.query({
+    from: parseWallClock(range.from, 'UTC')!.getTime(),
+    to: parseWallClock(range.to, 'UTC')!.getTime(),
+    enterpriseId: ENTERPRISE,
+    order: 'asc',
+    offset: 0,
+    limit: 10_000_000,
+  });
   const expected = indices.map((i) => sim.dataset.trxIdAt(i));
   const pages = Math.ceil(expected.length / 100);
   expect(done.countCheck).toMatchObject({ ok: true, expected: expected.length, written: expected.length });
@@ -198,7 +227,10 @@ test('the instance running an export dies in the middle: the other finishes it w
 
   const file = await get(url(survivor), done._links.file!.href, cookie);
   expect(file.status).toBe(200);
-  const lines = (await file.text()).replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+  const lines = (await file.text())
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean);
   expect(lines[0]).toBe('trx_id');
   expect(lines.slice(1)).toEqual(expected);
 });

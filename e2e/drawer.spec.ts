@@ -1,5 +1,15 @@
 import { expect, test } from './test';
-import { ACCOUNTS, pastWindow, resultRows, rowIds, screenshot, searchUrl, seriousA11yViolations, signIn, upstreamCalls } from './helpers';
+import {
+  ACCOUNTS,
+  pastWindow,
+  resultRows,
+  rowIds,
+  screenshot,
+  searchUrl,
+  seriousA11yViolations,
+  signIn,
+  upstreamCalls,
+} from './helpers';
 
 const ACCOUNT = ACCOUNTS.drawer;
 
@@ -73,14 +83,19 @@ test('the detail drawer: open, move with the keyboard, copy, close, link to it',
 
   // "Filter by this value" puts the value in the form, to be searched when the person says so.
   await resultRows(page).first().click();
-  const from = (await page.locator('[data-testid="detail-drawer"] [data-field="from_address"] dd span span').first().innerText()).trim();
+  const from = (
+    await page.locator('[data-testid="detail-drawer"] [data-field="from_address"] dd span span').first().innerText()
+  ).trim();
   await page.getByRole('button', { name: `Filter by From: ${from}` }).click();
   await expect(page.getByTestId('detail-drawer')).toHaveCount(0);
   await expect(page.locator('#filter-oa')).toHaveValue(from);
   await expect(page.getByTestId('search-button')).toBeFocused();
 });
 
-test('on a phone, the results, the drawer, the CSV dialog and a transaction page fit the screen', async ({ browser, baseURL }) => {
+test('on a phone, the results, the drawer, the CSV dialog and a transaction page fit the screen', async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   try {

@@ -46,7 +46,14 @@ const dashboard = new OwnDashboard(PORT, () => ({
 function expectedIds(from: string, to: string, tz: Zone, order: 'asc' | 'desc'): string[] {
   const f = parseWallClock(from, tz)!.getTime();
   const t = parseWallClock(to, tz)!.getTime();
-  const { indices } = sim.dataset.query({ from: f, to: t, enterpriseId: ENTERPRISE, order, offset: 0, limit: 10_000_000 });
+  const { indices } = sim.dataset.query({
+    from: f,
+    to: t,
+    enterpriseId: ENTERPRISE,
+    order,
+    offset: 0,
+    limit: 10_000_000,
+  });
   return indices.map((i) => sim.dataset.trxIdAt(i));
 }
 
@@ -91,7 +98,8 @@ function readCsv(file: string): { header: string[]; rows: string[][] } {
 
 /** The same instants as JST wall clocks. */
 function jst(w: { from: string; to: string }): { from: string; to: string } {
-  const plus9 = (v: string) => new Date(Date.parse(`${v.replace(' ', 'T')}Z`) + 9 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+  const plus9 = (v: string) =>
+    new Date(Date.parse(`${v.replace(' ', 'T')}Z`) + 9 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
   return { from: plus9(w.from), to: plus9(w.to) };
 }
 
@@ -122,16 +130,25 @@ test.afterAll(async () => {
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
 });
 
-test('an export stopped (SIGTERM) with a call in flight stores that page first: no page is paid twice', async ({ page }) => {
+test('an export stopped (SIGTERM) with a call in flight stores that page first: no page is paid twice', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page, ACCOUNT, BASE);
   const api = page.context().request;
   const range = window(8, 24);
   const baseline = queryCalls();
-  const created = await api.post(`${BASE}/api/exports`, { data: { 'date-from': range.from, 'date-to': range.to, tz: 'UTC', 'sort-order': 'asc', columns: ['trx_id'] } });
+  const created = await api.post(`${BASE}/api/exports`, {
+    data: { 'date-from': range.from, 'date-to': range.to, tz: 'UTC', 'sort-order': 'asc', columns: ['trx_id'] },
+  });
   expect(created.status()).toBe(201);
   const job = (await created.json()) as { id: string };
-  await expect.poll(async () => (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()).progress.recordsFetched, { timeout: 30_000, intervals: [50] }).toBeGreaterThanOrEqual(300);
+  await expect
+    .poll(async () => (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()).progress.recordsFetched, {
+      timeout: 30_000,
+      intervals: [50],
+    })
+    .toBeGreaterThanOrEqual(300);
   // Each answer now takes 2 s: the stop comes while a call is out.
   sim.setFaults({ latencyMs: 2000 });
   await expect.poll(() => queryCalls() - baseline, { timeout: 10_000, intervals: [50] }).toBeGreaterThan(3);
@@ -143,7 +160,12 @@ test('an export stopped (SIGTERM) with a call in flight stores that page first: 
   expect(Date.now() - stoppedAt).toBeLessThan(10_000);
 
   await dashboard.start();
-  await expect.poll(async () => (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()).state, { timeout: 60_000, intervals: [200] }).toBe('done');
+  await expect
+    .poll(async () => (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()).state, {
+      timeout: 60_000,
+      intervals: [200],
+    })
+    .toBe('done');
   const pages = Math.ceil(expectedIds(range.from, range.to, 'UTC', 'asc').length / 100);
   expect(queryCalls() - baseline).toBe(pages);
   // Gone again: the exports page's test counts the account's finished exports.
@@ -157,7 +179,13 @@ test('an export killed mid-way resumes after a restart and loses nothing', async
   const range = window(6, 48);
   const baseline = queryCalls();
   const created = await api.post(`${BASE}/api/exports`, {
-    data: { 'date-from': range.from, 'date-to': range.to, tz: 'UTC', 'sort-order': 'asc', columns: ['trx_id', 'date_received', 'delivery_status', 'message_body'] },
+    data: {
+      'date-from': range.from,
+      'date-to': range.to,
+      tz: 'UTC',
+      'sort-order': 'asc',
+      columns: ['trx_id', 'date_received', 'delivery_status', 'message_body'],
+    },
   });
   expect(created.status()).toBe(201);
   const job = (await created.json()) as { id: string };
@@ -183,7 +211,12 @@ test('an export killed mid-way resumes after a restart and loses nothing', async
   await dashboard.start();
   await expect.poll(queryCalls, { timeout: 20_000 }).toBeGreaterThan(callsAtKill);
 
-  await expect.poll(async () => (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()).state, { timeout: 60_000, intervals: [200] }).toBe('done');
+  await expect
+    .poll(async () => (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()).state, {
+      timeout: 60_000,
+      intervals: [200],
+    })
+    .toBe('done');
   const done = await (await api.get(`${BASE}/api/exports/${job.id}`)).json();
   const expected = expectedIds(range.from, range.to, 'UTC', 'asc');
   const pages = Math.ceil(expected.length / 100);
@@ -194,7 +227,9 @@ test('an export killed mid-way resumes after a restart and loses nothing', async
 
   const file = await api.get(`${BASE}${done._links.file.href}`);
   expect(file.status()).toBe(200);
-  expect(file.headers()['content-disposition']).toContain(`filename="sms_${range.from.slice(0, 10)}T0000_${range.to.slice(0, 10)}T0000_UTC.csv"`);
+  expect(file.headers()['content-disposition']).toContain(
+    `filename="sms_${range.from.slice(0, 10)}T0000_${range.to.slice(0, 10)}T0000_UTC.csv"`,
+  );
   // Asked without compression (a script), the file says its length: a download cut short shows.
   const plain = await api.get(`${BASE}${done._links.file.href}`, { headers: { 'Accept-Encoding': 'identity' } });
   expect(Number(plain.headers()['content-length'])).toBe((await plain.body()).length);
@@ -210,7 +245,8 @@ test('an export killed mid-way resumes after a restart and loses nothing', async
   const other = await page.context().browser()!.newContext();
   const otherPage = await other.newPage();
   await signIn(otherPage, 'fuji', BASE);
-  for (const url of [`/api/exports/${job.id}`, `/api/exports/${job.id}/file`]) expect((await other.request.get(`${BASE}${url}`)).status()).toBe(404);
+  for (const url of [`/api/exports/${job.id}`, `/api/exports/${job.id}/file`])
+    expect((await other.request.get(`${BASE}${url}`)).status()).toBe(404);
   expect((await other.request.delete(`${BASE}/api/exports/${job.id}`)).status()).toBe(404);
   expect((await (await other.request.get(`${BASE}/api/exports`)).json()).jobs).toEqual([]);
   await other.close();
@@ -220,7 +256,9 @@ test('Download CSV: the rows on screen, then every record of the search', async 
   await signIn(page, ACCOUNT, BASE);
   // Searched and shown in JST: the files must say so too.
   const range = jst(window(4, 2));
-  await page.goto(`${BASE}/transactions?${new URLSearchParams({ 'date-from': range.from, 'date-to': range.to, tz: 'JST' })}`);
+  await page.goto(
+    `${BASE}/transactions?${new URLSearchParams({ 'date-from': range.from, 'date-to': range.to, tz: 'JST' })}`,
+  );
   await expect(resultRows(page).first()).toBeVisible();
   const shown = await rowIds(page);
   const callsBefore = queryCalls();
@@ -229,7 +267,10 @@ test('Download CSV: the rows on screen, then every record of the search', async 
   let dialog = await openDialog(page);
   await expect(dialog.getByRole('radio', { name: /Rows on screen/ })).toBeChecked();
   expect(await seriousA11yViolations(page, '[data-testid="download-dialog"]')).toEqual([]);
-  const [pageDownload] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('download-confirm').click()]);
+  const [pageDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByTestId('download-confirm').click(),
+  ]);
   expect(pageDownload.suggestedFilename()).toMatch(/^sms_.*_JST_p1\.csv$/);
   const pageFile = readCsv((await pageDownload.path())!);
   expect(pageFile.header).toEqual([...DEFAULT_VISIBLE_COLUMNS]);
@@ -246,16 +287,25 @@ test('Download CSV: the rows on screen, then every record of the search', async 
   const expected = expectedIds(range.from, range.to, 'JST', 'desc');
   const pages = Math.ceil(expected.length / 100);
   expect(pages).toBeGreaterThan(1);
-  await expect(estimate).toContainText(`${expected.length.toLocaleString('en-US')} records, ${pages - 1} upstream call${pages - 1 === 1 ? '' : 's'} at 100 a page (1 page already cached)`);
+  await expect(estimate).toContainText(
+    `${expected.length.toLocaleString('en-US')} records, ${pages - 1} upstream call${pages - 1 === 1 ? '' : 's'} at 100 a page (1 page already cached)`,
+  );
   await expect(estimate).toContainText('free right now');
   await screenshot(page, 'exports-01-estimate');
-  const [allDownload] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), dialog.getByTestId('download-confirm').click()]);
-  expect(allDownload.suggestedFilename()).toBe(`sms_${range.from.slice(0, 10)}T0900_${range.to.slice(0, 10)}T1100_JST.csv`);
+  const [allDownload] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30_000 }),
+    dialog.getByTestId('download-confirm').click(),
+  ]);
+  expect(allDownload.suggestedFilename()).toBe(
+    `sms_${range.from.slice(0, 10)}T0900_${range.to.slice(0, 10)}T1100_JST.csv`,
+  );
   const allFile = readCsv((await allDownload.path())!);
   expect(allFile.header).toEqual([...DEFAULT_VISIBLE_COLUMNS]);
   expect(allFile.rows.map((r) => r[1])).toEqual(expected);
   expect(allFile.rows.every((r) => r[0]!.endsWith('+0900'))).toBe(true);
-  await expect(dialog.getByTestId('download-done')).toContainText(`all ${expected.length.toLocaleString('en-US')} records`);
+  await expect(dialog.getByTestId('download-done')).toContainText(
+    `all ${expected.length.toLocaleString('en-US')} records`,
+  );
   // The button pressed was disabled meanwhile: the focus waits on Close, not on the page.
   await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
   expect(queryCalls()).toBe(callsBefore + pages - 1);
@@ -266,7 +316,10 @@ test('Download CSV: the rows on screen, then every record of the search', async 
   dialog = await openDialog(page);
   await dialog.getByRole('radio', { name: /Rows on screen/ }).check();
   await dialog.getByTestId('download-excel').check();
-  const [excelDownload] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('download-confirm').click()]);
+  const [excelDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByTestId('download-confirm').click(),
+  ]);
   const excelFile = readCsv((await excelDownload.path())!);
   const to = excelFile.header.indexOf('to_address');
   expect(to).toBeGreaterThanOrEqual(0);
@@ -282,7 +335,9 @@ test('Download CSV: the rows on screen, then every record of the search', async 
 test('a larger export runs in the background: exports page, header badge, cancel', async ({ page }) => {
   await signIn(page, ACCOUNT, BASE);
   const range = window(10, 5 * 24);
-  await page.goto(`${BASE}/transactions?${new URLSearchParams({ 'date-from': range.from, 'date-to': range.to, tz: 'UTC' })}`);
+  await page.goto(
+    `${BASE}/transactions?${new URLSearchParams({ 'date-from': range.from, 'date-to': range.to, tz: 'UTC' })}`,
+  );
   await expect(resultRows(page).first()).toBeVisible();
   const dialog = await openDialog(page);
   await dialog.getByRole('radio', { name: /^All [\d,]+ records/ }).check();
@@ -318,7 +373,12 @@ test('a larger export runs in the background: exports page, header badge, cancel
     const box = (await button.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(375);
   }
-  const jstCard = page.getByTestId('export-card').filter({ hasText: /_JST\.csv/ }).first();
-  await expect(jstCard).toContainText(/Started \d{4}-\d\d-\d\d \d\d:\d\d JST · kept until \d{4}-\d\d-\d\d \d\d:\d\d JST/);
+  const jstCard = page
+    .getByTestId('export-card')
+    .filter({ hasText: /_JST\.csv/ })
+    .first();
+  await expect(jstCard).toContainText(
+    /Started \d{4}-\d\d-\d\d \d\d:\d\d JST · kept until \d{4}-\d\d-\d\d \d\d:\d\d JST/,
+  );
   await screenshot(page, 'exports-03-phone');
 });

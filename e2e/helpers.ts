@@ -27,12 +27,22 @@ export async function signIn(page: Page, apiKey: string, baseURL: string): Promi
   const request = page.context().request;
   const { csrfToken } = (await (await request.get(`${baseURL}/api/auth/csrf`)).json()) as { csrfToken: string };
   const res = await request.post(`${baseURL}/api/auth/callback/credentials`, {
-    form: { csrfToken, apiKey, apiSecret: `${apiKey}-secret`, enterpriseId: '', callbackUrl: `${baseURL}/transactions`, json: 'true' },
+    form: {
+      csrfToken,
+      apiKey,
+      apiSecret: `${apiKey}-secret`,
+      enterpriseId: '',
+      callbackUrl: `${baseURL}/transactions`,
+      json: 'true',
+    },
     maxRedirects: 0,
   });
   expect(res.status(), 'sign-in answered').toBeLessThan(400);
   const cookies = await page.context().cookies(baseURL);
-  expect(cookies.some((c) => c.name.includes('next-auth.session-token')), 'session cookie set').toBe(true);
+  expect(
+    cookies.some((c) => c.name.includes('next-auth.session-token')),
+    'session cookie set',
+  ).toBe(true);
 }
 
 /** Upstream query + detail calls the simulator has answered for this API key. */
@@ -73,7 +83,12 @@ export async function seriousA11yViolations(page: Page, include?: string) {
   const { violations } = await builder.analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+    }));
 }
 
 /**

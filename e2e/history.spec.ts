@@ -14,8 +14,8 @@ import path from 'node:path';
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './test';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
-import type { MirrorState } from '../lib/api/mirror';
-import type { Cdr, TransactionsPage } from '../lib/api/types';
+import type { HistoryState } from '../lib/history/api';
+import type { Cdr, TransactionsPage } from '../lib/search/api';
 import { DATA_ROOT, HISTORY_PORT } from './env';
 import { OwnDashboard } from './own-dashboard';
 import { formReady, resultRows, screenshot, seriousA11yViolations, signIn } from './helpers';
@@ -46,17 +46,24 @@ const count = (n: number) => n.toLocaleString('en-US');
 /** The simulator's records of the account's enterprise received on a UTC day. */
 function recordsOn(day: string): number[] {
   const from = Date.parse(`${day}T00:00:00Z`);
-  return sim.dataset.query({ from, to: from + DAY_MS - 1, enterpriseId: ENTERPRISE, order: 'asc', offset: 0, limit: 1_000_000 }).indices;
+  return sim.dataset.query({
+    from,
+    to: from + DAY_MS - 1,
+    enterpriseId: ENTERPRISE,
+    order: 'asc',
+    offset: 0,
+    limit: 1_000_000,
+  }).indices;
 }
 
 function queryCalls(): number {
   return sim.stats().accounts[ACCOUNT]?.queryRequests ?? 0;
 }
 
-async function mirrorState(api: APIRequestContext): Promise<MirrorState> {
-  const res = await api.get(`${BASE}/api/mirror`);
+async function mirrorState(api: APIRequestContext): Promise<HistoryState> {
+  const res = await api.get(`${BASE}/api/history`);
   expect(res.status()).toBe(200);
-  return (await res.json()) as MirrorState;
+  return (await res.json()) as HistoryState;
 }
 
 /** The search through the API, from the page's signed-in context. */
@@ -82,7 +89,8 @@ test.beforeAll(async () => {
 });
 
 test.afterEach(async ({}, testInfo) => {
-  if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('dashboard log', { body: dashboard.log, contentType: 'text/plain' });
+  if (testInfo.status !== testInfo.expectedStatus)
+    await testInfo.attach('dashboard log', { body: dashboard.log, contentType: 'text/plain' });
 });
 
 test.afterAll(async () => {
@@ -91,7 +99,9 @@ test.afterAll(async () => {
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
 });
 
-test('copy a few settled days, search them for free (Japanese free text, last digits), then delete the copy', async ({ page }) => {
+test('copy a few settled days, search them for free (Japanese free text, last digits), then delete the copy', async ({
+  page,
+}) => {
   await signIn(page, ACCOUNT, BASE);
   const api = page.context().request;
 
@@ -104,7 +114,7 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   await expect(summary).toHaveAttribute('data-state', 'off');
   await expect(page.getByTestId('history-people-calls')).toContainText(/People still have [\d,]+ calls/);
 
-  // A start day past MIRROR_MAX_DAYS: the server's reason, beside the field.
+  // A start day past HISTORY_MAX_DAYS: the server's reason, beside the field.
   const initial = await mirrorState(api);
   const today = initial.days[0]!.day;
   const since = page.getByTestId('history-since');
@@ -134,30 +144,44 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   for (const day of settled) {
     const n = recordsOn(day).length;
     total += n;
-    await expect(page.locator(`[data-testid="history-day"][data-day="${day}"]`)).toHaveAttribute('aria-label', `${day}: complete, ${count(n)} records`);
+    await expect(page.locator(`[data-testid="history-day"][data-day="${day}"]`)).toHaveAttribute(
+      'aria-label',
+      `${day}: complete, ${count(n)} records`,
+    );
   }
   expect(total).toBeGreaterThan(300);
   await expect(page.getByTestId('history-records')).toHaveText(`${count(total)} records`);
   await expect(page.getByTestId('history-calls-left')).toHaveText('None');
   await expect(page.getByTestId('history-complete-at')).toHaveText('Already complete');
-  expect(Number((await page.getByTestId('history-calls-today').innerText()).replace(/,/g, ''))).toBeGreaterThanOrEqual(Math.ceil(total / 100));
-  await expect(page.locator('[data-testid="history-day"][data-state="unsettled"]').first()).toHaveAttribute('aria-label', /: not settled yet$/);
+  expect(Number((await page.getByTestId('history-calls-today').innerText()).replace(/,/g, ''))).toBeGreaterThanOrEqual(
+    Math.ceil(total / 100),
+  );
+  await expect(page.locator('[data-testid="history-day"][data-state="unsettled"]').first()).toHaveAttribute(
+    'aria-label',
+    /: not settled yet$/,
+  );
   expect(await seriousA11yViolations(page, 'main')).toEqual([]);
   await screenshot(page, 'history-02-complete');
 
   // A search over the complete days: from the local history, no call.
-  const range = { 'date-from': `${settled[settled.length - 1]} 00:00:00`, 'date-to': `${settled[0]} 23:59:59`, tz: 'UTC' };
+  const range = {
+    'date-from': `${settled[settled.length - 1]} 00:00:00`,
+    'date-to': `${settled[0]} 23:59:59`,
+    tz: 'UTC',
+  };
   const calls = queryCalls();
   await openSearch(page, range);
-  await expect(page.getByTestId('result-source')).toHaveAttribute('data-source', 'mirror');
+  await expect(page.getByTestId('result-source')).toHaveAttribute('data-source', 'history');
   await expect(page.getByTestId('result-source')).toHaveText('From local history · no call');
   await expect(page.getByTestId('search-cost')).toHaveText('Local history: no call.');
   const plain = await search(api, range);
-  expect(plain._meta).toMatchObject({ source: 'mirror', calls: 0 });
+  expect(plain._meta).toMatchObject({ source: 'history', calls: 0 });
   expect(plain._embedded.total_found).toBe(total);
 
   // Free text in Japanese: exactly the records whose message holds the word.
-  const withWord = settled.flatMap(recordsOn).filter((i) => (sim.dataset.recordAt(i).message_body ?? '').includes(WORD));
+  const withWord = settled
+    .flatMap(recordsOn)
+    .filter((i) => (sim.dataset.recordAt(i).message_body ?? '').includes(WORD));
   expect(withWord.length).toBeGreaterThan(0);
   // Typed into the form's local-history filters, as a person would.
   await formReady(page);
@@ -166,10 +190,12 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   await expect(page.getByTestId('search-cost')).toHaveText('Local history: no call.');
   await page.getByTestId('search-button').click();
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(WORD)}`));
-  await expect(page.getByTestId('record-count')).toHaveText(`${count(withWord.length)} ${withWord.length === 1 ? 'record' : 'records'}`);
+  await expect(page.getByTestId('record-count')).toHaveText(
+    `${count(withWord.length)} ${withWord.length === 1 ? 'record' : 'records'}`,
+  );
   await screenshot(page, 'history-03-free-text');
   const byText = await search(api, { ...range, q: WORD });
-  expect(byText._meta).toMatchObject({ source: 'mirror', calls: 0 });
+  expect(byText._meta).toMatchObject({ source: 'history', calls: 0 });
   expect(byText._embedded.total_found).toBe(withWord.length);
   for (const cdr of byText._embedded.cdrs) expect(field(cdr, 'message_body')).toContain(WORD);
   await expect(resultRows(page)).toHaveCount(Math.min(25, withWord.length));
@@ -180,11 +206,12 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   const endingWith = settled.flatMap(recordsOn).filter((i) => sim.dataset.recordAt(i).to_address.endsWith(suffix));
   await openSearch(page, { ...range, 'da-suffix': suffix });
   const byDigits = await search(api, { ...range, 'da-suffix': suffix });
-  expect(byDigits._meta).toMatchObject({ source: 'mirror', calls: 0 });
+  expect(byDigits._meta).toMatchObject({ source: 'history', calls: 0 });
   expect(byDigits._embedded.total_found).toBe(endingWith.length);
   expect(byDigits._embedded.cdrs.map((c) => field(c, 'trx_id'))).toContain(field(plain._embedded.cdrs[0]!, 'trx_id'));
   for (const cdr of byDigits._embedded.cdrs) expect(field(cdr, 'to_address').endsWith(suffix)).toBe(true);
-  for (const shown of await page.locator('tbody td[data-kind="phone"]').allInnerTexts()) expect(shown.replace(/\D/g, '').endsWith(suffix)).toBe(true);
+  for (const shown of await page.locator('tbody td[data-kind="phone"]').allInnerTexts())
+    expect(shown.replace(/\D/g, '').endsWith(suffix)).toBe(true);
   // Any column orders the whole result over the local history: the price header, a new search for free.
   await openSearch(page, range);
   await page.locator('th[data-column="price"] button').click();
@@ -213,7 +240,11 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   await expect(dialog).toBeHidden();
   await expect(complete).toHaveCount(0);
   await expect(page.getByTestId('history-records')).toHaveText('0 records');
-  for (const day of settled) await expect(page.locator(`[data-testid="history-day"][data-day="${day}"]`)).toHaveAttribute('data-state', 'pending');
+  for (const day of settled)
+    await expect(page.locator(`[data-testid="history-day"][data-day="${day}"]`)).toHaveAttribute(
+      'data-state',
+      'pending',
+    );
   const after = await mirrorState(api);
   expect(after).toMatchObject({ enabled: false, state: 'off', records: 0 });
 });

@@ -1,6 +1,6 @@
 /**
  * Insights in a real browser over a real local history: the account's settled days are copied
- * through the sync (PUT /api/mirror, the roomy dashboard's limits), then the page must draw every
+ * through the sync (PUT /api/history, the roomy dashboard's limits), then the page must draw every
  * chart with data, keep the coverage note in view, offer the copy for a range it does not hold,
  * open the filtered transactions from a click on a slice and from a table's link, show its tables
  * to the keyboard, run under the CSP without a violation or a console error, and read alike in
@@ -8,8 +8,8 @@
  */
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './test';
-import type { InsightsAnswer } from '../lib/api/insights';
-import type { MirrorState } from '../lib/api/mirror';
+import type { InsightsAnswer } from '../lib/insights/api';
+import type { HistoryState } from '../lib/history/api';
 import { ACCOUNTS, resultRows, screenshot, signIn, upstreamCalls } from './helpers';
 
 const ACCOUNT = ACCOUNTS.insights;
@@ -18,7 +18,17 @@ const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOStrin
 /** Days 7 to 4 ago are settled (72 h) and copied; the range runs on to today, which is not settled. */
 const SINCE = day(7);
 const RANGE = { 'date-from': `${SINCE} 00:00:00`, 'date-to': `${day(0)} 23:59:59`, tz: 'UTC' };
-const CHARTS = ['chart-volume', 'chart-status', 'chart-network', 'chart-sender', 'chart-api-key', 'chart-dlr', 'chart-latency', 'chart-histogram', 'chart-cost'];
+const CHARTS = [
+  'chart-volume',
+  'chart-status',
+  'chart-network',
+  'chart-sender',
+  'chart-api-key',
+  'chart-dlr',
+  'chart-latency',
+  'chart-histogram',
+  'chart-cost',
+];
 
 const insightsUrl = (params: Record<string, string>) => `/insights?${new URLSearchParams(params).toString()}`;
 
@@ -28,21 +38,27 @@ async function watchProblems(page: Page): Promise<string[]> {
   await page.exposeBinding('__reportViolation', (_source, text: string) => problems.push(text));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __reportViolation: (t: string) => void }).__reportViolation(`CSP ${e.violatedDirective} blocked ${e.blockedURI} ${e.sample}`);
+      (window as unknown as { __reportViolation: (t: string) => void }).__reportViolation(
+        `CSP ${e.violatedDirective} blocked ${e.blockedURI} ${e.sample}`,
+      );
     });
   });
   page.on('console', (msg) => {
-    if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`);
+    if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text()))
+      problems.push(`console ${msg.type()}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   return problems;
 }
 
 async function copyHistory(request: APIRequestContext): Promise<void> {
-  const put = await request.put('/api/mirror', { data: { enabled: true, since: SINCE } });
+  const put = await request.put('/api/history', { data: { enabled: true, since: SINCE } });
   expect(put.status()).toBe(200);
   await expect
-    .poll(async () => ((await (await request.get('/api/mirror')).json()) as MirrorState).state, { timeout: 150_000, intervals: [1000] })
+    .poll(async () => ((await (await request.get('/api/history')).json()) as HistoryState).state, {
+      timeout: 150_000,
+      intervals: [1000],
+    })
     .toBe('complete');
 }
 
@@ -57,13 +73,18 @@ test.describe('insights', () => {
     await page.close();
   });
 
-  test('every chart draws the local history’s complete days, with the coverage note, in both zones', async ({ page, baseURL }) => {
+  test('every chart draws the local history’s complete days, with the coverage note, in both zones', async ({
+    page,
+    baseURL,
+  }) => {
     const problems = await watchProblems(page);
     await signIn(page, ACCOUNT, baseURL!);
-    const api = (await (await page.request.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)).json()) as InsightsAnswer;
+    const api = (await (
+      await page.request.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)
+    ).json()) as InsightsAnswer;
     expect(api.coverage.from).toBe(SINCE);
     expect(api.total).toBeGreaterThan(1000);
-    expect(api._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    expect(api._meta).toMatchObject({ source: 'history', calls: 0 });
     // Session-checked like every route.
     const anonymous = await playwrightRequest.newContext({ baseURL });
     expect((await anonymous.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)).status()).toBe(401);
@@ -78,7 +99,10 @@ test.describe('insights', () => {
       const chart = page.getByTestId(`${id}-chart`);
       await expect(chart.locator('svg.recharts-surface').first(), id).toBeVisible();
       // Bars, slices or lines: something drawn from data.
-      await expect(chart.locator('.recharts-bar-rectangle, .recharts-pie-sector, .recharts-line-curve').first(), id).toBeVisible();
+      await expect(
+        chart.locator('.recharts-bar-rectangle, .recharts-pie-sector, .recharts-line-curve').first(),
+        id,
+      ).toBeVisible();
     }
     // The cost to the last decimal, as the API sums it.
     await expect(page.getByTestId(`price-total-${api.price[0]!.currency}`)).toHaveText(api.price[0]!.total);
@@ -96,10 +120,15 @@ test.describe('insights', () => {
     expect(problems).toEqual([]);
   });
 
-  test('a click on a slice opens the transactions of that status; a table link opens them too', async ({ page, baseURL }) => {
+  test('a click on a slice opens the transactions of that status; a table link opens them too', async ({
+    page,
+    baseURL,
+  }) => {
     const problems = await watchProblems(page);
     await signIn(page, ACCOUNT, baseURL!);
-    const api = (await (await page.request.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)).json()) as InsightsAnswer;
+    const api = (await (
+      await page.request.get(`/api/insights?${new URLSearchParams(RANGE).toString()}`)
+    ).json()) as InsightsAnswer;
     const calls = await upstreamCalls(ACCOUNT);
     await page.goto(insightsUrl(RANGE));
     const slice = page.getByTestId('chart-status-chart').locator('.recharts-pie-sector path[data-status="DELIVRD"]');
@@ -154,7 +183,8 @@ test.describe('insights', () => {
       await signIn(page, ACCOUNT, baseURL!);
       await page.goto(insightsUrl(RANGE));
       await expect(page.getByTestId('insights-summary')).toBeVisible();
-      for (const id of CHARTS) await expect(page.getByTestId(`${id}-chart`).locator('svg.recharts-surface').first(), id).toBeVisible();
+      for (const id of CHARTS)
+        await expect(page.getByTestId(`${id}-chart`).locator('svg.recharts-surface').first(), id).toBeVisible();
       // Charts were 520 px at the least: the page scrolled sideways and cut them off.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
       for (const id of CHARTS) {

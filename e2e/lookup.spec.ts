@@ -1,5 +1,16 @@
 import { expect, test } from './test';
-import { ACCOUNTS, pastWindow, pickRange, pressSearch, resultRows, rowIds, screenshot, searchUrl, signIn, upstreamCalls } from './helpers';
+import {
+  ACCOUNTS,
+  pastWindow,
+  pickRange,
+  pressSearch,
+  resultRows,
+  rowIds,
+  screenshot,
+  searchUrl,
+  signIn,
+  upstreamCalls,
+} from './helpers';
 
 const ACCOUNT = ACCOUNTS.lookup;
 

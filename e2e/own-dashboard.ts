@@ -33,19 +33,23 @@ export class OwnDashboard {
 
   /** Starts `next start` and waits until it answers. */
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [path.join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(this.port)], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXT_DIST_DIR: DIST_DIR,
-        NEXTAUTH_URL: this.url,
-        LOG_LEVEL: 'warn',
-        NEXT_TELEMETRY_DISABLED: '1',
-        NEXT_MANUAL_SIG_HANDLE: 'true',
-        ...this.env(),
+    const child = spawn(
+      process.execPath,
+      [path.join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(this.port)],
+      {
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          NEXT_DIST_DIR: DIST_DIR,
+          NEXTAUTH_URL: this.url,
+          LOG_LEVEL: 'warn',
+          NEXT_TELEMETRY_DISABLED: '1',
+          NEXT_MANUAL_SIG_HANDLE: 'true',
+          ...this.env(),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
     this.child = child;

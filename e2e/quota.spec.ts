@@ -9,7 +9,9 @@ const ACCOUNT = ACCOUNTS.quota;
 test.use({ baseURL: STRICT_URL });
 test.setTimeout(180_000);
 
-test('when the minute is spent: the meter and the search count down, then the search runs by itself', async ({ page }) => {
+test('when the minute is spent: the meter and the search count down, then the search runs by itself', async ({
+  page,
+}) => {
   await signIn(page, ACCOUNT, STRICT_URL);
   await page.goto('/transactions');
   const settled = page.locator('[data-testid="results-table"], [data-testid="empty-state"]');
@@ -20,7 +22,9 @@ test('when the minute is spent: the meter and the search count down, then the se
     await pickRange(page, window.from, window.to);
     await expect(page.getByTestId('search-cost')).toContainText('Uses 1 of');
     // Its answer, not the page's: the table of the search before stays on screen while this one runs.
-    const answered = page.waitForResponse((r) => r.url().includes('/api/transactions?') && decodeURIComponent(r.url()).includes(window.from.slice(0, 10)));
+    const answered = page.waitForResponse(
+      (r) => r.url().includes('/api/transactions?') && decodeURIComponent(r.url()).includes(window.from.slice(0, 10)),
+    );
     await pressSearch(page);
     await expect(page).toHaveURL(new RegExp(`date-from=${window.from.slice(0, 10)}`));
     expect((await answered).status()).toBe(200);

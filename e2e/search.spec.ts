@@ -1,5 +1,16 @@
 import { expect, test } from './test';
-import { ACCOUNTS, countSearchRequests, pastWindow, pickRange, pressSearch, resultRows, rowIds, screenshot, signIn, upstreamCalls } from './helpers';
+import {
+  ACCOUNTS,
+  countSearchRequests,
+  pastWindow,
+  pickRange,
+  pressSearch,
+  resultRows,
+  rowIds,
+  screenshot,
+  signIn,
+  upstreamCalls,
+} from './helpers';
 
 const ACCOUNT = ACCOUNTS.search;
 
@@ -9,7 +20,10 @@ function plusNineHours(wallClock: string): string {
   return new Date(at).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-test('search with a range and two filters, page through the links, toggle the zone for free', async ({ page, baseURL }) => {
+test('search with a range and two filters, page through the links, toggle the zone for free', async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page, ACCOUNT, baseURL!);
   const searches = countSearchRequests(page);
 
@@ -32,8 +46,11 @@ test('search with a range and two filters, page through the links, toggle the zo
   expect(searches.count).toBe(1);
   expect(await upstreamCalls(ACCOUNT)).toBe(callsBefore + 1);
   await expect(page.getByTestId('result-source')).toContainText('From the upstream');
-  await expect(page).toHaveURL(/date-from=.*&date-to=.*&status=DELIVRD&network=44010&tz=UTC&sort-order=desc&page-size=25&page=1/);
-  for (const status of await page.locator('tbody td[data-kind="status"]').allInnerTexts()) expect(status).toContain('DELIVRD');
+  await expect(page).toHaveURL(
+    /date-from=.*&date-to=.*&status=DELIVRD&network=44010&tz=UTC&sort-order=desc&page-size=25&page=1/,
+  );
+  for (const status of await page.locator('tbody td[data-kind="status"]').allInnerTexts())
+    expect(status).toContain('DELIVRD');
   await screenshot(page, '02-results');
 
   // Forward and back through the answer's links.
@@ -73,7 +90,9 @@ test('search with a range and two filters, page through the links, toggle the zo
   await expect(page.locator('tbody tr').first().locator('td').first()).toHaveText(plusNineHours(utcFirst));
   expect(new URL(page.url()).searchParams.get('date-from')).toBe(plusNineHours(window.from));
   // (The input drops ":00" seconds from its value.)
-  await expect(page.locator('input[name="date-from"]')).toHaveValue(plusNineHours(window.from).replace(' ', 'T').replace(/:00$/, ''));
+  await expect(page.locator('input[name="date-from"]')).toHaveValue(
+    plusNineHours(window.from).replace(' ', 'T').replace(/:00$/, ''),
+  );
   // Free either way: from the cached pages, or from the local history once the search's complete
   // result has been copied there in the background.
   await expect(page.getByTestId('result-source')).toContainText(/From cache|From local history/);
@@ -110,10 +129,14 @@ test('search with a range and two filters, page through the links, toggle the zo
   expect((await rowIds(page))[0]).toBe(firstOnPage3);
 });
 
-test('the zone picked stays: the header’s links and a new visit open in it, and History says what its UTC days are', async ({ page, baseURL }) => {
+test('the zone picked stays: the header’s links and a new visit open in it, and History says what its UTC days are', async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page, ACCOUNT, baseURL!);
   const calls = await upstreamCalls(ACCOUNT);
-  const picked = (zone: string) => expect(page.locator(`[data-zone="${zone}"]`)).toHaveAttribute('aria-checked', 'true');
+  const picked = (zone: string) =>
+    expect(page.locator(`[data-zone="${zone}"]`)).toHaveAttribute('aria-checked', 'true');
   await page.goto('/transactions');
   await picked('UTC');
   await page.locator('[data-zone="JST"]').click();
@@ -132,7 +155,9 @@ test('the zone picked stays: the header’s links and a new visit open in it, an
   await picked('JST');
   await expect(page.getByTestId('range-message')).toContainText('read in Japan time (UTC+9)');
   // A link that names a range but no zone is read as the API reads it: UTC.
-  await page.goto(`/insights?${new URLSearchParams({ 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-02 00:00:00' })}`);
+  await page.goto(
+    `/insights?${new URLSearchParams({ 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-02 00:00:00' })}`,
+  );
   await picked('UTC');
   // Back to UTC, remembered the same way.
   await page.goto('/insights');
@@ -160,7 +185,13 @@ test('a result deeper than the pages can reach says so and offers a way to reach
 test('a page past the last one says so and leads to the last page', async ({ page, baseURL }) => {
   await signIn(page, ACCOUNT, baseURL!);
   const window = pastWindow(11, 1, 3);
-  const params = new URLSearchParams({ 'date-from': window.from, 'date-to': window.to, tz: 'UTC', 'page-size': '100', page: '40' });
+  const params = new URLSearchParams({
+    'date-from': window.from,
+    'date-to': window.to,
+    tz: 'UTC',
+    'page-size': '100',
+    page: '40',
+  });
   await page.goto(`/transactions?${params}`);
   const state = page.getByTestId('past-last-page');
   await expect(state).toContainText('There is no page 40');

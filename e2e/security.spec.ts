@@ -22,11 +22,14 @@ async function watchPolicyReports(page: Page): Promise<string[]> {
   await page.exposeBinding('__reportViolation', (_source, text: string) => reports.push(text));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __reportViolation: (t: string) => void }).__reportViolation(`${location.pathname}: ${e.violatedDirective} blocked ${e.blockedURI} ${e.sample}`);
+      (window as unknown as { __reportViolation: (t: string) => void }).__reportViolation(
+        `${location.pathname}: ${e.violatedDirective} blocked ${e.blockedURI} ${e.sample}`,
+      );
     });
   });
   page.on('console', (msg) => {
-    if (/Content Security Policy|Permissions-Policy|Permissions policy/i.test(msg.text())) reports.push(`console ${msg.type()}: ${msg.text()}`);
+    if (/Content Security Policy|Permissions-Policy|Permissions policy/i.test(msg.text()))
+      reports.push(`console ${msg.type()}: ${msg.text()}`);
   });
   return reports;
 }
@@ -44,7 +47,11 @@ function directives(policy: string): Map<string, string[]> {
  * Sends the headers and the first `sentBytes` of a body, and never the rest: the answer can only
  * come back if the server decided without reading the body whole.
  */
-function postWithoutFinishing(path: string, headers: Record<string, string>, sentBytes: number): Promise<{ status: number; body: string }> {
+function postWithoutFinishing(
+  path: string,
+  headers: Record<string, string>,
+  sentBytes: number,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${APP_URL}${path}`, { method: 'POST', headers }, (res) => {
       let body = '';
@@ -68,7 +75,9 @@ test.describe('security', () => {
     await page.fill('#apiKey', ACCOUNT);
     await page.fill('#apiSecret', 'not-the-secret');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.locator('form').getByRole('alert')).toHaveText('The Report API did not accept this API key and secret. Check both and try again.');
+    await expect(page.locator('form').getByRole('alert')).toHaveText(
+      'The Report API did not accept this API key and secret. Check both and try again.',
+    );
     // Focus is where the person types next: the secret, emptied (the key is kept).
     await expect(page.locator('#apiSecret')).toBeFocused();
     await expect(page.locator('#apiSecret')).toHaveValue('');
@@ -93,7 +102,9 @@ test.describe('security', () => {
 
     // An export, so the exports page has a card (with its progress bar) to show.
     const window = pastWindow(6, 1, 2);
-    const created = await page.context().request.post('/api/exports', { data: { 'date-from': window.from, 'date-to': window.to, tz: 'UTC' } });
+    const created = await page
+      .context()
+      .request.post('/api/exports', { data: { 'date-from': window.from, 'date-to': window.to, tz: 'UTC' } });
     expect(created.status()).toBe(201);
     await page.goto('/exports');
     await expect(page.getByTestId('export-card').first()).toBeVisible();
@@ -105,7 +116,9 @@ test.describe('security', () => {
     expect(reports).toEqual([]);
   });
 
-  test('the CSP: a fresh nonce on every page and its scripts, no eval, and it blocks what it should', async ({ page }) => {
+  test('the CSP: a fresh nonce on every page and its scripts, no eval, and it blocks what it should', async ({
+    page,
+  }) => {
     const first = await page.request.get('/signin');
     const second = await page.request.get('/signin');
     const policies = [first, second].map((r) => r.headers()['content-security-policy'] ?? '');
@@ -165,12 +178,19 @@ test.describe('security', () => {
 
     // The codes the server sends are shown as their text.
     await page.goto('/signin?error=CredentialsRejected');
-    await expect(page.locator('form').getByRole('alert')).toHaveText('The Report API did not accept this API key and secret. Check both and try again.');
+    await expect(page.locator('form').getByRole('alert')).toHaveText(
+      'The Report API did not accept this API key and secret. Check both and try again.',
+    );
     await page.goto('/signin?error=TooManyAttempts:90');
-    await expect(page.locator('form').getByRole('alert')).toHaveText('Too many sign-in attempts. Try again in 1 min 30 s.');
+    await expect(page.locator('form').getByRole('alert')).toHaveText(
+      'Too many sign-in attempts. Try again in 1 min 30 s.',
+    );
   });
 
-  test('a 1 MB body is refused with 413 before it is read, and the server goes on serving', async ({ page, baseURL }) => {
+  test('a 1 MB body is refused with 413 before it is read, and the server goes on serving', async ({
+    page,
+    baseURL,
+  }) => {
     const megabyte = 'a'.repeat(1 << 20);
 
     // Sign-in (no session needed there).
@@ -196,23 +216,40 @@ test.describe('security', () => {
     // Exports.
     await signIn(page, ACCOUNT, baseURL!);
     const ctx = page.context().request;
-    const bigExport = await ctx.post('/api/exports', { headers: { 'Content-Type': 'application/json' }, data: `{"columns": "${megabyte}"}` });
+    const bigExport = await ctx.post('/api/exports', {
+      headers: { 'Content-Type': 'application/json' },
+      data: `{"columns": "${megabyte}"}`,
+    });
     expect(bigExport.status()).toBe(413);
     const exportProblem = (await bigExport.json()) as { detail: string; maxBodyBytes: number };
     expect(exportProblem.maxBodyBytes).toBe(16384);
     expect(exportProblem.detail).toContain('as JSON');
     const window = pastWindow(7, 1, 2);
-    const estimate = await ctx.post('/api/exports', { data: { 'date-from': window.from, 'date-to': window.to, dryRun: true } });
+    const estimate = await ctx.post('/api/exports', {
+      data: { 'date-from': window.from, 'date-to': window.to, dryRun: true },
+    });
     expect(estimate.status()).toBe(200);
 
     // Not read whole: a declared 1 MB, or a body without a length past the limit, is answered while
     // the client is still holding the rest back.
     const cookie = (await page.context().cookies(baseURL)).map((c) => `${c.name}=${c.value}`).join('; ');
-    const declared = await postWithoutFinishing('/api/exports', { cookie, 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) }, 1024);
+    const declared = await postWithoutFinishing(
+      '/api/exports',
+      { cookie, 'Content-Type': 'application/json', 'Content-Length': String(1 << 20) },
+      1024,
+    );
     expect(declared.status).toBe(413);
-    const streamed = await postWithoutFinishing('/api/exports', { cookie, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, 32 * 1024);
+    const streamed = await postWithoutFinishing(
+      '/api/exports',
+      { cookie, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      32 * 1024,
+    );
     expect(streamed.status).toBe(413);
-    const streamedSignIn = await postWithoutFinishing('/api/auth/callback/credentials', { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' }, 16 * 1024);
+    const streamedSignIn = await postWithoutFinishing(
+      '/api/auth/callback/credentials',
+      { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+      16 * 1024,
+    );
     expect(streamedSignIn.status).toBe(413);
     expect((await ctx.get('/api/exports')).status()).toBe(200);
   });
@@ -233,7 +270,16 @@ test.describe('security', () => {
     try {
       const answer = (path: string) => page.waitForResponse((r) => r.url() === `${APP_URL}${path}`);
       const sendFromPage = (path: string, method: string) =>
-        page.evaluate(([url, m]) => fetch(url!, { method: m, mode: 'no-cors', credentials: 'include', ...(m === 'POST' ? { body: '{}' } : {}) }).then(() => undefined), [`${APP_URL}${path}`, method]);
+        page.evaluate(
+          ([url, m]) =>
+            fetch(url!, {
+              method: m,
+              mode: 'no-cors',
+              credentials: 'include',
+              ...(m === 'POST' ? { body: '{}' } : {}),
+            }).then(() => undefined),
+          [`${APP_URL}${path}`, method],
+        );
 
       // The sibling origin: SameSite cookies go along, so only the check stands in the way.
       await page.goto(`http://localhost:${port}/`);
@@ -287,7 +333,9 @@ test.describe('security', () => {
       await expect(page).toHaveURL(new RegExp(`^${APP_URL}/transactions\\?`));
       await expect(page.getByTestId('held-link')).toContainText('The link came from another site');
       // The picker shows whole minutes (the seconds of :00 are left off).
-      await expect(page.locator('input[name="date-from"]')).toHaveValue(new RegExp(`^${window.from.replace(' ', 'T').slice(0, 16)}`));
+      await expect(page.locator('input[name="date-from"]')).toHaveValue(
+        new RegExp(`^${window.from.replace(' ', 'T').slice(0, 16)}`),
+      );
       await expect(page.getByTestId('search-cost')).toContainText(/Uses|From cache/);
       // Nothing spent: no search and no drawer lookup, whatever the link carried.
       await expect(page.getByTestId('detail-drawer')).toHaveCount(0);

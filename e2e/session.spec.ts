@@ -24,13 +24,20 @@ test('sign in, come back to the page asked for, sign out', async ({ page }) => {
 });
 
 /** A second browser holding a copy of `cookies`: what someone who copied the session cookie has. */
-async function browserWithCookies(browser: Browser, cookies: Awaited<ReturnType<import('@playwright/test').BrowserContext['cookies']>>) {
+async function browserWithCookies(
+  browser: Browser,
+  cookies: Awaited<ReturnType<import('@playwright/test').BrowserContext['cookies']>>,
+) {
   const context = await browser.newContext({ baseURL: APP_URL });
   await context.addCookies(cookies);
   return context;
 }
 
-test('a signed-out session is over everywhere its cookie went: a copied cookie reads as no session', async ({ page, browser, baseURL }) => {
+test('a signed-out session is over everywhere its cookie went: a copied cookie reads as no session', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signIn(page, ACCOUNT, baseURL!);
   const copy = await browserWithCookies(browser, await page.context().cookies(baseURL));
   try {
@@ -67,7 +74,9 @@ test.describe('sign out everywhere', () => {
     const script = await playwrightRequest.newContext({ baseURL });
     try {
       const { csrfToken } = (await (await script.get('/api/auth/csrf')).json()) as { csrfToken: string };
-      await script.post('/api/auth/callback/credentials', { form: { csrfToken, apiKey: ACCOUNT, apiSecret: `${ACCOUNT}-secret`, json: 'true' } });
+      await script.post('/api/auth/callback/credentials', {
+        form: { csrfToken, apiKey: ACCOUNT, apiSecret: `${ACCOUNT}-secret`, json: 'true' },
+      });
       expect((await script.get('/api/quota')).status()).toBe(200);
       // Another key's session is not this key's to end.
       const bystander = await browser.newContext({ baseURL });
@@ -75,29 +84,39 @@ test.describe('sign out everywhere', () => {
       await signIn(bystanderPage, ACCOUNTS.lookup, baseURL!);
 
       // From another site, the API refuses to end anything.
-      const crossSite = await page.context().request.post('/api/sign-out-everywhere', { headers: { 'Sec-Fetch-Site': 'cross-site' } });
+      const crossSite = await page
+        .context()
+        .request.post('/api/sign-out-everywhere', { headers: { 'Sec-Fetch-Site': 'cross-site' } });
       expect(crossSite.status()).toBe(403);
       expect((await script.get('/api/quota')).status()).toBe(200);
 
       await page.goto('/transactions');
       await page.getByRole('button', { name: 'Sign out everywhere' }).click();
       await expect(page).toHaveURL(/\/signin\?error=SignedOutEverywhere/);
-      await expect(page.locator('form').getByRole('alert')).toHaveText('You signed out everywhere: every session of this API key has ended.');
+      await expect(page.locator('form').getByRole('alert')).toHaveText(
+        'You signed out everywhere: every session of this API key has ended.',
+      );
 
       // The other browser and the script are told why, not only "sign in first".
       await otherPage.goto('/transactions');
       await expect(otherPage).toHaveURL(/\/signin\?error=SignedOutEverywhere/);
-      await expect(otherPage.locator('form').getByRole('alert')).toHaveText('You signed out everywhere: every session of this API key has ended.');
+      await expect(otherPage.locator('form').getByRole('alert')).toHaveText(
+        'You signed out everywhere: every session of this API key has ended.',
+      );
       expect(await (await other.request.get('/api/auth/session')).json()).toEqual({});
       const refused = await script.get('/api/quota');
       expect(refused.status()).toBe(401);
-      expect(((await refused.json()) as { detail: string }).detail).toContain('Every session of this API key was signed out');
+      expect(((await refused.json()) as { detail: string }).detail).toContain(
+        'Every session of this API key was signed out',
+      );
       expect((await bystander.request.get('/api/quota')).status()).toBe(200);
       await bystander.close();
 
       // A script can do the same: sign in, then POST /api/sign-out-everywhere.
       const again = (await (await script.get('/api/auth/csrf')).json()) as { csrfToken: string };
-      await script.post('/api/auth/callback/credentials', { form: { csrfToken: again.csrfToken, apiKey: ACCOUNT, apiSecret: `${ACCOUNT}-secret`, json: 'true' } });
+      await script.post('/api/auth/callback/credentials', {
+        form: { csrfToken: again.csrfToken, apiKey: ACCOUNT, apiSecret: `${ACCOUNT}-secret`, json: 'true' },
+      });
       await signIn(otherPage, ACCOUNT, baseURL!);
       const ended = await script.post('/api/sign-out-everywhere');
       expect(ended.status()).toBe(200);

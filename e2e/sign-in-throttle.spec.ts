@@ -27,7 +27,14 @@ const dashboards: Proc[] = [];
 
 test.beforeAll(async () => {
   // Real limits on the query API (a call in flight too many shows as a 429); the token endpoint is slow.
-  sim = await startSimulator({ port: 0, quiet: true, perDay: 400, days: 10, tokenLatencyMs: 200, limits: { maxInFlight: 1, perMinute: 1000, perHour: 10_000, perDay: 100_000 } });
+  sim = await startSimulator({
+    port: 0,
+    quiet: true,
+    perDay: 400,
+    days: 10,
+    tokenLatencyMs: 200,
+    limits: { maxInFlight: 1, perMinute: 1000, perHour: 10_000, perDay: 100_000 },
+  });
 });
 test.afterAll(async () => {
   await Promise.all(dashboards.splice(0).map((d) => d.stop()));
@@ -42,12 +49,19 @@ async function dashboard(name: string, env: Record<string, string>): Promise<Pro
     upstreamUrl: sim.url,
     distDir: DIST_DIR,
     dataDir,
-    env: { UPSTREAM_LIMIT_PER_MINUTE: '1000', UPSTREAM_LIMIT_PER_HOUR: '10000', UPSTREAM_LIMIT_PER_DAY: '100000', NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: {
+      UPSTREAM_LIMIT_PER_MINUTE: '1000',
+      UPSTREAM_LIMIT_PER_HOUR: '10000',
+      UPSTREAM_LIMIT_PER_DAY: '100000',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...env,
+    },
   });
   dashboards.push(proc);
   // What the server says from now on (an error behind a 500), for the failure messages below.
   const said: string[] = [];
-  for (const stream of [proc.child.stdout, proc.child.stderr]) stream?.on('data', (d: Buffer) => said.push(d.toString()));
+  for (const stream of [proc.child.stdout, proc.child.stderr])
+    stream?.on('data', (d: Buffer) => said.push(d.toString()));
   serverSaid.set(proc, () => said.join('').slice(-3000));
   return proc;
 }
@@ -76,13 +90,20 @@ async function signInClient(base: string) {
     } catch {
       body = { text: text.slice(0, 400) }; // not JSON (a server error page): kept to be reported
     }
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body, signedIn: res.headers.getSetCookie().some((c) => c.includes('next-auth.session-token=ey')) };
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      body,
+      signedIn: res.headers.getSetCookie().some((c) => c.includes('next-auth.session-token=ey')),
+    };
   };
 }
 
 const tokenRequestsOf = (apiKey: string) => sim.stats().accounts[apiKey]?.tokenRequests ?? 0;
 
-test('brute force: 5 wrong secrets reach the upstream, then the key waits, the right secret included', async ({ page }) => {
+test('brute force: 5 wrong secrets reach the upstream, then the key waits, the right secret included', async ({
+  page,
+}) => {
   // A first wait long enough for the steps below to see it on a busy machine (4 s was not, once).
   const dash = await dashboard('brute', { SIGN_IN_FIRST_WAIT_SECONDS: '15', UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '100' });
   const attempt = await signInClient(dash.url);
@@ -104,7 +125,11 @@ test('brute force: 5 wrong secrets reach the upstream, then the key waits, the r
   expect(right.signedIn).toBe(false);
   expect(Number(right.retryAfter)).toBeLessThanOrEqual(15);
   const waitEnds = Date.now() + Number(right.retryAfter) * 1000;
-  expect(right.body).toMatchObject({ type: '/problems/too-many-sign-in-attempts', title: 'Too many sign-in attempts', status: 429 });
+  expect(right.body).toMatchObject({
+    type: '/problems/too-many-sign-in-attempts',
+    title: 'Too many sign-in attempts',
+    status: 429,
+  });
   expect(right.body.detail).toMatch(/^Too many sign-in attempts\. Try again in (?:[1-9]|1[0-5]) s\. /);
   expect(tokenRequestsOf('fuji') - before).toBe(5);
 
@@ -113,7 +138,9 @@ test('brute force: 5 wrong secrets reach the upstream, then the key waits, the r
   await page.fill('#apiKey', 'fuji');
   await page.fill('#apiSecret', 'fuji-secret');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('form').getByRole('alert')).toHaveText(/^Too many sign-in attempts\. Try again in (?:[1-9]|1[0-5]) s\.$/);
+  await expect(page.locator('form').getByRole('alert')).toHaveText(
+    /^Too many sign-in attempts\. Try again in (?:[1-9]|1[0-5]) s\.$/,
+  );
   expect(tokenRequestsOf('fuji') - before).toBe(5);
 
   // After the wait the right secret works, and the key's failures are forgotten.
@@ -145,9 +172,32 @@ test('the throttle cannot be walked around: a path with more segments, or the ke
   const statuses: number[] = [];
   for (let i = 0; i < 8; i++) {
     // next-auth reads the first two segments (callback, credentials) and the last of repeated fields.
-    statuses.push((await send('/api/auth/callback/credentials/more', [['apiKey', 'minato'], ['apiSecret', `guess-a${i}`]])).status);
-    statuses.push((await send('/api/auth/callback/credentials', [['apiKey', '!'], ['apiKey', 'minato'], ['apiSecret', `guess-b${i}`]])).status);
-    statuses.push((await send('/api/auth/callback/credentials', [['apiKey', 'fuji-unused'], ['apiKey', 'minato'], ['apiSecret', `guess-c${i}`]])).status);
+    statuses.push(
+      (
+        await send('/api/auth/callback/credentials/more', [
+          ['apiKey', 'minato'],
+          ['apiSecret', `guess-a${i}`],
+        ])
+      ).status,
+    );
+    statuses.push(
+      (
+        await send('/api/auth/callback/credentials', [
+          ['apiKey', '!'],
+          ['apiKey', 'minato'],
+          ['apiSecret', `guess-b${i}`],
+        ])
+      ).status,
+    );
+    statuses.push(
+      (
+        await send('/api/auth/callback/credentials', [
+          ['apiKey', 'fuji-unused'],
+          ['apiKey', 'minato'],
+          ['apiSecret', `guess-c${i}`],
+        ])
+      ).status,
+    );
   }
   // Five failures reach the upstream; every attempt after them waits, whichever form it took.
   expect(tokenRequestsOf('minato') - before).toBe(5);
@@ -156,10 +206,16 @@ test('the throttle cannot be walked around: a path with more segments, or the ke
 });
 
 test("an address's failures are counted by its TCP peer, whatever X-Forwarded-For says", async () => {
-  const dash = await dashboard('address', { SIGN_IN_FAILURES_PER_ADDRESS: '6', UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '100' });
+  const dash = await dashboard('address', {
+    SIGN_IN_FAILURES_PER_ADDRESS: '6',
+    UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '100',
+  });
   const attempt = await signInClient(dash.url);
   for (let i = 0; i < 6; i++) {
-    const a = await attempt(`nobody-${i}`, 'x', { 'X-Forwarded-For': `203.0.113.${i + 1}`, 'X-Dashboard-Peer': `forged 198.51.100.${i}` });
+    const a = await attempt(`nobody-${i}`, 'x', {
+      'X-Forwarded-For': `203.0.113.${i + 1}`,
+      'X-Dashboard-Peer': `forged 198.51.100.${i}`,
+    });
     expect(a.status).toBe(401);
   }
   const seventh = await attempt('demo', 'demo-secret', { 'X-Forwarded-For': '203.0.113.99' });
@@ -173,7 +229,11 @@ test('flood: 20 clients without a session for 60 s stay within the token cap; a 
   const person = await scriptSignIn(dash.url, 'demo', 'demo-secret');
   const searchFor = (hoursAgo: number) => {
     const to = Date.now() - hoursAgo * HOUR;
-    const params = new URLSearchParams({ 'date-from': formatWallClock(new Date(to - HOUR), 'UTC'), 'date-to': formatWallClock(new Date(to), 'UTC'), tz: 'UTC' });
+    const params = new URLSearchParams({
+      'date-from': formatWallClock(new Date(to - HOUR), 'UTC'),
+      'date-to': formatWallClock(new Date(to), 'UTC'),
+      tz: 'UTC',
+    });
     return fetch(`${dash.url}/api/transactions?${params}`, { headers: { Cookie: person } });
   };
   // The person has been working already: the search route is loaded before the flood starts.
@@ -200,7 +260,8 @@ test('flood: 20 clients without a session for 60 s stay within the token cap; a 
       const storeBusy = status === 503 && body.type === '/problems/store-unavailable';
       const key = storeBusy ? 'store-busy' : status;
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
-      if (status !== 401 && status !== 429 && !storeBusy && !unexpected.has(status)) unexpected.set(status, JSON.stringify(body).slice(0, 400));
+      if (status !== 401 && status !== 429 && !storeBusy && !unexpected.has(status))
+        unexpected.set(status, JSON.stringify(body).slice(0, 400));
     }
   });
 
@@ -241,7 +302,9 @@ test('flood: 20 clients without a session for 60 s stay within the token cap; a 
       mostTokens = Math.max(mostTokens, b.all - a.all);
     }
   }
-  console.log(`flood: ${attempts} sign-in attempts (${JSON.stringify([...statuses])}); at most ${mostSignIns} sign-ins and ${mostTokens} token requests reached the upstream in any minute; searches ${searches.map((s) => Math.round(s.ms)).join(', ')} ms`);
+  console.log(
+    `flood: ${attempts} sign-in attempts (${JSON.stringify([...statuses])}); at most ${mostSignIns} sign-ins and ${mostTokens} token requests reached the upstream in any minute; searches ${searches.map((s) => Math.round(s.ms)).join(', ')} ms`,
+  );
   expect(mostSignIns).toBeLessThanOrEqual(8);
   expect(mostTokens).toBeLessThanOrEqual(10);
   expect(last.unknown).toBeLessThanOrEqual(16);

@@ -14,7 +14,12 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-startup-'));
 test.afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 async function refusal(env: Record<string, string>): Promise<{ code: number | null; log: string }> {
-  const server = new OwnDashboard(STARTUP_PORT, () => ({ DATA_DIR: dataDir, UPSTREAM_BASE_URL: SIM_URL, NEXTAUTH_SECRET: 'e2e-only-secret-0123456789abcdef0123456789abcdef', ...env }));
+  const server = new OwnDashboard(STARTUP_PORT, () => ({
+    DATA_DIR: dataDir,
+    UPSTREAM_BASE_URL: SIM_URL,
+    NEXTAUTH_SECRET: 'e2e-only-secret-0123456789abcdef0123456789abcdef',
+    ...env,
+  }));
   await expect(server.start()).rejects.toThrow(/did not start/);
   const code = server.exitCode;
   await server.stop();

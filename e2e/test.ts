@@ -12,7 +12,8 @@ export const test = base.extend<{ noPageErrors: void }>({
   noPageErrors: [
     async ({ context }, use) => {
       const errors: string[] = [];
-      const watch = (page: Page) => page.on('pageerror', (err) => errors.push(`${new URL(page.url()).pathname}: ${err.message.split('\n')[0]}`));
+      const watch = (page: Page) =>
+        page.on('pageerror', (err) => errors.push(`${new URL(page.url()).pathname}: ${err.message.split('\n')[0]}`));
       context.pages().forEach(watch);
       context.on('page', watch);
       await use();

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configSchema, configWarnings, getConfig } from './config';
+import { configSchema, getConfig } from './config';
+import { configWarnings } from './governor/configured-limits';
 
 const root = path.resolve(__dirname, '..');
 
@@ -26,7 +27,13 @@ function documented(): Set<string> {
 describe('configuration', () => {
   it('documents every variable of the schema and every process.env read in the app', () => {
     const readHere = new Set<string>(Object.keys(configSchema.shape));
-    const files = [...sourceFiles('app'), ...sourceFiles('lib'), ...sourceFiles('components'), 'next.config.mjs', 'scripts/demo.ts'];
+    const files = [
+      ...sourceFiles('app'),
+      ...sourceFiles('lib'),
+      ...sourceFiles('components'),
+      'next.config.mjs',
+      'scripts/demo.ts',
+    ];
     for (const file of files) {
       const text = fs.readFileSync(path.join(root, file), 'utf8');
       for (const m of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) readHere.add(m[1] as string);
@@ -38,8 +45,12 @@ describe('configuration', () => {
   });
 
   it('names the variable and the problem when a value is wrong', () => {
-    expect(() => getConfig({ UPSTREAM_LIMIT_PER_MINUTE: 'three' } as unknown as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_LIMIT_PER_MINUTE/);
-    expect(() => getConfig({ UPSTREAM_BASE_URL: 'not a url' } as unknown as NodeJS.ProcessEnv)).toThrow(/UPSTREAM_BASE_URL/);
+    expect(() => getConfig({ UPSTREAM_LIMIT_PER_MINUTE: 'three' } as unknown as NodeJS.ProcessEnv)).toThrow(
+      /UPSTREAM_LIMIT_PER_MINUTE/,
+    );
+    expect(() => getConfig({ UPSTREAM_BASE_URL: 'not a url' } as unknown as NodeJS.ProcessEnv)).toThrow(
+      /UPSTREAM_BASE_URL/,
+    );
   });
 
   it('says what was typed, what is wrong in words, and a good value', () => {
@@ -51,27 +62,56 @@ describe('configuration', () => {
       }
       return 'accepted';
     };
-    expect(refused({ UPSTREAM_TIMEOUT_MS: 'twenty' })).toContain('UPSTREAM_TIMEOUT_MS (set to "twenty"): must be a number; its default is 20000');
-    expect(refused({ UPSTREAM_LIMIT_PER_MINUTE: '2.5' })).toContain('UPSTREAM_LIMIT_PER_MINUTE (set to "2.5"): must be a whole number; its default is 3');
+    expect(refused({ UPSTREAM_TIMEOUT_MS: 'twenty' })).toContain(
+      'UPSTREAM_TIMEOUT_MS (set to "twenty"): must be a number; its default is 20000',
+    );
+    expect(refused({ UPSTREAM_LIMIT_PER_MINUTE: '2.5' })).toContain(
+      'UPSTREAM_LIMIT_PER_MINUTE (set to "2.5"): must be a whole number; its default is 3',
+    );
     // The scheme forgotten: zod's url() alone took `localhost:` for one.
-    expect(refused({ UPSTREAM_BASE_URL: 'localhost:4501' })).toContain('UPSTREAM_BASE_URL (set to "localhost:4501"): must be an http:// or https:// URL with its scheme');
-    expect(refused({ NEXTAUTH_URL: 'localhost:3505' })).toContain('NEXTAUTH_URL (set to "localhost:3505"): must be an http:// or https:// URL with its scheme, e.g. https://sms.example.com');
-    expect(refused({ MIRROR_DEFAULT_DAYS: '500' })).toContain('MIRROR_DEFAULT_DAYS (set to "500"): must not be more than MIRROR_MAX_DAYS');
-    expect(refused({ MIRROR_DEFAULT_DAYS: '500', MIRROR_MAX_DAYS: '500' })).toBe('accepted');
+    expect(refused({ UPSTREAM_BASE_URL: 'localhost:4501' })).toContain(
+      'UPSTREAM_BASE_URL (set to "localhost:4501"): must be an http:// or https:// URL with its scheme',
+    );
+    expect(refused({ NEXTAUTH_URL: 'localhost:3505' })).toContain(
+      'NEXTAUTH_URL (set to "localhost:3505"): must be an http:// or https:// URL with its scheme, e.g. https://sms.example.com',
+    );
+    expect(refused({ HISTORY_DEFAULT_DAYS: '500' })).toContain(
+      'HISTORY_DEFAULT_DAYS (set to "500"): must not be more than HISTORY_MAX_DAYS',
+    );
+    expect(refused({ HISTORY_DEFAULT_DAYS: '500', HISTORY_MAX_DAYS: '500' })).toBe('accepted');
     // A secret is named, never repeated.
     expect(refused({ NEXTAUTH_SECRET: 'short-secret' })).not.toContain('short-secret');
     expect(refused({ UPSTREAM_BASE_URL: 'user:pa55word@report.example.com' })).not.toContain('pa55word');
-    expect(refused({ NEXTAUTH_URL: 'http://localhost:3000', UPSTREAM_BASE_URL: 'https://report.example.com/api/' })).toBe('accepted');
+    expect(
+      refused({ NEXTAUTH_URL: 'http://localhost:3000', UPSTREAM_BASE_URL: 'https://report.example.com/api/' }),
+    ).toBe('accepted');
   });
 
   it('reads a variable set to nothing as unset, not as 0', () => {
-    const c = getConfig({ CACHE_SETTLED_AFTER_HOURS: '', EXPORT_RETENTION_DAYS: ' ', MIRROR_MAX_SHARE: '', UPSTREAM_IP_LIMIT_PER_HOUR: '', NEXTAUTH_SECRET: '', UPSTREAM_BASE_URL: '', DATA_DIR: '', LOG_LEVEL: '' } as unknown as NodeJS.ProcessEnv);
-    expect([c.CACHE_SETTLED_AFTER_HOURS, c.EXPORT_RETENTION_DAYS, c.MIRROR_MAX_SHARE, c.UPSTREAM_IP_LIMIT_PER_HOUR, c.NEXTAUTH_SECRET]).toEqual([72, 7, 0.6, undefined, undefined]);
+    const c = getConfig({
+      CACHE_SETTLED_AFTER_HOURS: '',
+      EXPORT_RETENTION_DAYS: ' ',
+      HISTORY_MAX_SHARE: '',
+      UPSTREAM_IP_LIMIT_PER_HOUR: '',
+      NEXTAUTH_SECRET: '',
+      UPSTREAM_BASE_URL: '',
+      DATA_DIR: '',
+      LOG_LEVEL: '',
+    } as unknown as NodeJS.ProcessEnv);
+    expect([
+      c.CACHE_SETTLED_AFTER_HOURS,
+      c.EXPORT_RETENTION_DAYS,
+      c.HISTORY_MAX_SHARE,
+      c.UPSTREAM_IP_LIMIT_PER_HOUR,
+      c.NEXTAUTH_SECRET,
+    ]).toEqual([72, 7, 0.6, undefined, undefined]);
     expect([c.UPSTREAM_BASE_URL, c.DATA_DIR, c.LOG_LEVEL]).toEqual(['http://127.0.0.1:4010', 'data', 'info']);
   });
 
   it('refuses a NEXTAUTH_SECRET too short to protect the sessions and the stored secrets', () => {
-    expect(() => getConfig({ NEXTAUTH_SECRET: 'x' } as unknown as NodeJS.ProcessEnv)).toThrow(/NEXTAUTH_SECRET: must be at least 32 characters.*openssl rand -base64 32/);
+    expect(() => getConfig({ NEXTAUTH_SECRET: 'x' } as unknown as NodeJS.ProcessEnv)).toThrow(
+      /NEXTAUTH_SECRET: must be at least 32 characters.*openssl rand -base64 32/,
+    );
   });
 
   it('warns at start-up of settings that together stop exports or the copy for good', () => {
@@ -79,16 +119,21 @@ describe('configuration', () => {
     const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
     expect(configWarnings(getConfig(env(base)))).toEqual([]);
     expect(configWarnings(getConfig(env({ ...base, UPSTREAM_BACKGROUND_RESERVE: '50' })))).toEqual([
-      "Exports and the local history's copy can never make a call: UPSTREAM_BACKGROUND_RESERVE (50) keeps every call of an hour for people. Lower it below the limits of each window.",
+      "Exports and the local history's sync can never make a call: UPSTREAM_BACKGROUND_RESERVE (50) keeps every call of an hour for people. Lower it below the limits of each window.",
     ]);
-    expect(configWarnings(getConfig(env({ ...base, MIRROR_MAX_SHARE: '0.05' })))).toEqual([
-      "The local history's copy can never make a call: MIRROR_MAX_SHARE (0.05) of the calls of a minute is less than one. Raise it, or the limits.",
+    expect(configWarnings(getConfig(env({ ...base, HISTORY_MAX_SHARE: '0.05' })))).toEqual([
+      "The local history's sync can never make a call: HISTORY_MAX_SHARE (0.05) of the calls of a minute is less than one. Raise it, or the limits.",
     ]);
   });
 
   it('serves the demo with no variable set', () => {
     const c = getConfig({} as unknown as NodeJS.ProcessEnv);
     expect(c.UPSTREAM_BASE_URL).toBe('http://127.0.0.1:4010');
-    expect([c.UPSTREAM_LIMIT_PER_MINUTE, c.UPSTREAM_LIMIT_PER_HOUR, c.UPSTREAM_LIMIT_PER_DAY, c.UPSTREAM_MAX_IN_FLIGHT]).toEqual([3, 10, 100, 1]);
+    expect([
+      c.UPSTREAM_LIMIT_PER_MINUTE,
+      c.UPSTREAM_LIMIT_PER_HOUR,
+      c.UPSTREAM_LIMIT_PER_DAY,
+      c.UPSTREAM_MAX_IN_FLIGHT,
+    ]).toEqual([3, 10, 100, 1]);
   });
 });

@@ -5,23 +5,26 @@ import 'server-only';
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { backgroundRate, type PolicyLimits } from './governor/policy';
-import { MAX_ARRIVAL_MARGIN_MS } from './governor/windows';
+import { MINUTE_MS } from './time/units';
 
 /**
  * A variable set to nothing (`VAR=` in an env file) counts as unset: its default. Read as a number,
  * it would be 0 — a recent range cached for a month, an export deleted as it is finished.
  */
 const unsetIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const int = (fallback: number, min = 0) => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).default(fallback));
+const int = (fallback: number, min = 0) =>
+  z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).default(fallback));
 const share = (fallback: number) => z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(1).default(fallback));
 /** Unset or empty: off. */
 const optionalInt = (min = 1) => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).optional());
 
+/** The longest UPSTREAM_WINDOW_MARGIN_MS: the governor keeps a day of calls and this much more (lib/governor/windows.ts). */
+export const MAX_WINDOW_MARGIN_MS = MINUTE_MS;
+
 /** NEXTAUTH_SECRET's shortest length: it encrypts the session cookie and seals the stored API secrets. */
 export const MIN_SECRET_LENGTH = 32;
 
-/** A PostgreSQL connection URL (the store's other backend; see lib/store/db/open-database.ts). */
+/** A PostgreSQL connection URL (the store's other backend; see lib/db/open-database.ts). */
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 }
@@ -30,11 +33,17 @@ export function isPostgresUrl(url: string | undefined): url is string {
  * An http(s) URL. zod's `url()` alone takes `localhost:4501` (the scheme forgotten) as a URL whose
  * scheme is `localhost:`; the message says what is wanted, by example.
  */
-const httpUrl = (example: string) => z.url().refine((u) => /^https?:\/\/[^/]/i.test(u), `must be an http:// or https:// URL with its scheme, e.g. ${example}`);
+const httpUrl = (example: string) =>
+  z
+    .url()
+    .refine((u) => /^https?:\/\/[^/]/i.test(u), `must be an http:// or https:// URL with its scheme, e.g. ${example}`);
 
 export const configSchema = z
   .object({
-    UPSTREAM_BASE_URL: z.preprocess(unsetIfEmpty, httpUrl('https://report-api.example.com/v1').default('http://127.0.0.1:4010')),
+    UPSTREAM_BASE_URL: z.preprocess(
+      unsetIfEmpty,
+      httpUrl('https://report-api.example.com/v1').default('http://127.0.0.1:4010'),
+    ),
     UPSTREAM_TIMEOUT_MS: int(20_000, 100),
     UPSTREAM_MAX_IN_FLIGHT: int(1, 1),
     UPSTREAM_LIMIT_PER_MINUTE: int(3, 1),
@@ -53,17 +62,17 @@ export const configSchema = z
     /** Token requests (sign-ins and renewals) a minute, for the whole deployment. */
     UPSTREAM_TOKEN_LIMIT_PER_MINUTE: int(10, 1),
     /** How much longer than its window a call is counted: the upstream counts a call when it arrives. */
-    UPSTREAM_WINDOW_MARGIN_MS: int(1000, 0).pipe(z.number().max(MAX_ARRIVAL_MARGIN_MS)),
+    UPSTREAM_WINDOW_MARGIN_MS: int(1000, 0).pipe(z.number().max(MAX_WINDOW_MARGIN_MS)),
     /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
     UPSTREAM_PAGE_SIZE: int(100, 1),
     /** Calls of each hour and day that background work (exports, the local history) leaves for people. */
     UPSTREAM_BACKGROUND_RESERVE: int(3, 0),
-    /** The largest share of any window the local history's copy may take. */
-    MIRROR_MAX_SHARE: share(0.6),
+    /** The largest share of any window the local history's sync may take. */
+    HISTORY_MAX_SHARE: share(0.6),
     /** The oldest day the local history may copy, in days back from today (enforced every day). */
-    MIRROR_MAX_DAYS: int(400, 1),
+    HISTORY_MAX_DAYS: int(400, 1),
     /** The days back the local history starts from when a person turns it on without saying. */
-    MIRROR_DEFAULT_DAYS: int(31, 1),
+    HISTORY_DEFAULT_DAYS: int(31, 1),
     /** How long a person's request may wait for its turn before it is answered 429. */
     UPSTREAM_QUEUE_WAIT_MS: int(20_000, 0),
     /** Renew the upstream token this long before it expires. */
@@ -82,7 +91,13 @@ export const configSchema = z
     DATABASE_URL: z.preprocess(unsetIfEmpty, z.string().refine(isPostgresUrl, 'must be a postgres:// URL').optional()),
     NEXTAUTH_SECRET: z.preprocess(
       unsetIfEmpty,
-      z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters: it encrypts the session cookie and seals the stored API secrets. Make one with \`openssl rand -base64 32\`.`).optional(),
+      z
+        .string()
+        .min(
+          MIN_SECRET_LENGTH,
+          `must be at least ${MIN_SECRET_LENGTH} characters: it encrypts the session cookie and seals the stored API secrets. Make one with \`openssl rand -base64 32\`.`,
+        )
+        .optional(),
     ),
     /**
      * The dashboard's public URL. Without its scheme next-auth reads it as https and names its cookies
@@ -109,9 +124,10 @@ export const configSchema = z
     EXPORT_RETENTION_DAYS: int(7, 0),
     LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
   })
-  .refine((c) => c.MIRROR_DEFAULT_DAYS <= c.MIRROR_MAX_DAYS, {
-    path: ['MIRROR_DEFAULT_DAYS'],
-    message: 'must not be more than MIRROR_MAX_DAYS, the oldest day the copy may go back to: lower it, or raise MIRROR_MAX_DAYS',
+  .refine((c) => c.HISTORY_DEFAULT_DAYS <= c.HISTORY_MAX_DAYS, {
+    path: ['HISTORY_DEFAULT_DAYS'],
+    message:
+      'must not be more than HISTORY_MAX_DAYS, the oldest day the local history may go back to: lower it, or raise HISTORY_MAX_DAYS',
   });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string };
@@ -126,7 +142,10 @@ const UNSAID = new Set(['DATABASE_URL', 'NEXTAUTH_SECRET']);
  */
 function issueText(name: string, issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
   // Nor a value with an `@`: a URL's user and password would be written out with it.
-  const typed = UNSAID.has(name) || env[name] === undefined || env[name].includes('@') ? '' : ` (set to ${JSON.stringify(env[name])})`;
+  const typed =
+    UNSAID.has(name) || env[name] === undefined || env[name].includes('@')
+      ? ''
+      : ` (set to ${JSON.stringify(env[name])})`;
   let problem = issue.message;
   if (issue.code === 'invalid_type' && issue.expected === 'number') problem = 'must be a number';
   else if (issue.code === 'invalid_type' && issue.expected === 'int') problem = 'must be a whole number';
@@ -135,67 +154,35 @@ function issueText(name: string, issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv
   return `${name}${typed}: ${problem}${example}`;
 }
 
+/**
+ * Names a variable had before the local history was called one thing everywhere (2026-12): still
+ * read for one release when the new name is unset, and said at start-up (configWarnings).
+ */
+export const RENAMED_VARIABLES = {
+  MIRROR_MAX_SHARE: 'HISTORY_MAX_SHARE',
+  MIRROR_MAX_DAYS: 'HISTORY_MAX_DAYS',
+  MIRROR_DEFAULT_DAYS: 'HISTORY_DEFAULT_DAYS',
+} as const;
+
+function withRenamedVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const [old, now] of Object.entries(RENAMED_VARIABLES))
+    if (unsetIfEmpty(out[now]) === undefined && unsetIfEmpty(out[old]) !== undefined) out[now] = out[old];
+  return out;
+}
+
 let cached: Config | undefined;
 
 /** Reads the environment once; a bad value stops the server with a message naming the variable. */
 export function getConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cached && env === process.env) return cached;
-  const parsed = configSchema.safeParse(env);
+  const read = withRenamedVariables(env);
+  const parsed = configSchema.safeParse(read);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${issueText(String(i.path[0] ?? ''), i, env)}`);
+    const lines = parsed.error.issues.map((i) => `  ${issueText(String(i.path[0] ?? ''), i, read)}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
   if (env === process.env) cached = config;
   return config;
 }
-
-/** The governor's limits as configured (lib/governor/policy.ts). */
-export function upstreamLimits(c: Config): PolicyLimits {
-  const ip = [c.UPSTREAM_IP_LIMIT_PER_MINUTE, c.UPSTREAM_IP_LIMIT_PER_HOUR, c.UPSTREAM_IP_LIMIT_PER_DAY];
-  const anyIp = ip.some((v) => v !== undefined);
-  return {
-    account: { perMinute: c.UPSTREAM_LIMIT_PER_MINUTE, perHour: c.UPSTREAM_LIMIT_PER_HOUR, perDay: c.UPSTREAM_LIMIT_PER_DAY },
-    // One deployment window set means the upstream counts per IP: the others default to the account's.
-    deployment: anyIp
-      ? {
-          perMinute: c.UPSTREAM_IP_LIMIT_PER_MINUTE ?? c.UPSTREAM_LIMIT_PER_MINUTE,
-          perHour: c.UPSTREAM_IP_LIMIT_PER_HOUR ?? c.UPSTREAM_LIMIT_PER_HOUR,
-          perDay: c.UPSTREAM_IP_LIMIT_PER_DAY ?? c.UPSTREAM_LIMIT_PER_DAY,
-        }
-      : null,
-    backgroundReserve: c.UPSTREAM_BACKGROUND_RESERVE,
-    syncShare: c.MIRROR_MAX_SHARE,
-    holdbackShare: c.UPSTREAM_IP_HOLDBACK_SHARE,
-    tokensPerMinute: c.UPSTREAM_TOKEN_LIMIT_PER_MINUTE,
-    arrivalMarginMs: c.UPSTREAM_WINDOW_MARGIN_MS,
-  };
-}
-
-/**
- * Settings each valid alone that together stop a kind of work for good (a reserve as large as the
- * hour, a copy's share that rounds to no call): said at start-up, where the operator looks, rather
- * than only in an export's estimate or the History page.
- */
-export function configWarnings(c: Config): string[] {
-  const limits = upstreamLimits(c);
-  const warnings: string[] = [];
-  const words = { perMinute: 'a minute', perHour: 'an hour', perDay: 'a day' } as const;
-  const zeroWindow = (rate: { perMinute: number; perHour: number; perDay: number }) => {
-    const window = (['perMinute', 'perHour', 'perDay'] as const).find((w) => rate[w] === 0);
-    return window ? words[window] : undefined;
-  };
-  const exportsStopped = zeroWindow(backgroundRate(limits, 'export'));
-  if (exportsStopped) {
-    warnings.push(
-      `Exports and the local history's copy can never make a call: UPSTREAM_BACKGROUND_RESERVE (${c.UPSTREAM_BACKGROUND_RESERVE}) keeps every call of ${exportsStopped} for people. Lower it below the limits of each window.`,
-    );
-  } else {
-    const syncStopped = zeroWindow(backgroundRate(limits, 'sync'));
-    if (syncStopped) {
-      warnings.push(`The local history's copy can never make a call: MIRROR_MAX_SHARE (${c.MIRROR_MAX_SHARE}) of the calls of ${syncStopped} is less than one. Raise it, or the limits.`);
-    }
-  }
-  return warnings;
-}
-

@@ -7,7 +7,11 @@ const TRX = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
 
 function capture(level?: 'debug' | 'info' | 'warn' | 'error' | 'silent') {
   const lines: { level: LogLevel; line: string }[] = [];
-  const logger = createLogger({ level, sink: (l, line) => lines.push({ level: l, line }), now: () => new Date('2025-10-08T12:00:00Z') });
+  const logger = createLogger({
+    level,
+    sink: (l, line) => lines.push({ level: l, line }),
+    now: () => new Date('2025-10-08T12:00:00Z'),
+  });
   return { logger, lines, parsed: () => lines.map((l) => JSON.parse(l.line) as Record<string, unknown>) };
 }
 
@@ -40,7 +44,9 @@ describe('redact: keys', () => {
 
   it('hides every sensitive CDR field, nested anywhere', () => {
     const cdr = Object.fromEntries(SENSITIVE_FIELDS.map((k) => [k, `value of ${k}`]));
-    const out = JSON.stringify(redact({ page: { _embedded: { cdrs: [{ ...cdr, trx_id: TRX, network_name: 'docomo' }] } } }));
+    const out = JSON.stringify(
+      redact({ page: { _embedded: { cdrs: [{ ...cdr, trx_id: TRX, network_name: 'docomo' }] } } }),
+    );
     for (const k of SENSITIVE_FIELDS) expect(out).not.toContain(`value of ${k}`);
     expect(out).toContain(TRX);
     expect(out).toContain('docomo');
@@ -48,7 +54,11 @@ describe('redact: keys', () => {
   });
 
   it('hides the `da` filter and camelCase spellings of sensitive fields', () => {
-    expect(redact({ da: '+81 90', toAddress: 'x', messageBody: 'y' })).toEqual({ da: '[REDACTED]', toAddress: '[REDACTED]', messageBody: '[REDACTED]' });
+    expect(redact({ da: '+81 90', toAddress: 'x', messageBody: 'y' })).toEqual({
+      da: '[REDACTED]',
+      toAddress: '[REDACTED]',
+      messageBody: '[REDACTED]',
+    });
   });
 
   it('leaves empty values visible (an absent secret is worth knowing)', () => {
@@ -63,7 +73,9 @@ describe('redact: values that look sensitive, anywhere', () => {
   });
 
   it('Bearer/Basic credentials and key=value secrets in text', () => {
-    const out = redactText('Authorization: Bearer opaque123 / Basic ZGVtbzpzZWNyZXQ= / ?token=zzz&page=2 / {"jwt_token":"qqq"}');
+    const out = redactText(
+      'Authorization: Bearer opaque123 / Basic ZGVtbzpzZWNyZXQ= / ?token=zzz&page=2 / {"jwt_token":"qqq"}',
+    );
     for (const s of ['opaque123', 'ZGVtbzpzZWNyZXQ=', 'zzz', 'qqq']) expect(out).not.toContain(s);
     expect(out).toContain('page=2');
   });
@@ -81,7 +93,9 @@ describe('redact: values that look sensitive, anywhere', () => {
     // Seven digits are a (local) number; six are not.
     expect(redactText('call 1234567 now')).toBe('call [REDACTED:phone] now');
     expect(redactText('code 123456 sent')).toBe('code 123456 sent');
-    expect(redactText('page 123456 of 2025-10-08T12:00:00.000+0000')).toBe('page 123456 of 2025-10-08T12:00:00.000+0000');
+    expect(redactText('page 123456 of 2025-10-08T12:00:00.000+0000')).toBe(
+      'page 123456 of 2025-10-08T12:00:00.000+0000',
+    );
   });
 
   it('keeps a trx_id whole even when it holds a run of digits', () => {
@@ -90,9 +104,12 @@ describe('redact: values that look sensitive, anywhere', () => {
   });
 
   it("keeps an export's id (a UUID) whole, whatever digits its parts hold", () => {
-    for (const id of ['81234567-c8df-4798-a101-a077a5a6682a', '2cde3530-932b-4d9c-b3b2-2e1234567da6']) expect(redactText(`job ${id} done`)).toBe(`job ${id} done`);
+    for (const id of ['81234567-c8df-4798-a101-a077a5a6682a', '2cde3530-932b-4d9c-b3b2-2e1234567da6'])
+      expect(redactText(`job ${id} done`)).toBe(`job ${id} done`);
     // A phone number beside it is still hidden.
-    expect(redactText('81234567-c8df-4798-a101-a077a5a6682a to 819012345678')).toBe('81234567-c8df-4798-a101-a077a5a6682a to [REDACTED:phone]');
+    expect(redactText('81234567-c8df-4798-a101-a077a5a6682a to 819012345678')).toBe(
+      '81234567-c8df-4798-a101-a077a5a6682a to [REDACTED:phone]',
+    );
   });
 
   it('e-mail addresses', () => {
@@ -155,7 +172,15 @@ describe('logger', () => {
     const { logger, parsed } = capture('debug');
     logger.info('upstream.call', { path: '/x', token: JWT, note: `Bearer ${JWT}`, ms: 12 });
     expect(parsed()).toEqual([
-      { time: '2025-10-08T12:00:00.000Z', level: 'info', event: 'upstream.call', path: '/x', token: '[REDACTED]', note: 'Bearer [REDACTED]', ms: 12 },
+      {
+        time: '2025-10-08T12:00:00.000Z',
+        level: 'info',
+        event: 'upstream.call',
+        path: '/x',
+        token: '[REDACTED]',
+        note: 'Bearer [REDACTED]',
+        ms: 12,
+      },
     ]);
   });
 

@@ -37,7 +37,8 @@ const SECRET_KEY = /token|jwt|secret|passw|pwd|authori[sz]ation|cookie|credentia
  * Keys that contain a secret word but hold only metadata about it (`token_valid_until`,
  * `tokenExpiresAt`): useful in logs and harmless; their values still go through the string rules.
  */
-const SECRET_KEY_METADATA = /(validuntil|expires|expiresat|expiry|ttl|ttlms|ttlseconds|count|age|agems|length|kind|type)$/;
+const SECRET_KEY_METADATA =
+  /(validuntil|expires|expiresat|expiry|ttl|ttlms|ttlseconds|count|age|agems|length|kind|type)$/;
 
 /** CDR fields marked sensitive in lib/cdr/fields.ts, plus the query parameter that carries a phone number. */
 const squash = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -62,9 +63,11 @@ const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
  * characters or a digit), so "token: expired" stays readable. `Authorization: Bearer …` is the
  * AUTH_SCHEME rule's.
  */
-const KEY_VALUE = /\b([A-Za-z_-]*(?:token|jwt|secret|password|passwd)[A-Za-z_-]*)(["']?)(\s*[:=]\s*)(["']?)([^\s"'&,;}]+)/gi;
+const KEY_VALUE =
+  /\b([A-Za-z_-]*(?:token|jwt|secret|password|passwd)[A-Za-z_-]*)(["']?)(\s*[:=]\s*)(["']?)([^\s"'&,;}]+)/gi;
 /** A JWT: three base64url parts (the third may be empty for an unsigned one). */
-const JWT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*|\b[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g;
+const JWT =
+  /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*|\b[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g;
 /**
  * A long mixed-case random-looking run (an opaque token or a secret that is not a JWT). Lower-case
  * hex, such as a trx_id, has no capital letters and is kept.
@@ -106,7 +109,9 @@ export function redactText(text: string): string {
   const cut = text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…[${text.length - MAX_STRING} more chars]` : text;
   return redactCredentialsInText(cut)
     .replace(EMAIL, '[REDACTED:email]')
-    .replace(WORD, (word) => (UUID.test(word) || (HEX_ID.test(word) && /[a-f]/i.test(word)) ? word : word.replace(PHONE, '[REDACTED:phone]')));
+    .replace(WORD, (word) =>
+      UUID.test(word) || (HEX_ID.test(word) && /[a-f]/i.test(word)) ? word : word.replace(PHONE, '[REDACTED:phone]'),
+    );
 }
 
 /**
@@ -150,7 +155,11 @@ function walk(value: unknown, depth: number, seen: WeakSet<object>): unknown {
     // Map and fetch's Headers both iterate as [key, value] pairs: treat them as objects so the
     // key rules (authorization, cookie) apply.
     if (obj instanceof Map || (typeof Headers !== 'undefined' && obj instanceof Headers)) {
-      return walkEntries([...(obj as Map<unknown, unknown>).entries()].map(([k, v]) => [String(k), v]), depth, seen);
+      return walkEntries(
+        [...(obj as Map<unknown, unknown>).entries()].map(([k, v]) => [String(k), v]),
+        depth,
+        seen,
+      );
     }
     return walkEntries(Object.entries(obj), depth, seen);
   } finally {
@@ -168,7 +177,11 @@ function walkEntries(entries: [string, unknown][], depth: number, seen: WeakSet<
       break;
     }
     const safeKey = redactText(key);
-    out[safeKey] = isSensitiveKey(key) ? (v === undefined || v === null || v === '' ? v : REDACTED) : walk(v, depth + 1, seen);
+    out[safeKey] = isSensitiveKey(key)
+      ? v === undefined || v === null || v === ''
+        ? v
+        : REDACTED
+      : walk(v, depth + 1, seen);
   }
   return out;
 }

@@ -77,10 +77,16 @@ async function demoDatabase(adminUrl: string): Promise<string> {
 
 async function main() {
   const instancePorts = INSTANCES.map((_, i) => port + 1 + i);
-  const ports: [number, string, string][] = [[port, 'the proxy', 'PORT'], ...instancePorts.map((p, i): [number, string, string] => [p, `instance ${INSTANCES[i]}`, 'PORT']), [simPort, 'the simulator', 'SIM_PORT']];
+  const ports: [number, string, string][] = [
+    [port, 'the proxy', 'PORT'],
+    ...instancePorts.map((p, i): [number, string, string] => [p, `instance ${INSTANCES[i]}`, 'PORT']),
+    [simPort, 'the simulator', 'SIM_PORT'],
+  ];
   for (const [p, name, variable] of ports) {
     if (!(await portFree(p))) {
-      console.error(`Port ${p} (${name}) is in use. Stop what uses it, or choose others with ${variable}=<port> npm run demo:cluster (the instances take the two ports after PORT).`);
+      console.error(
+        `Port ${p} (${name}) is in use. Stop what uses it, or choose others with ${variable}=<port> npm run demo:cluster (the instances take the two ports after PORT).`,
+      );
       process.exit(1);
     }
   }
@@ -135,22 +141,42 @@ async function main() {
   }
 
   // Node itself rather than npx: the pids printed below are the programs', so `kill <pid>` stops one.
-  const sim = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'simulator/cli.ts', '--port', String(simPort)], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const sim = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'simulator/cli.ts', '--port', String(simPort)],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.push(sim);
   await echoUntil(sim, '[sim] ', /listening on/, 'The simulator');
 
   // Both at once, as a rolling deploy or an autoscaler would start them: the migrations are safe.
   const instances = INSTANCES.map((name, i) => {
-    const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(instancePorts[i])], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(instancePorts[i])],
+      { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     children.push(child);
-    return { name, port: instancePorts[i]!, child, ready: echoUntil(child, `[${name}] `, /Ready|started server|Local:/i, `Instance ${name}`) };
+    return {
+      name,
+      port: instancePorts[i]!,
+      child,
+      ready: echoUntil(child, `[${name}] `, /Ready|started server|Local:/i, `Instance ${name}`),
+    };
   });
   await Promise.all(instances.map((i) => i.ready));
 
-  running.proxy = await startRoundRobinProxy({ port, targets: instances.map((i) => ({ name: i.name, url: `http://127.0.0.1:${i.port}` })) });
+  running.proxy = await startRoundRobinProxy({
+    port,
+    targets: instances.map((i) => ({ name: i.name, url: `http://127.0.0.1:${i.port}` })),
+  });
 
-  const accounts = CREDENTIALS.map((c) => `    ${c.apiKey.padEnd(12)} ${c.secret.padEnd(20)} ${c.description}`).join('\n');
-  const where = ownDatabase ? `${shown(path.join(dataDir, 'postgres'))} (kept between runs; delete it to start afresh)` : 'DATABASE_URL (yours)';
+  const accounts = CREDENTIALS.map((c) => `    ${c.apiKey.padEnd(12)} ${c.secret.padEnd(20)} ${c.description}`).join(
+    '\n',
+  );
+  const where = ownDatabase
+    ? `${shown(path.join(dataDir, 'postgres'))} (kept between runs; delete it to start afresh)`
+    : 'DATABASE_URL (yours)';
   console.log(`
   SMS history dashboard, ${instances.length} instances behind one port:  http://localhost:${port}
 ${instances.map((i) => `    instance ${i.name}  http://localhost:${i.port}  (pid ${i.child.pid})`).join('\n')}
@@ -167,7 +193,10 @@ ${accounts}
   sim.once('exit', () => void stop());
   // An instance may be stopped on purpose (that is the demo); only when all are gone does the demo end.
   let alive = instances.length;
-  for (const i of instances) i.child.once('exit', () => (--alive === 0 ? void stop() : console.log(`  instance ${i.name} stopped; the others carry on.`)));
+  for (const i of instances)
+    i.child.once('exit', () =>
+      --alive === 0 ? void stop() : console.log(`  instance ${i.name} stopped; the others carry on.`),
+    );
 }
 
 main().catch((err: unknown) => {

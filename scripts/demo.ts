@@ -35,14 +35,21 @@ function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promis
       }
     };
     child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${what} exited (code ${code}) before it was ready:\n${seen.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${what} exited (code ${code}) before it was ready:\n${seen.slice(-2000)}`)),
+    );
   });
 }
 
 async function main() {
-  for (const [p, name, variable] of [[port, 'dashboard', 'PORT'], [simPort, 'simulator', 'SIM_PORT']] as const) {
+  for (const [p, name, variable] of [
+    [port, 'dashboard', 'PORT'],
+    [simPort, 'simulator', 'SIM_PORT'],
+  ] as const) {
     if (!(await portFree(p))) {
-      console.error(`Port ${p} (${name}) is in use. Stop what uses it, or choose another with ${variable}=<port> npm run demo.`);
+      console.error(
+        `Port ${p} (${name}) is in use. Stop what uses it, or choose another with ${variable}=<port> npm run demo.`,
+      );
       process.exit(1);
     }
   }
@@ -76,17 +83,27 @@ async function main() {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  const sim = spawn('npx', ['tsx', 'simulator/cli.ts', '--port', String(simPort)], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const sim = spawn('npx', ['tsx', 'simulator/cli.ts', '--port', String(simPort)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(sim);
   sim.stdout?.pipe(process.stdout);
   await waitForLine(sim, /listening on/, 'The simulator');
 
-  const next = spawn('npx', ['next', dev ? 'dev' : 'start', '-p', String(port)], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const next = spawn('npx', ['next', dev ? 'dev' : 'start', '-p', String(port)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(next);
   next.stdout?.pipe(process.stdout);
   await waitForLine(next, /Ready|started server|Local:/i, 'The dashboard');
 
-  const accounts = CREDENTIALS.map((c) => `    ${c.apiKey.padEnd(12)} ${c.secret.padEnd(20)} ${c.description}`).join('\n');
+  const accounts = CREDENTIALS.map((c) => `    ${c.apiKey.padEnd(12)} ${c.secret.padEnd(20)} ${c.description}`).join(
+    '\n',
+  );
   console.log(`
   SMS history dashboard:  http://localhost:${port}
   Upstream simulator:     http://127.0.0.1:${simPort}  (the real upstream's limits: 1 at a time, 3/min, 10/h, 100/day)

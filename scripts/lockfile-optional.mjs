@@ -24,6 +24,8 @@ for (const [location, pkg] of Object.entries(packages)) {
     added.push(`${name}@${spec}`);
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(added.length ? `recorded ${added.length} optional packages: ${added.join(', ')}` : 'nothing to record');

@@ -63,7 +63,13 @@ export const ENTERPRISES: readonly Enterprise[] = [
     admin: { id: 'adm-1000', name: 'Megumi Kimura', email: 'megumi.kimura@sakuramart.example' },
     sendingKeys: [
       { apiKey: 'demo', name: 'Demo key', entityId: 'ety-sakura-online', methods: ['API'], weight: 2 },
-      { apiKey: 'sakura-ops', name: 'Store operations', entityId: 'ety-sakura-stores', methods: ['API', 'Dashboard'], weight: 3 },
+      {
+        apiKey: 'sakura-ops',
+        name: 'Store operations',
+        entityId: 'ety-sakura-stores',
+        methods: ['API', 'Dashboard'],
+        weight: 3,
+      },
       { apiKey: 'sakura-shop', name: 'Online shop', entityId: 'ety-sakura-online', methods: ['API'], weight: 5 },
       { apiKey: 'sakura-promo', name: 'Promotions', entityId: 'ety-sakura-online', methods: ['Campaign'], weight: 1 },
     ],
@@ -82,7 +88,13 @@ export const ENTERPRISES: readonly Enterprise[] = [
     ],
     admin: { id: 'adm-2000', name: 'Kazuo Matsumoto', email: 'kazuo.matsumoto@fujilogi.example' },
     sendingKeys: [
-      { apiKey: 'fuji-tracking', name: 'Tracking notifications', entityId: 'ety-fuji-east', methods: ['API'], weight: 6 },
+      {
+        apiKey: 'fuji-tracking',
+        name: 'Tracking notifications',
+        entityId: 'ety-fuji-east',
+        methods: ['API'],
+        weight: 6,
+      },
       { apiKey: 'fuji-redelivery', name: 'Redelivery desk', entityId: 'ety-fuji-west', methods: ['API'], weight: 2 },
       { apiKey: 'fuji-dispatch', name: 'Dispatch desk', entityId: 'ety-fuji-west', methods: ['Dashboard'], weight: 1 },
       { apiKey: 'fuji-marketing', name: 'Marketing', entityId: 'ety-fuji-east', methods: ['Campaign'], weight: 1 },
@@ -104,8 +116,20 @@ export const ENTERPRISES: readonly Enterprise[] = [
     sendingKeys: [
       { apiKey: 'minato-otp', name: 'One-time passwords', entityId: 'ety-minato-retail', methods: ['API'], weight: 6 },
       { apiKey: 'minato-alerts', name: 'Card alerts', entityId: 'ety-minato-cards', methods: ['API'], weight: 3 },
-      { apiKey: 'minato-branch', name: 'Branch staff', entityId: 'ety-minato-retail', methods: ['Dashboard'], weight: 1 },
-      { apiKey: 'minato-marketing', name: 'Marketing', entityId: 'ety-minato-retail', methods: ['Campaign'], weight: 1 },
+      {
+        apiKey: 'minato-branch',
+        name: 'Branch staff',
+        entityId: 'ety-minato-retail',
+        methods: ['Dashboard'],
+        weight: 1,
+      },
+      {
+        apiKey: 'minato-marketing',
+        name: 'Marketing',
+        entityId: 'ety-minato-retail',
+        methods: ['Campaign'],
+        weight: 1,
+      },
     ],
     senders: ['MinatoBank', '30300'],
     pricePerPartSen: 308,
@@ -113,12 +137,32 @@ export const ENTERPRISES: readonly Enterprise[] = [
 ];
 
 export const CREDENTIALS: readonly Credential[] = [
-  { apiKey: 'demo', secret: 'demo-secret', enterpriseId: 'ent-sakura', description: 'Demo login of Sakura Mart (also one of its sending keys)' },
-  { apiKey: 'sakura-ops', secret: 'sakura-ops-secret', enterpriseId: 'ent-sakura', description: 'Sakura Mart store operations (also a sending key)' },
+  {
+    apiKey: 'demo',
+    secret: 'demo-secret',
+    enterpriseId: 'ent-sakura',
+    description: 'Demo login of Sakura Mart (also one of its sending keys)',
+  },
+  {
+    apiKey: 'sakura-ops',
+    secret: 'sakura-ops-secret',
+    enterpriseId: 'ent-sakura',
+    description: 'Sakura Mart store operations (also a sending key)',
+  },
   { apiKey: 'fuji', secret: 'fuji-secret', enterpriseId: 'ent-fuji', description: 'Fuji Logistics' },
   { apiKey: 'minato', secret: 'minato-secret', enterpriseId: 'ent-minato', description: 'Minato Bank' },
-  { apiKey: 'minato-audit', secret: 'minato-audit-secret', enterpriseId: 'ent-minato', description: 'Minato Bank, a second login (its audit team)' },
-  { apiKey: 'support', secret: 'support-secret', enterpriseId: null, description: 'Platform support: every enterprise; enterprise-id picks one' },
+  {
+    apiKey: 'minato-audit',
+    secret: 'minato-audit-secret',
+    enterpriseId: 'ent-minato',
+    description: 'Minato Bank, a second login (its audit team)',
+  },
+  {
+    apiKey: 'support',
+    secret: 'support-secret',
+    enterpriseId: null,
+    description: 'Platform support: every enterprise; enterprise-id picks one',
+  },
 ];
 
 export function findCredential(apiKey: string): Credential | undefined {
@@ -130,17 +174,19 @@ export function findEnterprise(id: string): Enterprise | undefined {
 }
 
 /** Every sending key of every enterprise, in one list whose index the dataset stores per record. */
-export const SENDING_KEYS: readonly (SendingKey & { enterpriseIndex: number })[] = ENTERPRISES.flatMap((e, enterpriseIndex) =>
-  e.sendingKeys.map((k) => ({ ...k, enterpriseIndex })),
+export const SENDING_KEYS: readonly (SendingKey & { enterpriseIndex: number })[] = ENTERPRISES.flatMap(
+  (e, enterpriseIndex) => e.sendingKeys.map((k) => ({ ...k, enterpriseIndex })),
 );
 
 /** Every sender ID, in one list whose index the dataset stores per record. */
-export const SENDERS: readonly { sender: string; enterpriseIndex: number }[] = ENTERPRISES.flatMap((e, enterpriseIndex) =>
-  e.senders.map((sender) => ({ sender, enterpriseIndex })),
+export const SENDERS: readonly { sender: string; enterpriseIndex: number }[] = ENTERPRISES.flatMap(
+  (e, enterpriseIndex) => e.senders.map((sender) => ({ sender, enterpriseIndex })),
 );
 
 /** Every user (admins included), in one list whose index the dataset stores per record. */
-export const USERS: readonly (SimUser & { enterpriseIndex: number; isAdmin: boolean })[] = ENTERPRISES.flatMap((e, enterpriseIndex) => [
-  ...e.users.map((u) => ({ ...u, enterpriseIndex, isAdmin: false })),
-  { ...e.admin, enterpriseIndex, isAdmin: true },
-]);
+export const USERS: readonly (SimUser & { enterpriseIndex: number; isAdmin: boolean })[] = ENTERPRISES.flatMap(
+  (e, enterpriseIndex) => [
+    ...e.users.map((u) => ({ ...u, enterpriseIndex, isAdmin: false })),
+    { ...e.admin, enterpriseIndex, isAdmin: true },
+  ],
+);

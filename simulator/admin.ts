@@ -20,14 +20,21 @@ export interface AdminContext {
   resetSecrets(): void;
 }
 
-export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<number> {
+export async function handleAdmin(
+  ctx: AdminContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<number> {
   const reply = (status: number, body: unknown, headers?: Record<string, string>) => {
     sendJson(res, status, body, headers);
     return status;
   };
-  if (!isLoopback(req.socket.remoteAddress)) return reply(403, errorBody(403, 'the admin endpoints answer to loopback clients only'));
+  if (!isLoopback(req.socket.remoteAddress))
+    return reply(403, errorBody(403, 'the admin endpoints answer to loopback clients only'));
   const method = req.method ?? 'GET';
-  const allow = (methods: string) => reply(405, errorBody(405, `${method} is not allowed here; use ${methods}`), { Allow: methods });
+  const allow = (methods: string) =>
+    reply(405, errorBody(405, `${method} is not allowed here; use ${methods}`), { Allow: methods });
 
   switch (path) {
     case `${ADMIN_PREFIX}stats`:
@@ -70,7 +77,8 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
       if (typeof input?.apiKey !== 'string' || typeof input.secret !== 'string' || input.secret === '') {
         return reply(400, errorBody(400, 'apiKey and secret must be strings, the secret not empty'));
       }
-      if (!ctx.setSecret(input.apiKey, input.secret)) return reply(404, errorBody(404, `no account has the API key ${input.apiKey.slice(0, 64)}`));
+      if (!ctx.setSecret(input.apiKey, input.secret))
+        return reply(404, errorBody(404, `no account has the API key ${input.apiKey.slice(0, 64)}`));
       return reply(200, { ok: true });
     }
     default:

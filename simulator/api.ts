@@ -44,7 +44,11 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-const error = (status: number, message: string, headers?: Record<string, string>): Answer => ({ status, body: errorBody(status, message), headers });
+const error = (status: number, message: string, headers?: Record<string, string>): Answer => ({
+  status,
+  body: errorBody(status, message),
+  headers,
+});
 
 function sleep(ms: number, res: ServerResponse): Promise<void> {
   if (ms <= 0) return Promise.resolve();
@@ -76,13 +80,24 @@ export async function handleToken(ctx: ApiContext, req: IncomingMessage, res: Se
   await sleep(ctx.latencyMs + ctx.tokenLatencyMs, res);
   if (res.destroyed) return null;
   const answer = ((): Answer => {
-    if (!mediaTypes(req.headers.accept).includes('application/json')) return error(406, 'Accept: must be application/json');
-    if (!basic) return error(401, 'Authorization: HTTP Basic credentials required (API key as user name, its secret as password)', { 'WWW-Authenticate': 'Basic realm="cpaas"' });
-    if (!credential || ctx.secrets.secretOf(credential) !== basic.secret) return error(401, 'unknown API key or wrong secret');
+    if (!mediaTypes(req.headers.accept).includes('application/json'))
+      return error(406, 'Accept: must be application/json');
+    if (!basic)
+      return error(
+        401,
+        'Authorization: HTTP Basic credentials required (API key as user name, its secret as password)',
+        { 'WWW-Authenticate': 'Basic realm="cpaas"' },
+      );
+    if (!credential || ctx.secrets.secretOf(credential) !== basic.secret)
+      return error(401, 'unknown API key or wrong secret');
     const { token, claims } = ctx.tokens.issue(credential.apiKey);
     return {
       status: 200,
-      body: { account: { account_id: credential.apiKey, product: PRODUCT }, jwt_token: token, token_valid_until: formatValidUntil(claims.exp) },
+      body: {
+        account: { account_id: credential.apiKey, product: PRODUCT },
+        jwt_token: token,
+        token_valid_until: formatValidUntil(claims.exp),
+      },
     };
   })();
   sendJson(res, answer.status, answer.body, answer.headers);
@@ -98,26 +113,43 @@ function bearer(header: string | undefined): string | null {
 }
 
 /** The caller, or the 401/406/400 that stops it. The same checks for query and detail. */
-function authorise(ctx: ApiContext, req: IncomingMessage): { ok: true; credential: Credential } | { ok: false; answer: Answer } {
+function authorise(
+  ctx: ApiContext,
+  req: IncomingMessage,
+): { ok: true; credential: Credential } | { ok: false; answer: Answer } {
   const h = req.headers;
   const challenge = { 'WWW-Authenticate': 'Bearer' };
   if (h.authorization === undefined) {
     if (h.authentication !== undefined) {
       return {
         ok: false,
-        answer: error(401, 'Authorization: missing; the token goes in the Authorization header ("Authorization: Bearer <token>"), not Authentication', challenge),
+        answer: error(
+          401,
+          'Authorization: missing; the token goes in the Authorization header ("Authorization: Bearer <token>"), not Authentication',
+          challenge,
+        ),
       };
     }
-    return { ok: false, answer: error(401, 'Authorization: missing; send "Authorization: Bearer <token>" with a token from /auth/v1/token', challenge) };
+    return {
+      ok: false,
+      answer: error(
+        401,
+        'Authorization: missing; send "Authorization: Bearer <token>" with a token from /auth/v1/token',
+        challenge,
+      ),
+    };
   }
   const token = bearer(h.authorization);
   if (!token) return { ok: false, answer: error(401, 'Authorization: must be "Bearer <token>"', challenge) };
   const check = ctx.tokens.verify(token);
   if (!check.ok) return { ok: false, answer: error(401, `Authorization: ${check.reason}`, challenge) };
   const credential = findCredential(check.claims.sub);
-  if (!credential) return { ok: false, answer: error(401, 'Authorization: the token names no known API key', challenge) };
-  if (!mediaTypes(h.accept).includes('application/json')) return { ok: false, answer: error(406, 'Accept: must be application/json') };
-  if (!isJsonUtf8(h['content-type'])) return { ok: false, answer: error(400, 'Content-Type: must be application/json; charset=UTF-8') };
+  if (!credential)
+    return { ok: false, answer: error(401, 'Authorization: the token names no known API key', challenge) };
+  if (!mediaTypes(h.accept).includes('application/json'))
+    return { ok: false, answer: error(406, 'Accept: must be application/json') };
+  if (!isJsonUtf8(h['content-type']))
+    return { ok: false, answer: error(400, 'Content-Type: must be application/json; charset=UTF-8') };
   return { ok: true, credential };
 }
 
@@ -143,10 +175,16 @@ function link(page: number, q: QueryParams, enterpriseId: string): { href: strin
  * The enterprise a call reads: the one asked for (enterprise-id), within the key's own when the key
  * belongs to one (another is refused, 403); null: every enterprise (a key of none, not narrowed).
  */
-function enterpriseScope(credential: Credential, asked: string | null): { ok: true; enterpriseId: string | null } | { ok: false; answer: Answer } {
+function enterpriseScope(
+  credential: Credential,
+  asked: string | null,
+): { ok: true; enterpriseId: string | null } | { ok: false; answer: Answer } {
   if (credential.enterpriseId === null) return { ok: true, enterpriseId: asked };
   if (asked !== null && asked !== credential.enterpriseId) {
-    return { ok: false, answer: error(403, `enterprise-id: API key "${credential.apiKey}" may not read enterprise "${asked}"`) };
+    return {
+      ok: false,
+      answer: error(403, `enterprise-id: API key "${credential.apiKey}" may not read enterprise "${asked}"`),
+    };
   }
   return { ok: true, enterpriseId: credential.enterpriseId };
 }
@@ -197,7 +235,11 @@ function answerDetail(ctx: ApiContext, url: URL, credential: Credential, now: nu
   const trxId = url.pathname.slice(DETAIL_PREFIX.length);
   const i = ctx.dataset.findByTrxId(trxId);
   // Not yet received and someone else's record look exactly like a record that does not exist.
-  if (i === undefined || !ctx.dataset.isVisible(i, now) || (scope.enterpriseId !== null && ctx.dataset.enterpriseIdAt(i) !== scope.enterpriseId)) {
+  if (
+    i === undefined ||
+    !ctx.dataset.isVisible(i, now) ||
+    (scope.enterpriseId !== null && ctx.dataset.enterpriseIdAt(i) !== scope.enterpriseId)
+  ) {
     return error(404, `trx_id: no transaction ${trxId.slice(0, 64)}`);
   }
   return { status: 200, body: ctx.dataset.recordAt(i, tz.value, now) };
@@ -217,8 +259,10 @@ function deliver(res: ServerResponse, answer: Answer, faults: AppliedFaults | nu
     return answer.status;
   }
   let body = answer.body;
-  if (answer.status === 200 && faults?.shortBy) body = withCdrs(body, (cdrs) => cdrs.slice(0, Math.max(0, cdrs.length - faults.shortBy!)));
-  if (answer.status === 200 && faults?.repeatFirst) body = withCdrs(body, (cdrs) => (cdrs.length > 1 ? [...cdrs.slice(0, -1), cdrs[0]] : cdrs));
+  if (answer.status === 200 && faults?.shortBy)
+    body = withCdrs(body, (cdrs) => cdrs.slice(0, Math.max(0, cdrs.length - faults.shortBy!)));
+  if (answer.status === 200 && faults?.repeatFirst)
+    body = withCdrs(body, (cdrs) => (cdrs.length > 1 ? [...cdrs.slice(0, -1), cdrs[0]] : cdrs));
   const json = JSON.stringify(body);
   if (faults?.malformed) {
     // What a misconfigured proxy sends: a 200 that claims to be JSON and is not.
@@ -233,7 +277,13 @@ function deliver(res: ServerResponse, answer: Answer, faults: AppliedFaults | nu
   return answer.status;
 }
 
-export async function handleApi(ctx: ApiContext, kind: RequestKind, req: IncomingMessage, res: ServerResponse, url: URL): Promise<number | null> {
+export async function handleApi(
+  ctx: ApiContext,
+  kind: RequestKind,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<number | null> {
   const ip = clientIp(req);
   // The account is whoever a genuine token names, even an expired one: that is who is calling.
   const token = bearer(req.headers.authorization);
@@ -248,7 +298,9 @@ export async function handleApi(ctx: ApiContext, kind: RequestKind, req: Incomin
     const admission = ctx.limiter.admit({ ip, account });
     if (!admission.ok) {
       const r = admission.rejection;
-      sendJson(res, 429, errorBody(429, r.message, { limit: r.limit, subject: r.subject }), { 'Retry-After': String(r.retryAfterSeconds) });
+      sendJson(res, 429, errorBody(429, r.message, { limit: r.limit, subject: r.subject }), {
+        'Retry-After': String(r.retryAfterSeconds),
+      });
       finish(429);
       return 429;
     }

@@ -11,7 +11,18 @@ import { KNOWN_NETWORKS } from '../lib/cdr/networks';
 import { DLR_ERRORS } from '../lib/cdr/dlr-errors';
 import type { Zone } from '../lib/time/zones';
 import { upstreamTimestamp } from './timestamps';
-import { DLR_CODES, FLAG_ADMIN, FLAG_ENCRYPTED, METHODS, NOT_SUBMITTED, NO_USER, STATUS_INDEX, dayPosition, type Columns, type Generated } from './generate';
+import {
+  DLR_CODES,
+  FLAG_ADMIN,
+  FLAG_ENCRYPTED,
+  METHODS,
+  NOT_SUBMITTED,
+  NO_USER,
+  STATUS_INDEX,
+  dayPosition,
+  type Columns,
+  type Generated,
+} from './generate';
 import { Rng, hash32 } from './rng';
 import { smsEncoding } from './sms';
 import { REF_PREFIXES, TEMPLATES } from './templates';
@@ -144,7 +155,8 @@ export function buildCdr(g: Generated, i: number, o: BuildOptions): SimCdr {
     submitted_by_user_name: user?.name ?? '',
     submitted_by_user_email: user?.email ?? '',
     submitted_by_admin_user_id: c.flags[i]! & FLAG_ADMIN ? enterprise.admin.id : '',
-    executed_by: method === 'API' ? `api-key:${key.apiKey}` : method === 'Campaign' ? 'campaign-scheduler' : (user?.email ?? ''),
+    executed_by:
+      method === 'API' ? `api-key:${key.apiKey}` : method === 'Campaign' ? 'campaign-scheduler' : (user?.email ?? ''),
     bulk_campaign_id: campaignRow ? g.campaigns[campaignRow - 1]!.id : '',
     ref: refString(c, i),
     from_address: SENDERS[c.sender[i]!]!.sender,

@@ -40,7 +40,9 @@ describe('accounts', () => {
       ['ent-fuji', 'Fuji Logistics'],
       ['ent-minato', 'Minato Bank'],
     ]);
-    expect(SENDING_KEYS.filter((k) => k.enterpriseIndex === 0).map((k) => k.apiKey)).toEqual(expect.arrayContaining(['demo', 'sakura-ops']));
+    expect(SENDING_KEYS.filter((k) => k.enterpriseIndex === 0).map((k) => k.apiKey)).toEqual(
+      expect.arrayContaining(['demo', 'sakura-ops']),
+    );
     expect(new Set(SENDING_KEYS.map((k) => k.apiKey)).size).toBe(SENDING_KEYS.length);
     expect(findCredential('nobody')).toBeUndefined();
   });
@@ -137,8 +139,14 @@ describe('realism', () => {
     expect(share((c) => c.delivery_status === 'DELIVRD')).toBeGreaterThan(0.88);
     expect(share((c) => c.delivery_status === 'DELIVRD')).toBeLessThan(0.97);
     for (const s of ['UNDELIV', 'EXPIRED', 'REJECTD']) {
-      expect(share((c) => c.delivery_status === s), s).toBeGreaterThan(0.004);
-      expect(share((c) => c.delivery_status === s), s).toBeLessThan(0.05);
+      expect(
+        share((c) => c.delivery_status === s),
+        s,
+      ).toBeGreaterThan(0.004);
+      expect(
+        share((c) => c.delivery_status === s),
+        s,
+      ).toBeLessThan(0.05);
     }
     const all = new Set<string>();
     for (let i = 0; i < visible; i++) all.add(DELIVERY_STATUS_VALUES[statusAt(ds.generated.columns, i, PINNED_NOW)]!);
@@ -150,7 +158,9 @@ describe('realism', () => {
       if (c.delivery_status === 'DELIVRD') {
         expect(c.dlr_error_code).toBe('000');
         expect(c.dlr_reason).toBe('');
-        expect(parseUpstreamTimestamp(c.date_delivered)!.getTime()).toBeGreaterThan(parseUpstreamTimestamp(c.date_submitted_to_mno)!.getTime());
+        expect(parseUpstreamTimestamp(c.date_delivered)!.getTime()).toBeGreaterThan(
+          parseUpstreamTimestamp(c.date_submitted_to_mno)!.getTime(),
+        );
       } else {
         expect(c.date_delivered).toBe('');
       }
@@ -161,7 +171,9 @@ describe('realism', () => {
       if (c.delivery_status === 'UNDELIV') expect(explainDlrError(c.dlr_error_code)!.permanent).toBe(true);
       if (c.delivery_status === 'EXPIRED') expect(explainDlrError(c.dlr_error_code)!.permanent).toBe(false);
       if (c.date_submitted_to_mno) {
-        const gap = parseUpstreamTimestamp(c.date_submitted_to_mno)!.getTime() - parseUpstreamTimestamp(c.date_received)!.getTime();
+        const gap =
+          parseUpstreamTimestamp(c.date_submitted_to_mno)!.getTime() -
+          parseUpstreamTimestamp(c.date_received)!.getTime();
         expect(gap).toBeGreaterThan(0);
         expect(gap).toBeLessThan(65_000);
       }
@@ -231,7 +243,8 @@ describe('realism', () => {
   it('shows recent messages still in transit, and their outcome once the clock moves on', () => {
     const busy = make({ days: 1, perDay: 50_000, futureMs: 0 });
     const recent: number[] = [];
-    for (let i = busy.upperBound(PINNED_NOW) - 1; i >= 0 && busy.receivedAt(i) > PINNED_NOW - 20_000; i--) recent.push(i);
+    for (let i = busy.upperBound(PINNED_NOW) - 1; i >= 0 && busy.receivedAt(i) > PINNED_NOW - 20_000; i--)
+      recent.push(i);
     const pending = recent.filter((i) => ['ENROUTE', 'ACCEPTD'].includes(busy.recordAt(i).delivery_status));
     expect(pending.length).toBeGreaterThan(0);
     for (const i of pending) {
@@ -264,21 +277,49 @@ describe('query', () => {
         ({ c }) =>
           (q.enterpriseId === null || c.enterprise_id === q.enterpriseId) &&
           Object.entries(q.filters).every(([param, v]) => {
-            const field = { status: 'delivery_status', network: 'network_code', oa: 'from_address', 'api-key': 'api_key', da: 'to_address', 'client-reference': 'ref' }[param]!;
+            const field = {
+              status: 'delivery_status',
+              network: 'network_code',
+              oa: 'from_address',
+              'api-key': 'api_key',
+              da: 'to_address',
+              'client-reference': 'ref',
+            }[param]!;
             return c[field as keyof SimCdr] === v;
           }),
       );
       const asc = ds.query({ from, to, enterpriseId: q.enterpriseId, filters: q.filters, offset: 3, limit: 7 });
       expect(asc.total, JSON.stringify(q)).toBe(expected.length);
       expect(asc.indices).toEqual(expected.slice(3, 10).map((r) => r.i));
-      const desc = ds.query({ from, to, enterpriseId: q.enterpriseId, filters: q.filters, order: 'desc', offset: 0, limit: 5 });
-      expect(desc.indices).toEqual(expected.slice(-5).reverse().map((r) => r.i));
+      const desc = ds.query({
+        from,
+        to,
+        enterpriseId: q.enterpriseId,
+        filters: q.filters,
+        order: 'desc',
+        offset: 0,
+        limit: 5,
+      });
+      expect(desc.indices).toEqual(
+        expected
+          .slice(-5)
+          .reverse()
+          .map((r) => r.i),
+      );
     }
   });
 
   it('answers a 31-day query over ~300k records in milliseconds', () => {
     const big = new Dataset(generate({ seed: 42, days: 31, perDay: 10_000, now: PINNED_NOW }), () => PINNED_NOW);
-    const q = { from: PINNED_NOW - 31 * DAY, to: PINNED_NOW, enterpriseId: 'ent-sakura', filters: { network: '44010', status: 'DELIVRD' }, order: 'desc', offset: 900, limit: 100 } as const;
+    const q = {
+      from: PINNED_NOW - 31 * DAY,
+      to: PINNED_NOW,
+      enterpriseId: 'ent-sakura',
+      filters: { network: '44010', status: 'DELIVRD' },
+      order: 'desc',
+      offset: 900,
+      limit: 100,
+    } as const;
     big.query(q); // the first call runs before the JIT has compiled the scan
     let best = Infinity;
     let r = big.query(q);

@@ -153,7 +153,11 @@ export class Dataset {
         if ((a & fullMask) !== fullWant) return false;
       } else if ((a & t.mask) !== t.want || (status !== NONE && statusAt(c, i, now) !== status)) return false;
       if (recipient !== NONE && c.recipient[i] !== recipient) return false;
-      if (refKind !== NONE && (c.refKind[i] !== refKind || c.refNum[i] !== refNum || jstDate(c.received[i]!).year !== refYear)) return false;
+      if (
+        refKind !== NONE &&
+        (c.refKind[i] !== refKind || c.refNum[i] !== refNum || jstDate(c.received[i]!).year !== refYear)
+      )
+        return false;
       return true;
     };
     const scanGeneral = (from: number, to: number, settled: boolean, total: number): number => {
@@ -166,7 +170,20 @@ export class Dataset {
       return total;
     };
     const scanSettled = (from: number, to: number, total: number) =>
-      simple ? scanAttrs(attrs, desc ? to - 1 : from, to - from, desc ? -1 : 1, fullMask, fullWant, total, offset, end, indices) : scanGeneral(from, to, true, total);
+      simple
+        ? scanAttrs(
+            attrs,
+            desc ? to - 1 : from,
+            to - from,
+            desc ? -1 : 1,
+            fullMask,
+            fullWant,
+            total,
+            offset,
+            end,
+            indices,
+          )
+        : scanGeneral(from, to, true, total);
 
     let total = 0;
     if (desc) {
@@ -189,13 +206,18 @@ export class Dataset {
       const idx = find();
       return idx < 0 ? NO_MATCH : idx;
     };
-    const enterprise = enterpriseId === null ? NONE : lookup(enterpriseId, () => ENTERPRISES.findIndex((e) => e.id === enterpriseId));
+    const enterprise =
+      enterpriseId === null ? NONE : lookup(enterpriseId, () => ENTERPRISES.findIndex((e) => e.id === enterpriseId));
     const key = lookup(f['api-key'], () => SENDING_KEYS.findIndex((k) => k.apiKey === f['api-key']));
     const network = lookup(f.network, () => KNOWN_NETWORKS.findIndex((n) => n.code === f.network));
     const sender = lookup(f.oa, () => SENDERS.findIndex((s) => s.sender === f.oa));
-    const status = lookup(f.status, () => (f.status! in STATUS_INDEX ? STATUS_INDEX[f.status as keyof typeof STATUS_INDEX] : -1));
+    const status = lookup(f.status, () =>
+      f.status! in STATUS_INDEX ? STATUS_INDEX[f.status as keyof typeof STATUS_INDEX] : -1,
+    );
     // Numbers are stored as 81XXXXXXXXXX; exact match means "+81…" or "090…" finds nothing.
-    const recipient = lookup(f.da, () => (/^[1-9]\d{5,14}$/.test(f.da!) ? (this.generated.pool.byNumber.get(Number(f.da)) ?? -1) : -1));
+    const recipient = lookup(f.da, () =>
+      /^[1-9]\d{5,14}$/.test(f.da!) ? (this.generated.pool.byNumber.get(Number(f.da)) ?? -1) : -1,
+    );
     let refKind = NONE;
     let refNum = 0;
     let refYear = 0;
@@ -226,12 +248,22 @@ export class Dataset {
   }
 }
 
-
 /**
  * The hot loop: rows start, start+step, … (count of them) whose attrs match. Collects the matches
  * numbered [offset, end) into out, then only counts, branch-free. Returns the running total.
  */
-function scanAttrs(attrs: Uint32Array, start: number, count: number, step: number, mask: number, want: number, total: number, offset: number, end: number, out: number[]): number {
+function scanAttrs(
+  attrs: Uint32Array,
+  start: number,
+  count: number,
+  step: number,
+  mask: number,
+  want: number,
+  total: number,
+  offset: number,
+  end: number,
+  out: number[],
+): number {
   let i = start;
   for (; count > 0 && total < end; count--, i += step) {
     if ((attrs[i]! & mask) === want) {

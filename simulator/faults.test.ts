@@ -8,16 +8,37 @@ import { handleAdmin, type AdminContext } from './admin';
 import { parseFaultSpec } from './faults';
 import { isLoopback } from './http';
 import { startSimulator, type RunningSimulator, type SimStats } from './server';
-import { PINNED_NOW, apiGet, call, getToken, queryPath, utcWallClock, type ErrorJson, type PageBody } from './test-client';
+import {
+  PINNED_NOW,
+  apiGet,
+  call,
+  getToken,
+  queryPath,
+  utcWallClock,
+  type ErrorJson,
+  type PageBody,
+} from './test-client';
 
 const DAY = 86_400_000;
-const RANGE = queryPath({ 'date-from': utcWallClock(PINNED_NOW - DAY), 'date-to': utcWallClock(PINNED_NOW), 'page-size': 10 });
+const RANGE = queryPath({
+  'date-from': utcWallClock(PINNED_NOW - DAY),
+  'date-to': utcWallClock(PINNED_NOW),
+  'page-size': 10,
+});
 
 let sim: RunningSimulator;
 let token: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 11, days: 3, perDay: 300, now: () => PINNED_NOW, limits: false, quiet: true });
+  sim = await startSimulator({
+    port: 0,
+    seed: 11,
+    days: 3,
+    perDay: 300,
+    now: () => PINNED_NOW,
+    limits: false,
+    quiet: true,
+  });
   token = await getToken(sim, 'demo');
 });
 afterAll(() => sim.close());
@@ -90,7 +111,9 @@ describe('faults', () => {
   });
 
   it('shortBy leaves out the last records of a result page and keeps its count', async () => {
-    const whole = (await apiGet(sim, RANGE, token)).json<{ _embedded: { total_found: number; cdrs: { trx_id: string }[] } }>();
+    const whole = (await apiGet(sim, RANGE, token)).json<{
+      _embedded: { total_found: number; cdrs: { trx_id: string }[] };
+    }>();
     sim.setFaults({ shortBy: 3, count: 1 });
     const res = await apiGet(sim, RANGE, token);
     expect(res.status).toBe(200);
@@ -100,7 +123,9 @@ describe('faults', () => {
   });
 
   it('repeatFirst sends a page whose last record is its first again, and keeps its count', async () => {
-    const whole = (await apiGet(sim, RANGE, token)).json<{ _embedded: { total_found: number; cdrs: { trx_id: string }[] } }>();
+    const whole = (await apiGet(sim, RANGE, token)).json<{
+      _embedded: { total_found: number; cdrs: { trx_id: string }[] };
+    }>();
     sim.setFaults({ repeatFirst: true, count: 1 });
     const page = (await apiGet(sim, RANGE, token)).json<typeof whole>();
     const ids = whole._embedded.cdrs.map((c) => c.trx_id);
@@ -120,7 +145,9 @@ describe('faults', () => {
 
   it('hang never answers; the request leaves flight when the client gives up', async () => {
     sim.setFaults({ hang: true, count: 1 });
-    await expect(fetch(sim.url + RANGE, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    await expect(
+      fetch(sim.url + RANGE, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(300) }),
+    ).rejects.toThrow();
     for (let k = 0; k < 50 && sim.stats().total.inFlight > 0; k++) await new Promise((r) => setTimeout(r, 10));
     expect(sim.stats().total).toMatchObject({ requests: 1, inFlight: 0, maxInFlight: 1, errors: 0 });
     expect((await apiGet(sim, RANGE, token)).status).toBe(200);
@@ -140,7 +167,17 @@ describe('stats', () => {
     await apiGet(sim, `${RANGE}&page=0`, fuji);
     await call(sim, RANGE, { headers: { Accept: 'application/json' } });
     const stats = sim.stats();
-    expect(stats.total).toEqual({ requests: 4, tokenRequests: 1, tokenRefused: 0, queryRequests: 3, detailRequests: 1, inFlight: 0, maxInFlight: 1, rateLimited: 0, errors: 2 });
+    expect(stats.total).toEqual({
+      requests: 4,
+      tokenRequests: 1,
+      tokenRefused: 0,
+      queryRequests: 3,
+      detailRequests: 1,
+      inFlight: 0,
+      maxInFlight: 1,
+      rateLimited: 0,
+      errors: 2,
+    });
     expect(stats.accounts.demo).toMatchObject({ requests: 2, queryRequests: 1, detailRequests: 1, errors: 0 });
     expect(stats.accounts.fuji).toMatchObject({ requests: 1, tokenRequests: 1, errors: 1 });
     expect(stats.ips['127.0.0.1']).toMatchObject({ requests: 4, errors: 2 });
@@ -154,9 +191,16 @@ describe('admin endpoints', () => {
     const stats = await call(sim, '/__admin/stats');
     expect(stats.json<SimStats>().total.requests).toBe(1);
 
-    const set = await call(sim, '/__admin/faults', { method: 'POST', body: JSON.stringify({ status: 503, count: 1 }), headers: { 'Content-Type': 'application/json' } });
+    const set = await call(sim, '/__admin/faults', {
+      method: 'POST',
+      body: JSON.stringify({ status: 503, count: 1 }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(set.status).toBe(200);
-    expect((await call(sim, '/__admin/faults')).json<{ faults: unknown }>().faults).toMatchObject({ status: 503, remaining: 1 });
+    expect((await call(sim, '/__admin/faults')).json<{ faults: unknown }>().faults).toMatchObject({
+      status: 503,
+      remaining: 1,
+    });
     expect((await apiGet(sim, RANGE, token)).status).toBe(503);
     expect((await apiGet(sim, RANGE, token)).status).toBe(200);
 
@@ -169,7 +213,15 @@ describe('admin endpoints', () => {
   });
 
   it('refuse bad fault specs and wrong methods', async () => {
-    for (const body of ['not json', '{"status": 404}', '{"latencyMs": -1}', '{"count": 0}', '{"hang": "yes"}', '{"explode": true}', '[]']) {
+    for (const body of [
+      'not json',
+      '{"status": 404}',
+      '{"latencyMs": -1}',
+      '{"count": 0}',
+      '{"hang": "yes"}',
+      '{"explode": true}',
+      '[]',
+    ]) {
       expect((await call(sim, '/__admin/faults', { method: 'POST', body })).status, body).toBe(400);
     }
     expect((await call(sim, '/__admin/stats', { method: 'POST' })).status).toBe(405);
@@ -179,9 +231,9 @@ describe('admin endpoints', () => {
 
   it('answer only to loopback clients', async () => {
     expect(['127.0.0.1', '127.10.0.3', '::1', '::ffff:127.0.0.1'].map(isLoopback)).toEqual([true, true, true, true]);
-    expect(['10.0.0.5', '192.168.1.20', '::ffff:10.0.0.5', '2001:db8::1', '', undefined, '1127.0.0.1'].map(isLoopback)).toEqual([
-      false, false, false, false, false, false, false,
-    ]);
+    expect(
+      ['10.0.0.5', '192.168.1.20', '::ffff:10.0.0.5', '2001:db8::1', '', undefined, '1127.0.0.1'].map(isLoopback),
+    ).toEqual([false, false, false, false, false, false, false]);
     // The handler itself, given a request from elsewhere.
     let status = 0;
     let body = '';
@@ -192,16 +244,46 @@ describe('admin endpoints', () => {
       end: (b: string) => (body = b),
     } as unknown as ServerResponse;
     const req = { method: 'GET', socket: { remoteAddress: '::ffff:10.0.0.5' } } as unknown as IncomingMessage;
-    const ctx: AdminContext = { stats: () => sim.stats(), resetStats: () => {}, setFaults: () => {}, clearFaults: () => {}, currentFaults: () => null, setSecret: () => true, resetSecrets: () => {} };
+    const ctx: AdminContext = {
+      stats: () => sim.stats(),
+      resetStats: () => {},
+      setFaults: () => {},
+      clearFaults: () => {},
+      currentFaults: () => null,
+      setSecret: () => true,
+      resetSecrets: () => {},
+    };
     expect(await handleAdmin(ctx, req, res, '/__admin/stats')).toBe(403);
     expect(status).toBe(403);
     expect(JSON.parse(body)).toMatchObject({ status: 403 });
   });
 
   it('parseFaultSpec keeps what it was given', () => {
-    expect(parseFaultSpec({ latencyMs: 10, status: 502, hang: false, malformed: true, truncated: false, shortBy: 2, expireTokens: true, count: 3, html: true })).toEqual({
+    expect(
+      parseFaultSpec({
+        latencyMs: 10,
+        status: 502,
+        hang: false,
+        malformed: true,
+        truncated: false,
+        shortBy: 2,
+        expireTokens: true,
+        count: 3,
+        html: true,
+      }),
+    ).toEqual({
       ok: true,
-      spec: { latencyMs: 10, status: 502, hang: false, malformed: true, truncated: false, shortBy: 2, expireTokens: true, count: 3, html: true },
+      spec: {
+        latencyMs: 10,
+        status: 502,
+        hang: false,
+        malformed: true,
+        truncated: false,
+        shortBy: 2,
+        expireTokens: true,
+        count: 3,
+        html: true,
+      },
     });
     expect(parseFaultSpec({ shortBy: 0 })).toEqual({ ok: false, message: 'shortBy must be a whole number >= 1' });
   });

@@ -38,26 +38,31 @@ export interface FaultSpec {
 const BOOLEAN_KEYS = ['hang', 'malformed', 'truncated', 'repeatFirst', 'expireTokens', 'html'] as const;
 
 export function parseFaultSpec(input: unknown): { ok: true; spec: FaultSpec } | { ok: false; message: string } {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, message: 'a fault spec is a JSON object' };
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return { ok: false, message: 'a fault spec is a JSON object' };
   const o = input as Record<string, unknown>;
   const known = new Set<string>(['latencyMs', 'status', 'count', 'shortBy', ...BOOLEAN_KEYS]);
   const unknown = Object.keys(o).filter((k) => !known.has(k));
   if (unknown.length > 0) return { ok: false, message: `unknown fault field(s): ${unknown.join(', ')}` };
   const spec: FaultSpec = {};
   if (o.latencyMs !== undefined) {
-    if (typeof o.latencyMs !== 'number' || !(o.latencyMs >= 0)) return { ok: false, message: 'latencyMs must be a number >= 0' };
+    if (typeof o.latencyMs !== 'number' || !(o.latencyMs >= 0))
+      return { ok: false, message: 'latencyMs must be a number >= 0' };
     spec.latencyMs = o.latencyMs;
   }
   if (o.status !== undefined) {
-    if (o.status !== 401 && o.status !== 500 && o.status !== 502 && o.status !== 503) return { ok: false, message: 'status must be 401, 500, 502 or 503' };
+    if (o.status !== 401 && o.status !== 500 && o.status !== 502 && o.status !== 503)
+      return { ok: false, message: 'status must be 401, 500, 502 or 503' };
     spec.status = o.status;
   }
   if (o.shortBy !== undefined) {
-    if (typeof o.shortBy !== 'number' || !Number.isInteger(o.shortBy) || o.shortBy < 1) return { ok: false, message: 'shortBy must be a whole number >= 1' };
+    if (typeof o.shortBy !== 'number' || !Number.isInteger(o.shortBy) || o.shortBy < 1)
+      return { ok: false, message: 'shortBy must be a whole number >= 1' };
     spec.shortBy = o.shortBy;
   }
   if (o.count !== undefined) {
-    if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1) return { ok: false, message: 'count must be a whole number >= 1' };
+    if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1)
+      return { ok: false, message: 'count must be a whole number >= 1' };
     spec.count = o.count;
   }
   for (const k of BOOLEAN_KEYS) {

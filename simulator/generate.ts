@@ -42,10 +42,19 @@ const API = 0;
 const DASHBOARD = 1;
 const CAMPAIGN = 2;
 
-export const STATUS_INDEX = Object.fromEntries(DELIVERY_STATUSES.map((s, i) => [s.value, i])) as Record<DeliveryStatus, number>;
+export const STATUS_INDEX = Object.fromEntries(DELIVERY_STATUSES.map((s, i) => [s.value, i])) as Record<
+  DeliveryStatus,
+  number
+>;
 
 /** DLR codes as the records write them: "" (none yet), "000" (delivered), then the gateway's causes. */
-export const DLR_CODES: readonly string[] = ['', '000', ...Object.keys(DLR_ERRORS).filter((k) => k !== '0').map((k) => k.padStart(3, '0'))];
+export const DLR_CODES: readonly string[] = [
+  '',
+  '000',
+  ...Object.keys(DLR_ERRORS)
+    .filter((k) => k !== '0')
+    .map((k) => k.padStart(3, '0')),
+];
 const dlrIndex = (cause: number) => DLR_CODES.indexOf(String(cause).padStart(3, '0'));
 const codesWhere = (pred: (cause: number, permanent: boolean) => boolean) =>
   Object.entries(DLR_ERRORS)
@@ -62,8 +71,20 @@ const DELIVERED_CODE = 1;
  * combination of filters is one `(attrs & mask) === want` test: a million rows in a few ms.
  */
 export const ATTR_SHIFT = { enterprise: 0, network: 4, sendingKey: 8, sender: 16, finalStatus: 24 } as const;
-export const ATTR_MASK = { enterprise: 0xf, network: 0xf << 4, sendingKey: 0xff << 8, sender: 0xff << 16, finalStatus: 0xf << 24 } as const;
-if (ENTERPRISES.length > 16 || KNOWN_NETWORKS.length > 16 || SENDING_KEYS.length > 256 || SENDERS.length > 256 || DELIVERY_STATUSES.length > 16) {
+export const ATTR_MASK = {
+  enterprise: 0xf,
+  network: 0xf << 4,
+  sendingKey: 0xff << 8,
+  sender: 0xff << 16,
+  finalStatus: 0xf << 24,
+} as const;
+if (
+  ENTERPRISES.length > 16 ||
+  KNOWN_NETWORKS.length > 16 ||
+  SENDING_KEYS.length > 256 ||
+  SENDERS.length > 256 ||
+  DELIVERY_STATUSES.length > 16
+) {
   throw new Error('simulator/generate.ts: a table outgrew its bits in ATTR_SHIFT');
 }
 
@@ -159,7 +180,8 @@ export function rowAtPosition(g: Generated, day: number, position: number): numb
 
 // Subscriber shares of docomo, au, SoftBank and Rakuten Mobile, in KNOWN_NETWORKS order.
 const NETWORK_SHARES = cumulative([0.43, 0.31, 0.21, 0.05]);
-if (NETWORK_SHARES.length !== KNOWN_NETWORKS.length) throw new Error('simulator: one network share per KNOWN_NETWORKS entry');
+if (NETWORK_SHARES.length !== KNOWN_NETWORKS.length)
+  throw new Error('simulator: one network share per KNOWN_NETWORKS entry');
 const MOBILE_PREFIXES = [70, 80, 90];
 const MOBILE_PREFIX_SHARES = cumulative([0.15, 0.3, 0.55]);
 
@@ -227,7 +249,12 @@ function resize(c: Columns, capacity: number): Columns {
 }
 
 /** Per enterprise and method: candidate templates / keys with cumulative weights. */
-function choicesBy<T>(items: readonly T[], enterpriseOf: (t: T) => number, methodsOf: (t: T) => readonly DeliveryMethod[], weightOf: (t: T) => number) {
+function choicesBy<T>(
+  items: readonly T[],
+  enterpriseOf: (t: T) => number,
+  methodsOf: (t: T) => readonly DeliveryMethod[],
+  weightOf: (t: T) => number,
+) {
   return ENTERPRISES.map((_, e) =>
     METHODS.map((method) => {
       const idx = items.flatMap((t, i) => (enterpriseOf(t) === e && methodsOf(t).includes(method) ? [i] : []));
@@ -237,8 +264,18 @@ function choicesBy<T>(items: readonly T[], enterpriseOf: (t: T) => number, metho
 }
 
 const enterpriseIndexOf = (id: string) => ENTERPRISES.findIndex((e) => e.id === id);
-const TEMPLATE_CHOICES = choicesBy(TEMPLATES, (t) => enterpriseIndexOf(t.enterpriseId), (t) => [t.method], (t) => t.weight);
-const KEY_CHOICES = choicesBy(SENDING_KEYS, (k) => k.enterpriseIndex, (k) => k.methods, (k) => k.weight);
+const TEMPLATE_CHOICES = choicesBy(
+  TEMPLATES,
+  (t) => enterpriseIndexOf(t.enterpriseId),
+  (t) => [t.method],
+  (t) => t.weight,
+);
+const KEY_CHOICES = choicesBy(
+  SENDING_KEYS,
+  (k) => k.enterpriseIndex,
+  (k) => k.methods,
+  (k) => k.weight,
+);
 const SENDER_BASE = ENTERPRISES.map((_, e) => SENDERS.findIndex((s) => s.enterpriseIndex === e));
 const USERS_OF = ENTERPRISES.map((_, e) => USERS.flatMap((u, i) => (u.enterpriseIndex === e && !u.isAdmin ? [i] : [])));
 const ADMIN_OF = ENTERPRISES.map((_, e) => USERS.findIndex((u) => u.enterpriseIndex === e && u.isAdmin));
@@ -288,7 +325,7 @@ export function generate(opts: GenerateOptions): Generated {
     TRAFFIC.forEach((t, e) => {
       if (dayRng.next() >= t.campaignChance) return;
       const jstHour = dayRng.pick(t.campaignHours);
-      const start = (jstHour * 60 - 540 + MINUTES_PER_DAY) % MINUTES_PER_DAY + 15 * dayRng.int(4);
+      const start = ((jstHour * 60 - 540 + MINUTES_PER_DAY) % MINUTES_PER_DAY) + 15 * dayRng.int(4);
       const duration = 8 + dayRng.int(21);
       const size = ((perDay * t.share * t.campaignShare) / t.campaignChance) * dayRng.range(0.6, 1.4);
       const tpl = campaignTemplates[e]!;
@@ -331,7 +368,8 @@ export function generate(opts: GenerateOptions): Generated {
       const jstDow = (Math.floor((minuteStart + JST_OFFSET_MS) / DAY_MS) + 4) % 7; // 1970-01-01 was a Thursday
       for (let e = 0; e < TRAFFIC.length; e++) {
         const t = TRAFFIC[e]!;
-        const mean = perDay * t.share * (1 - t.campaignShare) * noise[e]! * weekday[e]![jstDow]! * minuteW[e]![jstMinute]!;
+        const mean =
+          perDay * t.share * (1 - t.campaignShare) * noise[e]! * weekday[e]![jstDow]! * minuteW[e]![jstMinute]!;
         for (let n = dayRng.poisson(mean); n > 0; n--) push(dayRng.int(60_000), e);
       }
       for (let b = 0; b < today.length; b++) {
@@ -357,7 +395,15 @@ export function generate(opts: GenerateOptions): Generated {
           continue;
         }
         if (cols.n === cols.received.length) cols = resize(cols, Math.ceil(cols.n * 1.5));
-        writeRecord(cols, rec.reseed(hash32(seed, day, pos)), at, source, source < NE ? 0 : today[source - NE]!.c, pool, campaigns);
+        writeRecord(
+          cols,
+          rec.reseed(hash32(seed, day, pos)),
+          at,
+          source,
+          source < NE ? 0 : today[source - NE]!.c,
+          pool,
+          campaigns,
+        );
       }
     }
     days.count[d] = cols.n - days.first[d]!;
@@ -425,7 +471,15 @@ const OUTCOME_STATUS = OUTCOMES.map(([s]) => STATUS_INDEX[s]);
 const S = STATUS_INDEX;
 
 /** source: enterprise index (< NE) for steady traffic; campaignRow: campaigns index + 1 for a burst. */
-function writeRecord(c: Columns, rng: Rng, at: number, source: number, campaignRow: number, pool: RecipientPool, campaigns: Campaign[]): void {
+function writeRecord(
+  c: Columns,
+  rng: Rng,
+  at: number,
+  source: number,
+  campaignRow: number,
+  pool: RecipientPool,
+  campaigns: Campaign[],
+): void {
   const i = c.n++;
   let e: number;
   let method: number;
@@ -476,7 +530,12 @@ function writeRecord(c: Columns, rng: Rng, at: number, source: number, campaignR
   c.flags[i] = flags;
 
   // Delivery: submitted about a second after receipt (longer while a campaign floods the queue).
-  let submit = method === CAMPAIGN ? Math.round(rng.logRange(400, 30_000)) : rng.next() < 0.02 ? Math.round(rng.logRange(2_000, 15_000)) : 300 + rng.int(1_400);
+  let submit =
+    method === CAMPAIGN
+      ? Math.round(rng.logRange(400, 30_000))
+      : rng.next() < 0.02
+        ? Math.round(rng.logRange(2_000, 15_000))
+        : 300 + rng.int(1_400);
   const status = pool.dead[r] ? S.UNDELIV : OUTCOME_STATUS[rng.weighted(OUTCOME_CUM)]!;
   let final: number;
   let dlr = 0;
@@ -529,4 +588,3 @@ function writeRecord(c: Columns, rng: Rng, at: number, source: number, campaignR
     (c.sender[i]! << ATTR_SHIFT.sender) |
     (status << ATTR_SHIFT.finalStatus);
 }
-

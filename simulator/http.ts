@@ -13,7 +13,11 @@ export interface ErrorBody {
   message: string;
 }
 
-export function errorBody(status: number, message: string, extra: Record<string, unknown> = {}): ErrorBody & Record<string, unknown> {
+export function errorBody(
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+): ErrorBody & Record<string, unknown> {
   return { status, error: STATUS_CODES[status] ?? 'Error', message, ...extra };
 }
 
@@ -23,13 +27,24 @@ export function htmlErrorPage(status: number): string {
   return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>gateway</center></body></html>\n`;
 }
 
-export function send(res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(body)), ...headers });
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   send(res, status, JSON.stringify(body), JSON_TYPE, headers);
 }
 

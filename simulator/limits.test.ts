@@ -6,11 +6,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, RateLimiter, type Caller, type Limits } from './limits';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from './server';
-import { API_HEADERS, PINNED_NOW, apiGet, call, getToken, queryPath, utcWallClock, type ErrorJson } from './test-client';
+import {
+  API_HEADERS,
+  PINNED_NOW,
+  apiGet,
+  call,
+  getToken,
+  queryPath,
+  utcWallClock,
+  type ErrorJson,
+} from './test-client';
 
 const DAY = 86_400_000;
 const DETAIL = '/cdr/v1/report/cdr/sms/transaction-history/mt/';
-const RANGE = queryPath({ 'date-from': utcWallClock(PINNED_NOW - DAY), 'date-to': utcWallClock(PINNED_NOW), 'page-size': 5 });
+const RANGE = queryPath({
+  'date-from': utcWallClock(PINNED_NOW - DAY),
+  'date-to': utcWallClock(PINNED_NOW),
+  'page-size': 5,
+});
 
 describe('RateLimiter', () => {
   const make = (limits: Limits = DEFAULT_LIMITS) => {
@@ -78,10 +91,16 @@ describe('RateLimiter', () => {
     expect(first.ok).toBe(true);
     const sameAccount = limiter.admit({ ip: 'b', account: 'demo' });
     expect(sameAccount.ok).toBe(false);
-    if (!sameAccount.ok) expect(sameAccount.rejection).toMatchObject({ limit: 'in-flight', subject: 'account demo', retryAfterSeconds: 1 });
+    if (!sameAccount.ok)
+      expect(sameAccount.rejection).toMatchObject({
+        limit: 'in-flight',
+        subject: 'account demo',
+        retryAfterSeconds: 1,
+      });
     const sameIp = limiter.admit({ ip: 'a', account: 'fuji' });
     expect(sameIp.ok).toBe(false);
-    if (!sameIp.ok) expect(sameIp.rejection).toMatchObject({ limit: 'in-flight', subject: 'IP a', retryAfterSeconds: 1 });
+    if (!sameIp.ok)
+      expect(sameIp.rejection).toMatchObject({ limit: 'in-flight', subject: 'IP a', retryAfterSeconds: 1 });
     const noAccount = limiter.admit({ ip: 'a', account: null });
     expect(noAccount.ok).toBe(false);
     if (!noAccount.ok) expect(noAccount.rejection.subject).toBe('IP a');
@@ -93,7 +112,8 @@ describe('RateLimiter', () => {
     const { limiter } = make();
     for (let k = 0; k < 3; k++) expect(run(limiter).ok).toBe(true);
     expect(run(limiter).ok).toBe(false);
-    for (const account of ['fuji', 'minato', 'support']) expect(run(limiter, { ip: 'a', account }).ok, account).toBe(true);
+    for (const account of ['fuji', 'minato', 'support'])
+      expect(run(limiter, { ip: 'a', account }).ok, account).toBe(true);
     for (let k = 0; k < 20; k++) expect(run(limiter, { ip: 'a', account: null }).ok).toBe(true);
   });
 

@@ -71,7 +71,9 @@ export class RateLimiter {
     const consider = (r: Rejection) => {
       if (!worst || r.retryAfterSeconds > worst.retryAfterSeconds) worst = r;
     };
-    const subjects: { subject: string; windowed: boolean }[] = [{ subject: `IP ${caller.ip}`, windowed: this.limits.ipRateLimits === true }];
+    const subjects: { subject: string; windowed: boolean }[] = [
+      { subject: `IP ${caller.ip}`, windowed: this.limits.ipRateLimits === true },
+    ];
     if (caller.account !== null) subjects.push({ subject: `account ${caller.account}`, windowed: true });
     const states = subjects.map(({ subject, windowed }) => ({ subject, windowed, st: this.state(subject, now) }));
     for (const { subject, windowed, st } of states) {

@@ -15,23 +15,99 @@ interface NumberOption {
 }
 
 const NUMBER_OPTIONS: readonly NumberOption[] = [
-  { flag: 'port', env: 'SIM_PORT', min: 0, apply: (o, _, v) => (o.port = v), describe: `port to listen on, 0 = any free (${SIMULATOR_DEFAULTS.port})` },
-  { flag: 'seed', env: 'SIM_SEED', min: 0, apply: (o, _, v) => (o.seed = v), describe: `seed of the simulated world (${SIMULATOR_DEFAULTS.seed})` },
-  { flag: 'days', env: 'SIM_DAYS', min: 1, apply: (o, _, v) => (o.days = v), describe: `days of history (${SIMULATOR_DEFAULTS.days})` },
-  { flag: 'per-day', env: 'SIM_PER_DAY', min: 1, apply: (o, _, v) => (o.perDay = v), describe: `messages per day, about (${SIMULATOR_DEFAULTS.perDay})` },
-  { flag: 'token-ttl', env: 'SIM_TOKEN_TTL', min: 1, apply: (o, _, v) => (o.tokenTtlSeconds = v), describe: `token lifetime, seconds (${SIMULATOR_DEFAULTS.tokenTtlSeconds})` },
-  { flag: 'max-page-size', env: 'SIM_MAX_PAGE_SIZE', min: 1, apply: (o, _, v) => (o.maxPageSize = v), describe: `largest page-size accepted (${SIMULATOR_DEFAULTS.maxPageSize})` },
-  { flag: 'limit-in-flight', env: 'SIM_LIMIT_IN_FLIGHT', min: 1, apply: (_, l, v) => (l.maxInFlight = v), describe: `simultaneous requests per account and per IP (${DEFAULT_LIMITS.maxInFlight})` },
-  { flag: 'limit-per-minute', env: 'SIM_LIMIT_PER_MINUTE', min: 1, apply: (_, l, v) => (l.perMinute = v), describe: `requests per account per sliding minute (${DEFAULT_LIMITS.perMinute})` },
-  { flag: 'limit-per-hour', env: 'SIM_LIMIT_PER_HOUR', min: 1, apply: (_, l, v) => (l.perHour = v), describe: `requests per account per sliding hour (${DEFAULT_LIMITS.perHour})` },
-  { flag: 'limit-per-day', env: 'SIM_LIMIT_PER_DAY', min: 1, apply: (_, l, v) => (l.perDay = v), describe: `requests per account per sliding day (${DEFAULT_LIMITS.perDay})` },
-  { flag: 'latency', env: 'SIM_LATENCY', min: 0, apply: (o, _, v) => (o.latencyMs = v), describe: `added delay per request, ms (${SIMULATOR_DEFAULTS.latencyMs})` },
-  { flag: 'token-latency', env: 'SIM_TOKEN_LATENCY', min: 0, apply: (o, _, v) => (o.tokenLatencyMs = v), describe: `added delay on the token endpoint only, ms (${SIMULATOR_DEFAULTS.tokenLatencyMs})` },
+  {
+    flag: 'port',
+    env: 'SIM_PORT',
+    min: 0,
+    apply: (o, _, v) => (o.port = v),
+    describe: `port to listen on, 0 = any free (${SIMULATOR_DEFAULTS.port})`,
+  },
+  {
+    flag: 'seed',
+    env: 'SIM_SEED',
+    min: 0,
+    apply: (o, _, v) => (o.seed = v),
+    describe: `seed of the simulated world (${SIMULATOR_DEFAULTS.seed})`,
+  },
+  {
+    flag: 'days',
+    env: 'SIM_DAYS',
+    min: 1,
+    apply: (o, _, v) => (o.days = v),
+    describe: `days of history (${SIMULATOR_DEFAULTS.days})`,
+  },
+  {
+    flag: 'per-day',
+    env: 'SIM_PER_DAY',
+    min: 1,
+    apply: (o, _, v) => (o.perDay = v),
+    describe: `messages per day, about (${SIMULATOR_DEFAULTS.perDay})`,
+  },
+  {
+    flag: 'token-ttl',
+    env: 'SIM_TOKEN_TTL',
+    min: 1,
+    apply: (o, _, v) => (o.tokenTtlSeconds = v),
+    describe: `token lifetime, seconds (${SIMULATOR_DEFAULTS.tokenTtlSeconds})`,
+  },
+  {
+    flag: 'max-page-size',
+    env: 'SIM_MAX_PAGE_SIZE',
+    min: 1,
+    apply: (o, _, v) => (o.maxPageSize = v),
+    describe: `largest page-size accepted (${SIMULATOR_DEFAULTS.maxPageSize})`,
+  },
+  {
+    flag: 'limit-in-flight',
+    env: 'SIM_LIMIT_IN_FLIGHT',
+    min: 1,
+    apply: (_, l, v) => (l.maxInFlight = v),
+    describe: `simultaneous requests per account and per IP (${DEFAULT_LIMITS.maxInFlight})`,
+  },
+  {
+    flag: 'limit-per-minute',
+    env: 'SIM_LIMIT_PER_MINUTE',
+    min: 1,
+    apply: (_, l, v) => (l.perMinute = v),
+    describe: `requests per account per sliding minute (${DEFAULT_LIMITS.perMinute})`,
+  },
+  {
+    flag: 'limit-per-hour',
+    env: 'SIM_LIMIT_PER_HOUR',
+    min: 1,
+    apply: (_, l, v) => (l.perHour = v),
+    describe: `requests per account per sliding hour (${DEFAULT_LIMITS.perHour})`,
+  },
+  {
+    flag: 'limit-per-day',
+    env: 'SIM_LIMIT_PER_DAY',
+    min: 1,
+    apply: (_, l, v) => (l.perDay = v),
+    describe: `requests per account per sliding day (${DEFAULT_LIMITS.perDay})`,
+  },
+  {
+    flag: 'latency',
+    env: 'SIM_LATENCY',
+    min: 0,
+    apply: (o, _, v) => (o.latencyMs = v),
+    describe: `added delay per request, ms (${SIMULATOR_DEFAULTS.latencyMs})`,
+  },
+  {
+    flag: 'token-latency',
+    env: 'SIM_TOKEN_LATENCY',
+    min: 0,
+    apply: (o, _, v) => (o.tokenLatencyMs = v),
+    describe: `added delay on the token endpoint only, ms (${SIMULATOR_DEFAULTS.tokenLatencyMs})`,
+  },
 ];
 
 const BOOLEAN_OPTIONS = [
   { flag: 'no-limits', env: 'SIM_NO_LIMITS', describe: 'turn every limit off' },
-  { flag: 'ip-rate-limits', env: 'SIM_IP_RATE_LIMITS', describe: 'apply the per-minute/hour/day limits per client IP too' },
+  {
+    flag: 'ip-rate-limits',
+    env: 'SIM_IP_RATE_LIMITS',
+    describe: 'apply the per-minute/hour/day limits per client IP too',
+  },
   { flag: 'quiet', env: 'SIM_QUIET', describe: 'no request log' },
 ] as const;
 
@@ -62,7 +138,8 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
       flags.set(name, true);
       continue;
     }
-    if (name !== 'host' && !NUMBER_OPTIONS.some((n) => n.flag === name)) return { ok: false, message: `unknown option --${name}` };
+    if (name !== 'host' && !NUMBER_OPTIONS.some((n) => n.flag === name))
+      return { ok: false, message: `unknown option --${name}` };
     const value = inline ?? argv[++i];
     if (value === undefined) return { ok: false, message: `--${name} needs a value` };
     flags.set(name, value);
@@ -71,12 +148,14 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   for (const n of NUMBER_OPTIONS) {
     const raw = flags.get(n.flag) ?? env[n.env];
     if (raw === undefined || raw === true || raw === '') continue;
-    if (!/^\d+$/.test(raw) || Number(raw) < n.min) return { ok: false, message: `--${n.flag} must be a whole number >= ${n.min}, got "${raw}"` };
+    if (!/^\d+$/.test(raw) || Number(raw) < n.min)
+      return { ok: false, message: `--${n.flag} must be a whole number >= ${n.min}, got "${raw}"` };
     n.apply(options, limits, Number(raw));
   }
   const host = flags.get('host') ?? env.SIM_HOST;
   if (typeof host === 'string' && host !== '') options.host = host;
-  const on = (flag: (typeof BOOLEAN_OPTIONS)[number]['flag']) => flags.get(flag) === true || truthy(env[BOOLEAN_OPTIONS.find((b) => b.flag === flag)!.env]);
+  const on = (flag: (typeof BOOLEAN_OPTIONS)[number]['flag']) =>
+    flags.get(flag) === true || truthy(env[BOOLEAN_OPTIONS.find((b) => b.flag === flag)!.env]);
   limits.ipRateLimits = on('ip-rate-limits');
   options.limits = on('no-limits') ? false : limits;
   options.quiet = on('quiet');

@@ -19,7 +19,16 @@ let support: string;
 let demo: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 2, days: 3, perDay: 6000, maxPageSize: PAGE_SIZE, now: () => PINNED_NOW, limits: false, quiet: true });
+  sim = await startSimulator({
+    port: 0,
+    seed: 2,
+    days: 3,
+    perDay: 6000,
+    maxPageSize: PAGE_SIZE,
+    now: () => PINNED_NOW,
+    limits: false,
+    quiet: true,
+  });
   [support, demo] = await Promise.all([getToken(sim, 'support'), getToken(sim, 'demo')]);
 });
 afterAll(() => sim.close());
@@ -54,14 +63,17 @@ function expectOrdered(records: SimCdr[], order: 'asc' | 'desc'): number {
   for (let k = 1; k < records.length; k++) {
     const [a, b] = [records[k - 1]!, records[k]!];
     const c = compare(a, b);
-    expect(c, `${order} at ${k}: ${a.date_received} ${a.trx_id} then ${b.date_received} ${b.trx_id}`).toBe(order === 'asc' ? -1 : 1);
+    expect(c, `${order} at ${k}: ${a.date_received} ${a.trx_id} then ${b.date_received} ${b.trx_id}`).toBe(
+      order === 'asc' ? -1 : 1,
+    );
     if (receivedMs(a) === receivedMs(b)) ties++;
   }
   return ties;
 }
 
 /** Pairs of consecutive records received in the same millisecond. */
-const tiePairs = (records: SimCdr[]) => records.slice(1).flatMap((b, k) => (receivedMs(records[k]!) === receivedMs(b) ? [[records[k]!, b] as const] : []));
+const tiePairs = (records: SimCdr[]) =>
+  records.slice(1).flatMap((b, k) => (receivedMs(records[k]!) === receivedMs(b) ? [[records[k]!, b] as const] : []));
 
 describe('order of a query', () => {
   it('walks three days by date_received then trx_id, asc and none alike, desc exactly reversed', async () => {
@@ -90,7 +102,9 @@ describe('order of a query', () => {
           ['oa', 'from_address'],
           ['api-key', 'api_key'],
         ] as const
-      ).flatMap(([param, field]) => (a[field] === b[field] ? [{ param, value: a[field], ids: [a.trx_id, b.trx_id] }] : [])),
+      ).flatMap(([param, field]) =>
+        a[field] === b[field] ? [{ param, value: a[field], ids: [a.trx_id, b.trx_id] }] : [],
+      ),
     );
     expect(candidates.length).toBeGreaterThan(0);
     const { param, value, ids } = candidates.find((c) => c.param !== 'status') ?? candidates[0]!;

@@ -45,7 +45,11 @@ export interface QueryParams {
 
 export type ParamResult<T> = { ok: true; value: T } | { ok: false; param: string; message: string };
 
-const fail = (param: string, message: string): { ok: false; param: string; message: string } => ({ ok: false, param, message: `${param}: ${message}` });
+const fail = (param: string, message: string): { ok: false; param: string; message: string } => ({
+  ok: false,
+  param,
+  message: `${param}: ${message}`,
+});
 
 const KNOWN = ['date-from', 'date-to', 'page', 'page-size', 'tz', 'sort-order', ...FILTERS.map((f) => f.param)];
 
@@ -71,7 +75,11 @@ function intParam(sp: URLSearchParams, name: string, min: number, max: number, f
   return { ok: true, value: n };
 }
 
-function parseDate(sp: URLSearchParams, name: 'date-from' | 'date-to', tz: Zone): ParamResult<{ raw: string; at: number }> {
+function parseDate(
+  sp: URLSearchParams,
+  name: 'date-from' | 'date-to',
+  tz: Zone,
+): ParamResult<{ raw: string; at: number }> {
   const raw = single(sp, name);
   if (raw === null) return fail(name, 'is required, as YYYY-MM-DD HH:MM:SS');
   const at = STRICT_WALL_CLOCK.test(raw) ? parseWallClock(raw, tz) : null;
@@ -89,7 +97,8 @@ export function parseQueryParams(sp: URLSearchParams, maxPageSize: number): Para
   const to = parseDate(sp, 'date-to', tz.value);
   if (!to.ok) return to;
   if (to.value.at <= from.value.at) return fail('date-to', 'must be later than date-from');
-  if (to.value.at - from.value.at > MAX_RANGE_MS) return fail('date-to', `the date range must not exceed ${MAX_RANGE_DAYS} days`);
+  if (to.value.at - from.value.at > MAX_RANGE_MS)
+    return fail('date-to', `the date range must not exceed ${MAX_RANGE_DAYS} days`);
 
   const page = intParam(sp, 'page', 1, MAX_PAGE, 1);
   if (!page.ok) return page;
@@ -97,7 +106,8 @@ export function parseQueryParams(sp: URLSearchParams, maxPageSize: number): Para
   if (!pageSize.ok) return pageSize;
 
   const sortRaw = single(sp, 'sort-order') ?? 'none';
-  if (!(SORT_ORDERS as readonly string[]).includes(sortRaw)) return fail('sort-order', `must be asc, desc or none, got "${sortRaw}"`);
+  if (!(SORT_ORDERS as readonly string[]).includes(sortRaw))
+    return fail('sort-order', `must be asc, desc or none, got "${sortRaw}"`);
 
   const filters: RecordFilters = {};
   for (const def of FILTERS) {
@@ -110,7 +120,8 @@ export function parseQueryParams(sp: URLSearchParams, maxPageSize: number): Para
     filters[def.param as Exclude<FilterParam, 'enterprise-id'>] = value;
   }
   const enterpriseId = single(sp, 'enterprise-id');
-  if (enterpriseId !== null && enterpriseId.length > MAX_FILTER_LENGTH) return fail('enterprise-id', `must be at most ${MAX_FILTER_LENGTH} characters`);
+  if (enterpriseId !== null && enterpriseId.length > MAX_FILTER_LENGTH)
+    return fail('enterprise-id', `must be at most ${MAX_FILTER_LENGTH} characters`);
 
   return {
     ok: true,

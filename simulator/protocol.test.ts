@@ -9,7 +9,17 @@ import { formatUpstreamTimestamp, parseUpstreamTimestamp } from '../lib/time/zon
 import { ENTERPRISES } from './accounts';
 import type { SimCdr } from './cdr';
 import { startSimulator, type RunningSimulator } from './server';
-import { API_HEADERS, PINNED_NOW, apiGet, call, getToken, queryPath, utcWallClock, type ErrorJson, type PageBody } from './test-client';
+import {
+  API_HEADERS,
+  PINNED_NOW,
+  apiGet,
+  call,
+  getToken,
+  queryPath,
+  utcWallClock,
+  type ErrorJson,
+  type PageBody,
+} from './test-client';
 
 const DAY = 86_400_000;
 const QUERY = '/cdr/v1/report/query/sms/transaction-history/mt';
@@ -21,7 +31,15 @@ let support: string;
 let fuji: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 7, days: 40, perDay: 400, now: () => PINNED_NOW, limits: false, quiet: true });
+  sim = await startSimulator({
+    port: 0,
+    seed: 7,
+    days: 40,
+    perDay: 400,
+    now: () => PINNED_NOW,
+    limits: false,
+    quiet: true,
+  });
   [demo, support, fuji] = await Promise.all([getToken(sim, 'demo'), getToken(sim, 'support'), getToken(sim, 'fuji')]);
 });
 afterAll(() => sim.close());
@@ -58,12 +76,21 @@ describe('token endpoint', () => {
   const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 
   it('issues a signed JWT with account and validity in UTC', async () => {
-    const res = await call(sim, '/auth/v1/token', { headers: { Accept: 'application/json', Authorization: basic('demo', 'demo-secret') } });
+    const res = await call(sim, '/auth/v1/token', {
+      headers: { Accept: 'application/json', Authorization: basic('demo', 'demo-secret') },
+    });
     expect(res.status).toBe(200);
-    const body = res.json<{ account: { account_id: string; product: string }; jwt_token: string; token_valid_until: string }>();
+    const body = res.json<{
+      account: { account_id: string; product: string };
+      jwt_token: string;
+      token_valid_until: string;
+    }>();
     expect(body.account).toEqual({ account_id: 'demo', product: 'CPaaS Report API' });
     expect(body.jwt_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    const payload = JSON.parse(Buffer.from(body.jwt_token.split('.')[1]!, 'base64url').toString()) as { sub: string; exp: number };
+    const payload = JSON.parse(Buffer.from(body.jwt_token.split('.')[1]!, 'base64url').toString()) as {
+      sub: string;
+      exp: number;
+    };
     expect(payload.sub).toBe('demo');
     expect(payload.exp * 1000).toBe(PINNED_NOW + 900_000);
     expect(body.token_valid_until).toBe('2026/03/15 03:15:00');
@@ -83,8 +110,13 @@ describe('token endpoint', () => {
   });
 
   it('wants Accept: application/json and GET', async () => {
-    expect((await call(sim, '/auth/v1/token', { headers: { Authorization: basic('demo', 'demo-secret') } })).status).toBe(406);
-    const post = await call(sim, '/auth/v1/token', { method: 'POST', headers: { Accept: 'application/json', Authorization: basic('demo', 'demo-secret') } });
+    expect(
+      (await call(sim, '/auth/v1/token', { headers: { Authorization: basic('demo', 'demo-secret') } })).status,
+    ).toBe(406);
+    const post = await call(sim, '/auth/v1/token', {
+      method: 'POST',
+      headers: { Accept: 'application/json', Authorization: basic('demo', 'demo-secret') },
+    });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
   });
@@ -107,8 +139,16 @@ describe('query: authentication and headers', () => {
 
   it('answers 401 to a forged, tampered or non-Bearer token', async () => {
     const [h, p] = demo.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ sub: 'support', iat: 0, exp: 9e9, jti: 0 })).toString('base64url');
-    for (const auth of [`Bearer nonsense`, `Bearer ${h}.${forgedPayload}.${demo.split('.')[2]}`, `Bearer ${h}.${p}.AAAA`, `Basic ${demo}`, demo]) {
+    const forgedPayload = Buffer.from(JSON.stringify({ sub: 'support', iat: 0, exp: 9e9, jti: 0 })).toString(
+      'base64url',
+    );
+    for (const auth of [
+      `Bearer nonsense`,
+      `Bearer ${h}.${forgedPayload}.${demo.split('.')[2]}`,
+      `Bearer ${h}.${p}.AAAA`,
+      `Basic ${demo}`,
+      demo,
+    ]) {
       const res = await call(sim, path, { headers: { ...API_HEADERS, Authorization: auth } });
       expect(res.status, auth).toBe(401);
     }
@@ -116,7 +156,10 @@ describe('query: authentication and headers', () => {
 
   it('wants Accept: application/json', async () => {
     for (const accept of [undefined, '*/*', 'text/html']) {
-      const headers: Record<string, string> = { 'Content-Type': API_HEADERS['Content-Type'], Authorization: `Bearer ${demo}` };
+      const headers: Record<string, string> = {
+        'Content-Type': API_HEADERS['Content-Type'],
+        Authorization: `Bearer ${demo}`,
+      };
       if (accept) headers.Accept = accept;
       const res = await call(sim, path, { headers });
       expect(res.status, String(accept)).toBe(406);
@@ -140,7 +183,16 @@ describe('query: authentication and headers', () => {
 
   it('rejects an expired token (short TTL, advancing clock), and hides records until they are received', async () => {
     let now = PINNED_NOW;
-    const s = await startSimulator({ port: 0, seed: 7, days: 3, perDay: 200, tokenTtlSeconds: 60, now: () => now, limits: false, quiet: true });
+    const s = await startSimulator({
+      port: 0,
+      seed: 7,
+      days: 3,
+      perDay: 200,
+      tokenTtlSeconds: 60,
+      now: () => now,
+      limits: false,
+      quiet: true,
+    });
     try {
       const token = await getToken(s, 'demo');
       const params = { 'date-from': utcWallClock(PINNED_NOW - DAY), 'date-to': utcWallClock(PINNED_NOW + DAY) };
@@ -170,12 +222,17 @@ describe('query: parameter rules', () => {
     await expect400({ 'date-from': '', 'date-to': RANGE['date-to'] }, 'date-from');
   });
 
-  it.each(['2026-03-01T00:00:00', '2026-03-01 00:00', '2026/03/01 00:00:00', '2026-02-30 00:00:00', '2026-03-01 24:00:00', 'yesterday', '2026-3-1 00:00:00'])(
-    'rejects the date %j',
-    async (bad) => {
-      await expect400({ 'date-from': bad, 'date-to': '2026-03-05 00:00:00' }, 'date-from');
-    },
-  );
+  it.each([
+    '2026-03-01T00:00:00',
+    '2026-03-01 00:00',
+    '2026/03/01 00:00:00',
+    '2026-02-30 00:00:00',
+    '2026-03-01 24:00:00',
+    'yesterday',
+    '2026-3-1 00:00:00',
+  ])('rejects the date %j', async (bad) => {
+    await expect400({ 'date-from': bad, 'date-to': '2026-03-05 00:00:00' }, 'date-from');
+  });
 
   it('wants date-to after date-from', async () => {
     await expect400({ 'date-from': '2026-03-05 00:00:00', 'date-to': '2026-03-05 00:00:00' }, 'date-to');
@@ -231,13 +288,17 @@ describe('query: parameter rules', () => {
 });
 
 describe('query: results', () => {
-  it('returns the seed\'s result page with every CDR field, typed as the seed says', async () => {
+  it("returns the seed's result page with every CDR field, typed as the seed says", async () => {
     const p = await page(demo, { ...RANGE, 'page-size': 50 });
     expect(Object.keys(p)).toEqual(['page_size', 'page', '_links', '_embedded']);
     expect(Object.keys(p._embedded)).toEqual(['total_found', 'cdrs']);
     const fieldKeys = CDR_FIELDS.map((f) => f.key).sort();
     for (const cdr of p._embedded.cdrs) {
-      expect(Object.keys(cdr).filter((k) => k !== '_links').sort()).toEqual(fieldKeys);
+      expect(
+        Object.keys(cdr)
+          .filter((k) => k !== '_links')
+          .sort(),
+      ).toEqual(fieldKeys);
       for (const f of CDR_FIELDS) {
         expect(typeof cdr[f.key], f.key).toBe(f.key === 'how_many_message_parts' ? 'number' : 'string');
       }
@@ -248,7 +309,7 @@ describe('query: results', () => {
     }
   });
 
-  it('matches the dataset: total_found and the page\'s records', async () => {
+  it("matches the dataset: total_found and the page's records", async () => {
     const from = PINNED_NOW - 3 * DAY;
     const all = visibleRecords(from, PINNED_NOW, 'ent-sakura');
     const p = await page(demo, { ...RANGE, page: 2, 'page-size': 30 });
@@ -279,11 +340,24 @@ describe('query: results', () => {
 
   it('combines filters; a value that exists nowhere finds nothing', async () => {
     const all = visibleRecords(PINNED_NOW - 3 * DAY, PINNED_NOW, 'ent-sakura');
-    const expected = all.filter((c) => c.api_key === 'sakura-shop' && c.network_code === '44010' && c.delivery_status === 'DELIVRD');
-    const p = await page(demo, { ...RANGE, 'api-key': 'sakura-shop', network: '44010', status: 'DELIVRD', 'page-size': 100 });
+    const expected = all.filter(
+      (c) => c.api_key === 'sakura-shop' && c.network_code === '44010' && c.delivery_status === 'DELIVRD',
+    );
+    const p = await page(demo, {
+      ...RANGE,
+      'api-key': 'sakura-shop',
+      network: '44010',
+      status: 'DELIVRD',
+      'page-size': 100,
+    });
     expect(p._embedded.total_found).toBe(expected.length);
     expect(p._embedded.cdrs).toEqual(expected.slice(0, 100));
-    const nowhere: Record<string, string>[] = [{ network: '44099' }, { da: '+819012345678' }, { 'client-reference': 'ORD-1999-0000001' }, { 'api-key': 'fuji-tracking' }];
+    const nowhere: Record<string, string>[] = [
+      { network: '44099' },
+      { da: '+819012345678' },
+      { 'client-reference': 'ORD-1999-0000001' },
+      { 'api-key': 'fuji-tracking' },
+    ];
     for (const params of nowhere) {
       const none = await page(demo, { ...RANGE, ...params });
       expect(none._embedded.total_found, JSON.stringify(params)).toBe(0);
@@ -293,8 +367,17 @@ describe('query: results', () => {
   });
 
   it('reads the range in tz and writes timestamps in it: UTC +0000, JST +0900, same instants', async () => {
-    const utc = await page(demo, { 'date-from': '2026-03-13 00:00:00', 'date-to': '2026-03-14 00:00:00', 'page-size': 100 });
-    const jst = await page(demo, { 'date-from': '2026-03-13 09:00:00', 'date-to': '2026-03-14 09:00:00', tz: 'JST', 'page-size': 100 });
+    const utc = await page(demo, {
+      'date-from': '2026-03-13 00:00:00',
+      'date-to': '2026-03-14 00:00:00',
+      'page-size': 100,
+    });
+    const jst = await page(demo, {
+      'date-from': '2026-03-13 09:00:00',
+      'date-to': '2026-03-14 09:00:00',
+      tz: 'JST',
+      'page-size': 100,
+    });
     expect(jst._embedded.total_found).toBe(utc._embedded.total_found);
     expect(jst._embedded.cdrs.map((c) => c.trx_id)).toEqual(utc._embedded.cdrs.map((c) => c.trx_id));
     utc._embedded.cdrs.forEach((u, k) => {
@@ -305,10 +388,17 @@ describe('query: results', () => {
       if (u.date_delivered) expect(j.date_delivered).toMatch(/\+0900$/);
     });
     // A JST calendar day is 15:00 UTC the day before to 15:00 UTC.
-    const day = await page(demo, { 'date-from': '2026-03-13 00:00:00', 'date-to': '2026-03-14 00:00:00', tz: 'JST', 'page-size': 100 });
+    const day = await page(demo, {
+      'date-from': '2026-03-13 00:00:00',
+      'date-to': '2026-03-14 00:00:00',
+      tz: 'JST',
+      'page-size': 100,
+    });
     const first = parseUpstreamTimestamp(day._embedded.cdrs[0]!.date_received)!.getTime();
     expect(first).toBeGreaterThanOrEqual(Date.UTC(2026, 2, 12, 15));
-    expect(day._embedded.total_found).toBe(visibleRecords(Date.UTC(2026, 2, 12, 15), Date.UTC(2026, 2, 13, 15), 'ent-sakura').length);
+    expect(day._embedded.total_found).toBe(
+      visibleRecords(Date.UTC(2026, 2, 12, 15), Date.UTC(2026, 2, 13, 15), 'ent-sakura').length,
+    );
   });
 
   it('includes both ends of the range, to the millisecond', async () => {
@@ -319,16 +409,30 @@ describe('query: results', () => {
     expect(ds.receivedAt(i) % 1000).toBe(0);
     const at = ds.receivedAt(i);
     const trx = ds.trxIdAt(i);
-    const endsAt = await page(demo, { 'date-from': utcWallClock(at - 3600_000), 'date-to': utcWallClock(at), 'sort-order': 'desc', 'page-size': 100 });
+    const endsAt = await page(demo, {
+      'date-from': utcWallClock(at - 3600_000),
+      'date-to': utcWallClock(at),
+      'sort-order': 'desc',
+      'page-size': 100,
+    });
     expect(endsAt._embedded.cdrs.map((c) => c.trx_id)).toContain(trx);
-    const startsAt = await page(demo, { 'date-from': utcWallClock(at), 'date-to': utcWallClock(at + 3600_000), 'page-size': 100 });
+    const startsAt = await page(demo, {
+      'date-from': utcWallClock(at),
+      'date-to': utcWallClock(at + 3600_000),
+      'page-size': 100,
+    });
     expect(startsAt._embedded.cdrs.map((c) => c.trx_id)).toContain(trx);
-    const after = await page(demo, { 'date-from': utcWallClock(at + 1000), 'date-to': utcWallClock(at + 3600_000), 'page-size': 100 });
+    const after = await page(demo, {
+      'date-from': utcWallClock(at + 1000),
+      'date-to': utcWallClock(at + 3600_000),
+      'page-size': 100,
+    });
     expect(after._embedded.cdrs.map((c) => c.trx_id)).not.toContain(trx);
   });
 
   it('sorts on date_received: asc by default and for none, desc reversed', async () => {
-    const ts = (p: PageBody) => p._embedded.cdrs.map((c) => Date.parse(c.date_received.replace(/(\d{2})(\d{2})$/, '$1:$2')));
+    const ts = (p: PageBody) =>
+      p._embedded.cdrs.map((c) => Date.parse(c.date_received.replace(/(\d{2})(\d{2})$/, '$1:$2')));
     const params = { ...RANGE, 'page-size': 100 };
     const asc = await page(demo, { ...params, 'sort-order': 'asc' });
     const none = await page(demo, { ...params, 'sort-order': 'none' });
@@ -348,7 +452,8 @@ describe('query: results', () => {
     const all = visibleRecords(PINNED_NOW - 3 * DAY, PINNED_NOW, 'ent-sakura');
     const seen: string[] = [];
     const last = Math.ceil(all.length / 100);
-    for (let n = 1; n <= last; n++) seen.push(...(await page(demo, { ...RANGE, page: n, 'page-size': 100 }))._embedded.cdrs.map((c) => c.trx_id));
+    for (let n = 1; n <= last; n++)
+      seen.push(...(await page(demo, { ...RANGE, page: n, 'page-size': 100 }))._embedded.cdrs.map((c) => c.trx_id));
     expect(seen).toEqual(all.map((c) => c.trx_id));
   });
 });
@@ -366,11 +471,16 @@ describe('query: links', () => {
   const href = (n: number, ent = 'ent-sakura', size = 10) =>
     `${QUERY}?page=${n}&page-size=${size}&enterprise-id=${ent}&sort-order=none&date-from=2026-03-10+00%3A00%3A00&tz=`;
 
-  it('carry only page, page-size, enterprise-id, sort-order=none, date-from and an empty tz (the sample\'s quirk)', async () => {
+  it("carry only page, page-size, enterprise-id, sort-order=none, date-from and an empty tz (the sample's quirk)", async () => {
     const p = await page(demo, params);
     const last = Math.max(1, Math.ceil(p._embedded.total_found / 10));
     expect(last).toBeGreaterThan(3);
-    expect(p._links).toEqual({ self: { href: href(2) }, next: { href: href(3) }, first: { href: href(1) }, last: { href: href(last) } });
+    expect(p._links).toEqual({
+      self: { href: href(2) },
+      next: { href: href(3) },
+      first: { href: href(1) },
+      last: { href: href(last) },
+    });
     expect(Object.keys(p._links)).toEqual(['self', 'next', 'first', 'last']);
   });
 
@@ -394,7 +504,7 @@ describe('query: links', () => {
     expect(res.json<ErrorJson>().message).toMatch(/^date-to:/);
   });
 
-  it('name the support key\'s enterprise-id as given, or none', async () => {
+  it("name the support key's enterprise-id as given, or none", async () => {
     const all = await page(support, { ...params, page: 1 });
     expect(all._links.self.href).toBe(href(1, ''));
     const one = await page(support, { ...params, page: 1, 'enterprise-id': 'ent-fuji' });
@@ -416,7 +526,9 @@ describe('enterprise scoping', () => {
   });
 
   it('the support key sees all enterprises, or the one enterprise-id names', async () => {
-    const totals = await Promise.all(ENTERPRISES.map(async (e) => (await page(support, { ...RANGE, 'enterprise-id': e.id }))._embedded.total_found));
+    const totals = await Promise.all(
+      ENTERPRISES.map(async (e) => (await page(support, { ...RANGE, 'enterprise-id': e.id }))._embedded.total_found),
+    );
     const all = await page(support, RANGE);
     expect(all._embedded.total_found).toBe(totals.reduce((a, b) => a + b, 0));
     expect(all._embedded.total_found).toBe(visibleRecords(PINNED_NOW - 3 * DAY, PINNED_NOW, null).length);
@@ -465,13 +577,22 @@ describe('detail resource', () => {
 
 describe('routing', () => {
   it('answers 404 JSON for other paths and 405 for other methods', async () => {
-    for (const path of ['/', '/cdr/v1/report/query/sms/transaction-history/mo', `${QUERY}/`, `${DETAIL}abc/def`, '/cdr/v2/report/query/sms/transaction-history/mt']) {
+    for (const path of [
+      '/',
+      '/cdr/v1/report/query/sms/transaction-history/mo',
+      `${QUERY}/`,
+      `${DETAIL}abc/def`,
+      '/cdr/v2/report/query/sms/transaction-history/mt',
+    ]) {
       const res = await apiGet(sim, path, demo);
       expect(res.status, path).toBe(404);
       expect(res.json<ErrorJson>().status).toBe(404);
     }
     for (const method of ['POST', 'PUT', 'DELETE', 'HEAD']) {
-      const res = await call(sim, queryPath(RANGE), { method, headers: { ...API_HEADERS, Authorization: `Bearer ${demo}` } });
+      const res = await call(sim, queryPath(RANGE), {
+        method,
+        headers: { ...API_HEADERS, Authorization: `Bearer ${demo}` },
+      });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('GET');
     }
@@ -480,9 +601,20 @@ describe('routing', () => {
 
 describe('includeBodies: false', () => {
   it('leaves message_body out and unencrypted_message_body empty', async () => {
-    const s = await startSimulator({ port: 0, seed: 7, days: 2, perDay: 300, now: () => PINNED_NOW, limits: false, includeBodies: false, quiet: true });
+    const s = await startSimulator({
+      port: 0,
+      seed: 7,
+      days: 2,
+      perDay: 300,
+      now: () => PINNED_NOW,
+      limits: false,
+      includeBodies: false,
+      quiet: true,
+    });
     try {
-      const p = (await apiGet(s, queryPath({ ...RANGE, 'page-size': 100 }), await getToken(s, 'minato'))).json<PageBody>();
+      const p = (
+        await apiGet(s, queryPath({ ...RANGE, 'page-size': 100 }), await getToken(s, 'minato'))
+      ).json<PageBody>();
       expect(p._embedded.cdrs.length).toBeGreaterThan(0);
       for (const c of p._embedded.cdrs) {
         expect('message_body' in c).toBe(false);

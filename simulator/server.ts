@@ -79,14 +79,21 @@ export const SIMULATOR_DEFAULTS = {
 function route(path: string): 'token' | 'query' | 'detail' | 'admin' | null {
   if (path === TOKEN_PATH) return 'token';
   if (path === QUERY_PATH) return 'query';
-  if (path.startsWith(DETAIL_PREFIX) && path.length > DETAIL_PREFIX.length && !path.slice(DETAIL_PREFIX.length).includes('/')) return 'detail';
+  if (
+    path.startsWith(DETAIL_PREFIX) &&
+    path.length > DETAIL_PREFIX.length &&
+    !path.slice(DETAIL_PREFIX.length).includes('/')
+  )
+    return 'detail';
   if (path.startsWith(ADMIN_PREFIX)) return 'admin';
   return null;
 }
 
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const o = { ...SIMULATOR_DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) } as typeof SIMULATOR_DEFAULTS &
-    SimulatorOptions;
+  const o = {
+    ...SIMULATOR_DEFAULTS,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  } as typeof SIMULATOR_DEFAULTS & SimulatorOptions;
   const now = o.now ?? Date.now;
   const generated = generate({ seed: o.seed, days: o.days, perDay: o.perDay, now: now() });
   const dataset = new Dataset(generated, now, o.includeBodies ?? true);
@@ -97,7 +104,18 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const limiter = limits ? new RateLimiter(limits, now) : null;
 
   const secrets = new SecretOverrides();
-  const api: ApiContext = { dataset, tokens, limiter, stats, faults, now, maxPageSize: o.maxPageSize, latencyMs: o.latencyMs, tokenLatencyMs: o.tokenLatencyMs, secrets };
+  const api: ApiContext = {
+    dataset,
+    tokens,
+    limiter,
+    stats,
+    faults,
+    now,
+    maxPageSize: o.maxPageSize,
+    latencyMs: o.latencyMs,
+    tokenLatencyMs: o.tokenLatencyMs,
+    secrets,
+  };
   const setFaults = (f: FaultSpec) => {
     if (f.expireTokens) tokens.revokeAll();
     faults.set(f);
@@ -123,7 +141,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const log = (req: IncomingMessage, path: string, status: number | null, started: number) => {
     if (o.quiet) return;
     // The path only: query strings carry phone numbers (da) and tokens never appear in URLs anyway.
-    process.stdout.write(`${new Date().toISOString()} ${req.method} ${path} ${status ?? '-'} ${Math.round(performance.now() - started)}ms ${clientIp(req)}\n`);
+    process.stdout.write(
+      `${new Date().toISOString()} ${req.method} ${path} ${status ?? '-'} ${Math.round(performance.now() - started)}ms ${clientIp(req)}\n`,
+    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -87,7 +87,8 @@ export class StatsRecorder {
       targets.push(this.unknown);
       const key = apiKey.length > UNKNOWN_KEY_CHARS ? `${apiKey.slice(0, UNKNOWN_KEY_CHARS)}…` : apiKey;
       let counts = this.unknownKeys.get(key);
-      if (!counts && this.unknownKeys.size < UNKNOWN_KEYS_KEPT) this.unknownKeys.set(key, (counts = { tokenRequests: 0, tokenRefused: 0 }));
+      if (!counts && this.unknownKeys.size < UNKNOWN_KEYS_KEPT)
+        this.unknownKeys.set(key, (counts = { tokenRequests: 0, tokenRefused: 0 }));
       if (counts) targets.push(counts);
       else this.unknown.untracked++;
     }

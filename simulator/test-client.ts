@@ -34,15 +34,26 @@ export interface SimResponse {
   json<T = unknown>(): T;
 }
 
-export async function call(sim: Pick<RunningSimulator, 'url'>, path: string, init: RequestInit = {}): Promise<SimResponse> {
+export async function call(
+  sim: Pick<RunningSimulator, 'url'>,
+  path: string,
+  init: RequestInit = {},
+): Promise<SimResponse> {
   const res = await fetch(sim.url + path, init);
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: <T,>() => JSON.parse(text) as T };
+  return { status: res.status, headers: res.headers, text, json: <T>() => JSON.parse(text) as T };
 }
 
-export async function getToken(sim: Pick<RunningSimulator, 'url'>, apiKey = 'demo', secret = `${apiKey}-secret`): Promise<string> {
+export async function getToken(
+  sim: Pick<RunningSimulator, 'url'>,
+  apiKey = 'demo',
+  secret = `${apiKey}-secret`,
+): Promise<string> {
   const res = await call(sim, TOKEN_PATH, {
-    headers: { Accept: 'application/json', Authorization: `Basic ${Buffer.from(`${apiKey}:${secret}`).toString('base64')}` },
+    headers: {
+      Accept: 'application/json',
+      Authorization: `Basic ${Buffer.from(`${apiKey}:${secret}`).toString('base64')}`,
+    },
   });
   if (res.status !== 200) throw new Error(`token for ${apiKey}: ${res.status} ${res.text}`);
   return res.json<{ jwt_token: string }>().jwt_token;
@@ -53,7 +64,12 @@ export function queryPath(params: Record<string, string | number>): string {
   return `${QUERY_PATH}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`;
 }
 
-export function apiGet(sim: Pick<RunningSimulator, 'url'>, path: string, token: string, headers: Record<string, string> = {}): Promise<SimResponse> {
+export function apiGet(
+  sim: Pick<RunningSimulator, 'url'>,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<SimResponse> {
   return call(sim, path, { headers: { ...API_HEADERS, Authorization: `Bearer ${token}`, ...headers } });
 }
 

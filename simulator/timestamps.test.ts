@@ -15,7 +15,8 @@ describe('upstreamTimestamp', () => {
       ...Array.from({ length: 500 }, () => Date.UTC(2020, 0, 1) + Math.floor(rng.next() * 10 * 365 * 86_400_000)),
     ];
     for (const ms of instants) {
-      for (const zone of ['UTC', 'JST'] as const) expect(upstreamTimestamp(ms, zone)).toBe(formatUpstreamTimestamp(new Date(ms), zone));
+      for (const zone of ['UTC', 'JST'] as const)
+        expect(upstreamTimestamp(ms, zone)).toBe(formatUpstreamTimestamp(new Date(ms), zone));
     }
   });
 });

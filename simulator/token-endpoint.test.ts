@@ -11,14 +11,27 @@ import { startSimulator, type RunningSimulator, type SimStats, type SimulatorOpt
 import { PINNED_NOW, apiGet, call, getToken, queryPath, utcWallClock } from './test-client';
 
 const TOKEN = '/auth/v1/token';
-const RANGE = queryPath({ 'date-from': utcWallClock(PINNED_NOW - 86_400_000), 'date-to': utcWallClock(PINNED_NOW), 'page-size': 5 });
+const RANGE = queryPath({
+  'date-from': utcWallClock(PINNED_NOW - 86_400_000),
+  'date-to': utcWallClock(PINNED_NOW),
+  'page-size': 5,
+});
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 const askToken = (s: RunningSimulator, key: string, secret: string, accept = 'application/json') =>
   call(s, TOKEN, { headers: { Accept: accept, Authorization: basic(key, secret) } });
 
 let sim: RunningSimulator | undefined;
 const start = async (opts: SimulatorOptions = {}) => {
-  sim = await startSimulator({ port: 0, seed: 3, days: 2, perDay: 200, now: () => PINNED_NOW, quiet: true, limits: false, ...opts });
+  sim = await startSimulator({
+    port: 0,
+    seed: 3,
+    days: 2,
+    perDay: 200,
+    now: () => PINNED_NOW,
+    quiet: true,
+    limits: false,
+    ...opts,
+  });
   return sim;
 };
 afterEach(async () => {
@@ -29,9 +42,11 @@ afterEach(async () => {
 /** Runs `task` for 0..count-1 with at most `width` at once. */
 async function pool(count: number, width: number, task: (k: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 describe('token latency', () => {
@@ -48,7 +63,9 @@ describe('token latency', () => {
   it('delays refusals as well, and lets token calls wait side by side', async () => {
     const s = await start({ tokenLatencyMs: 300 });
     const t0 = performance.now();
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, k) => askToken(s, 'demo', k % 2 ? 'demo-secret' : 'wrong')));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, k) => askToken(s, 'demo', k % 2 ? 'demo-secret' : 'wrong')),
+    );
     const elapsed = performance.now() - t0;
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 401, 401, 401, 401, 401]);
     expect(elapsed).toBeGreaterThanOrEqual(290);
@@ -101,7 +118,8 @@ describe('token statistics', () => {
 
   it('stays small and quick after a flood of 10,000 random keys', () => {
     const recorder = new StatsRecorder();
-    for (let k = 0; k < 10_000; k++) recorder.tokenRequest('10.0.0.1', `${k}-${Math.random().toString(36)}`.repeat(20), false)(401);
+    for (let k = 0; k < 10_000; k++)
+      recorder.tokenRequest('10.0.0.1', `${k}-${Math.random().toString(36)}`.repeat(20), false)(401);
     const t0 = performance.now();
     const json = JSON.stringify(recorder.snapshot());
     expect(performance.now() - t0).toBeLessThan(200); // a few ms
@@ -126,7 +144,10 @@ describe('secret rotation', () => {
   it('takes only the new secret once rotated, keeps issued tokens, and puts every secret back on DELETE', async () => {
     const s = await start();
     const before = await getToken(s, 'demo');
-    const rotate = await call(s, '/__admin/secrets', { method: 'POST', body: JSON.stringify({ apiKey: 'demo', secret: 'demo-rotated' }) });
+    const rotate = await call(s, '/__admin/secrets', {
+      method: 'POST',
+      body: JSON.stringify({ apiKey: 'demo', secret: 'demo-rotated' }),
+    });
     expect(rotate.status).toBe(200);
     expect((await askToken(s, 'demo', 'demo-secret')).status).toBe(401);
     expect((await askToken(s, 'demo', 'demo-rotated')).status).toBe(200);
@@ -134,7 +155,10 @@ describe('secret rotation', () => {
     expect((await askToken(s, 'fuji', 'fuji-secret')).status).toBe(200);
     expect((await apiGet(s, RANGE, before)).status).toBe(200);
 
-    expect((await call(s, '/__admin/secrets', { method: 'POST', body: JSON.stringify({ apiKey: 'nobody', secret: 'x' }) })).status).toBe(404);
+    expect(
+      (await call(s, '/__admin/secrets', { method: 'POST', body: JSON.stringify({ apiKey: 'nobody', secret: 'x' }) }))
+        .status,
+    ).toBe(404);
     expect((await call(s, '/__admin/secrets', { method: 'POST', body: '{"apiKey":"demo"}' })).status).toBe(400);
     expect((await call(s, '/__admin/secrets', { method: 'DELETE' })).status).toBe(200);
     expect((await askToken(s, 'demo', 'demo-secret')).status).toBe(200);

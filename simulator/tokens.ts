@@ -48,7 +48,8 @@ export class TokenIssuer {
     const [header, payload, signature] = parts as [string, string, string];
     const expected = Buffer.from(this.sign(`${header}.${payload}`));
     const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'the token signature is invalid' };
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { ok: false, reason: 'the token signature is invalid' };
     let claims: TokenClaims;
     try {
       claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { signInErrorText } from '@/lib/auth/sign-in-errors';
+import { signInErrorText } from '@/lib/auth';
 import { signedInAlready } from '@/lib/root/page-session';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { SignInForm } from './sign-in-form';
@@ -36,10 +36,14 @@ export default async function SignInPage({ searchParams }: Props) {
         </h1>
         <p className={styles.lead}>Sign in with the API key and secret of your Report API account.</p>
         {/* Only the app's own text for the code: `?error=` is anyone's to write. */}
-        <SignInForm callbackUrl={target} initialError={error === undefined ? undefined : signInErrorText(String(error))} holdTarget={await openedFromAnotherSite()} />
+        <SignInForm
+          callbackUrl={target}
+          initialError={error === undefined ? undefined : signInErrorText(String(error))}
+          holdTarget={await openedFromAnotherSite()}
+        />
         <p className={styles.note}>
-          Your secret is checked with the Report API and kept on this server only, sealed, to renew the 15-minute
-          access token while you work. It is deleted when you sign out.
+          Your secret is checked with the Report API and kept on this server only, sealed, to renew the 15-minute access
+          token while you work. It is deleted when you sign out.
         </p>
       </section>
     </main>

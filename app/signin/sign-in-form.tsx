@@ -3,13 +3,21 @@
 import { useRouter } from 'next/navigation';
 import { signIn } from 'next-auth/react';
 import { useRef, useState, type FormEvent } from 'react';
-import { signInProblems, type SignInInput } from '@/lib/auth/credentials';
-import { signInErrorText } from '@/lib/auth/sign-in-errors';
-import { holdNextView } from '@/lib/ui/held-after-sign-in';
+import { signInProblems, type SignInInput } from '@/lib/auth';
+import { signInErrorText } from '@/lib/auth';
+import { holdNextView } from '@/lib/search';
 import styles from './signin.module.css';
 
-/** `holdTarget`: this page was opened from another site, so the page signed in to waits for the person (lib/ui/held-after-sign-in.ts). */
-export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { callbackUrl: string; initialError?: string; holdTarget?: boolean }) {
+/** `holdTarget`: this page was opened from another site, so the page signed in to waits for the person (lib/search/held-after-sign-in.ts). */
+export function SignInForm({
+  callbackUrl,
+  initialError,
+  holdTarget = false,
+}: {
+  callbackUrl: string;
+  initialError?: string;
+  holdTarget?: boolean;
+}) {
   const router = useRouter();
   const [problems, setProblems] = useState<Partial<Record<keyof SignInInput, string>>>({});
   const [error, setError] = useState<string | undefined>(initialError);
@@ -17,7 +25,8 @@ export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { 
   const form = useRef<HTMLFormElement>(null);
   // The button is disabled while the Report API checks the key, which drops focus to the page:
   // after an answer, focus goes where the person types next (also for keyboard and screen-reader use).
-  const focusField = (name: keyof SignInInput) => requestAnimationFrame(() => form.current?.querySelector<HTMLInputElement>(`#${name}`)?.focus());
+  const focusField = (name: keyof SignInInput) =>
+    requestAnimationFrame(() => form.current?.querySelector<HTMLInputElement>(`#${name}`)?.focus());
 
   /** The fields as they stand: read from the form, not kept in state, so nothing typed or autofilled before the page's script ran is lost. */
   const readInput = (): SignInInput => {
@@ -84,7 +93,13 @@ export function SignInForm({ callbackUrl, initialError, holdTarget = false }: { 
     <form ref={form} className={styles.form} method="post" onSubmit={submit} noValidate>
       {field('apiKey', 'API key', 'text', 'username')}
       {field('apiSecret', 'API secret', 'password', 'current-password')}
-      {field('enterpriseId', 'Enterprise ID (optional)', 'text', 'organization', 'Only if your account works for several enterprises.')}
+      {field(
+        'enterpriseId',
+        'Enterprise ID (optional)',
+        'text',
+        'organization',
+        'Only if your account works for several enterprises.',
+      )}
       {error ? (
         <p role="alert" className={styles.error}>
           {error}

@@ -15,12 +15,15 @@ export function keepAliveClient(baseUrl: string, headers: Record<string, string>
   const agent = new http.Agent({ keepAlive: true, maxSockets });
   const once = (path: string, extra: Record<string, string>): Promise<Answer> =>
     new Promise((resolve, reject) => {
-      const req = http.request({ host: base.hostname, port: base.port, path, method: 'GET', agent, headers: { ...headers, ...extra } }, (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: base.hostname, port: base.port, path, method: 'GET', agent, headers: { ...headers, ...extra } },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+          res.on('error', reject);
+        },
+      );
       req.on('error', (err: NodeJS.ErrnoException) => {
         // The server closed an idle kept-alive connection just as it was reused: ask again (Node's advice).
         if (req.reusedSocket && err.code === 'ECONNRESET') once(path, extra).then(resolve, reject);

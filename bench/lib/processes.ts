@@ -48,7 +48,10 @@ export interface Proc {
 function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 120_000): Promise<void> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${what} not ready after ${timeoutMs} ms:\n${seen.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${what} not ready after ${timeoutMs} ms:\n${seen.slice(-2000)}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
       if (pattern.test(seen)) {
@@ -142,11 +145,15 @@ function procOf(child: ChildProcess, port: number, host: string): Proc {
 
 export async function startSimulatorProcess(args: string[] = []): Promise<Proc> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'simulator/cli.ts', '--port', String(port), '--quiet', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'simulator/cli.ts', '--port', String(port), '--quiet', ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   await waitFor(child, /listening on/, 'The simulator');
   return procOf(child, port, '127.0.0.1');
 }
@@ -167,24 +174,28 @@ export async function startDashboard(opts: DashboardOptions): Promise<Proc & { d
   if (opts.build !== false) ensureBuild(ROOT, distDir);
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-bench-'));
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_DIST_DIR: distDir,
-      UPSTREAM_BASE_URL: opts.upstreamUrl,
-      DATA_DIR: dataDir,
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      NEXTAUTH_SECRET: 'bench-secret-0123456789abcdef0123456789',
-      LOG_LEVEL: 'warn',
-      // As `npm start`: a stop lets background calls in flight finish (lib/root/graceful-stop.ts).
-      NEXT_MANUAL_SIG_HANDLE: 'true',
-      ...opts.env,
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_DIST_DIR: distDir,
+        UPSTREAM_BASE_URL: opts.upstreamUrl,
+        DATA_DIR: dataDir,
+        NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+        NEXTAUTH_SECRET: 'bench-secret-0123456789abcdef0123456789',
+        LOG_LEVEL: 'warn',
+        // As `npm start`: a stop lets background calls in flight finish (lib/root/graceful-stop.ts).
+        NEXT_MANUAL_SIG_HANDLE: 'true',
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  );
   await waitFor(child, /Ready|started server|Local:/i, 'The dashboard');
   return { ...procOf(child, port, '127.0.0.1'), dataDir };
 }
@@ -210,7 +221,8 @@ export async function signIn(baseUrl: string, apiKey: string, apiSecret: string)
     body: new URLSearchParams({ csrfToken, apiKey, apiSecret, json: 'true' }),
   });
   keep(res);
-  if (![...jar.keys()].some((k) => k.endsWith('next-auth.session-token'))) throw new Error(`sign-in as ${apiKey} failed (${res.status})`);
+  if (![...jar.keys()].some((k) => k.endsWith('next-auth.session-token')))
+    throw new Error(`sign-in as ${apiKey} failed (${res.status})`);
   return cookie();
 }
 

@@ -8,7 +8,7 @@
  */
 import type { Cdr, ResultPage } from '../../lib/cdr/schema';
 import { upstreamBase } from '../../lib/query/wire';
-import { openStore } from '../../lib/store';
+import { openStore } from '../../lib/root/open-store';
 import { formatWallClock } from '../../lib/time/zones';
 
 export interface SeedPlan {
@@ -55,8 +55,21 @@ export async function seedPages(plan: SeedPlan): Promise<void> {
       const base = upstreamBase({ from, to, filters: {} }, { enterpriseId: null, pageSize: plan.pageSize });
       const count = plan.recordsOf(i);
       const cdrs = Array.from({ length: count }, (_, k) => plan.records[(i + k) % plan.records.length] as Cdr);
-      const body: ResultPage = { page_size: plan.pageSize, page: 1, _links: {}, _embedded: { total_found: count, cdrs } };
-      await store.cache.putPage(plan.account, { queryKey: base.key, sortOrder: 'desc', page: 1, totalFound: count, body, fetchedAt: now, expiresAt: now + 30 * 24 * HOUR });
+      const body: ResultPage = {
+        page_size: plan.pageSize,
+        page: 1,
+        _links: {},
+        _embedded: { total_found: count, cdrs },
+      };
+      await store.cache.putPage(plan.account, {
+        queryKey: base.key,
+        sortOrder: 'desc',
+        page: 1,
+        totalFound: count,
+        body,
+        fetchedAt: now,
+        expiresAt: now + 30 * 24 * HOUR,
+      });
     }
   } finally {
     await store.close();

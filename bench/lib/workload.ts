@@ -70,7 +70,9 @@ export class AnswerTally {
 
   print(elapsedSeconds: number, indent = '  '): void {
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    console.log(`${indent}answers: ${sorted.length} in ${elapsedSeconds.toFixed(1)} s (${(sorted.length / elapsedSeconds).toFixed(0)}/s)`);
+    console.log(
+      `${indent}answers: ${sorted.length} in ${elapsedSeconds.toFixed(1)} s (${(sorted.length / elapsedSeconds).toFixed(0)}/s)`,
+    );
     for (const [status, count] of [...this.byStatus].sort()) console.log(`${indent}  ${status.padEnd(6)} ${count}`);
     console.log(`${indent}  429 without Retry-After: ${this.missingRetryAfter}`);
     console.log(
@@ -91,7 +93,11 @@ export interface ClientTarget {
  * and, every seventh request, a lookup of a trx_id its session saw in an earlier answer. Returns the seconds
  * the run took.
  */
-export async function runClients(count: number, seconds: number, targetOf: (i: number) => ClientTarget): Promise<number> {
+export async function runClients(
+  count: number,
+  seconds: number,
+  targetOf: (i: number) => ClientTarget,
+): Promise<number> {
   // Ids seen by each session: an account looks up its own records (another's is a 404, rightly).
   const seen = new Map<string, string[]>();
   const deadline = Date.now() + seconds * 1000;
@@ -104,7 +110,9 @@ export async function runClients(count: number, seconds: number, targetOf: (i: n
     while (Date.now() < deadline) {
       n += 1;
       const lookup = n % 7 === 0 && seenTrx.length > 0;
-      const path = lookup ? `/api/transactions/${seenTrx[n % seenTrx.length]}` : (urls[(n * 7919) % urls.length] as string);
+      const path = lookup
+        ? `/api/transactions/${seenTrx[n % seenTrx.length]}`
+        : (urls[(n * 7919) % urls.length] as string);
       const started = performance.now();
       let status = 'error';
       let retryAfter: string | null = null;
@@ -114,7 +122,9 @@ export async function runClients(count: number, seconds: number, targetOf: (i: n
         retryAfter = res.headers.get('Retry-After');
         const body = await res.text();
         if (res.status === 200 && path.startsWith('/api/transactions?') && seenTrx.length < 200) {
-          const ids = (JSON.parse(body) as { _embedded: { cdrs: { trx_id: string }[] } })._embedded.cdrs.map((c) => c.trx_id);
+          const ids = (JSON.parse(body) as { _embedded: { cdrs: { trx_id: string }[] } })._embedded.cdrs.map(
+            (c) => c.trx_id,
+          );
           seenTrx.push(...ids.slice(0, 3));
         }
       } catch {

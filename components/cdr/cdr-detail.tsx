@@ -8,8 +8,8 @@ import { CDR_FIELDS, FIELD_GROUPS, type Field, type FieldGroup } from '@/lib/cdr
 import { isEncrypted } from '@/lib/cdr/record-columns';
 import { exactFilterFor, type FilterParam } from '@/lib/query/filters';
 import { ZONES, type Zone } from '@/lib/time/zones';
-import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/ui/cdr-view';
-import { EMPTY, formatDuration, formatTimestamp } from '@/lib/ui/format';
+import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/cdr/cdr-view';
+import { EMPTY, formatDuration, formatTimestamp } from '@/lib/i18n/format';
 import { StatusBadge } from './status-badge';
 import { FieldValue } from './field-value';
 import type { ReactNode } from 'react';
@@ -43,7 +43,17 @@ function TimestampBoth({ value, zone }: { value: string; zone: Zone }) {
   );
 }
 
-function FieldRow({ field, record, zone, onFilter }: { field: Field; record: RecordLike; zone: Zone; onFilter: CdrDetailProps['onFilter'] }) {
+function FieldRow({
+  field,
+  record,
+  zone,
+  onFilter,
+}: {
+  field: Field;
+  record: RecordLike;
+  zone: Zone;
+  onFilter: CdrDetailProps['onFilter'];
+}) {
   const value = fieldText(record, field.key);
   let shown: ReactNode;
   let note: string | null = null;
@@ -51,7 +61,8 @@ function FieldRow({ field, record, zone, onFilter }: { field: Field; record: Rec
   else shown = <FieldValue field={field} record={record} zone={zone} />;
   if (field.kind === 'status' && value !== '') note = statusSentence(value);
   if (field.key === 'dlr_error_code') note = dlrErrorSentence(value);
-  if (field.key === 'message_body' && value !== '' && isEncrypted(record)) note = 'Encrypted text; the decrypted message is below.';
+  if (field.key === 'message_body' && value !== '' && isEncrypted(record))
+    note = 'Encrypted text; the decrypted message is below.';
 
   const filter = exactFilterFor(field.key)?.param;
   return (
@@ -92,7 +103,8 @@ export function CdrDetail({ record, zone, onFilter, headingLevel = 3 }: CdrDetai
         <StatusBadge value={status} />
         <span className={styles.summaryText}>{status ? statusSentence(status) : 'No delivery status reported.'}</span>
         <span className={styles.latency} data-testid="latency">
-          Delivery latency (submitted → delivered): <strong>{latency === null ? 'not delivered' : formatDuration(latency)}</strong>
+          Delivery latency (submitted → delivered):{' '}
+          <strong>{latency === null ? 'not delivered' : formatDuration(latency)}</strong>
         </span>
       </div>
 

@@ -4,8 +4,8 @@
  */
 import type { Field } from '@/lib/cdr/fields';
 import type { Zone } from '@/lib/time/zones';
-import { fieldText, type RecordLike } from '@/lib/ui/cdr-view';
-import { displayText, EMPTY, formatPrice, formatTimestamp } from '@/lib/ui/format';
+import { fieldText, type RecordLike } from '@/lib/cdr/cdr-view';
+import { displayText, EMPTY, formatPrice, formatTimestamp } from '@/lib/i18n/format';
 import { CopyButton } from '../common/copy-button';
 import { StatusBadge } from './status-badge';
 import styles from './field-value.module.css';
@@ -17,7 +17,17 @@ const COPYABLE = new Set<Field['kind']>(['id', 'phone']);
  * `inTable`: the copy buttons are mouse conveniences that keyboard users skip (one tab stop per row
  * is enough; the drawer, opened with Enter, has the same buttons in the tab order).
  */
-export function FieldValue({ field, record, zone, inTable = false }: { field: Field; record: RecordLike; zone: Zone; inTable?: boolean }) {
+export function FieldValue({
+  field,
+  record,
+  zone,
+  inTable = false,
+}: {
+  field: Field;
+  record: RecordLike;
+  zone: Zone;
+  inTable?: boolean;
+}) {
   const value = fieldText(record, field.key);
   if (value.trim() === '' && field.kind !== 'status') {
     return (

@@ -1,6 +1,6 @@
 import { statusInfo } from '@/lib/cdr/status';
-import { EMPTY } from '@/lib/ui/format';
-import { statusSentence } from '@/lib/ui/cdr-view';
+import { EMPTY } from '@/lib/i18n/format';
+import { statusSentence } from '@/lib/cdr/cdr-view';
 import styles from './status-badge.module.css';
 
 /**
@@ -12,7 +12,12 @@ export function StatusBadge({ value }: { value: string }) {
   const info = statusInfo(value);
   const tone = info?.tone ?? 'neutral';
   return (
-    <span className={styles.badge} data-tone={tone} data-final={info?.final ?? true} title={`${info?.label ?? value}. ${statusSentence(value)}`}>
+    <span
+      className={styles.badge}
+      data-tone={tone}
+      data-final={info?.final ?? true}
+      title={`${info?.label ?? value}. ${statusSentence(value)}`}
+    >
       <span className={styles.dot} aria-hidden="true" />
       {value}
       <span className="visually-hidden">{info ? `: ${info.label}, ${info.final ? 'final' : 'in transit'}` : ''}</span>

@@ -1,5 +1,5 @@
 'use client';
-import { formatCountdown } from '@/lib/ui/format';
+import { formatCountdown } from '@/lib/i18n/format';
 import { useCountdown } from './use-countdown';
 
 /** A live `0:41`. `onDone` fires once at zero. */

@@ -1,12 +1,12 @@
 'use client';
 /**
- * The person's zone (lib/ui/zone-preference.ts), given by the signed-in layout from its cookie and
+ * The person's zone (lib/query/zone-preference.ts), given by the signed-in layout from its cookie and
  * changed by the zone switch: pages read it where their URL names no zone.
  */
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { Zone } from '@/lib/time/zones';
 import { QUERY_DEFAULTS } from '@/lib/query/query';
-import { zoneCookie } from '@/lib/ui/zone-preference';
+import { zoneCookie } from '@/lib/query/zone-preference';
 
 interface PreferredZone {
   zone: Zone;

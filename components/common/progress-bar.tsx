@@ -18,7 +18,16 @@ export interface ProgressBarProps {
 export function ProgressBar({ percent, text, label, tone = 'accent', className, textTestId }: ProgressBarProps) {
   return (
     <div className={className ? `${styles.row} ${className}` : styles.row}>
-      <div className={styles.bar} data-tone={tone} role="progressbar" {...label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? undefined} aria-valuetext={text}>
+      <div
+        className={styles.bar}
+        data-tone={tone}
+        role="progressbar"
+        {...label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent ?? undefined}
+        aria-valuetext={text}
+      >
         <span style={{ width: `${percent ?? 0}%` }} data-indeterminate={percent === null ? 'true' : undefined} />
       </div>
       <span className={styles.text} data-testid={textTestId}>

@@ -22,8 +22,8 @@ export function StoreUnavailable({ retrySeconds }: { retrySeconds: number }) {
           The dashboard cannot reach its database
         </h1>
         <p className={styles.text}>
-          Nothing is lost and you are still signed in. This page tries again every {retrySeconds} seconds; it comes back as soon as the
-          database answers.
+          Nothing is lost and you are still signed in. This page tries again every {retrySeconds} seconds; it comes back
+          as soon as the database answers.
         </p>
         <button type="button" className={`button ${styles.action}`} onClick={() => router.refresh()}>
           Try again now

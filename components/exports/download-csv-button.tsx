@@ -10,18 +10,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
-import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportQuery } from '@/lib/api/exports';
+import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportQuery } from '@/lib/exports';
 import { CDR_FIELDS, type CdrFieldKey } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import type { TransactionsQuery } from '@/lib/query/query';
 import { csvFileName } from '@/lib/csv/file-name';
-import { progressText, stateText } from '@/lib/exports/job-words';
+import { progressText, stateText } from '@/lib/exports';
 import { queryBody } from '@/lib/query/query';
-import { errorText } from '@/lib/ui/api-client';
-import { formatCount } from '@/lib/ui/format';
-import { PAGE_PATHS } from '@/lib/ui/paths';
-import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/ui/queries';
-import { saveFile } from '@/lib/ui/save-file';
+import { errorText } from '@/lib/http/api-client';
+import { formatCount } from '@/lib/i18n/format';
+import { PAGE_PATHS } from '@/lib/http/paths';
+import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/exports/client';
+import { saveFile } from '@/lib/csv/save-file';
 import modal from '../common/modal-dialog.module.css';
 import styles from './download-csv-button.module.css';
 
@@ -96,7 +96,11 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   const allColumns = CDR_FIELDS.map((f) => f.key);
   const columns: CdrFieldKey[] = columnChoice === 'visible' ? visible : allColumns;
   const total = view.total;
-  const bodyOf = (cols: CdrFieldKey[]) => ({ ...(queryBody(query) as ExportQuery), columns: cols, ...(excel ? { excel: true } : {}) });
+  const bodyOf = (cols: CdrFieldKey[]) => ({
+    ...(queryBody(query) as ExportQuery),
+    columns: cols,
+    ...(excel ? { excel: true } : {}),
+  });
 
   function reset() {
     estimate.reset();
@@ -167,16 +171,29 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
     ? `Downloaded all ${formatCount(done.progress.recordsFetched)} records (${formatCount(done.progress.callsSpent)} upstream calls).`
     : pageDownloaded;
   const busy = estimate.isPending || create.isPending || preparing;
-  const estimated: ExportEstimate | undefined = scope === 'all' && !create.isPending && !started ? estimate.data : undefined;
+  const estimated: ExportEstimate | undefined =
+    scope === 'all' && !create.isPending && !started ? estimate.data : undefined;
   const failure = estimate.error ?? create.error ?? (preparing ? watched.error : null);
   const gaveUp = ended && job && job.state !== 'done' ? (job.message ?? `The export ${job.state}.`) : null;
 
   return (
     <>
-      <button type="button" className="button button-small" onClick={open} data-testid="download-csv" aria-haspopup="dialog">
+      <button
+        type="button"
+        className="button button-small"
+        onClick={open}
+        data-testid="download-csv"
+        aria-haspopup="dialog"
+      >
         Download CSV
       </button>
-      <dialog ref={dialog} className={`${modal.dialog} ${styles.dialog}`} aria-labelledby={ids.title} data-testid="download-dialog" onClose={reset}>
+      <dialog
+        ref={dialog}
+        className={`${modal.dialog} ${styles.dialog}`}
+        aria-labelledby={ids.title}
+        data-testid="download-dialog"
+        onClose={reset}
+      >
         <form
           method="dialog"
           className={styles.form}
@@ -193,15 +210,31 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
           <fieldset className={styles.group}>
             <legend>Records</legend>
             <label className={styles.choice}>
-              <input type="radio" name="scope" value="page" checked={scope === 'page'} onChange={() => chooseScope('page')} disabled={busy} />
+              <input
+                type="radio"
+                name="scope"
+                value="page"
+                checked={scope === 'page'}
+                onChange={() => chooseScope('page')}
+                disabled={busy}
+              />
               <span>
-                Rows on screen ({formatCount(view.rows.length)})<span className={styles.hint}>Instant, no upstream call.</span>
+                Rows on screen ({formatCount(view.rows.length)})
+                <span className={styles.hint}>Instant, no upstream call.</span>
               </span>
             </label>
             <label className={styles.choice}>
-              <input type="radio" name="scope" value="all" checked={scope === 'all'} onChange={() => chooseScope('all')} disabled={busy} />
+              <input
+                type="radio"
+                name="scope"
+                value="all"
+                checked={scope === 'all'}
+                onChange={() => chooseScope('all')}
+                disabled={busy}
+              />
               <span>
-                All {formatCount(total)} records<span className={styles.hint}>An export job, within the account&rsquo;s quota.</span>
+                All {formatCount(total)} records
+                <span className={styles.hint}>An export job, within the account&rsquo;s quota.</span>
               </span>
             </label>
           </fieldset>
@@ -209,21 +242,43 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
           <fieldset className={styles.group}>
             <legend>Columns</legend>
             <label className={styles.choice}>
-              <input type="radio" name="columns" value="visible" checked={columnChoice === 'visible'} onChange={() => chooseColumns('visible')} disabled={busy} />
+              <input
+                type="radio"
+                name="columns"
+                value="visible"
+                checked={columnChoice === 'visible'}
+                onChange={() => chooseColumns('visible')}
+                disabled={busy}
+              />
               <span>Visible columns ({view.columns.length})</span>
             </label>
             <label className={styles.choice}>
-              <input type="radio" name="columns" value="all" checked={columnChoice === 'all'} onChange={() => chooseColumns('all')} disabled={busy} />
+              <input
+                type="radio"
+                name="columns"
+                value="all"
+                checked={columnChoice === 'all'}
+                onChange={() => chooseColumns('all')}
+                disabled={busy}
+              />
               <span>All columns ({CDR_FIELDS.length})</span>
             </label>
           </fieldset>
 
           <label className={styles.choice}>
-            <input type="checkbox" name="excel" checked={excel} onChange={(e) => chooseExcel(e.target.checked)} disabled={busy} data-testid="download-excel" />
+            <input
+              type="checkbox"
+              name="excel"
+              checked={excel}
+              onChange={(e) => chooseExcel(e.target.checked)}
+              disabled={busy}
+              data-testid="download-excel"
+            />
             <span>
               For Excel
               <span className={styles.hint}>
-                Phone numbers and codes such as 000 stay as written (Excel would show 8.19E+11 and 0). Written as =&quot;…&quot;: leave it off for scripts.
+                Phone numbers and codes such as 000 stay as written (Excel would show 8.19E+11 and 0). Written as
+                =&quot;…&quot;: leave it off for scripts.
               </span>
             </span>
           </label>
@@ -239,7 +294,8 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
             ) : null}
             {inBackground && job ? (
               <p data-testid="export-started">
-                The export runs in the background ({stateText(job).toLowerCase()}). Follow it and download the file on the{' '}
+                The export runs in the background ({stateText(job).toLowerCase()}). Follow it and download the file on
+                the{' '}
                 <Link href={PAGE_PATHS.exports} onClick={close}>
                   Exports page
                 </Link>
@@ -263,7 +319,12 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
                 Download {formatCount(view.rows.length)} rows
               </button>
             ) : (
-              <button type="submit" className="button button-primary" disabled={!estimated || busy} data-testid="download-confirm">
+              <button
+                type="submit"
+                className="button button-primary"
+                disabled={!estimated || busy}
+                data-testid="download-confirm"
+              >
                 {estimated?.schedule.fitsNow ? 'Download now' : 'Start export'}
               </button>
             )}
@@ -276,12 +337,18 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
 
 function EstimateView({ estimate }: { estimate: ExportEstimate }) {
   const records =
-    estimate.records === null ? 'An unknown number of records' : `${estimate.recordsKnown === 'approximate' ? 'About ' : ''}${formatCount(estimate.records)} records`;
+    estimate.records === null
+      ? 'An unknown number of records'
+      : `${estimate.recordsKnown === 'approximate' ? 'About ' : ''}${formatCount(estimate.records)} records`;
   return (
     <div className={styles.estimate} data-testid="export-estimate">
       <p>
-        <strong>{records}</strong>, {formatCount(estimate.calls)} upstream {estimate.calls === 1 ? 'call' : 'calls'} at {estimate.pageSize} a page
-        {estimate.pagesCached > 0 ? ` (${formatCount(estimate.pagesCached)} ${estimate.pagesCached === 1 ? 'page' : 'pages'} already cached)` : ''}.
+        <strong>{records}</strong>, {formatCount(estimate.calls)} upstream {estimate.calls === 1 ? 'call' : 'calls'} at{' '}
+        {estimate.pageSize} a page
+        {estimate.pagesCached > 0
+          ? ` (${formatCount(estimate.pagesCached)} ${estimate.pagesCached === 1 ? 'page' : 'pages'} already cached)`
+          : ''}
+        .
       </p>
       <p>{estimate.summary}</p>
       {estimate.warnings.length > 0 ? (

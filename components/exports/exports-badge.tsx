@@ -6,9 +6,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { isActiveExportState } from '@/lib/api/exports';
-import { PAGE_PATHS } from '@/lib/ui/paths';
-import { exportsQueryOptions } from '@/lib/ui/queries';
+import { isActiveExportState } from '@/lib/exports';
+import { PAGE_PATHS } from '@/lib/http/paths';
+import { exportsQueryOptions } from '@/lib/exports/client';
 import styles from './exports-badge.module.css';
 
 export function ExportsBadge() {
@@ -18,7 +18,14 @@ export function ExportsBadge() {
   const waiting = active.every((j) => j.state === 'waiting');
   const label = `${active.length} ${active.length === 1 ? 'export' : 'exports'} ${waiting ? 'waiting' : 'in progress'}`;
   return (
-    <Link href={PAGE_PATHS.exports} className={styles.badge} data-state={waiting ? 'waiting' : 'running'} aria-label={label} title={label} data-testid="exports-badge">
+    <Link
+      href={PAGE_PATHS.exports}
+      className={styles.badge}
+      data-state={waiting ? 'waiting' : 'running'}
+      aria-label={label}
+      title={label}
+      data-testid="exports-badge"
+    >
       <span className={styles.dot} aria-hidden="true" />
       {active.length}
     </Link>

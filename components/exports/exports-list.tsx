@@ -8,19 +8,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from '@/lib/exports/job-words';
-import { isActiveExportState, type ExportJob } from '@/lib/api/exports';
-import { ApiError } from '@/lib/ui/api-client';
-import { formatCount, formatInstant } from '@/lib/ui/format';
-import { PAGE_PATHS, signInHref } from '@/lib/ui/paths';
-import { cancelExportMutation, exportsQueryOptions, PAGE_POLL_MS } from '@/lib/ui/queries';
+import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from '@/lib/exports';
+import { isActiveExportState, type ExportJob } from '@/lib/exports';
+import { ApiError } from '@/lib/http/api-client';
+import { formatCount, formatInstant } from '@/lib/i18n/format';
+import { PAGE_PATHS, signInHref } from '@/lib/http/paths';
+import { cancelExportMutation, exportsQueryOptions, PAGE_POLL_MS } from '@/lib/exports/client';
 import { ProgressBar } from '../common/progress-bar';
 import facts from '../common/facts.module.css';
 import badge from '../common/state-badge.module.css';
 import styles from './exports-list.module.css';
 
 /** How each state reads at a glance (components/common/state-badge.module.css). */
-const STATE_TONE: Partial<Record<ExportJob['state'], string>> = { queued: 'active', running: 'active', waiting: 'waiting', done: 'done', failed: 'stopped' };
+const STATE_TONE: Partial<Record<ExportJob['state'], string>> = {
+  queued: 'active',
+  running: 'active',
+  waiting: 'waiting',
+  done: 'done',
+  failed: 'stopped',
+};
 
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -39,7 +45,9 @@ function useStateAnnouncements(jobs: readonly ExportJob[] | undefined): string {
   const [seen, setSeen] = useState<{ jobs: readonly ExportJob[] | undefined; text: string }>({ jobs, text: '' });
   if (jobs !== seen.jobs) {
     const before = new Map((seen.jobs ?? []).map((j) => [j.id, j.state]));
-    const changes = (jobs ?? []).filter((j) => before.has(j.id) && before.get(j.id) !== j.state).map((j) => `Export ${j.fileName}: ${stateText(j).toLowerCase()}.`);
+    const changes = (jobs ?? [])
+      .filter((j) => before.has(j.id) && before.get(j.id) !== j.state)
+      .map((j) => `Export ${j.fileName}: ${stateText(j).toLowerCase()}.`);
     setSeen({ jobs, text: changes.length > 0 ? changes.join(' ') : seen.text });
   }
   return seen.text;
@@ -54,16 +62,18 @@ export function ExportsList() {
     <div className={styles.page}>
       <h1 className={styles.title}>Exports</h1>
       <p className={styles.intro}>
-        Exports read every record of a search through the account&rsquo;s quota, in the background, leaving the calls kept for interactive use. They
-        survive restarts; finished files are kept for a limited time. Start one with <em>Download CSV</em> under the{' '}
-        <Link href={PAGE_PATHS.transactions}>transactions</Link> table.
+        Exports read every record of a search through the account&rsquo;s quota, in the background, leaving the calls
+        kept for interactive use. They survive restarts; finished files are kept for a limited time. Start one with{' '}
+        <em>Download CSV</em> under the <Link href={PAGE_PATHS.transactions}>transactions</Link> table.
       </p>
       <p className="visually-hidden" aria-live="polite" data-testid="exports-announcement">
         {announcement}
       </p>
       {error ? (
         <p className={styles.error} role="alert">
-          {error instanceof ApiError ? `${error.problem.title}. ${error.problem.detail ?? ''}` : 'The exports could not be read.'}
+          {error instanceof ApiError
+            ? `${error.problem.title}. ${error.problem.detail ?? ''}`
+            : 'The exports could not be read.'}
         </p>
       ) : null}
       {isPending ? <p aria-busy="true">Loading exports…</p> : null}
@@ -85,7 +95,11 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
   const client = useQueryClient();
   const cancelling = useMutation(cancelExportMutation(client));
   const busy = cancelling.isPending;
-  const problem = cancelling.error ? (cancelling.error instanceof ApiError ? (cancelling.error.problem.detail ?? cancelling.error.problem.title) : 'That did not work; try again.') : null;
+  const problem = cancelling.error
+    ? cancelling.error instanceof ApiError
+      ? (cancelling.error.problem.detail ?? cancelling.error.problem.title)
+      : 'That did not work; try again.'
+    : null;
   const percent = progressPercent(job);
   const eta = etaText(job, now);
   const active = isActiveExportState(job.state);
@@ -94,17 +108,34 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
   const cancel = () => cancelling.mutate(job.id);
 
   return (
-    <article className={`panel ${styles.card}`} aria-labelledby={titleId} data-testid="export-card" data-state={job.state} data-id={job.id}>
+    <article
+      className={`panel ${styles.card}`}
+      aria-labelledby={titleId}
+      data-testid="export-card"
+      data-state={job.state}
+      data-id={job.id}
+    >
       <header className={styles.head}>
         <h2 id={titleId} className={styles.name}>
           {queryText(job)}
         </h2>
-        <span className={`${badge.badge} ${styles.state}`} data-tone={STATE_TONE[job.state]} data-state={job.state} data-testid="export-state">
+        <span
+          className={`${badge.badge} ${styles.state}`}
+          data-tone={STATE_TONE[job.state]}
+          data-state={job.state}
+          data-testid="export-state"
+        >
           {stateText(job)}
         </span>
       </header>
 
-      <ProgressBar className={styles.progress} percent={percent} text={progressText(job)} label={{ 'aria-labelledby': titleId }} textTestId="export-progress" />
+      <ProgressBar
+        className={styles.progress}
+        percent={percent}
+        text={progressText(job)}
+        label={{ 'aria-labelledby': titleId }}
+        textTestId="export-progress"
+      />
 
       <dl className={`${facts.facts} ${styles.facts}`}>
         <div>
@@ -121,7 +152,8 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
           <div>
             <dt>From the local history</dt>
             <dd data-testid="export-local">
-              {formatCount(job.progress.recordsFromHistory)} {job.progress.recordsFromHistory === 1 ? 'record' : 'records'}
+              {formatCount(job.progress.recordsFromHistory)}{' '}
+              {job.progress.recordsFromHistory === 1 ? 'record' : 'records'}
             </dd>
           </div>
         ) : null}
@@ -151,9 +183,17 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
         ) : null}
       </dl>
 
-      {job.schedule && active ? <p className={styles.note}>{job.schedule.reserve > 0 ? `${job.schedule.reserve} calls an hour stay free for searches.` : null}</p> : null}
+      {job.schedule && active ? (
+        <p className={styles.note}>
+          {job.schedule.reserve > 0 ? `${job.schedule.reserve} calls an hour stay free for searches.` : null}
+        </p>
+      ) : null}
       {job.message ? (
-        <p className={styles.message} data-tone={job.state === 'failed' ? 'danger' : 'info'} data-testid="export-message">
+        <p
+          className={styles.message}
+          data-tone={job.state === 'failed' ? 'danger' : 'info'}
+          data-testid="export-message"
+        >
           {job.message}
           {job.state === 'waiting' && job.waitingUntil === null ? (
             <>
@@ -172,7 +212,8 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
       ) : null}
       {job.countCheck && !job.countCheck.ok ? (
         <p className={styles.message} data-tone="warning">
-          The file holds {formatCount(job.countCheck.written)} records; the upstream reported {formatCount(job.countCheck.expected)}.
+          The file holds {formatCount(job.countCheck.written)} records; the upstream reported{' '}
+          {formatCount(job.countCheck.expected)}.
         </p>
       ) : null}
       {problem ? (
@@ -183,23 +224,42 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
 
       <footer className={styles.actions}>
         {job._links.file ? (
-          <a className={`button button-primary button-small ${styles.download}`} href={job._links.file.href} download data-testid="export-download">
+          <a
+            className={`button button-primary button-small ${styles.download}`}
+            href={job._links.file.href}
+            download
+            data-testid="export-download"
+          >
             Download {job.fileName}
           </a>
         ) : null}
         {active ? (
-          <button type="button" className="button button-small" onClick={cancel} disabled={busy} data-testid="export-cancel">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={cancel}
+            disabled={busy}
+            data-testid="export-cancel"
+          >
             Cancel export
           </button>
         ) : (
-          <button type="button" className="button button-small button-ghost" onClick={cancel} disabled={busy} data-testid="export-delete">
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            onClick={cancel}
+            disabled={busy}
+            data-testid="export-delete"
+          >
             Delete
           </button>
         )}
         <span className={styles.meta}>
           {/* In the zone the export's range is read in: one card, one zone. */}
           Started {formatInstant(new Date(job.createdAt), job.query.tz).slice(0, 16)} {job.query.tz}
-          {job.expiresAt ? ` · kept until ${formatInstant(new Date(job.expiresAt), job.query.tz).slice(0, 16)} ${job.query.tz}` : ''}
+          {job.expiresAt
+            ? ` · kept until ${formatInstant(new Date(job.expiresAt), job.query.tz).slice(0, 16)} ${job.query.tz}`
+            : ''}
         </span>
       </footer>
     </article>

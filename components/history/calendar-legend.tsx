@@ -2,13 +2,13 @@
  * What the calendar's colours mean, with how many days are in each state. The states carry a mark
  * too (tick, arrows, dots, hatching), so no one needs to tell the colours apart.
  */
-import type { MirrorDay } from '@/lib/api/mirror';
-import { DAY_STATE_WORDS } from '@/lib/ui/history-words';
+import type { HistoryDay } from '@/lib/history';
+import { DAY_STATE_WORDS } from '@/lib/history';
 import styles from './history-calendar.module.css';
 
-const ORDER: readonly MirrorDay['state'][] = ['complete', 'syncing', 'waiting', 'pending', 'unsettled'];
+const ORDER: readonly HistoryDay['state'][] = ['complete', 'syncing', 'waiting', 'pending', 'unsettled'];
 
-export function CalendarLegend({ days }: { days: readonly MirrorDay[] }) {
+export function CalendarLegend({ days }: { days: readonly HistoryDay[] }) {
   return (
     <ul className={styles.legend} aria-label="Legend" data-testid="history-legend">
       {ORDER.map((state) => {

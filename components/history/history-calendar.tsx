@@ -3,11 +3,11 @@
  * day coloured by its state with its record count; a legend names the colours. Tables, because a
  * calendar is one: a screen reader reads the weekday of each column and the month of each table.
  */
-import type { MirrorDay } from '@/lib/api/mirror';
+import type { HistoryDay } from '@/lib/history';
 import type { Zone } from '@/lib/time/zones';
-import { formatCompactCount } from '@/lib/ui/format';
-import { calendarMonths, WEEKDAYS, type CalendarDate } from '@/lib/ui/history-calendar';
-import { dayLabel } from '@/lib/ui/history-words';
+import { formatCompactCount } from '@/lib/i18n/format';
+import { calendarMonths, WEEKDAYS, type CalendarDate } from '@/lib/history';
+import { dayLabel } from '@/lib/history';
 import { CalendarLegend } from './calendar-legend';
 import styles from './history-calendar.module.css';
 
@@ -24,7 +24,14 @@ function DayCell({ date }: { date: CalendarDate | null }) {
   const label = dayLabel(entry);
   const showCount = entry.state === 'complete' || entry.records > 0;
   return (
-    <td className={styles.cell} data-state={entry.state} data-day={entry.day} aria-label={label} title={label} data-testid="history-day">
+    <td
+      className={styles.cell}
+      data-state={entry.state}
+      data-day={entry.day}
+      aria-label={label}
+      title={label}
+      data-testid="history-day"
+    >
       <span className={styles.number}>{date.dayOfMonth}</span>
       <span className={styles.count}>{showCount ? formatCompactCount(entry.records) : ''}</span>
     </td>
@@ -37,7 +44,7 @@ const DAY_NOTE: Record<Zone, string> = {
   JST: 'UTC days (in Japan, 09:00 to 09:00 the next morning), from the start day to today in UTC. A JST day is free once both UTC days it touches are complete.',
 };
 
-export function HistoryCalendar({ days, zone }: { days: readonly MirrorDay[]; zone: Zone }) {
+export function HistoryCalendar({ days, zone }: { days: readonly HistoryDay[]; zone: Zone }) {
   const months = calendarMonths(days);
   return (
     <section className={`panel ${styles.calendar}`} aria-labelledby="history-days-title" data-testid="history-calendar">

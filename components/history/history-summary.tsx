@@ -5,11 +5,19 @@
  * when it should be complete. A change of state is announced; the numbers that tick are not.
  */
 import { useState } from 'react';
-import type { MirrorState } from '@/lib/api/mirror';
+import type { HistoryState } from '@/lib/history';
 import type { Zone } from '@/lib/time/zones';
-import { formatCount } from '@/lib/ui/format';
-import { dayTally } from '@/lib/ui/history-calendar';
-import { callsLeftText, completeAtText, mirrorStateDetail, mirrorStateWord, peopleCallsText, recordsKeptText, reserveText } from '@/lib/ui/history-words';
+import { formatCount } from '@/lib/i18n/format';
+import { dayTally } from '@/lib/history';
+import {
+  callsLeftText,
+  completeAtText,
+  historyStateDetail,
+  historyStateWord,
+  peopleCallsText,
+  recordsKeptText,
+  reserveText,
+} from '@/lib/history';
 import { ProgressBar } from '../common/progress-bar';
 import facts from '../common/facts.module.css';
 import badge from '../common/state-badge.module.css';
@@ -17,10 +25,15 @@ import styles from './history-summary.module.css';
 import { useQuota } from '../quota/use-quota';
 
 /** How each state reads at a glance (components/common/state-badge.module.css). */
-const STATE_TONE: Partial<Record<MirrorState['state'], string>> = { syncing: 'active', waiting: 'waiting', complete: 'done', paused: 'stopped' };
+const STATE_TONE: Partial<Record<HistoryState['state'], string>> = {
+  syncing: 'active',
+  waiting: 'waiting',
+  complete: 'done',
+  paused: 'stopped',
+};
 
 /** A copy stopped by a problem (the message says which) reads as a failure; one paused by a person does not. */
-function toneOf(state: Pick<MirrorState, 'state' | 'message'>): string | undefined {
+function toneOf(state: Pick<HistoryState, 'state' | 'message'>): string | undefined {
   return state.state === 'paused' && !state.message ? undefined : STATE_TONE[state.state];
 }
 
@@ -31,9 +44,9 @@ function useStateAnnouncement(word: string): string {
   return seen.text;
 }
 
-export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone }) {
+export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zone }) {
   const { quota } = useQuota();
-  const word = mirrorStateWord(state);
+  const word = historyStateWord(state);
   const announcement = useStateAnnouncement(word);
   const tally = dayTally(state.days);
   const percent = tally.settled > 0 ? Math.round((100 * tally.complete) / tally.settled) : 0;
@@ -42,16 +55,27 @@ export function HistorySummary({ state, zone }: { state: MirrorState; zone: Zone
   const reserve = quota ? reserveText(quota) : null;
 
   return (
-    <section className={`panel ${styles.summary}`} aria-labelledby="history-state" data-testid="history-summary" data-state={state.state}>
+    <section
+      className={`panel ${styles.summary}`}
+      aria-labelledby="history-state"
+      data-testid="history-summary"
+      data-state={state.state}
+    >
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
       <div className={styles.head}>
-        <h2 id="history-state" className={`${badge.badge} ${styles.state}`} data-tone={toneOf(state)} data-state={state.state} data-testid="history-state">
+        <h2
+          id="history-state"
+          className={`${badge.badge} ${styles.state}`}
+          data-tone={toneOf(state)}
+          data-state={state.state}
+          data-testid="history-state"
+        >
           {word}
         </h2>
         <p className={styles.detail} data-testid="history-message">
-          {mirrorStateDetail(state)}
+          {historyStateDetail(state)}
         </p>
       </div>
 

@@ -1,14 +1,14 @@
 'use client';
 /**
  * The History page: what the local history is, how far the copy has come, its controls and the
- * calendar of its days. Reads GET /api/mirror, polled while the copy is under way; times are shown
+ * calendar of its days. Reads GET /api/history, polled while the copy is under way; times are shown
  * in the page's zone (`tz` in the URL, as on the other pages).
  */
 import { useQuery } from '@tanstack/react-query';
 import { parseAsString, useQueryStates } from 'nuqs';
-import { errorText } from '@/lib/ui/api-client';
-import { mirrorQueryOptions } from '@/lib/ui/queries';
-import { zoneOf } from '@/lib/ui/url-state';
+import { errorText } from '@/lib/http/api-client';
+import { historyQueryOptions } from '@/lib/history/client';
+import { zoneOf } from '@/lib/search';
 import { ZoneToggle } from '../common/zone-toggle';
 import { HistoryCalendar } from './history-calendar';
 import { HistoryControls } from './history-controls';
@@ -21,7 +21,7 @@ import { usePreferredZone } from '../common/preferred-zone';
 export function HistoryView() {
   const [url, setUrl] = useQueryStates({ tz: parseAsString });
   const zone = zoneOf(url, usePreferredZone().zone);
-  const { data, error, isPending } = useQuery(mirrorQueryOptions());
+  const { data, error, isPending } = useQuery(historyQueryOptions());
 
   return (
     <div className={styles.page} data-testid="history-page">

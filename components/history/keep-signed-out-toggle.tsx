@@ -4,14 +4,14 @@
  * secret to renew its upstream token, so going on without a session means keeping that secret.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MirrorState } from '@/lib/api/mirror';
-import { errorText } from '@/lib/ui/api-client';
-import { updateMirrorMutation } from '@/lib/ui/queries';
+import type { HistoryState } from '@/lib/history';
+import { errorText } from '@/lib/http/api-client';
+import { updateHistoryMutation } from '@/lib/history/client';
 import styles from './history-controls.module.css';
 
-export function KeepSignedOutToggle({ state }: { state: MirrorState }) {
+export function KeepSignedOutToggle({ state }: { state: HistoryState }) {
   const client = useQueryClient();
-  const update = useMutation(updateMirrorMutation(client));
+  const update = useMutation(updateHistoryMutation(client));
 
   return (
     <div className={styles.field}>
@@ -28,8 +28,9 @@ export function KeepSignedOutToggle({ state }: { state: MirrorState }) {
         Keep copying while I am signed out
       </label>
       <p id="history-signed-out-hint" className={styles.hint}>
-        Otherwise the copy goes on only while someone of this account is signed in. When this is on, the account&rsquo;s secret stays on the server
-        after sign-out (sealed, so the copy can renew its upstream token) until you turn it off again.
+        Otherwise the copy goes on only while someone of this account is signed in. When this is on, the account&rsquo;s
+        secret stays on the server after sign-out (sealed, so the copy can renew its upstream token) until you turn it
+        off again.
       </p>
       {update.isError ? (
         <p className={styles.error} role="alert">

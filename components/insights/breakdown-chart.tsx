@@ -1,10 +1,10 @@
 'use client';
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Outcome } from '@/lib/api/insights';
-import { formatCount } from '@/lib/ui/format';
-import { formatRate } from '@/lib/ui/insights-format';
-import { type Drill } from '@/lib/ui/insights-links';
+import type { Outcome } from '@/lib/insights';
+import { formatCount } from '@/lib/i18n/format';
+import { formatRate } from '@/lib/insights';
+import { type Drill } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import styles from './insights.module.css';
 import { type DrillQueries, OUTCOMES, useDrill, rowOf } from './chart-kit';
@@ -15,16 +15,36 @@ export interface BreakdownRow extends Outcome {
   drill: Drill;
 }
 
-export function BreakdownChart({ title, testId, rows, query }: { title: string; testId: string; rows: BreakdownRow[]; query: DrillQueries }) {
+export function BreakdownChart({
+  title,
+  testId,
+  rows,
+  query,
+}: {
+  title: string;
+  testId: string;
+  rows: BreakdownRow[];
+  query: DrillQueries;
+}) {
   const drill = useDrill(query);
   const shown = rows.slice(0, 12);
   return (
     <ChartPanel
       title={`${title}: volume and delivery rate`}
-      description={rows.length > shown.length ? `The ${shown.length} largest of ${rows.length}; the table lists all.` : 'Click a bar for those messages.'}
+      description={
+        rows.length > shown.length
+          ? `The ${shown.length} largest of ${rows.length}; the table lists all.`
+          : 'Click a bar for those messages.'
+      }
       testId={testId}
       chart={
-        <BarChart data={shown} layout="vertical" responsive style={{ width: '100%', height: Math.max(160, 40 + shown.length * 34) }} margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
+        <BarChart
+          data={shown}
+          layout="vertical"
+          responsive
+          style={{ width: '100%', height: Math.max(160, 40 + shown.length * 34) }}
+          margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
+        >
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" tick={{ fontSize: 12 }} allowDecimals={false} />
           <YAxis type="category" dataKey="label" width={150} tick={{ fontSize: 12 }} />

@@ -3,10 +3,10 @@
  * series, tick and status labels, and the row a click hands over.
  */
 import { useRouter } from 'next/navigation';
-import type { InsightsAnswer } from '@/lib/api/insights';
+import type { InsightsAnswer } from '@/lib/insights';
 import { statusInfo } from '@/lib/cdr/status';
 import type { QuerySelection } from '@/lib/query/query';
-import { drillHref, type Drill } from '@/lib/ui/insights-links';
+import { drillHref, type Drill } from '@/lib/insights';
 import { colourOf } from './status-colors';
 
 /** Where clicks lead: a day or an hour of the query itself; the whole range, only its counted days (countedQuery). */

@@ -23,12 +23,23 @@ export function ChartPanel({ title, description, chart, legend, table, testId, w
   const [asTable, setAsTable] = useState(false);
   const id = useId();
   return (
-    <figure className={`panel ${styles.chartPanel}`} data-wide={wide ? 'true' : undefined} data-testid={testId} aria-labelledby={`${id}-title`}>
+    <figure
+      className={`panel ${styles.chartPanel}`}
+      data-wide={wide ? 'true' : undefined}
+      data-testid={testId}
+      aria-labelledby={`${id}-title`}
+    >
       <div className={styles.chartHead}>
         <figcaption id={`${id}-title`} className={styles.chartTitle}>
           {title}
         </figcaption>
-        <button type="button" className="button button-small" aria-pressed={asTable} onClick={() => setAsTable((v) => !v)} data-testid={`${testId}-toggle`}>
+        <button
+          type="button"
+          className="button button-small"
+          aria-pressed={asTable}
+          onClick={() => setAsTable((v) => !v)}
+          data-testid={`${testId}-toggle`}
+        >
           {asTable ? 'Show chart' : 'Show table'}
         </button>
       </div>

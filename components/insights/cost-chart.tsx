@@ -1,8 +1,8 @@
 'use client';
 import Link from 'next/link';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/ui/format';
-import { formatPrice, shortDay } from '@/lib/ui/insights-format';
+import { formatCount } from '@/lib/i18n/format';
+import { formatPrice, shortDay } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { SERIES_COLOURS } from './status-colors';
 import styles from './insights.module.css';
@@ -18,7 +18,8 @@ export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
     parts: d.parts,
     ...Object.fromEntries(currencies.map((c) => [c, Number(d.price.find((p) => p.currency === c)?.total ?? 0)])),
   }));
-  const totals = data.price.map((p) => `${formatPrice(p.total)} ${p.currency || '(no currency)'}`).join(', ') || 'nothing';
+  const totals =
+    data.price.map((p) => `${formatPrice(p.total)} ${p.currency || '(no currency)'}`).join(', ') || 'nothing';
   return (
     <ChartPanel
       wide
@@ -31,7 +32,13 @@ export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
           <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
           <YAxis yAxisId="parts" tick={{ fontSize: 12 }} allowDecimals={false} />
           <YAxis yAxisId="cost" orientation="right" tick={{ fontSize: 12 }} />
-          <Tooltip formatter={(v, name) => (name === 'Parts' ? formatCount(Number(v)) : Number(v).toLocaleString('en-US', { maximumFractionDigits: 2 }))} />
+          <Tooltip
+            formatter={(v, name) =>
+              name === 'Parts'
+                ? formatCount(Number(v))
+                : Number(v).toLocaleString('en-US', { maximumFractionDigits: 2 })
+            }
+          />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Bar
             yAxisId="parts"
@@ -46,7 +53,16 @@ export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
             }}
           />
           {currencies.map((c, i) => (
-            <Line key={c} yAxisId="cost" dataKey={c} name={`Cost (${c || 'no currency'})`} stroke={SERIES_COLOURS[(i + 1) % SERIES_COLOURS.length]} strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line
+              key={c}
+              yAxisId="cost"
+              dataKey={c}
+              name={`Cost (${c || 'no currency'})`}
+              stroke={SERIES_COLOURS[(i + 1) % SERIES_COLOURS.length]}
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+            />
           ))}
         </ComposedChart>
       }

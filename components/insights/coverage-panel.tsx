@@ -2,13 +2,13 @@
 /**
  * Coverage, always in view: which days Insights counted and which it left out, and why (the
  * server's own sentence). When days are missing because they were never copied, the offer to copy
- * them — what it will cost first, then PUT /api/mirror — and, while the copy runs, how far it is.
+ * them — what it will cost first, then PUT /api/history — and, while the copy runs, how far it is.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InsightsCoverage } from '@/lib/api/insights';
-import { errorText } from '@/lib/ui/api-client';
-import { formatCount } from '@/lib/ui/format';
-import { mirrorQueryOptions, updateMirrorMutation } from '@/lib/ui/queries';
+import type { InsightsCoverage } from '@/lib/insights';
+import { errorText } from '@/lib/http/api-client';
+import { formatCount } from '@/lib/i18n/format';
+import { historyQueryOptions, updateHistoryMutation } from '@/lib/history/client';
 import styles from './insights.module.css';
 
 export function CoveragePanel({ coverage, rangeStartDay }: { coverage: InsightsCoverage; rangeStartDay: string }) {
@@ -17,8 +17,8 @@ export function CoveragePanel({ coverage, rangeStartDay }: { coverage: InsightsC
   return (
     <section className={styles.coverage} data-tone={tone} aria-label="Coverage" data-testid="coverage">
       <p className={styles.coverageNote} data-testid="coverage-note">
-        <strong>Local history:</strong> {coverage.note}. Days are {coverage.zone} days; Insights counts only days the local history holds
-        completely, and costs no upstream call.
+        <strong>Local history:</strong> {coverage.note}. Days are {coverage.zone} days; Insights counts only days the
+        local history holds completely, and costs no upstream call.
       </p>
       {missing ? <SyncOffer rangeStartDay={rangeStartDay} /> : null}
     </section>
@@ -27,11 +27,11 @@ export function CoveragePanel({ coverage, rangeStartDay }: { coverage: InsightsC
 
 function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   const client = useQueryClient();
-  const mirror = useQuery(mirrorQueryOptions());
-  const start = useMutation(updateMirrorMutation(client));
+  const mirror = useQuery(historyQueryOptions());
+  const start = useMutation(updateHistoryMutation(client));
   const state = mirror.data;
   if (!state) return mirror.isError ? <p className={styles.coverageNote}>{errorText(mirror.error)}</p> : null;
-  // The oldest day the copy may start at: MIRROR_MAX_DAYS before today (the newest day listed).
+  // The oldest day the copy may start at: HISTORY_MAX_DAYS before today (the newest day listed).
   const today = state.days[0]?.day ?? state.since;
   const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - state.maxDays * 86_400_000).toISOString().slice(0, 10);
   const wanted = rangeStartDay < oldest ? oldest : rangeStartDay;
@@ -41,9 +41,13 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
     return (
       <p className={styles.coverageNote} data-testid="sync-progress" role="status">
         The local history is being copied ({state.state}): {formatCount(state.records)} records so far,{' '}
-        {state.callsLeft === null ? 'the calls to go known once a day’s first page is read' : `about ${formatCount(state.callsLeft)} calls to go`}
-        {state.completeAt ? `, complete about ${new Date(state.completeAt).toLocaleString('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' })} UTC` : ''}.
-        {state.message ? ` ${state.message}` : ''} This page updates as days complete.
+        {state.callsLeft === null
+          ? 'the calls to go known once a day’s first page is read'
+          : `about ${formatCount(state.callsLeft)} calls to go`}
+        {state.completeAt
+          ? `, complete about ${new Date(state.completeAt).toLocaleString('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' })} UTC`
+          : ''}
+        .{state.message ? ` ${state.message}` : ''} This page updates as days complete.
       </p>
     );
   }
@@ -52,7 +56,8 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   // per day rather than guessed.
   const since = earlier ? wanted : state.since;
   const extraDays = earlier ? Math.round((Date.parse(state.since) - Date.parse(since)) / 86_400_000) : 0;
-  const calls = state.callsLeft === null || state.callsPerDay === null ? null : state.callsLeft + extraDays * state.callsPerDay;
+  const calls =
+    state.callsLeft === null || state.callsPerDay === null ? null : state.callsLeft + extraDays * state.callsPerDay;
   const days = extraDays + state.days.filter((d) => d.state !== 'complete' && d.state !== 'unsettled').length;
   return (
     <div className={styles.syncOffer} data-testid="sync-offer">
@@ -60,18 +65,26 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
         Copy the account’s settled days from <strong>{since}</strong> into the local history to see them here:{' '}
         {calls === null ? (
           <>
-            one upstream call per {formatCount(state.recordsPerCall)} records of each of its <strong>{formatCount(days)}</strong> days (how many calls in all is known once
-            the first day’s first page is read),
+            one upstream call per {formatCount(state.recordsPerCall)} records of each of its{' '}
+            <strong>{formatCount(days)}</strong> days (how many calls in all is known once the first day’s first page is
+            read),
           </>
         ) : (
           <>
             about <strong>{formatCount(calls)}</strong> upstream calls,
           </>
         )}{' '}
-        made in the background with calls nobody is using (never the calls kept for people, never more than its share of any window).
+        made in the background with calls nobody is using (never the calls kept for people, never more than its share of
+        any window).
         {state.message ? ` ${state.message}` : ''}
       </p>
-      <button type="button" className="button button-primary" disabled={start.isPending} onClick={() => start.mutate({ enabled: true, since })} data-testid="start-sync">
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={start.isPending}
+        onClick={() => start.mutate({ enabled: true, since })}
+        data-testid="start-sync"
+      >
         {start.isPending ? 'Starting…' : `Start copying from ${since}`}
       </button>
       {start.isError ? <p role="alert">{errorText(start.error)}</p> : null}

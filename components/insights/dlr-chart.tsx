@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/ui/format';
+import { formatCount } from '@/lib/i18n/format';
 import { useNarrowScreen } from '../common/use-narrow-screen';
 import { ChartPanel } from './chart-panel';
 import { colourOf } from './status-colors';
@@ -14,8 +14,11 @@ export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
   // On a phone the axis names the code only (its meaning is in the tooltip and the table).
   const narrow = useNarrowScreen();
   // The axis says what each code means; the colour whether a resend can help.
-  const rows = data.dlrErrors.slice(0, 10).map((e) => ({ ...e, label: `${e.code} · ${e.reason.replace(/\.$/, '').split(':')[0]}` }));
-  const kind = (final: boolean | null) => (final === null ? 'unknown code' : final ? 'final: a resend will not help' : 'temporary: worth a resend');
+  const rows = data.dlrErrors
+    .slice(0, 10)
+    .map((e) => ({ ...e, label: `${e.code} · ${e.reason.replace(/\.$/, '').split(':')[0]}` }));
+  const kind = (final: boolean | null) =>
+    final === null ? 'unknown code' : final ? 'final: a resend will not help' : 'temporary: worth a resend';
   return (
     <ChartPanel
       wide
@@ -26,10 +29,21 @@ export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
         rows.length === 0 ? (
           <p className={styles.empty}>No DLR error code in these days.</p>
         ) : (
-          <BarChart data={rows} layout="vertical" responsive style={{ width: '100%', height: Math.max(160, 40 + rows.length * 30) }} margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
+          <BarChart
+            data={rows}
+            layout="vertical"
+            responsive
+            style={{ width: '100%', height: Math.max(160, 40 + rows.length * 30) }}
+            margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
+          >
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
             <XAxis type="number" tick={{ fontSize: 12 }} allowDecimals={false} />
-            <YAxis type="category" dataKey={narrow ? 'code' : 'label'} width={narrow ? 48 : 260} tick={{ fontSize: 12 }} />
+            <YAxis
+              type="category"
+              dataKey={narrow ? 'code' : 'label'}
+              width={narrow ? 48 : 260}
+              tick={{ fontSize: 12 }}
+            />
             <Tooltip
               formatter={(v) => formatCount(Number(v))}
               labelFormatter={(label) => {
@@ -85,6 +99,6 @@ export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
           </tbody>
         </table>
       }
-      />
+    />
   );
 }

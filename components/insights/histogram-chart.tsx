@@ -1,8 +1,8 @@
 'use client';
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/ui/format';
-import { type Drill } from '@/lib/ui/insights-links';
+import { formatCount } from '@/lib/i18n/format';
+import { type Drill } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { RATE_COLOUR } from './status-colors';
 import styles from './insights.module.css';
@@ -19,7 +19,12 @@ export function HistogramChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
       description="Click a bar for the messages delivered after that bucket's lower bound."
       testId="chart-histogram"
       chart={
-        <BarChart data={data.latencyHistogram} responsive style={chartStyle} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <BarChart
+          data={data.latencyHistogram}
+          responsive
+          style={chartStyle}
+          margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+        >
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 11 }} interval={0} />
           <YAxis tick={{ fontSize: 12 }} allowDecimals={false} />

@@ -23,19 +23,31 @@ export function InsightsCharts({ data, query, byHour }: ChartsProps) {
         title="By network"
         testId="chart-network"
         query={query}
-        rows={data.byNetwork.map((r) => ({ ...r, label: r.network_name || r.network_code, drill: { filters: { network: r.network_code } } }))}
+        rows={data.byNetwork.map((r) => ({
+          ...r,
+          label: r.network_name || r.network_code,
+          drill: { filters: { network: r.network_code } },
+        }))}
       />
       <BreakdownChart
         title="By sender ID"
         testId="chart-sender"
         query={query}
-        rows={data.bySender.map((r) => ({ ...r, label: r.from_address || '(none)', drill: { filters: { oa: r.from_address } } }))}
+        rows={data.bySender.map((r) => ({
+          ...r,
+          label: r.from_address || '(none)',
+          drill: { filters: { oa: r.from_address } },
+        }))}
       />
       <BreakdownChart
         title="By API key"
         testId="chart-api-key"
         query={query}
-        rows={data.byApiKey.map((r) => ({ ...r, label: r.api_key_name ? `${r.api_key_name} (${r.api_key})` : r.api_key, drill: { filters: { 'api-key': r.api_key } } }))}
+        rows={data.byApiKey.map((r) => ({
+          ...r,
+          label: r.api_key_name ? `${r.api_key_name} (${r.api_key})` : r.api_key,
+          drill: { filters: { 'api-key': r.api_key } },
+        }))}
       />
       <DlrChart data={data} query={query} />
       <LatencyChart data={data} query={query} />
@@ -44,4 +56,3 @@ export function InsightsCharts({ data, query, byHour }: ChartsProps) {
     </div>
   );
 }
-

@@ -8,22 +8,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
 import { useEffect, useMemo, useState } from 'react';
-import { readsByHour, type InsightsAnswer } from '@/lib/api/insights';
+import { readsByHour, type InsightsAnswer } from '@/lib/insights';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import type { Zone } from '@/lib/time/zones';
-import { errorText } from '@/lib/ui/api-client';
-import { formatCount } from '@/lib/ui/format';
-import { formatLatency, formatPrice, formatRate } from '@/lib/ui/insights-format';
-import { countedQuery, countedRun } from '@/lib/ui/insights-links';
-import { insightsQueryOptions } from '@/lib/ui/queries';
-import { pageUrlParsers } from '@/lib/ui/page-url-parsers';
-import { rezoneWallClock, type WallRange } from '@/lib/ui/range';
-import { activeFilters, checkDraft, draftOfQuery, emptyFilters, type SearchDraft } from '@/lib/ui/search-draft';
-import { searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/ui/url-state';
+import { errorText } from '@/lib/http/api-client';
+import { formatCount } from '@/lib/i18n/format';
+import { formatLatency, formatPrice, formatRate } from '@/lib/insights';
+import { countedQuery, countedRun } from '@/lib/insights';
+import { insightsQueryOptions } from '@/lib/insights/client';
+import { pageUrlParsers } from '@/lib/search/client';
+import { rezoneWallClock, type WallRange } from '@/lib/search';
+import { activeFilters, checkDraft, draftOfQuery, emptyFilters, type SearchDraft } from '@/lib/search';
+import { searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/search';
 import { ZoneToggle } from '../common/zone-toggle';
 import { useAccount } from '../shell/account-context';
-import { DateRangePicker } from '../transactions/date-range-picker';
-import { FilterFields } from '../transactions/filter-fields';
+import { DateRangePicker } from '../search/date-range-picker';
+import { FilterFields } from '../search/filter-fields';
 import { CoveragePanel } from './coverage-panel';
 import { InsightsCharts } from './insights-charts';
 import styles from './insights.module.css';
@@ -35,7 +35,10 @@ function draftOfUrl(url: PageUrlValues, fallback: WallRange): SearchDraft {
   const search = searchStateOf(url);
   if (search.kind === 'ready') return draftOfQuery(search.query);
   const filters = { ...emptyFilters(), ...Object.fromEntries(FILTERS.map((f) => [f.param, url[f.param] ?? ''])) };
-  return { range: search.kind === 'idle' ? fallback : { dateFrom: url['date-from'] ?? '', dateTo: url['date-to'] ?? '' }, filters };
+  return {
+    range: search.kind === 'idle' ? fallback : { dateFrom: url['date-from'] ?? '', dateTo: url['date-to'] ?? '' },
+    filters,
+  };
 }
 
 export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
@@ -64,7 +67,10 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
 
   const query = search.kind === 'ready' ? search.query : null;
   const [polling, setPolling] = useState(false);
-  const insights = useQuery({ ...insightsQueryOptions(search.kind === 'ready' ? search.key : '', polling), enabled: search.kind === 'ready' });
+  const insights = useQuery({
+    ...insightsQueryOptions(search.kind === 'ready' ? search.key : '', polling),
+    enabled: search.kind === 'ready',
+  });
   const data = insights.data;
   const incomplete = data ? data.coverage.days.some((d) => d.state === 'syncing' || d.state === 'missing') : false;
   if (polling !== incomplete) setPolling(incomplete);
@@ -88,7 +94,8 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   }
 
   const filtersOn = activeFilters(draft).length;
-  const byHour = data && query ? readsByHour(query.from.getTime(), query.to.getTime()) && data.byHour.length > 0 : false;
+  const byHour =
+    data && query ? readsByHour(query.from.getTime(), query.to.getTime()) && data.byHour.length > 0 : false;
   const run = data ? countedRun(data.coverage.days) : null;
 
   return (
@@ -116,7 +123,11 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
           note="Any filter of a search, the local history's own included."
           filters={FILTERS}
           values={draft.filters}
-          problems={Object.fromEntries(Object.entries(problems).filter(([p]) => touched.has(p))) as Partial<Record<FilterParam, string>>}
+          problems={
+            Object.fromEntries(Object.entries(problems).filter(([p]) => touched.has(p))) as Partial<
+              Record<FilterParam, string>
+            >
+          }
           implied={enterpriseId ? { 'enterprise-id': enterpriseId } : {}}
           onChange={(param, value) => setDraft({ ...draft, filters: { ...draft.filters, [param]: value } })}
           onBlur={(param) => setTouched((t) => new Set(t).add(param))}
@@ -126,7 +137,11 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
             {insights.isFetching ? 'Reading…' : 'Show'}
           </button>
           {filtersOn > 0 ? (
-            <button type="button" className="button button-ghost" onClick={() => setDraft({ ...draft, filters: emptyFilters() })}>
+            <button
+              type="button"
+              className="button button-ghost"
+              onClick={() => setDraft({ ...draft, filters: emptyFilters() })}
+            >
               Clear {filtersOn === 1 ? 'filter' : `${filtersOn} filters`}
             </button>
           ) : null}
@@ -158,14 +173,18 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
               <InsightsCharts data={data} query={{ query, counted: countedQuery(query, run) }} byHour={byHour} />
               {run && !run.all ? (
                 <p className={styles.coverageNote} data-testid="drill-note">
-                  A click on a figure of the whole range lists {run.first === run.last ? run.first : `${run.first} to ${run.last}`}, the newest counted days
-                  without a gap: a list over the days left out would be searched upstream. A click on a day or an hour lists that day or hour.
+                  A click on a figure of the whole range lists{' '}
+                  {run.first === run.last ? run.first : `${run.first} to ${run.last}`}, the newest counted days without
+                  a gap: a list over the days left out would be searched upstream. A click on a day or an hour lists
+                  that day or hour.
                 </p>
               ) : null}
             </>
           ) : (
             <p className={styles.loading} data-testid="insights-empty">
-              {data.coverage.from === null ? 'Nothing to show until a day of this range is in the local history.' : 'No message in the counted days matches this query.'}
+              {data.coverage.from === null
+                ? 'Nothing to show until a day of this range is in the local history.'
+                : 'No message in the counted days matches this query.'}
             </p>
           )}
         </>
@@ -179,7 +198,10 @@ function Summary({ data }: { data: InsightsAnswer }) {
     ['Messages', formatCount(data.total)],
     ['Delivered', formatCount(data.delivered)],
     ['Delivery rate', formatRate(data.rate)],
-    ['Latency p50 / p90 / p99', `${formatLatency(data.latencyMs.p50)} / ${formatLatency(data.latencyMs.p90)} / ${formatLatency(data.latencyMs.p99)}`],
+    [
+      'Latency p50 / p90 / p99',
+      `${formatLatency(data.latencyMs.p50)} / ${formatLatency(data.latencyMs.p90)} / ${formatLatency(data.latencyMs.p99)}`,
+    ],
     ['Parts', formatCount(data.parts)],
     ['Cost', data.price.map((p) => `${formatPrice(p.total)} ${p.currency}`).join(', ') || '—'],
   ];
@@ -194,4 +216,3 @@ function Summary({ data }: { data: InsightsAnswer }) {
     </dl>
   );
 }
-

@@ -1,8 +1,8 @@
 'use client';
 import Link from 'next/link';
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/ui/format';
-import { formatLatency, shortDay } from '@/lib/ui/insights-format';
+import { formatCount } from '@/lib/i18n/format';
+import { formatLatency, shortDay } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { SERIES_COLOURS } from './status-colors';
 import styles from './insights.module.css';
@@ -11,7 +11,14 @@ import { type ChartsProps, chartStyle, useDrill } from './chart-kit';
 /** Delivery latency percentiles per day. */
 export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
   const drill = useDrill(query);
-  const rows = data.byDay.map((d) => ({ day: d.day, label: shortDay(d.day), p50: d.latencyMs.p50, p90: d.latencyMs.p90, p99: d.latencyMs.p99, count: d.latencyMs.count }));
+  const rows = data.byDay.map((d) => ({
+    day: d.day,
+    label: shortDay(d.day),
+    p50: d.latencyMs.p50,
+    p90: d.latencyMs.p90,
+    p99: d.latencyMs.p99,
+    count: d.latencyMs.count,
+  }));
   return (
     <ChartPanel
       title={`Delivery latency per day: p50 ${formatLatency(data.latencyMs.p50)}, p90 ${formatLatency(data.latencyMs.p90)}, p99 ${formatLatency(data.latencyMs.p99)}`}
@@ -21,11 +28,27 @@ export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
         <LineChart data={rows} responsive style={chartStyle} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
-          <YAxis scale="log" domain={['auto', 'auto']} allowDataOverflow tickFormatter={(v) => formatLatency(Number(v))} tick={{ fontSize: 12 }} width={64} />
+          <YAxis
+            scale="log"
+            domain={['auto', 'auto']}
+            allowDataOverflow
+            tickFormatter={(v) => formatLatency(Number(v))}
+            tick={{ fontSize: 12 }}
+            width={64}
+          />
           <Tooltip formatter={(v) => formatLatency(Number(v))} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {(['p50', 'p90', 'p99'] as const).map((p, i) => (
-            <Line key={p} dataKey={p} name={p} stroke={SERIES_COLOURS[i]} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+            <Line
+              key={p}
+              dataKey={p}
+              name={p}
+              stroke={SERIES_COLOURS[i]}
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
           ))}
         </LineChart>
       }

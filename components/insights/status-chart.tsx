@@ -1,8 +1,8 @@
 'use client';
 import Link from 'next/link';
 import { Cell, Legend, Pie, PieChart, Tooltip } from 'recharts';
-import { formatCount } from '@/lib/ui/format';
-import { formatRate } from '@/lib/ui/insights-format';
+import { formatCount } from '@/lib/i18n/format';
+import { formatRate } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { colourOf, STATUS_ORDER } from './status-colors';
 import styles from './insights.module.css';
@@ -11,7 +11,11 @@ import { type ChartsProps, chartStyle, statusLabel, useDrill, rowOf } from './ch
 /** Messages by status, as shares of the whole. */
 export function StatusChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
   const drill = useDrill(query);
-  const rows = STATUS_ORDER.filter((s) => data.byStatus[s]).map((s) => ({ status: s, name: statusLabel(s), value: data.byStatus[s]! }));
+  const rows = STATUS_ORDER.filter((s) => data.byStatus[s]).map((s) => ({
+    status: s,
+    name: statusLabel(s),
+    value: data.byStatus[s]!,
+  }));
   return (
     <ChartPanel
       title="Messages by status"

@@ -1,9 +1,9 @@
 'use client';
 import Link from 'next/link';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/ui/format';
-import { formatRate, shortDay } from '@/lib/ui/insights-format';
-import { type Drill } from '@/lib/ui/insights-links';
+import { formatCount } from '@/lib/i18n/format';
+import { formatRate, shortDay } from '@/lib/insights';
+import { type Drill } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { colourOf, RATE_COLOUR, STATUS_ORDER } from './status-colors';
 import styles from './insights.module.css';
@@ -13,7 +13,11 @@ import { type ChartsProps, chartStyle, percentTick, statusLabel, useDrill, rowOf
 export function VolumeChart({ data, query, byHour }: ChartsProps) {
   const drill = useDrill(query);
   const present = STATUS_ORDER.filter((s) => data.byStatus[s]);
-  const rows = (byHour ? data.byHour.map((h) => ({ ...h, label: h.hour.slice(5), key: h.hour })) : data.byDay.map((d) => ({ ...d, label: shortDay(d.day), key: d.day }))).map((r) => ({
+  const rows = (
+    byHour
+      ? data.byHour.map((h) => ({ ...h, label: h.hour.slice(5), key: h.hour }))
+      : data.byDay.map((d) => ({ ...d, label: shortDay(d.day), key: d.day }))
+  ).map((r) => ({
     ...r,
     ...Object.fromEntries(present.map((s) => [s, r.byStatus[s] ?? 0])),
   }));
@@ -29,9 +33,20 @@ export function VolumeChart({ data, query, byHour }: ChartsProps) {
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
           <YAxis yAxisId="count" tick={{ fontSize: 12 }} allowDecimals={false} />
-          <YAxis yAxisId="rate" orientation="right" domain={[0, 1]} tickFormatter={percentTick} tick={{ fontSize: 12 }} />
-          <Tooltip formatter={(v, name) => (name === 'Delivery rate' ? formatRate(Number(v)) : formatCount(Number(v)))} />
-          <Legend onClick={(e) => e.dataKey && e.dataKey !== 'rate' && drill.go({ filters: { status: String(e.dataKey) } })} wrapperStyle={{ cursor: 'pointer', fontSize: 12 }} />
+          <YAxis
+            yAxisId="rate"
+            orientation="right"
+            domain={[0, 1]}
+            tickFormatter={percentTick}
+            tick={{ fontSize: 12 }}
+          />
+          <Tooltip
+            formatter={(v, name) => (name === 'Delivery rate' ? formatRate(Number(v)) : formatCount(Number(v)))}
+          />
+          <Legend
+            onClick={(e) => e.dataKey && e.dataKey !== 'rate' && drill.go({ filters: { status: String(e.dataKey) } })}
+            wrapperStyle={{ cursor: 'pointer', fontSize: 12 }}
+          />
           {present.map((s) => (
             <Bar
               key={s}
@@ -48,12 +63,23 @@ export function VolumeChart({ data, query, byHour }: ChartsProps) {
               }}
             />
           ))}
-          <Line yAxisId="rate" dataKey="rate" name="Delivery rate" stroke={RATE_COLOUR} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls />
+          <Line
+            yAxisId="rate"
+            dataKey="rate"
+            name="Delivery rate"
+            stroke={RATE_COLOUR}
+            strokeWidth={2}
+            dot={false}
+            isAnimationActive={false}
+            connectNulls
+          />
         </ComposedChart>
       }
       table={
         <table className={styles.table}>
-          <caption>Messages per {byHour ? 'hour' : 'day'} ({query.query.tz}) by status</caption>
+          <caption>
+            Messages per {byHour ? 'hour' : 'day'} ({query.query.tz}) by status
+          </caption>
           <thead>
             <tr>
               <th scope="col">{byHour ? 'Hour' : 'Day'}</th>
@@ -75,7 +101,15 @@ export function VolumeChart({ data, query, byHour }: ChartsProps) {
                 <td>{formatCount(r.total)}</td>
                 <td>{formatRate(r.rate)}</td>
                 {present.map((s) => (
-                  <td key={s}>{r.byStatus[s] ? <Link href={drill.href({ ...periodDrill(r.key), filters: { status: s } })}>{formatCount(r.byStatus[s])}</Link> : 0}</td>
+                  <td key={s}>
+                    {r.byStatus[s] ? (
+                      <Link href={drill.href({ ...periodDrill(r.key), filters: { status: s } })}>
+                        {formatCount(r.byStatus[s])}
+                      </Link>
+                    ) : (
+                      0
+                    )}
+                  </td>
                 ))}
               </tr>
             ))}

@@ -4,9 +4,9 @@
  * account, and a countdown to the next free call when none is left. It refreshes every ~15 s while
  * the tab is visible and whenever a search answers (the endpoint costs no upstream call).
  */
-import type { QuotaWindow } from '@/lib/api/types';
-import { formatCountdown } from '@/lib/ui/format';
-import { bindingSharedWindows, quotaWaitUntil, WINDOW_WORDS } from '@/lib/ui/quota';
+import type { QuotaWindow } from '@/lib/governor';
+import { formatCountdown } from '@/lib/i18n/format';
+import { bindingSharedWindows, quotaWaitUntil, WINDOW_WORDS } from '@/lib/governor';
 import { useCountdown } from '../common/use-countdown';
 import styles from './quota-meter.module.css';
 import { useQuota } from './use-quota';
@@ -34,9 +34,18 @@ export function QuotaMeter() {
   const waiting = left !== null && left > 0;
   const binding = bindingSharedWindows(data);
   const summary = data.windows.map((w) => `${w.remaining} of ${w.limit} ${WINDOW_WORDS[w.name]}`).join(', ');
-  const shared = binding.length > 0 ? ` Shared by every account of this dashboard: ${binding.map((w) => `${w.remaining} of ${w.limit} ${WINDOW_WORDS[w.name]}`).join(', ')}.` : '';
+  const shared =
+    binding.length > 0
+      ? ` Shared by every account of this dashboard: ${binding.map((w) => `${w.remaining} of ${w.limit} ${WINDOW_WORDS[w.name]}`).join(', ')}.`
+      : '';
   return (
-    <div className={styles.meter} role="group" aria-label="Upstream calls left" data-testid="quota-meter" title={`Upstream calls left: ${summary}.${shared}`}>
+    <div
+      className={styles.meter}
+      role="group"
+      aria-label="Upstream calls left"
+      data-testid="quota-meter"
+      title={`Upstream calls left: ${summary}.${shared}`}
+    >
       <span className={styles.title} aria-hidden="true">
         Calls left
       </span>
@@ -57,13 +66,22 @@ export function QuotaMeter() {
         </span>
       ))}
       {binding.map((w) => (
-        <span key={`shared-${w.name}`} className={styles.window} data-level={level(w)} data-window={`shared-${w.name}`} data-testid="quota-shared">
+        <span
+          key={`shared-${w.name}`}
+          className={styles.window}
+          data-level={level(w)}
+          data-window={`shared-${w.name}`}
+          data-testid="quota-shared"
+        >
           <span className={styles.count}>
             {w.remaining}
             <span className={styles.limit}>/{w.limit}</span>
           </span>
           <span className={styles.name}>shared {SHORT[w.name]}</span>
-          <span className="visually-hidden"> calls left {WINDOW_WORDS[w.name]} for every account of this dashboard together</span>
+          <span className="visually-hidden">
+            {' '}
+            calls left {WINDOW_WORDS[w.name]} for every account of this dashboard together
+          </span>
         </span>
       ))}
       {waiting ? (
@@ -75,7 +93,9 @@ export function QuotaMeter() {
         </span>
       ) : null}
       {data.inFlight > 0 || data.queued.interactive > 0 ? (
-        <span className={styles.busy}>{data.inFlight > 0 ? 'Call in progress' : `${data.queued.interactive} waiting`}</span>
+        <span className={styles.busy}>
+          {data.inFlight > 0 ? 'Call in progress' : `${data.queued.interactive} waiting`}
+        </span>
       ) : null}
     </div>
   );

@@ -7,7 +7,7 @@
  * to components only once the page is hydrated.
  */
 import { useQuery } from '@tanstack/react-query';
-import { quotaQueryOptions } from '@/lib/ui/queries';
+import { quotaQueryOptions } from '@/lib/governor/client';
 import { useHydrated } from '../common/use-hydrated';
 
 export function useQuota() {

@@ -7,7 +7,7 @@ import { QuotaMeter } from '../quota/quota-meter';
 import { TrxLookup } from '../lookup/trx-lookup';
 import { NavLink } from './nav-link';
 import { SignOutButton, SignOutEverywhereButton } from './sign-out-button';
-import { PAGE_PATHS } from '@/lib/ui/paths';
+import { PAGE_PATHS } from '@/lib/http/paths';
 import type { ShellAccount } from './account';
 import styles from './app-header.module.css';
 

@@ -4,8 +4,8 @@
  * or everywhere — every session of the API key, in every browser and script — and then this browser.
  */
 import { useState } from 'react';
-import { apiRequest, errorText } from '@/lib/ui/api-client';
-import { API_PATHS, PAGE_PATHS, signInHref } from '@/lib/ui/paths';
+import { apiRequest, errorText } from '@/lib/http/api-client';
+import { API_PATHS, PAGE_PATHS, signInHref } from '@/lib/http/paths';
 import styles from './sign-out-button.module.css';
 
 async function signOutHere(callbackUrl: string): Promise<void> {

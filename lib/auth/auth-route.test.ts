@@ -30,7 +30,10 @@ describe("next-auth's route, before next-auth", () => {
   });
 
   it('answers a GET of the credentials callback 405 with Allow: POST, not a 500', async () => {
-    const res = await route.GET(new NextRequest('http://dashboard.test/api/auth/callback/credentials'), context('callback', 'credentials'));
+    const res = await route.GET(
+      new NextRequest('http://dashboard.test/api/auth/callback/credentials'),
+      context('callback', 'credentials'),
+    );
     expect(res.status).toBe(405);
     expect(res.headers.get('Allow')).toBe('OPTIONS, POST');
     expect((await res.json()).title).toBe('GET is not answered here');

@@ -29,7 +29,13 @@ function unexpired(claims: JWT, nowMs: number): boolean {
 export async function decodeOnce(params: JWTDecodeParams): Promise<JWT | null> {
   const { token, secret } = params;
   if (!token) return null;
-  const id = createHash('sha256').update(String(secret)).update('\u0000').update(params.salt ?? '').update('\u0000').update(token).digest('base64url');
+  const id = createHash('sha256')
+    .update(String(secret))
+    .update('\u0000')
+    .update(params.salt ?? '')
+    .update('\u0000')
+    .update(token)
+    .digest('base64url');
   const known = kept.get(id);
   if (known) {
     kept.delete(id);

@@ -7,13 +7,12 @@ import 'server-only';
  * the session would have expired), /api/auth/session answers none; and the key's upstream token
  * is dropped from memory.
  */
-import type { SessionsEndReason } from '../api/types';
+import type { SessionsEndReason } from './api';
 import { log } from '../log';
 import { authSecret } from './auth-secret';
 import { unseal } from './secret-box';
-import type { UpstreamGateway } from '../server/upstream-gateway';
-import type { VaultStore } from '../store/vault';
-
+import type { UpstreamGateway } from '../upstream/server';
+import type { VaultStore } from './vault';
 
 export interface EndSessionsDeps {
   vault: VaultStore;
@@ -24,9 +23,17 @@ export interface EndSessionsDeps {
  * How many sessions ended. With `refusedSecret`, only those signed in with that secret: a session
  * signed in with the new one (before or after the refused renewal) stays.
  */
-export async function endSessions(deps: EndSessionsDeps, apiKey: string, reason: SessionsEndReason, refusedSecret?: string): Promise<number> {
+export async function endSessions(
+  deps: EndSessionsDeps,
+  apiKey: string,
+  reason: SessionsEndReason,
+  refusedSecret?: string,
+): Promise<number> {
   const sessions = await deps.vault.forApiKey(apiKey);
-  const ending = refusedSecret === undefined ? sessions : sessions.filter((entry) => openedSecret(entry.sealedSecret) === refusedSecret);
+  const ending =
+    refusedSecret === undefined
+      ? sessions
+      : sessions.filter((entry) => openedSecret(entry.sealedSecret) === refusedSecret);
   // Each of them is told why on its next request (accountFromCookies), not only "sign in first".
   const ended = await deps.vault.endSessions(ending, reason);
   deps.gateway.forget(apiKey);

@@ -13,7 +13,8 @@ const INFO = 'sms-dashboard fingerprint v1';
 let derived: { secret: string; key: Buffer } | undefined;
 
 function keyFor(secret: string): Buffer {
-  if (derived?.secret !== secret) derived = { secret, key: Buffer.from(hkdfSync('sha256', secret, 'fingerprint', INFO, 32)) };
+  if (derived?.secret !== secret)
+    derived = { secret, key: Buffer.from(hkdfSync('sha256', secret, 'fingerprint', INFO, 32)) };
   return derived.key;
 }
 

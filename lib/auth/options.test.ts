@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JWT } from 'next-auth/jwt';
 import { QuotaExceededError } from '../governor/governor';
-import type { VaultEntry, VaultStore } from '../store/vault';
-import { UpstreamError } from '../upstream';
+import type { VaultEntry, VaultStore } from './vault';
+import { UpstreamError } from '../upstream/errors';
 import { authOptions, type AuthDeps } from './options';
 import type { SignInAttempt } from './sign-in-throttle';
 
@@ -47,7 +47,13 @@ function memoryVault(): VaultStore {
 
 function attemptSpy(): SignInAttempt & { said: string[] } {
   const said: string[] = [];
-  return { said, knownAddress: false, succeeded: async () => void said.push('succeeded'), rejected: async () => void said.push('rejected'), abandoned: async () => void said.push('abandoned') };
+  return {
+    said,
+    knownAddress: false,
+    succeeded: async () => void said.push('succeeded'),
+    rejected: async () => void said.push('rejected'),
+    abandoned: async () => void said.push('abandoned'),
+  };
 }
 
 function deps(verify: () => Promise<unknown>, attempt?: SignInAttempt): AuthDeps {
@@ -60,14 +66,18 @@ function deps(verify: () => Promise<unknown>, attempt?: SignInAttempt): AuthDeps
 }
 
 function authorizeOf(d: AuthDeps) {
-  const provider = authOptions(d).providers[0] as unknown as { options: { authorize: (c: Record<string, string>) => Promise<unknown> } };
+  const provider = authOptions(d).providers[0] as unknown as {
+    options: { authorize: (c: Record<string, string>) => Promise<unknown> };
+  };
   return (apiKey: string) => provider.options.authorize({ apiKey, apiSecret: 'wrong', enterpriseId: '' });
 }
 
 describe('sign-in', () => {
   it('logs a refused key only as a fingerprint, and tells the throttle it was refused', async () => {
     const attempt = attemptSpy();
-    const authorize = authorizeOf(deps(() => Promise.reject(new UpstreamError('unauthorized', 'refused', { status: 401 })), attempt));
+    const authorize = authorizeOf(
+      deps(() => Promise.reject(new UpstreamError('unauthorized', 'refused', { status: 401 })), attempt),
+    );
     await expect(authorize(PASTED_SECRET)).rejects.toThrow('CredentialsRejected');
     expect(attempt.said).toEqual(['rejected']);
     const text = lines.join('');
@@ -78,21 +88,43 @@ describe('sign-in', () => {
 
   it('does not count an attempt the upstream could not answer', async () => {
     const attempt = attemptSpy();
-    const authorize = authorizeOf(deps(() => Promise.reject(new QuotaExceededError('tokens', Date.now() + 5000, 5000, 'deployment', { cls: 'signin' })), attempt));
+    const authorize = authorizeOf(
+      deps(
+        () =>
+          Promise.reject(new QuotaExceededError('tokens', Date.now() + 5000, 5000, 'deployment', { cls: 'signin' })),
+        attempt,
+      ),
+    );
     await expect(authorize('demo')).rejects.toThrow('UpstreamHolding:5');
     // Another call in flight: a few seconds.
-    const busy = authorizeOf(deps(() => Promise.reject(new QuotaExceededError('in-flight', Date.now() + 1000, 1000, 'deployment', { cls: 'signin' })), attemptSpy()));
+    const busy = authorizeOf(
+      deps(
+        () =>
+          Promise.reject(new QuotaExceededError('in-flight', Date.now() + 1000, 1000, 'deployment', { cls: 'signin' })),
+        attemptSpy(),
+      ),
+    );
     await expect(busy('demo')).rejects.toThrow('UpstreamBusy');
     expect(attempt.said).toEqual(['abandoned']);
     expect(lines.join('')).not.toContain('"demo"');
   });
 
   it('warns the operator when the upstream cannot check a sign-in (out of reach, broken), not when it refuses one', async () => {
-    const down = authorizeOf(deps(() => Promise.reject(new UpstreamError('network', 'The Report API could not be reached: connect ECONNREFUSED 127.0.0.1:9')), attemptSpy()));
+    const down = authorizeOf(
+      deps(
+        () =>
+          Promise.reject(
+            new UpstreamError('network', 'The Report API could not be reached: connect ECONNREFUSED 127.0.0.1:9'),
+          ),
+        attemptSpy(),
+      ),
+    );
     await expect(down('demo')).rejects.toThrow();
     expect(lines.join('')).toMatch(/"level":"warn","event":"signin.upstream_unavailable","reason":"network"/);
     lines.length = 0;
-    const refused = authorizeOf(deps(() => Promise.reject(new UpstreamError('unauthorized', 'refused', { status: 401 })), attemptSpy()));
+    const refused = authorizeOf(
+      deps(() => Promise.reject(new UpstreamError('unauthorized', 'refused', { status: 401 })), attemptSpy()),
+    );
     await expect(refused('demo')).rejects.toThrow('CredentialsRejected');
     expect(lines.join('')).not.toContain('signin.upstream_unavailable');
   });
@@ -110,7 +142,14 @@ describe('a session cookie', () => {
   it('reads as a session while the vault holds it, and as none once it was ended', async () => {
     const d = deps(() => Promise.resolve({}));
     const jwt = authOptions(d).callbacks!.jwt! as unknown as (p: { token: JWT }) => Promise<JWT>;
-    await d.store.vault.put({ sid: 's1', apiKey: 'demo', enterpriseId: null, sealedSecret: 'x', createdAt: 0, expiresAt: Date.now() + 60_000 });
+    await d.store.vault.put({
+      sid: 's1',
+      apiKey: 'demo',
+      enterpriseId: null,
+      sealedSecret: 'x',
+      createdAt: 0,
+      expiresAt: Date.now() + 60_000,
+    });
     await expect(jwt({ token: { sid: 's1', apiKey: 'demo' } })).resolves.toMatchObject({ sid: 's1' });
     await d.store.vault.delete('s1');
     await expect(jwt({ token: { sid: 's1', apiKey: 'demo' } })).rejects.toThrow('the session was ended on the server');

@@ -10,15 +10,15 @@ import { randomUUID } from 'node:crypto';
 import type { NextAuthOptions, User } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import type { Config } from '../config';
-import { QuotaExceededError } from '../governor/governor';
+import { QuotaExceededError } from '../governor/server';
 import { log } from '../log';
-import type { UpstreamGateway } from '../server/upstream-gateway';
-import type { VaultStore } from '../store/vault';
-import { UpstreamError, type UpstreamErrorKind } from '../upstream';
+import type { UpstreamGateway } from '../upstream/server';
+import type { VaultStore } from './vault';
+import { UpstreamError, type UpstreamErrorKind } from '../upstream/server';
 import { authSecret } from './auth-secret';
 import { signInProblems } from './credentials';
 import { logFingerprint } from './fingerprint';
-import { PAGE_PATHS } from '../ui/paths';
+import { PAGE_PATHS } from '../http/paths';
 import { seal } from './secret-box';
 import { signInErrorCode } from './sign-in-errors';
 import type { SignInAttempt } from './sign-in-throttle';
@@ -53,8 +53,14 @@ function isRejection(err: unknown): boolean {
 function signInFailure(err: unknown): Error {
   if (isRejection(err)) return new Error(signInErrorCode('CredentialsRejected'));
   // Another call in flight passes in moments; a cap or the upstream's own hold has a wait to say.
-  if (err instanceof QuotaExceededError) return new Error(err.limitedBy === 'in-flight' ? signInErrorCode('UpstreamBusy') : signInErrorCode('UpstreamHolding', err.retryAfterMs / 1000));
-  if (err instanceof UpstreamError && err.kind === 'rate_limited') return new Error(signInErrorCode('UpstreamHolding', (err.retryAfterMs ?? 60_000) / 1000));
+  if (err instanceof QuotaExceededError)
+    return new Error(
+      err.limitedBy === 'in-flight'
+        ? signInErrorCode('UpstreamBusy')
+        : signInErrorCode('UpstreamHolding', err.retryAfterMs / 1000),
+    );
+  if (err instanceof UpstreamError && err.kind === 'rate_limited')
+    return new Error(signInErrorCode('UpstreamHolding', (err.retryAfterMs ?? 60_000) / 1000));
   if (err instanceof UpstreamError) return new Error(signInErrorCode('UpstreamUnreachable'));
   log.error('signin.unexpected', { error: err instanceof Error ? err.message : String(err) });
   return new Error(signInErrorCode('SignInBroken'));
@@ -81,12 +87,18 @@ class SessionEndedError extends Error {
 }
 
 async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined): Promise<User | null> {
-  const input = { apiKey: (raw?.apiKey ?? '').trim(), apiSecret: raw?.apiSecret ?? '', enterpriseId: (raw?.enterpriseId ?? '').trim() };
+  const input = {
+    apiKey: (raw?.apiKey ?? '').trim(),
+    apiSecret: raw?.apiSecret ?? '',
+    enterpriseId: (raw?.enterpriseId ?? '').trim(),
+  };
   // The page checks the same before sending; only a script can get here with a bad form.
   if (Object.keys(signInProblems(input)).length > 0) throw new Error(signInErrorCode('InvalidInput'));
   try {
     // No attempt (nothing counted it): treated as from a new address, the stricter reading.
-    await deps.gateway.verifyCredentials(input.apiKey, input.apiSecret, { knownAddress: deps.attempt?.knownAddress ?? false });
+    await deps.gateway.verifyCredentials(input.apiKey, input.apiSecret, {
+      knownAddress: deps.attempt?.knownAddress ?? false,
+    });
   } catch (err) {
     await (isRejection(err) ? deps.attempt?.rejected() : deps.attempt?.abandoned());
     // Not accepted: the key may be anything (a secret pasted into the wrong field), so only its fingerprint is logged.
@@ -94,7 +106,8 @@ async function authorize(deps: AuthDeps, raw: Record<string, string> | undefined
     log.info('signin.refused', { key: logFingerprint(input.apiKey), reason });
     // The upstream out of reach or broken (a wrong UPSTREAM_BASE_URL, an outage) is the operator's to
     // see, at the level they watch: nobody can sign in until it is fixed.
-    if (err instanceof UpstreamError && UPSTREAM_DOWN.has(err.kind)) log.warn('signin.upstream_unavailable', { reason, error: err.message });
+    if (err instanceof UpstreamError && UPSTREAM_DOWN.has(err.kind))
+      log.warn('signin.upstream_unavailable', { reason, error: err.message });
     throw signInFailure(err);
   }
   await deps.attempt?.succeeded();

@@ -6,11 +6,11 @@ import 'server-only';
  * lib/root/page-session.ts): a proxy/middleware check alone is not enough.
  */
 import { getToken } from 'next-auth/jwt';
-import type { UpstreamAccount } from '../server/upstream-gateway';
-import type { VaultStore } from '../store/vault';
+import type { UpstreamAccount } from '../upstream/server';
+import type { VaultStore } from './vault';
 import { authSecret } from './auth-secret';
 import { decodeOnce } from './decoded-tokens';
-import { SESSIONS_END_REASONS, type SessionsEndReason } from '../api/types';
+import { SESSIONS_END_REASONS, type SessionsEndReason } from './api';
 import { unseal } from './secret-box';
 
 export interface SignedInAccount extends UpstreamAccount {
@@ -23,7 +23,10 @@ export type CookieSource = { getAll(): { name: string; value: string }[] };
 function sessionToken(cookieSource: CookieSource, headerSource: Headers) {
   return getToken({
     // The only header getToken reads (a `Bearer` token when there is no cookie).
-    req: { cookies: cookieSource, headers: { authorization: headerSource.get('authorization') ?? undefined } } as unknown as Parameters<typeof getToken>[0]['req'],
+    req: {
+      cookies: cookieSource,
+      headers: { authorization: headerSource.get('authorization') ?? undefined },
+    } as unknown as Parameters<typeof getToken>[0]['req'],
     secret: authSecret(),
     decode: decodeOnce,
   });
@@ -35,7 +38,11 @@ function sessionToken(cookieSource: CookieSource, headerSource: Headers) {
  * there is no such session or it ended otherwise (signed out, expired). Asked only once
  * accountFromCookies found no account.
  */
-export async function endedSessionReason(cookieSource: CookieSource, headerSource: Headers, vault: VaultStore): Promise<SessionsEndReason | null> {
+export async function endedSessionReason(
+  cookieSource: CookieSource,
+  headerSource: Headers,
+  vault: VaultStore,
+): Promise<SessionsEndReason | null> {
   const token = await sessionToken(cookieSource, headerSource);
   if (!token?.sid) return null;
   const reason = await vault.endedReason(token.sid, Date.now());
@@ -43,7 +50,11 @@ export async function endedSessionReason(cookieSource: CookieSource, headerSourc
 }
 
 /** The account of a request's session cookie, or null when there is none (or it was revoked). */
-export async function accountFromCookies(cookieSource: CookieSource, headerSource: Headers, vault: VaultStore): Promise<SignedInAccount | null> {
+export async function accountFromCookies(
+  cookieSource: CookieSource,
+  headerSource: Headers,
+  vault: VaultStore,
+): Promise<SignedInAccount | null> {
   const secret = authSecret();
   const token = await sessionToken(cookieSource, headerSource);
   if (!token?.sid) return null;
@@ -55,7 +66,8 @@ export async function accountFromCookies(cookieSource: CookieSource, headerSourc
     enterpriseId: entry.enterpriseId,
     credentials: async () => {
       const plain = unseal(entry.sealedSecret, secret);
-      if (plain === null) throw new Error('The stored secret cannot be opened (NEXTAUTH_SECRET changed?); sign in again.');
+      if (plain === null)
+        throw new Error('The stored secret cannot be opened (NEXTAUTH_SECRET changed?); sign in again.');
       return { apiKey: entry.apiKey, secret: plain };
     },
   };

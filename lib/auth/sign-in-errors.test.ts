@@ -5,18 +5,32 @@ const GENERIC = 'Sign-in did not complete. Try again.';
 
 describe('sign-in errors', () => {
   it('keeps the wording of the messages people already see', () => {
-    expect(signInErrorText(signInErrorCode('CredentialsRejected'))).toBe('The Report API did not accept this API key and secret. Check both and try again.');
-    expect(signInErrorText(signInErrorCode('UpstreamBusy'))).toBe('The Report API is busy with another call. Try again in a few seconds.');
-    expect(signInErrorText(signInErrorCode('UpstreamHolding', 42.3))).toBe('Sign-ins are waiting for the Report API\u2019s limits. Try again in 43 s.');
-    expect(signInErrorText(signInErrorCode('UpstreamHolding', 600))).toMatch(/^Sign-ins are waiting for the Report API\u2019s limits\. Try again in 10 min\.$/);
-    expect(signInErrorText(signInErrorCode('UpstreamUnreachable'))).toBe('The Report API cannot be reached right now. Try again in a minute.');
-    expect(signInErrorText(signInErrorCode('SignInBroken'))).toBe('Sign-in failed on our side. Try again; if it persists, tell the team.');
+    expect(signInErrorText(signInErrorCode('CredentialsRejected'))).toBe(
+      'The Report API did not accept this API key and secret. Check both and try again.',
+    );
+    expect(signInErrorText(signInErrorCode('UpstreamBusy'))).toBe(
+      'The Report API is busy with another call. Try again in a few seconds.',
+    );
+    expect(signInErrorText(signInErrorCode('UpstreamHolding', 42.3))).toBe(
+      'Sign-ins are waiting for the Report API\u2019s limits. Try again in 43 s.',
+    );
+    expect(signInErrorText(signInErrorCode('UpstreamHolding', 600))).toMatch(
+      /^Sign-ins are waiting for the Report API\u2019s limits\. Try again in 10 min\.$/,
+    );
+    expect(signInErrorText(signInErrorCode('UpstreamUnreachable'))).toBe(
+      'The Report API cannot be reached right now. Try again in a minute.',
+    );
+    expect(signInErrorText(signInErrorCode('SignInBroken'))).toBe(
+      'Sign-in failed on our side. Try again; if it persists, tell the team.',
+    );
     expect(signInErrorText('CredentialsSignin')).toBe('Sign-in failed. Check the API key and secret.');
   });
 
   it('explains why every session ended', () => {
     expect(signInErrorText('CredentialsRefused')).toContain('no longer accepts the secret');
-    expect(signInErrorText('SignedOutEverywhere')).toBe('You signed out everywhere: every session of this API key has ended.');
+    expect(signInErrorText('SignedOutEverywhere')).toBe(
+      'You signed out everywhere: every session of this API key has ended.',
+    );
   });
 
   it("maps next-auth's own codes", () => {
@@ -51,7 +65,15 @@ describe('sign-in errors', () => {
   });
 
   it('reads the number strictly', () => {
-    for (const value of ['TooManyAttempts:', 'TooManyAttempts:1e3', 'TooManyAttempts:-5', 'TooManyAttempts:12 then call us', 'TooManyAttempts:1:2', 'TooManyAttempts: 12', 'TooManyAttempts:1234567890']) {
+    for (const value of [
+      'TooManyAttempts:',
+      'TooManyAttempts:1e3',
+      'TooManyAttempts:-5',
+      'TooManyAttempts:12 then call us',
+      'TooManyAttempts:1:2',
+      'TooManyAttempts: 12',
+      'TooManyAttempts:1234567890',
+    ]) {
       expect(signInErrorText(value), value).toBe(GENERIC);
     }
     // A number on a code that takes none is not that code.

@@ -7,7 +7,7 @@
  * A code that needs a number (a wait in seconds) travels as `Code:<digits>`, strictly: anything else
  * after the code makes the whole value unknown.
  */
-import { formatDuration } from '../ui/format';
+import { formatDuration } from '../i18n/format';
 
 type Text = string | ((seconds: number | undefined) => string);
 

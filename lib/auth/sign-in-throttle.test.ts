@@ -5,22 +5,37 @@
  */
 import { describe, expect, it } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
-import type { DurableStore } from '../store/open-store';
+import type { DurableStore } from '../root/open-store';
 import { fingerprint } from './fingerprint';
 import { KNOWN_ADDRESS_DAYS, SignInThrottle, throttleRulesOf, type ThrottleDecision } from './sign-in-throttle';
 
 const SECRET = 'test-secret-0123456789abcdef0123456789';
-const RULES = throttleRulesOf({ SIGN_IN_FAILURES_PER_KEY: 5, SIGN_IN_FAILURES_PER_ADDRESS: 20, SIGN_IN_FIRST_WAIT_SECONDS: 60, SIGN_IN_MAX_WAIT_SECONDS: 3600, SIGN_IN_FAILURE_WINDOW_MINUTES: 15 });
+const RULES = throttleRulesOf({
+  SIGN_IN_FAILURES_PER_KEY: 5,
+  SIGN_IN_FAILURES_PER_ADDRESS: 20,
+  SIGN_IN_FIRST_WAIT_SECONDS: 60,
+  SIGN_IN_MAX_WAIT_SECONDS: 3600,
+  SIGN_IN_FAILURE_WINDOW_MINUTES: 15,
+});
 const MIN = 60_000;
 
 function throttleOver(store: DurableStore) {
   const clock = { t: Date.UTC(2026, 10, 20) };
-  const throttle = new SignInThrottle({ store: store.signInAttempts, ...RULES, fingerprint: (v) => fingerprint(v, SECRET), now: () => clock.t });
+  const throttle = new SignInThrottle({
+    store: store.signInAttempts,
+    ...RULES,
+    fingerprint: (v) => fingerprint(v, SECRET),
+    now: () => clock.t,
+  });
   return { throttle, clock };
 }
 
 /** An attempt that the upstream refuses (or null when the throttle stopped it). */
-async function fail(throttle: SignInThrottle, key: string, address: string | null = '192.0.2.1'): Promise<ThrottleDecision> {
+async function fail(
+  throttle: SignInThrottle,
+  key: string,
+  address: string | null = '192.0.2.1',
+): Promise<ThrottleDecision> {
   const d = await throttle.begin(key, address);
   if (d.go) await d.attempt.rejected();
   return d;
@@ -124,7 +139,12 @@ describe('the sign-in throttle', () => {
       const { throttle, clock } = throttleOver(first);
       for (let i = 0; i < 5; i++) await fail(throttle, 'demo');
       await first.close();
-      const again = new SignInThrottle({ store: (await open()).signInAttempts, ...RULES, fingerprint: (v) => fingerprint(v, SECRET), now: () => clock.t + 1000 });
+      const again = new SignInThrottle({
+        store: (await open()).signInAttempts,
+        ...RULES,
+        fingerprint: (v) => fingerprint(v, SECRET),
+        now: () => clock.t + 1000,
+      });
       expect(await again.begin('demo', '192.0.2.1')).toEqual({ go: false, retryAfterMs: MIN - 1000, by: 'key' });
     });
 

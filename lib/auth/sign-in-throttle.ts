@@ -17,8 +17,9 @@ import 'server-only';
  * Keys and addresses are stored as keyed fingerprints (./fingerprint.ts), never as they came.
  */
 import type { Config } from '../config';
-import type { SignInAttemptStore } from '../store/sign-in-attempts';
+import type { SignInAttemptStore } from './sign-in-attempt-store';
 import { nextAttemptAt, withFailure, withoutFailure, type ThrottleRule } from './throttle-rules';
+import { DAY_MS } from '../time/units';
 
 export interface SignInAttempt {
   /** The key signed in from this address lately: its check at the upstream is an owner's (CallClass `signin`), else `signin-new`. */
@@ -33,7 +34,6 @@ export interface SignInAttempt {
 
 /** How long an address a key signed in from lets its owner past the key's wait. */
 export const KNOWN_ADDRESS_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 export type ThrottleDecision =
   | { go: true; attempt: SignInAttempt }
@@ -49,9 +49,25 @@ export interface SignInThrottleOptions {
 }
 
 /** The rules as configured. */
-export function throttleRulesOf(c: Pick<Config, 'SIGN_IN_FAILURES_PER_KEY' | 'SIGN_IN_FAILURES_PER_ADDRESS' | 'SIGN_IN_FIRST_WAIT_SECONDS' | 'SIGN_IN_MAX_WAIT_SECONDS' | 'SIGN_IN_FAILURE_WINDOW_MINUTES'>) {
-  const common = { firstWaitMs: c.SIGN_IN_FIRST_WAIT_SECONDS * 1000, maxWaitMs: Math.max(c.SIGN_IN_FIRST_WAIT_SECONDS, c.SIGN_IN_MAX_WAIT_SECONDS) * 1000, windowMs: c.SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000 };
-  return { perKey: { ...common, allowance: c.SIGN_IN_FAILURES_PER_KEY }, perAddress: { ...common, allowance: c.SIGN_IN_FAILURES_PER_ADDRESS } };
+export function throttleRulesOf(
+  c: Pick<
+    Config,
+    | 'SIGN_IN_FAILURES_PER_KEY'
+    | 'SIGN_IN_FAILURES_PER_ADDRESS'
+    | 'SIGN_IN_FIRST_WAIT_SECONDS'
+    | 'SIGN_IN_MAX_WAIT_SECONDS'
+    | 'SIGN_IN_FAILURE_WINDOW_MINUTES'
+  >,
+) {
+  const common = {
+    firstWaitMs: c.SIGN_IN_FIRST_WAIT_SECONDS * 1000,
+    maxWaitMs: Math.max(c.SIGN_IN_FIRST_WAIT_SECONDS, c.SIGN_IN_MAX_WAIT_SECONDS) * 1000,
+    windowMs: c.SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000,
+  };
+  return {
+    perKey: { ...common, allowance: c.SIGN_IN_FAILURES_PER_KEY },
+    perAddress: { ...common, allowance: c.SIGN_IN_FAILURES_PER_ADDRESS },
+  };
 }
 
 export class SignInThrottle {
@@ -112,9 +128,14 @@ export class SignInThrottle {
           }),
         rejected: () =>
           settle(async () => {
-            if (addressSubject) await store.update(addressSubject, (current) => ({ next: withFailure(current, perAddress, this.now()), result: null }));
+            if (addressSubject)
+              await store.update(addressSubject, (current) => ({
+                next: withFailure(current, perAddress, this.now()),
+                result: null,
+              }));
           }),
-        abandoned: () => settle(() => store.update(counted, (current) => ({ next: withoutFailure(current), result: null }))),
+        abandoned: () =>
+          settle(() => store.update(counted, (current) => ({ next: withoutFailure(current), result: null }))),
       },
     };
   }

@@ -15,7 +15,9 @@ function failures(n: number, gap = 1000) {
 describe('sign-in throttle rules', () => {
   it('lets the allowance go free, then waits a minute, doubling up to an hour', () => {
     expect([0, 1, 4].map((n) => waitAfter(n, RULE))).toEqual([0, 0, 0]);
-    expect([5, 6, 7, 8, 9, 10, 11, 12, 40, 2000].map((n) => waitAfter(n, RULE) / MIN)).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60, 60]);
+    expect([5, 6, 7, 8, 9, 10, 11, 12, 40, 2000].map((n) => waitAfter(n, RULE) / MIN)).toEqual([
+      1, 2, 4, 8, 16, 32, 60, 60, 60, 60,
+    ]);
   });
 
   it('refuses the attempt after the allowance until the wait is over, counted from the last failure', () => {

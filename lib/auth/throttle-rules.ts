@@ -7,7 +7,7 @@
  * failure after its wait ended: "5 failures within 15 minutes" is 5 failures each less than 15
  * minutes after the one before.
  */
-import type { FailureStreak } from '../store/sign-in-attempts';
+import type { FailureStreak } from './sign-in-attempt-store';
 
 export interface ThrottleRule {
   /** Failures that cost nothing. */

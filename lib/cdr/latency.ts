@@ -7,13 +7,16 @@ import { upstreamTimestampMs } from '../time/zones';
 
 export function deliveryLatencyMs(record: Record<string, unknown>): number | null {
   const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-  return latencyBetween(upstreamTimestampMs(text(record.date_submitted_to_mno)), upstreamTimestampMs(text(record.date_delivered)));
+  return latencyBetween(
+    upstreamTimestampMs(text(record.date_submitted_to_mno)),
+    upstreamTimestampMs(text(record.date_delivered)),
+  );
 }
 
 /**
  * A latency this long (about 24.8 days, either way) is no latency: it is longer than any SMS
  * validity period, so one of the two timestamps is wrong. It is also more than Insights' rollups
- * hold (32-bit latencies: lib/store/history-rollups.ts).
+ * hold (32-bit latencies: lib/history/store/rollups.ts).
  */
 export const LATENCY_LIMIT_MS = 2 ** 31;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleCdr } from '@/lib/upstream/test-fixtures';
+import { sampleCdr } from '../upstream/test-fixtures';
 import { historyRow, RECORD_COLUMNS, receivedMs, recordColumns, searchText } from './record-columns';
 import { cdrSchema } from './schema';
 
@@ -11,7 +11,11 @@ describe("a record's columns in the local history", () => {
   });
 
   it('keep the record itself beside them, and place it by its received time', () => {
-    const record = cdr({ date_received: '2026-11-01T09:30:00.250+0900', to_address: '819012345678', price: '3.30000000' });
+    const record = cdr({
+      date_received: '2026-11-01T09:30:00.250+0900',
+      to_address: '819012345678',
+      price: '3.30000000',
+    });
     const row = historyRow(record)!;
     expect(JSON.parse(row.body)).toEqual(record);
     expect(row.received_ms).toBe(Date.UTC(2026, 10, 1, 0, 30, 0, 250));
@@ -25,7 +29,7 @@ describe("a record's columns in the local history", () => {
     expect(receivedMs(cdr({ date_received: '' }))).toBeNull();
   });
 
-  it("search text: every searchable field once, lower-cased, one per line, without a field another one quotes whole", () => {
+  it('search text: every searchable field once, lower-cased, one per line, without a field another one quotes whole', () => {
     const record = cdr({
       trx_id: 'ABC123',
       to_address: '819012345678',
@@ -35,13 +39,30 @@ describe("a record's columns in the local history", () => {
       unencrypted_message_body: '',
     });
     // The sender and the reference are in the message: whatever part of them is searched, the message has it.
-    expect(recordColumns(record)!.search_text).toBe('abc123\n819012345678\nsakuramart: your order ord-2026-0012345 has shipped.');
-    const quoteless = cdr({ trx_id: 'ABC123', to_address: '819012345678', from_address: 'Fuji', ref: 'SHP-1', message_body: '配達します', unencrypted_message_body: '' });
+    expect(recordColumns(record)!.search_text).toBe(
+      'abc123\n819012345678\nsakuramart: your order ord-2026-0012345 has shipped.',
+    );
+    const quoteless = cdr({
+      trx_id: 'ABC123',
+      to_address: '819012345678',
+      from_address: 'Fuji',
+      ref: 'SHP-1',
+      message_body: '配達します',
+      unencrypted_message_body: '',
+    });
     expect(recordColumns(quoteless)!.search_text).toBe('abc123\n819012345678\nfuji\nshp-1\n配達します');
   });
 
   it("search text holds an encrypted message's readable text, not its ciphertext", () => {
-    const encrypted = cdr({ trx_id: 'ABC123', to_address: '819012345678', from_address: 'Fuji', ref: '', msg_encrypted: 'true', message_body: 'q2FiY2RlZmc=', unencrypted_message_body: '認証コードは948910です' });
+    const encrypted = cdr({
+      trx_id: 'ABC123',
+      to_address: '819012345678',
+      from_address: 'Fuji',
+      ref: '',
+      msg_encrypted: 'true',
+      message_body: 'q2FiY2RlZmc=',
+      unencrypted_message_body: '認証コードは948910です',
+    });
     expect(recordColumns(encrypted)!.search_text).toBe('abc123\n819012345678\nfuji\n認証コードは948910です');
     // A boolean true reads the same; a message not encrypted keeps its body.
     expect(recordColumns(cdr({ ...encrypted, msg_encrypted: true }))!.search_text).not.toContain('q2fiy2rlzmc=');

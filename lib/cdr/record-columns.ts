@@ -9,7 +9,7 @@ import { utcDayOf } from '../time/zone-days';
 import { latencyBetween } from './latency';
 import { searchFolded } from './typed-text';
 
-/** The columns of a record's row in history_records (lib/store/db/schema.ts), without the row's id and scope. */
+/** The columns of a record's row in history_records (lib/db/schema.ts), without the row's id and scope. */
 export interface RecordColumns {
   trx_id: string;
   received_ms: number;
@@ -40,8 +40,28 @@ export interface RecordColumns {
 
 /** The columns by name, in the order the store writes them (a test holds them to recordColumns). */
 export const RECORD_COLUMNS = [
-  'trx_id', 'received_ms', 'day', 'to_address', 'to_rev', 'from_address', 'status', 'network_code', 'network_name', 'api_key', 'api_key_name', 'ref',
-  'enterprise_id', 'delivery_method', 'dlr_error_code', 'parts', 'price_units', 'currency', 'submitted_ms', 'delivered_ms', 'latency_ms', 'search_text',
+  'trx_id',
+  'received_ms',
+  'day',
+  'to_address',
+  'to_rev',
+  'from_address',
+  'status',
+  'network_code',
+  'network_name',
+  'api_key',
+  'api_key_name',
+  'ref',
+  'enterprise_id',
+  'delivery_method',
+  'dlr_error_code',
+  'parts',
+  'price_units',
+  'currency',
+  'submitted_ms',
+  'delivered_ms',
+  'latency_ms',
+  'search_text',
 ] as const satisfies readonly (keyof RecordColumns)[];
 
 /** A record to keep: its columns and the record itself (JSON). */
@@ -100,13 +120,20 @@ export function recordColumns(cdr: Cdr): RecordColumns | null {
     enterprise_id: text(r.enterprise_id),
     delivery_method: text(r.delivery_method),
     dlr_error_code: text(r.dlr_error_code),
-    parts: typeof partsRaw === 'number' ? partsRaw : partsRaw === null || partsRaw === undefined || partsRaw === '' ? null : Number(partsRaw) || null,
+    parts:
+      typeof partsRaw === 'number'
+        ? partsRaw
+        : partsRaw === null || partsRaw === undefined || partsRaw === ''
+          ? null
+          : Number(partsRaw) || null,
     price_units: priceUnits(text(r.price)),
     currency: text(r.price_currency),
     submitted_ms: submitted,
     delivered_ms: delivered,
     latency_ms: latencyBetween(submitted, delivered),
-    search_text: searchText(SEARCHABLE_FIELDS.map((k) => (k === 'message_body' && isEncrypted(r) ? '' : searchFolded(text(r[k]))))),
+    search_text: searchText(
+      SEARCHABLE_FIELDS.map((k) => (k === 'message_body' && isEncrypted(r) ? '' : searchFolded(text(r[k])))),
+    ),
   };
 }
 

@@ -1,18 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { sampleCdr, samplePage } from '@/lib/upstream/test-fixtures';
+import { sampleCdr, samplePage } from '../upstream/test-fixtures';
 import { CDR_FIELDS } from './fields';
 import { cdrSchema, resultPageSchema } from './schema';
 
 describe('the record schema', () => {
   it('reads text that arrives as a number or a boolean, and null or absent as ""', () => {
-    const cdr = cdrSchema.parse({ ...sampleCdr({ trx_id: 't1' }), from_address: 8100, dlr_error_code: null, network_name: undefined, price: true });
+    const cdr = cdrSchema.parse({
+      ...sampleCdr({ trx_id: 't1' }),
+      from_address: 8100,
+      dlr_error_code: null,
+      network_name: undefined,
+      price: true,
+    });
     expect(cdr).toMatchObject({ from_address: '8100', dlr_error_code: '', network_name: '', price: 'true' });
   });
 
-  it('lays a record out in the list\'s order, then its other fields, whichever fields it lacks', () => {
+  it("lays a record out in the list's order, then its other fields, whichever fields it lacks", () => {
     const { network_name: _dropped, ...lacking } = sampleCdr({ trx_id: 't1' });
     const cdr = cdrSchema.parse({ extra: 1, ...lacking });
-    expect(Object.keys(cdr)).toEqual([...CDR_FIELDS.map((f) => f.key), ...Object.keys(lacking).filter((k) => !CDR_FIELDS.some((f) => f.key === k)), 'extra']);
+    expect(Object.keys(cdr)).toEqual([
+      ...CDR_FIELDS.map((f) => f.key),
+      ...Object.keys(lacking).filter((k) => !CDR_FIELDS.some((f) => f.key === k)),
+      'extra',
+    ]);
     expect(cdr.network_name).toBe('');
   });
 
@@ -21,11 +31,17 @@ describe('the record schema', () => {
     expect(cdrSchema.parse(sampleCdr({ trx_id: 't1', how_many_message_parts: '' })).how_many_message_parts).toBeNull();
     const wrong = cdrSchema.safeParse(sampleCdr({ trx_id: 't1', how_many_message_parts: 'two' }));
     expect(wrong.success).toBe(false);
-    expect(wrong.error?.issues[0]).toMatchObject({ path: ['how_many_message_parts'], message: 'expected an integer, got "two"' });
+    expect(wrong.error?.issues[0]).toMatchObject({
+      path: ['how_many_message_parts'],
+      message: 'expected an integer, got "two"',
+    });
   });
 
   it('refuses an object or a list where text belongs, naming the field and the record', () => {
-    const page = samplePage([sampleCdr({ trx_id: 't1' }), { ...sampleCdr({ trx_id: 't2' }), from_address: { name: 'x' }, to_address: ['81'] }]);
+    const page = samplePage([
+      sampleCdr({ trx_id: 't1' }),
+      { ...sampleCdr({ trx_id: 't2' }), from_address: { name: 'x' }, to_address: ['81'] },
+    ]);
     const result = resultPageSchema.safeParse(page);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([

@@ -45,14 +45,20 @@ const linksSchema = z.object({ self: linkSchema.optional() }).loose();
  */
 const recordSchema = z
   .object({
-    ...(Object.fromEntries(CDR_FIELDS.map((f) => [f.key, z.unknown().optional()])) as Record<CdrFieldKey, z.ZodOptional<z.ZodUnknown>>),
+    ...(Object.fromEntries(CDR_FIELDS.map((f) => [f.key, z.unknown().optional()])) as Record<
+      CdrFieldKey,
+      z.ZodOptional<z.ZodUnknown>
+    >),
     trx_id: z.string().min(1),
     _links: linksSchema.optional(),
   })
   .loose();
 
 /** A record as the product reads it: every field of the list, unknown ones kept as they came. */
-export type Cdr = { [K in CdrFieldKey]: K extends IntegerField ? number | null : string } & { _links?: z.output<typeof linksSchema>; [key: string]: unknown };
+export type Cdr = { [K in CdrFieldKey]: K extends IntegerField ? number | null : string } & {
+  _links?: z.output<typeof linksSchema>;
+  [key: string]: unknown;
+};
 
 /**
  * The fields' values are read in one pass over the list, on the object zod built: a schema per

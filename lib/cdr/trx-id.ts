@@ -35,7 +35,8 @@ export function decodedOrAsIs(text: string): string {
 export function trxIdProblem(input: string): string | null {
   const value = normaliseTrxId(input);
   if (value === '') return 'Enter a transaction ID.';
-  if (/[^0-9a-f]/.test(value)) return 'A transaction ID has only the characters 0-9 and a-f (spaces and hyphens between them are fine).';
+  if (/[^0-9a-f]/.test(value))
+    return 'A transaction ID has only the characters 0-9 and a-f (spaces and hyphens between them are fine).';
   if (value.length !== 32) return `A transaction ID has 32 characters; this one has ${value.length}.`;
   return null;
 }

@@ -44,10 +44,17 @@ export const ALL_COLUMNS: readonly CdrFieldKey[] = CDR_FIELDS.map((f) => f.key);
  * `all` (what a script writer tries first), means every field.
  */
 export function parseColumns(raw: string | null | undefined): { columns: CdrFieldKey[] } | { error: string } {
-  if (raw === null || raw === undefined || raw.trim() === '' || raw.trim().toLowerCase() === 'all') return { columns: [...ALL_COLUMNS] };
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (raw === null || raw === undefined || raw.trim() === '' || raw.trim().toLowerCase() === 'all')
+    return { columns: [...ALL_COLUMNS] };
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !FIELD_BY_KEY.has(n));
-  if (unknown.length > 0) return { error: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use field names such as trx_id, date_received, to_address, or "all".` };
+  if (unknown.length > 0)
+    return {
+      error: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use field names such as trx_id, date_received, to_address, or "all".`,
+    };
   return { columns: [...new Set(names)] as CdrFieldKey[] };
 }
 

@@ -7,7 +7,10 @@ const BOM = '\uFEFF';
 const cols: CdrFieldKey[] = ['trx_id', 'ref', 'from_address'];
 
 function csvOf(values: string[]): string {
-  return recordsToCsv(values.map((v, i) => ({ trx_id: `t${i}`, ref: v, from_address: 'x' })), cols);
+  return recordsToCsv(
+    values.map((v, i) => ({ trx_id: `t${i}`, ref: v, from_address: 'x' })),
+    cols,
+  );
 }
 
 /** The body lines after the BOM and header, split on CRLF only (a bare LF stays inside a cell). */
@@ -30,8 +33,22 @@ describe('the CSV writer', () => {
   });
 
   it('for Excel, writes the digits Excel would change as text (="…"): leading zeros, 12 digits or more', () => {
-    const record = { to_address: '819058653557', dlr_error_code: '000', network_code: '44010', how_many_message_parts: 2, price: '3.30', ref: '=1+1' };
-    const columns: CdrFieldKey[] = ['to_address', 'dlr_error_code', 'network_code', 'how_many_message_parts', 'price', 'ref'];
+    const record = {
+      to_address: '819058653557',
+      dlr_error_code: '000',
+      network_code: '44010',
+      how_many_message_parts: 2,
+      price: '3.30',
+      ref: '=1+1',
+    };
+    const columns: CdrFieldKey[] = [
+      'to_address',
+      'dlr_error_code',
+      'network_code',
+      'how_many_message_parts',
+      'price',
+      'ref',
+    ];
     const excel = recordsToCsv([record], columns, true);
     expect(cellsOfFirstRow(excel)).toBe(`"=""819058653557""","=""000""",44010,2,3.30,"'=1+1"`);
     // The same in parts (an export's file); and nothing of it without the option.
@@ -78,12 +95,22 @@ describe('the CSV writer', () => {
   });
 
   it('writes numbers as numbers (a negative count is not a formula)', () => {
-    const csv = recordsToCsv([{ trx_id: 'a', how_many_message_parts: 3 }, { trx_id: 'b', how_many_message_parts: -1 }], ['trx_id', 'how_many_message_parts']);
+    const csv = recordsToCsv(
+      [
+        { trx_id: 'a', how_many_message_parts: 3 },
+        { trx_id: 'b', how_many_message_parts: -1 },
+      ],
+      ['trx_id', 'how_many_message_parts'],
+    );
     expect(csv).toBe(`${BOM}trx_id,how_many_message_parts\r\na,3\r\nb,-1\r\n`);
   });
 
   it('writes the same bytes in parts as the whole-document writer, with one BOM and one header', () => {
-    const records = ['plain', 'a,b', '=x', 'お知らせ\n2行目', '', '📦'].map((ref, i) => ({ trx_id: `t${i}`, ref, from_address: '-x' }));
+    const records = ['plain', 'a,b', '=x', 'お知らせ\n2行目', '', '📦'].map((ref, i) => ({
+      trx_id: `t${i}`,
+      ref,
+      from_address: '-x',
+    }));
     const whole = recordsToCsv(records, cols);
     expect(inParts(records, cols)).toBe(whole);
     expect(inParts(records, cols).split(BOM).length).toBe(2);
@@ -109,26 +136,64 @@ describe('the CSV writer', () => {
  * bytes must not have changed with the library.
  */
 function csvStringifyAsBefore(records: Record<string, unknown>[], columns: CdrFieldKey[], forExcel: boolean): string {
-  const quotedIf = (re: RegExp, prefix: (v: string) => string) => (v: string) => (re.test(v) ? { value: prefix(v), quoted: true } : null);
+  const quotedIf = (re: RegExp, prefix: (v: string) => string) => (v: string) =>
+    re.test(v) ? { value: prefix(v), quoted: true } : null;
   const excelText = quotedIf(/^(0\d*|\d{12,})$/, (v) => `="${v}"`);
   const formula = quotedIf(/^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/, (v) => `'${v}`);
-  const rows = records.map((r) => Object.fromEntries(columns.map((k) => [k, r[k] === null || r[k] === undefined ? '' : typeof r[k] === 'number' ? r[k] : String(r[k])])));
+  const rows = records.map((r) =>
+    Object.fromEntries(
+      columns.map((k) => [
+        k,
+        r[k] === null || r[k] === undefined ? '' : typeof r[k] === 'number' ? r[k] : String(r[k]),
+      ]),
+    ),
+  );
   return stringify(rows, {
     bom: true,
     header: true,
     columns: columns.map((key) => ({ key, header: key })),
     record_delimiter: 'windows',
     quote_record_delimiter: true,
-    cast: { string: (v: string) => (forExcel ? excelText(v) : null) ?? formula(v) ?? v, number: (v: number) => String(v) },
+    cast: {
+      string: (v: string) => (forExcel ? excelText(v) : null) ?? formula(v) ?? v,
+      number: (v: number) => String(v),
+    },
   });
 }
 
 describe('the bytes, against csv-stringify as this writer used it before', () => {
   it('are the same for 2,000 records of awkward values, with and without the Excel option', () => {
-    const pieces = ['', 'a', ' ', ',', '"', '""', '\r', '\n', '\r\n', '=', '+', '-', '@', '\t', '\uFF1D', '\uFF0D', '0', '00', '7', '123456789012', 'お知らせ', '📦', "'", '{"', ';'];
+    const pieces = [
+      '',
+      'a',
+      ' ',
+      ',',
+      '"',
+      '""',
+      '\r',
+      '\n',
+      '\r\n',
+      '=',
+      '+',
+      '-',
+      '@',
+      '\t',
+      '\uFF1D',
+      '\uFF0D',
+      '0',
+      '00',
+      '7',
+      '123456789012',
+      'お知らせ',
+      '📦',
+      "'",
+      '{"',
+      ';',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const text = () => Array.from({ length: Math.floor(next() * 4) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+    const text = () =>
+      Array.from({ length: Math.floor(next() * 4) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
     const columns: CdrFieldKey[] = ['trx_id', 'ref', 'to_address', 'how_many_message_parts', 'message_body', 'price'];
     const records = Array.from({ length: 2_000 }, (_, i) => ({
       trx_id: `t${i}`,
@@ -204,8 +269,33 @@ function readCsv(text: string): string[][] {
 
 describe('a round trip through a strict RFC 4180 reader', () => {
   it('gives back every awkward value (formula starters with their apostrophe)', () => {
-    const awkward = ['', 'plain', 'a,b', 'say "hi"', 'x\ny', 'x\r\ny', 'x\ry', '\u65e5\u672c\u8a9e\u3001\u300c\u5f15\u7528\u300d', '\ud83d\udce6\ud83d\udc4d\ud83c\udffd', '=1+2', '+81', '-', '@x', '\tx', '\rx', '\nx', ' lead', 'trail ', ',', '"', '""'];
-    const csv = recordsToCsv(awkward.map((ref, i) => ({ trx_id: `t${i}`, ref, from_address: 'x' })), cols);
+    const awkward = [
+      '',
+      'plain',
+      'a,b',
+      'say "hi"',
+      'x\ny',
+      'x\r\ny',
+      'x\ry',
+      '\u65e5\u672c\u8a9e\u3001\u300c\u5f15\u7528\u300d',
+      '\ud83d\udce6\ud83d\udc4d\ud83c\udffd',
+      '=1+2',
+      '+81',
+      '-',
+      '@x',
+      '\tx',
+      '\rx',
+      '\nx',
+      ' lead',
+      'trail ',
+      ',',
+      '"',
+      '""',
+    ];
+    const csv = recordsToCsv(
+      awkward.map((ref, i) => ({ trx_id: `t${i}`, ref, from_address: 'x' })),
+      cols,
+    );
     const [header, ...rows] = readCsv(csv.slice(BOM.length));
     expect(header).toEqual(cols);
     expect(rows.map((r) => r[1])).toEqual(awkward.map((v) => (/^[=+\-@\t\r\n]/.test(v) ? `'${v}` : v)));

@@ -31,10 +31,16 @@ export type CellRewrites = Partial<Record<CdrFieldKey, (value: unknown) => unkno
  * The rest of a long document, one record at a time: its line, with its CRLF (no header). For rows
  * kept apart until the document is put together (an export's, lib/exports/file-writer.ts).
  */
-export function csvLineWriter(columns: readonly CdrFieldKey[], forExcel = false, rewrites: CellRewrites = {}): (record: Readonly<Record<string, unknown>>) => string {
+export function csvLineWriter(
+  columns: readonly CdrFieldKey[],
+  forExcel = false,
+  rewrites: CellRewrites = {},
+): (record: Readonly<Record<string, unknown>>) => string {
   const cells = columns.map((key) => {
     const rewrite = rewrites[key];
-    return rewrite ? (record: Readonly<Record<string, unknown>>) => csvCell(rewrite(record[key]), forExcel) : (record: Readonly<Record<string, unknown>>) => csvCell(record[key], forExcel);
+    return rewrite
+      ? (record: Readonly<Record<string, unknown>>) => csvCell(rewrite(record[key]), forExcel)
+      : (record: Readonly<Record<string, unknown>>) => csvCell(record[key], forExcel);
   });
   return (record) => {
     let line = cells[0] ? cells[0](record) : '';
@@ -44,7 +50,11 @@ export function csvLineWriter(columns: readonly CdrFieldKey[], forExcel = false,
 }
 
 /** A whole (small) document at once: the chosen columns of each record, in their order. */
-export function recordsToCsv(records: readonly Readonly<Record<string, unknown>>[], columns: readonly CdrFieldKey[], forExcel = false): string {
+export function recordsToCsv(
+  records: readonly Readonly<Record<string, unknown>>[],
+  columns: readonly CdrFieldKey[],
+  forExcel = false,
+): string {
   const line = csvLineWriter(columns, forExcel);
   let text = csvHeader(columns);
   for (const record of records) text += line(record);

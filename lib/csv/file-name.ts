@@ -9,7 +9,14 @@ import { FILTERS } from '../query/filters';
 import { wallClocks, type QuerySelection } from '../query/query';
 
 function safe(part: string): string {
-  return [...part.normalize('NFC').replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^_+|_+$/g, '')].slice(0, 40).join('');
+  return [
+    ...part
+      .normalize('NFC')
+      .replace(/[^\p{L}\p{N}._-]+/gu, '_')
+      .replace(/^_+|_+$/g, ''),
+  ]
+    .slice(0, 40)
+    .join('');
 }
 
 /** The name with every character outside printable ASCII as `_`, for clients that read only `filename=`. */
@@ -24,7 +31,10 @@ function stamp(wallClock: string): string {
   return `${date}T${h}${m}${s === '00' ? '' : s}`;
 }
 
-export function csvFileName(query: Pick<QuerySelection, 'from' | 'to' | 'tz' | 'filters'>, opts: { page?: number } = {}): string {
+export function csvFileName(
+  query: Pick<QuerySelection, 'from' | 'to' | 'tz' | 'filters'>,
+  opts: { page?: number } = {},
+): string {
   const { dateFrom, dateTo } = wallClocks(query);
   const parts = ['sms', stamp(dateFrom), stamp(dateTo), query.tz];
   for (const def of FILTERS) {

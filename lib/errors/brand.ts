@@ -8,6 +8,7 @@ export function brandCheck(name: string): { brand: symbol; hasInstance: (value: 
   const brand = Symbol.for(`sms-dashboard/${name}`);
   return {
     brand,
-    hasInstance: (value: unknown) => typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true,
+    hasInstance: (value: unknown) =>
+      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true,
   };
 }

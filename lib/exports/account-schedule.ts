@@ -3,11 +3,11 @@ import 'server-only';
  * An export's schedule, asked of the governor (the one owner of the windows, the reserve and the
  * upstream's holds): when its remaining calls can go at export priority, and at what rate.
  */
-import type { ExportJobRecord } from '../store/export-job-record';
-import type { UpstreamGateway } from '../server/upstream-gateway';
-import { backgroundRate } from '../governor/policy';
+import type { ExportJobRecord } from './job-row';
+import type { UpstreamGateway } from '../upstream/server';
+import { backgroundRate } from '../governor/server';
 import { remainingCalls } from './job-record';
-import type { ExportSchedule } from '../api/exports';
+import type { ExportSchedule } from './api';
 
 /** How long one call is assumed to hold the account's single in-flight slot. */
 export const ASSUMED_CALL_MS = 1_500;
@@ -20,7 +20,12 @@ export interface ScheduleDeps {
 }
 
 /** When an account's export calls can go, from the governor's own windows, at export priority. */
-export async function accountSchedule(deps: ScheduleDeps, apiKey: string, calls: number, callsAhead: number): Promise<ExportSchedule> {
+export async function accountSchedule(
+  deps: ScheduleDeps,
+  apiKey: string,
+  calls: number,
+  callsAhead: number,
+): Promise<ExportSchedule> {
   const now = deps.now();
   const plan = await deps.gateway.planCalls(apiKey, 'export', calls, callsAhead, ASSUMED_CALL_MS);
   const rate = backgroundRate(deps.gateway.limits, 'export');
@@ -39,7 +44,10 @@ export async function accountSchedule(deps: ScheduleDeps, apiKey: string, calls:
 }
 
 /** Calls the account's active jobs still need, in the order they will run (oldest first). */
-export function callsQueued(active: readonly ExportJobRecord[], apiKey: string): Map<string, { calls: number; ahead: number; windowsUnknown: number }> {
+export function callsQueued(
+  active: readonly ExportJobRecord[],
+  apiKey: string,
+): Map<string, { calls: number; ahead: number; windowsUnknown: number }> {
   const out = new Map<string, { calls: number; ahead: number; windowsUnknown: number }>();
   let ahead = 0;
   for (const job of active) {

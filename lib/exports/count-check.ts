@@ -4,7 +4,7 @@
  * rows written. Any difference is reported in the job, never hidden: a record that moved, a page the
  * upstream shortened, records beyond its 1000-page reach.
  */
-import type { ExportCountCheck } from '../api/exports';
+import type { ExportCountCheck } from './api';
 
 export interface WindowCount {
   totalFound: number;
@@ -28,15 +28,24 @@ export function checkCount(input: CountInput): { check: ExportCountCheck; warnin
   const warnings: string[] = [];
   for (const w of input.windows) {
     if (w.received !== w.totalFound) {
-      warnings.push(`Window ${w.label}: the upstream reported ${w.totalFound.toLocaleString('en-US')} records and sent ${w.received.toLocaleString('en-US')}.`);
+      warnings.push(
+        `Window ${w.label}: the upstream reported ${w.totalFound.toLocaleString('en-US')} records and sent ${w.received.toLocaleString('en-US')}.`,
+      );
     }
   }
   if (difference !== 0) {
-    const what = difference < 0 ? `${(-difference).toLocaleString('en-US')} fewer` : `${difference.toLocaleString('en-US')} more`;
-    const overlap = input.overlapDuplicates > 0 ? ` (${input.overlapDuplicates.toLocaleString('en-US')} of them counted in two windows)` : '';
+    const what =
+      difference < 0 ? `${(-difference).toLocaleString('en-US')} fewer` : `${difference.toLocaleString('en-US')} more`;
+    const overlap =
+      input.overlapDuplicates > 0
+        ? ` (${input.overlapDuplicates.toLocaleString('en-US')} of them counted in two windows)`
+        : '';
     warnings.push(
       `The file has ${input.written.toLocaleString('en-US')} records, ${what} than the ${expected.toLocaleString('en-US')} the upstream reported${overlap}.`,
     );
   }
-  return { check: { expected, written: input.written, duplicates: input.duplicates, difference, ok: difference === 0 }, warnings };
+  return {
+    check: { expected, written: input.written, duplicates: input.duplicates, difference, ok: difference === 0 },
+    warnings,
+  };
 }

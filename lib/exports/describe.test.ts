@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportSchedule } from '../api/exports';
-import { HOUR, MINUTE } from '../governor/windows';
+import type { ExportSchedule } from './api';
+import { HOUR_MS as HOUR, MINUTE_MS as MINUTE } from '../time/units';
 import { describeSchedule, describeSpan } from './describe';
 
 describe('describeSpan', () => {
@@ -31,7 +31,9 @@ describe('describeSchedule', () => {
     ...over,
   });
   it('says calls, time, rate and the interactive reserve', () => {
-    expect(describeSchedule(s({}), 0, CACHED)).toBe('42 calls: about 6 h at 7 calls an hour; 3 calls an hour are kept for interactive use.');
+    expect(describeSchedule(s({}), 0, CACHED)).toBe(
+      '42 calls: about 6 h at 7 calls an hour; 3 calls an hour are kept for interactive use.',
+    );
   });
   it('mentions the day limit when it binds and earlier exports', () => {
     expect(describeSchedule(s({ calls: 300, callsAhead: 5, durationMs: 3 * 24 * HOUR }), 0, CACHED)).toBe(
@@ -39,23 +41,35 @@ describe('describeSchedule', () => {
     );
   });
   it('quotes the minute when it sets the pace', () => {
-    expect(describeSchedule(s({ calls: 75, durationMs: 2 * MINUTE, perMinute: 60, perHour: 9997, perDay: 99997 }), 0, CACHED)).toBe(
-      '75 calls: about 2 min at 60 calls a minute; 3 calls an hour are kept for interactive use.',
-    );
+    expect(
+      describeSchedule(
+        s({ calls: 75, durationMs: 2 * MINUTE, perMinute: 60, perHour: 9997, perDay: 99997 }),
+        0,
+        CACHED,
+      ),
+    ).toBe('75 calls: about 2 min at 60 calls a minute; 3 calls an hour are kept for interactive use.');
   });
   it('says a small export goes right now', () => {
-    expect(describeSchedule(s({ calls: 2, fitsNow: true }), 0, CACHED)).toBe('2 calls, free right now: ready in a few seconds.');
+    expect(describeSchedule(s({ calls: 2, fitsNow: true }), 0, CACHED)).toBe(
+      '2 calls, free right now: ready in a few seconds.',
+    );
   });
   it('says nothing is spent, and where the records come from', () => {
     const free = s({ calls: 0, fitsNow: true });
     expect(describeSchedule(free, 0, CACHED)).toBe('No upstream call: every page is already cached.');
-    expect(describeSchedule(free, 0, { pagesCached: 0, local: true })).toBe('No upstream call: read from the local history.');
-    expect(describeSchedule(free, 0, { pagesCached: 4, local: true })).toBe('No upstream call: read from the local history and pages already cached.');
+    expect(describeSchedule(free, 0, { pagesCached: 0, local: true })).toBe(
+      'No upstream call: read from the local history.',
+    );
+    expect(describeSchedule(free, 0, { pagesCached: 4, local: true })).toBe(
+      'No upstream call: read from the local history and pages already cached.',
+    );
     // Nothing to read (a local-only export over days not copied: its warning says so).
     expect(describeSchedule(free, 0, { pagesCached: 0, local: false })).toBe('No upstream call.');
   });
   it('says when sizes are still unknown', () => {
-    expect(describeSchedule(s({ calls: 3 }), 3, CACHED)).toMatch(/^At least 3 calls: .* The size of 3 windows is not known until their first page is read/);
+    expect(describeSchedule(s({ calls: 3 }), 3, CACHED)).toMatch(
+      /^At least 3 calls: .* The size of 3 windows is not known until their first page is read/,
+    );
   });
   it('says when the calls can never go', () => {
     expect(describeSchedule(s({ finishAt: null, durationMs: null }), 0, CACHED)).toContain('cannot go');

@@ -2,23 +2,20 @@
  * The sentences a person reads about an export's cost and time. Browser-safe and pure: the server
  * writes them into the estimate, and tests pin them.
  */
-import type { ExportSchedule } from '../api/exports';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+import type { ExportSchedule } from './api';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/units';
 
 /** `under a minute`, `about 25 min`, `about 4 h 10 min`, `about 3 d 4 h`. */
 export function describeSpan(ms: number): string {
-  if (ms < MINUTE) return 'under a minute';
-  if (ms < HOUR) return `about ${Math.round(ms / MINUTE)} min`;
-  if (ms < DAY) {
-    const h = Math.floor(ms / HOUR);
-    const m = Math.round((ms - h * HOUR) / MINUTE / 5) * 5;
+  if (ms < MINUTE_MS) return 'under a minute';
+  if (ms < HOUR_MS) return `about ${Math.round(ms / MINUTE_MS)} min`;
+  if (ms < DAY_MS) {
+    const h = Math.floor(ms / HOUR_MS);
+    const m = Math.round((ms - h * HOUR_MS) / MINUTE_MS / 5) * 5;
     return m === 0 ? `about ${h} h` : m === 60 ? `about ${h + 1} h` : `about ${h} h ${m} min`;
   }
-  const d = Math.floor(ms / DAY);
-  const h = Math.round((ms - d * DAY) / HOUR);
+  const d = Math.floor(ms / DAY_MS);
+  const h = Math.round((ms - d * DAY_MS) / HOUR_MS);
   return h === 0 ? `about ${d} d` : h === 24 ? `about ${d + 1} d` : `about ${d} d ${h} h`;
 }
 
@@ -48,14 +45,22 @@ export function describeSchedule(s: ExportSchedule, windowsUnknown: number, read
       : '';
   if (s.calls === 0 && windowsUnknown === 0) return withoutCalls(read);
   if (s.finishAt === null || s.durationMs === null) {
-    return sentence(`${atLeast}${plural(s.calls, 'call')}: they cannot go, because the ${s.reserve} calls kept for interactive use take every call of a window (lower UPSTREAM_BACKGROUND_RESERVE).`);
+    return sentence(
+      `${atLeast}${plural(s.calls, 'call')}: they cannot go, because the ${s.reserve} calls kept for interactive use take every call of a window (lower UPSTREAM_BACKGROUND_RESERVE).`,
+    );
   }
   const ahead = s.callsAhead > 0 ? ` ${plural(s.callsAhead, 'call')} of earlier exports go first.` : '';
-  if (s.fitsNow) return sentence(`${atLeast}${plural(s.calls, 'call')}, free right now: ready in a few seconds.${unknown}`);
+  if (s.fitsNow)
+    return sentence(`${atLeast}${plural(s.calls, 'call')}, free right now: ready in a few seconds.${unknown}`);
   const total = s.calls + s.callsAhead;
   // The window that sets the pace: the minute's when the hour's allows more than 60 minutes of it.
   const pace = s.perMinute * 60 < s.perHour ? `${s.perMinute} calls a minute` : `${s.perHour} calls an hour`;
   const rate = total > s.perDay ? `${pace} and ${s.perDay} a day` : pace;
-  const kept = s.reserve > 0 ? `; ${plural(s.reserve, 'call')} an hour ${s.reserve === 1 ? 'is' : 'are'} kept for interactive use` : '';
-  return sentence(`${atLeast}${plural(s.calls, 'call')}: ${describeSpan(s.durationMs)} at ${rate}${kept}.${ahead}${unknown}`);
+  const kept =
+    s.reserve > 0
+      ? `; ${plural(s.reserve, 'call')} an hour ${s.reserve === 1 ? 'is' : 'are'} kept for interactive use`
+      : '';
+  return sentence(
+    `${atLeast}${plural(s.calls, 'call')}: ${describeSpan(s.durationMs)} at ${rate}${kept}.${ahead}${unknown}`,
+  );
 }

@@ -7,17 +7,25 @@ import 'server-only';
  * neither knows is counted as one call and said to be unknown.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import { cut } from '../history/coverage';
+import { cut } from '../history';
 import { MAX_PAGE, queryBody, UPSTREAM_SORT } from '../query/query';
 import { reachableRecords } from '../query/ranges';
-import type { PageCacheStore } from '../store/page-cache';
+import type { PageCacheStore } from '../cache/server';
 import { formatWallClock } from '../time/zones';
 import { accountSchedule, type ScheduleDeps } from './account-schedule';
 import { describeSchedule } from './describe';
 import type { FrozenQuery } from './export-request';
 import { windowBase } from './job-record';
-import { heldFor, isLocalOnly, localOnlyRanges, nothingHeldMessage, searchOfWindow, uncoveredWarning, type LocalReadDeps } from './local-windows';
-import type { ExportEstimate, ExportQuery } from '../api/exports';
+import {
+  heldFor,
+  isLocalOnly,
+  localOnlyRanges,
+  nothingHeldMessage,
+  searchOfWindow,
+  uncoveredWarning,
+  type LocalReadDeps,
+} from './local-windows';
+import type { ExportEstimate, ExportQuery } from './api';
 import { inSortOrder, splitForDepth, splitRange, type TimeRange } from '../query/ranges';
 
 export interface EstimateDeps extends ScheduleDeps {
@@ -45,15 +53,33 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
   const U = deps.pageSize;
   const jobLike = {
     account: input.account.apiKey,
-    query: { from: q.from.getTime(), to: q.to.getTime(), requestedTo: null, tz: q.tz, sortOrder: q.sortOrder, ...(q.sort !== UPSTREAM_SORT ? { sort: q.sort } : {}), filters: q.filters },
+    query: {
+      from: q.from.getTime(),
+      to: q.to.getTime(),
+      requestedTo: null,
+      tz: q.tz,
+      sortOrder: q.sortOrder,
+      ...(q.sort !== UPSTREAM_SORT ? { sort: q.sort } : {}),
+      filters: q.filters,
+    },
     enterpriseId: input.account.enterpriseId,
     pageSize: U,
   };
   const ranges = inSortOrder(splitRange(q.from.getTime(), q.to.getTime()), q.sortOrder);
   const warnings: string[] = [];
-  if (input.frozen.requestedTo) warnings.push(`The range ends in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it is created.`);
+  if (input.frozen.requestedTo)
+    warnings.push(
+      `The range ends in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it is created.`,
+    );
 
-  const totals = { calls: 0, pagesCached: 0, windowsUnknown: 0, records: 0 as number | null, exact: true, local: false };
+  const totals = {
+    calls: 0,
+    pagesCached: 0,
+    windowsUnknown: 0,
+    records: 0 as number | null,
+    exact: true,
+    local: false,
+  };
   const windows: ExportEstimate['windows'] = [];
   const addWindow = (r: TimeRange, size: PieceEstimate) => {
     totals.calls += size.calls;
@@ -61,7 +87,13 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
     totals.windowsUnknown += size.unknown;
     totals.records = totals.records === null || size.records === null ? null : totals.records + size.records;
     if (!size.exact) totals.exact = false;
-    windows.push({ dateFrom: formatWallClock(new Date(r.from), q.tz), dateTo: formatWallClock(new Date(r.to), q.tz), records: size.records, calls: size.calls, pagesCached: size.pagesCached });
+    windows.push({
+      dateFrom: formatWallClock(new Date(r.from), q.tz),
+      dateTo: formatWallClock(new Date(r.to), q.tz),
+      records: size.records,
+      calls: size.calls,
+      pagesCached: size.pagesCached,
+    });
   };
 
   if (isLocalOnly(jobLike)) {
@@ -71,18 +103,32 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
     else if (gaps.length > 0) warnings.push(uncoveredWarning(gaps, jobLike));
     const records = held.length === 0 ? 0 : await deps.local.history.count(searchOfWindow(jobLike, held));
     totals.local = held.length > 0;
-    addWindow({ from: jobLike.query.from, to: jobLike.query.to }, { records, exact: true, calls: 0, pagesCached: 0, unknown: 0 });
+    addWindow(
+      { from: jobLike.query.from, to: jobLike.query.to },
+      { records, exact: true, calls: 0, pagesCached: 0, unknown: 0 },
+    );
   } else {
-    if (ranges.length > 1) warnings.push(`The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`);
+    if (ranges.length > 1)
+      warnings.push(
+        `The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`,
+      );
     for (const r of ranges) {
       const pieces = cut(r.from, r.to, await heldFor(deps.local, jobLike, r));
       const parts: PieceEstimate[] = [];
       for (const p of pieces) {
         if (p.kind === 'local') {
-          parts.push({ records: await deps.local.history.count(searchOfWindow(jobLike, [p])), exact: true, calls: 0, pagesCached: 0, unknown: 0 });
+          parts.push({
+            records: await deps.local.history.count(searchOfWindow(jobLike, [p])),
+            exact: true,
+            calls: 0,
+            pagesCached: 0,
+            unknown: 0,
+          });
           totals.local = true;
-        }
-        else parts.push(await upstreamPiece(deps, input, jobLike, p, pieces.length === 1 && ranges.length === 1, warnings));
+        } else
+          parts.push(
+            await upstreamPiece(deps, input, jobLike, p, pieces.length === 1 && ranges.length === 1, warnings),
+          );
       }
       addWindow(r, sumOf(parts));
     }
@@ -138,7 +184,14 @@ type JobLike = Parameters<typeof windowBase>[0];
  * `wholeRange`: the part is the export's whole range, so the search on screen (which ran with the
  * unfrozen end) tells a close size.
  */
-async function upstreamPiece(deps: EstimateDeps, input: EstimateInput, jobLike: JobLike, r: TimeRange, wholeRange: boolean, warnings: string[]): Promise<PieceEstimate> {
+async function upstreamPiece(
+  deps: EstimateDeps,
+  input: EstimateInput,
+  jobLike: JobLike,
+  r: TimeRange,
+  wholeRange: boolean,
+  warnings: string[],
+): Promise<PieceEstimate> {
   const now = deps.now();
   const q = input.frozen.query;
   const U = deps.pageSize;
@@ -148,7 +201,11 @@ async function upstreamPiece(deps: EstimateDeps, input: EstimateInput, jobLike: 
   if (known) [records, exact] = [known.totalFound, true];
   else if (input.frozen.requestedTo && wholeRange) {
     const unfrozen = { ...jobLike, query: { ...jobLike.query, to: input.frozen.requestedTo.getTime() } };
-    const near = await deps.cache.anyPage(input.account.apiKey, windowBase(unfrozen, { from: r.from, to: input.frozen.requestedTo.getTime() }).key, now);
+    const near = await deps.cache.anyPage(
+      input.account.apiKey,
+      windowBase(unfrozen, { from: r.from, to: input.frozen.requestedTo.getTime() }).key,
+      now,
+    );
     if (near) records = near.totalFound;
   }
   if (records === null) return { records: null, exact: false, calls: 1, pagesCached: 0, unknown: 1 };

@@ -17,11 +17,19 @@ afterAll(async () => {
 
 const asked = { apiKey: 'support', enterpriseId: 'ent-minato', sid: 'sid-minato' };
 const other = { apiKey: 'support', enterpriseId: 'ent-fuji', sid: 'sid-fuji' };
-const status = (p: Promise<unknown>) => p.then(() => 200, (err: unknown) => (err instanceof ProblemError ? err.problem.status : 500));
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (err: unknown) => (err instanceof ProblemError ? err.problem.status : 500),
+  );
 
 describe('an export', () => {
   it('is its account’s, API key and enterprise', async () => {
-    const created = await h.exports.create(asked, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', tz: 'UTC' });
+    const created = await h.exports.create(asked, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-02 00:00:00',
+      tz: 'UTC',
+    });
     if (created.kind !== 'job') throw new Error('expected a job');
     const id = created.job.id;
     expect((await h.exports.list(asked)).map((j) => j.id)).toEqual([id]);
@@ -39,12 +47,30 @@ describe('an export', () => {
     const another = { apiKey: 'minato', enterpriseId: null, sid: 'sid-minato-other' };
     for (let day = 1; day <= 10; day++) {
       const d = String(day).padStart(2, '0');
-      expect((await h.exports.create(busy, { 'date-from': `2026-09-${d} 00:00:00`, 'date-to': `2026-09-${d} 12:00:00`, tz: 'UTC' })).kind).toBe('job');
+      expect(
+        (
+          await h.exports.create(busy, {
+            'date-from': `2026-09-${d} 00:00:00`,
+            'date-to': `2026-09-${d} 12:00:00`,
+            tz: 'UTC',
+          })
+        ).kind,
+      ).toBe('job');
     }
-    const refused = await h.exports.create(busy, { 'date-from': '2026-09-20 00:00:00', 'date-to': '2026-09-20 12:00:00', tz: 'UTC' }).catch((err: unknown) => err);
+    const refused = await h.exports
+      .create(busy, { 'date-from': '2026-09-20 00:00:00', 'date-to': '2026-09-20 12:00:00', tz: 'UTC' })
+      .catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ProblemError);
     expect((refused as ProblemError).problem).toMatchObject({ status: 409, type: '/problems/too-many-exports' });
     expect((refused as ProblemError).problem.detail).toMatch(/already has 10 exports queued or running/);
-    expect((await h.exports.create(another, { 'date-from': '2026-09-20 00:00:00', 'date-to': '2026-09-20 12:00:00', tz: 'UTC' })).kind).toBe('job');
+    expect(
+      (
+        await h.exports.create(another, {
+          'date-from': '2026-09-20 00:00:00',
+          'date-to': '2026-09-20 12:00:00',
+          tz: 'UTC',
+        })
+      ).kind,
+    ).toBe('job');
   });
 });

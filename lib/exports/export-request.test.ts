@@ -19,7 +19,9 @@ describe('parseExportRequest', () => {
   });
 
   it('refuses a key it does not know, `__proto__` included (a plain object of errors lost that one)', () => {
-    const r = parseExportRequest(JSON.parse(`{"date-from":"2026-01-01 00:00:00","date-to":"2026-01-08 00:00:00","__proto__":{"x":1}}`));
+    const r = parseExportRequest(
+      JSON.parse(`{"date-from":"2026-01-01 00:00:00","date-to":"2026-01-08 00:00:00","__proto__":{"x":1}}`),
+    );
     expect(r.ok === false && Object.keys(r.errors)).toEqual(['__proto__']);
   });
 
@@ -27,7 +29,10 @@ describe('parseExportRequest', () => {
     const r = parseExportRequest({ ...base, excel: true });
     expect(r.ok && r.request.excel).toBe(true);
     expect(parseExportRequest(base)).toMatchObject({ ok: true, request: { excel: false } });
-    expect(parseExportRequest({ ...base, excel: 'yes' })).toMatchObject({ ok: false, errors: { excel: 'excel must be true or false.' } });
+    expect(parseExportRequest({ ...base, excel: 'yes' })).toMatchObject({
+      ok: false,
+      errors: { excel: 'excel must be true or false.' },
+    });
   });
 
   it('takes columns as an array or a comma-separated string, and dryRun', () => {
@@ -47,22 +52,39 @@ describe('parseExportRequest', () => {
   });
 
   it('still checks everything else of a long range', () => {
-    const r = parseExportRequest({ 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-04-01 00:00:00', status: 'NOPE', tz: 'UTC' });
+    const r = parseExportRequest({
+      'date-from': '2026-01-01 00:00:00',
+      'date-to': '2026-04-01 00:00:00',
+      status: 'NOPE',
+      tz: 'UTC',
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(Object.keys(r.errors)).toEqual(['status']);
   });
 
   it('reports each broken rule against its key', () => {
-    const r = parseExportRequest({ 'date-from': '2026-01-08 00:00:00', 'date-to': '2026-01-01 00:00:00', columns: ['nope'], dryRun: 'yes', dateFrom: 'x' });
+    const r = parseExportRequest({
+      'date-from': '2026-01-08 00:00:00',
+      'date-to': '2026-01-01 00:00:00',
+      columns: ['nope'],
+      dryRun: 'yes',
+      dateFrom: 'x',
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['columns', 'date-to', 'dateFrom', 'dryRun']);
   });
 
   it('requires both dates and a JSON object', () => {
-    expect(parseExportRequest({})).toMatchObject({ ok: false, errors: { 'date-from': expect.any(String), 'date-to': expect.any(String) } });
+    expect(parseExportRequest({})).toMatchObject({
+      ok: false,
+      errors: { 'date-from': expect.any(String), 'date-to': expect.any(String) },
+    });
     expect(parseExportRequest([1])).toMatchObject({ ok: false, errors: { body: expect.any(String) } });
-    expect(parseExportRequest({ ...base, columns: [] })).toMatchObject({ ok: false, errors: { columns: expect.any(String) } });
+    expect(parseExportRequest({ ...base, columns: [] })).toMatchObject({
+      ok: false,
+      errors: { columns: expect.any(String) },
+    });
   });
 
   it('takes "all" for every column, the first thing a script writer tries', () => {
@@ -100,6 +122,9 @@ describe('freezeRange', () => {
 
   it('refuses a range that has not started', () => {
     const q = parsed('2026-01-10 00:00:00');
-    expect(freezeRange(q, Date.parse('2025-12-01T00:00:00Z'))).toEqual({ ok: false, error: expect.stringContaining('future') });
+    expect(freezeRange(q, Date.parse('2025-12-01T00:00:00Z'))).toEqual({
+      ok: false,
+      error: expect.stringContaining('future'),
+    });
   });
 });

@@ -9,7 +9,14 @@
  */
 import type { CdrFieldKey } from '../cdr/fields';
 import { parseColumns } from '../csv/csv-format';
-import { EXPORT_MAX_RANGE_DAYS, noFieldErrors, parseQuery, QUERY_PARAMS, type FieldErrors, type QuerySelection } from '../query/query';
+import {
+  EXPORT_MAX_RANGE_DAYS,
+  noFieldErrors,
+  parseQuery,
+  QUERY_PARAMS,
+  type FieldErrors,
+  type QuerySelection,
+} from '../query/query';
 
 export interface ExportRequest {
   query: QuerySelection;
@@ -34,7 +41,8 @@ function columnsOf(raw: unknown, errors: FieldErrors): CdrFieldKey[] {
     }
     text = raw.join(',');
   } else {
-    errors.columns = 'columns must be "all", an array of field names (e.g. ["trx_id", "date_received"]) or a comma-separated string.';
+    errors.columns =
+      'columns must be "all", an array of field names (e.g. ["trx_id", "date_received"]) or a comma-separated string.';
     return [];
   }
   const parsed = parseColumns(text);
@@ -48,12 +56,19 @@ function columnsOf(raw: unknown, errors: FieldErrors): CdrFieldKey[] {
 /** Validates the JSON body of POST /api/exports. Each broken rule is reported against its key. */
 export function parseExportRequest(body: unknown, sessionEnterpriseId: string | null = null): ExportRequestResult {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, errors: { body: 'The body must be a JSON object with the query\u2019s parameters, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.' } };
+    return {
+      ok: false,
+      errors: {
+        body: 'The body must be a JSON object with the query\u2019s parameters, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.',
+      },
+    };
   }
   const input = body as Record<string, unknown>;
   const errors = noFieldErrors();
   for (const key of Object.keys(input)) {
-    if (!KNOWN_KEYS.has(key)) errors[key] = `Unknown parameter "${key.slice(0, 40)}". Use the query's names (${QUERY_PARAMS.join(', ')}), plus columns, excel and dryRun.`;
+    if (!KNOWN_KEYS.has(key))
+      errors[key] =
+        `Unknown parameter "${key.slice(0, 40)}". Use the query's names (${QUERY_PARAMS.join(', ')}), plus columns, excel and dryRun.`;
   }
   const dryRun = input.dryRun;
   if (dryRun !== undefined && typeof dryRun !== 'boolean') errors.dryRun = 'dryRun must be true or false.';
@@ -77,7 +92,10 @@ export interface FrozenQuery {
  * Ends the range no later than `now` (to the whole second, as the upstream reads date-to). Returns
  * an error message when nothing of the range has happened yet.
  */
-export function freezeRange(query: QuerySelection, now: number): { ok: true; frozen: FrozenQuery } | { ok: false; error: string } {
+export function freezeRange(
+  query: QuerySelection,
+  now: number,
+): { ok: true; frozen: FrozenQuery } | { ok: false; error: string } {
   const nowSecond = Math.floor(now / 1000) * 1000;
   if (query.to.getTime() <= nowSecond) return { ok: true, frozen: { query, requestedTo: null } };
   if (query.from.getTime() >= nowSecond) {

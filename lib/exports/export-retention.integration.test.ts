@@ -13,7 +13,14 @@ let skew = 0;
 beforeAll(async () => {
   h = await startHarness({ now: () => Date.now() + skew, env: { EXPORT_RETENTION_DAYS: '1' } });
   const now = Date.now();
-  await h.store.vault.put({ sid: 'sid-demo', apiKey: 'demo', enterpriseId: null, sealedSecret: seal('demo-secret', authSecret()), createdAt: now, expiresAt: now + 3600_000 });
+  await h.store.vault.put({
+    sid: 'sid-demo',
+    apiKey: 'demo',
+    enterpriseId: null,
+    sealedSecret: seal('demo-secret', authSecret()),
+    createdAt: now,
+    expiresAt: now + 3600_000,
+  });
   h.start();
 });
 afterAll(async () => {
@@ -21,12 +28,20 @@ afterAll(async () => {
 });
 
 const demo = { apiKey: 'demo', enterpriseId: null, sid: 'sid-demo' };
-const status = (p: Promise<unknown>) => p.then(() => 200, (err: unknown) => (err instanceof ProblemError ? err.problem.status : 500));
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (err: unknown) => (err instanceof ProblemError ? err.problem.status : 500),
+  );
 
 describe('an export past its retention', () => {
   it('can no longer be read, listed or downloaded, though not yet pruned', async () => {
     const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
-    const created = await h.exports.create(demo, { 'date-from': `${day} 00:00:00`, 'date-to': `${day} 01:00:00`, tz: 'UTC' });
+    const created = await h.exports.create(demo, {
+      'date-from': `${day} 00:00:00`,
+      'date-to': `${day} 01:00:00`,
+      tz: 'UTC',
+    });
     if (created.kind !== 'job') throw new Error('expected a job');
     const id = created.job.id;
     let job = created.job;

@@ -6,16 +6,17 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { isActiveExportState, type ExportEstimate, type ExportJob } from '../api/exports';
+import { isActiveExportState, type ExportEstimate, type ExportJob } from './api';
 import type { Config } from '../config';
-import { scopeOf } from '../history/scope';
+import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
 import { badRequest, notFound, ProblemError } from '../http/problem';
 import type { Logger } from '../log';
-import type { UpstreamAccount, UpstreamGateway } from '../server/upstream-gateway';
-import type { ExportFileStore, ExportJobStore } from '../store';
-import type { ExportJobRecord } from '../store/export-job-record';
-import type { PageCacheStore } from '../store/page-cache';
+import type { UpstreamAccount, UpstreamGateway } from '../upstream/server';
+import type { ExportFileStore } from './file-store';
+import type { ExportJobStore } from './job-store';
+import type { ExportJobRecord } from './job-row';
+import type { PageCacheStore } from '../cache/server';
 import { accountSchedule, callsQueued } from './account-schedule';
 import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
@@ -75,7 +76,10 @@ export class ExportService {
   /** The account's job; one past its retention is gone, whether or not the pruner (every few minutes) has deleted it yet. */
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
-    if (!job || isExpired(job, this.deps.now())) throw notFound(`No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`);
+    if (!job || isExpired(job, this.deps.now()))
+      throw notFound(
+        `No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`,
+      );
     return job;
   }
 
@@ -118,7 +122,12 @@ export class ExportService {
     });
     await routeNewJob(this.deps.local, job);
     await this.deps.store.insertJob(job, ownerOf(account));
-    this.deps.log.info('export.created', { job: job.id, account: account.apiKey, windows: job.windows.length, columns: job.columns.length });
+    this.deps.log.info('export.created', {
+      job: job.id,
+      account: account.apiKey,
+      windows: job.windows.length,
+      columns: job.columns.length,
+    });
     this.deps.runner.kick();
     return { kind: 'job', job: await this.present(job, [...active, job]) };
   }
@@ -177,7 +186,10 @@ export class ExportService {
         type: '/problems/export-not-ready',
         title: 'The export has no file yet',
         status: 409,
-        detail: job.state === 'failed' || job.state === 'cancelled' ? `The export is ${job.state}: it has no file.` : `The export is ${job.state}; its file is ready when it is done.`,
+        detail:
+          job.state === 'failed' || job.state === 'cancelled'
+            ? `The export is ${job.state}: it has no file.`
+            : `The export is ${job.state}; its file is ready when it is done.`,
       });
     }
     const [bytes, stream] = await Promise.all([this.deps.files.size(job.id), this.deps.files.read(job.id)]);

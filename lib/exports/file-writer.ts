@@ -17,8 +17,9 @@ import { TIMESTAMP_FIELDS, type CdrFieldKey } from '../cdr/fields';
 import { receivedMs } from '../cdr/record-columns';
 import type { Cdr } from '../cdr/schema';
 import { csvHeader, csvLineWriter } from '../csv/csv';
-import type { ExportFileStore, ExportJobStore } from '../store';
-import type { ExportJobRecord, StoredRow } from '../store/export-job-record';
+import type { ExportFileStore } from './file-store';
+import type { ExportJobStore } from './job-store';
+import type { ExportJobRecord, StoredRow } from './job-row';
 import { rezoneTimestamp } from '../time/zones';
 
 /** Records per turn of the event loop. */
@@ -27,14 +28,20 @@ const BATCH = 250;
 /** A record's line of the job's file: its columns, its timestamps in the job's zone. */
 function lineMaker(job: ExportJobRecord): (record: Readonly<Record<string, unknown>>) => string {
   const rezone = (v: unknown) => (typeof v === 'string' ? rezoneTimestamp(v, job.query.tz) : v);
-  const rewrites = Object.fromEntries(job.columns.filter((c) => (TIMESTAMP_FIELDS as readonly string[]).includes(c)).map((c) => [c, rezone]));
+  const rewrites = Object.fromEntries(
+    job.columns.filter((c) => (TIMESTAMP_FIELDS as readonly string[]).includes(c)).map((c) => [c, rezone]),
+  );
   return csvLineWriter(job.columns, job.excel === true, rewrites);
 }
 
 /** The job's rows for records just read: trx_id (for de-duplication), received time, and what the file needs of it. */
 export function storedRows(job: ExportJobRecord, cdrs: readonly Cdr[]): StoredRow[] {
   const line = job.rowFormat === 'csv-line' ? lineMaker(job) : jsonOfColumns(job.columns);
-  return cdrs.map((cdr) => ({ trxId: cdr.trx_id.toLowerCase(), receivedMs: receivedMs(cdr), body: line(cdr as Record<string, unknown>) }));
+  return cdrs.map((cdr) => ({
+    trxId: cdr.trx_id.toLowerCase(),
+    receivedMs: receivedMs(cdr),
+    body: line(cdr as Record<string, unknown>),
+  }));
 }
 
 /** The row of a job made before `rowFormat`: only its columns, as JSON. */
@@ -63,7 +70,13 @@ async function* csvParts(store: ExportJobStore, job: ExportJobRecord, counter: {
     const batch = await store.rowBatch(job.id, after, BATCH);
     if (batch.length === 0) return;
     counter.rows += batch.length;
-    yield batch.map((row) => (job.rowFormat !== 'csv-line' || isJsonRow(row.body) ? line(JSON.parse(row.body) as Record<string, unknown>) : row.body)).join('');
+    yield batch
+      .map((row) =>
+        job.rowFormat !== 'csv-line' || isJsonRow(row.body)
+          ? line(JSON.parse(row.body) as Record<string, unknown>)
+          : row.body,
+      )
+      .join('');
     after = batch[batch.length - 1]!.id;
     // SQLite answers synchronously under its promises, so without this the whole file would be
     // written in one turn of the event loop (seconds for a large export, with every request waiting).
@@ -72,7 +85,11 @@ async function* csvParts(store: ExportJobStore, job: ExportJobRecord, counter: {
 }
 
 /** Writes the job's file; returns its size and the number of records in it. */
-export async function writeExportFile(store: ExportJobStore, files: ExportFileStore, job: ExportJobRecord): Promise<{ bytes: number; rows: number }> {
+export async function writeExportFile(
+  store: ExportJobStore,
+  files: ExportFileStore,
+  job: ExportJobRecord,
+): Promise<{ bytes: number; rows: number }> {
   const counter = { rows: 0 };
   const { bytes } = await files.write(job.id, csvParts(store, job, counter));
   return { bytes, rows: counter.rows };

@@ -7,9 +7,10 @@ import 'server-only';
  */
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import type { ExportFileStore, ExportJobStore } from '../store';
-import type { ExportJobRecord } from '../store/export-job-record';
-import type { PageCacheStore } from '../store/page-cache';
+import type { ExportFileStore } from './file-store';
+import type { ExportJobStore } from './job-store';
+import type { ExportJobRecord } from './job-row';
+import type { PageCacheStore } from '../cache/server';
 import { checkCount } from './count-check';
 import { indexSharedPages } from './index-shared-pages';
 import { writeExportFile } from './file-writer';
@@ -24,7 +25,7 @@ export interface FinishDeps {
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   now(): number;
   log: Logger;
-  /** Runs the file's writing as work a person waits for (lib/server/foreground-work.ts); absent: as is. */
+  /** Runs the file's writing as work a person waits for (lib/background/foreground-work.ts); absent: as is. */
   asForeground?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
@@ -37,13 +38,19 @@ export async function finishJob(deps: FinishDeps, job: ExportJobRecord, signal?:
     return;
   }
   const { check, warnings } = checkCount({
-    windows: leafWindows(current).map((w) => ({ totalFound: w.totalFound ?? 0, received: w.received, label: windowLabel(w, current.query.tz) })),
+    windows: leafWindows(current).map((w) => ({
+      totalFound: w.totalFound ?? 0,
+      received: w.received,
+      label: windowLabel(w, current.query.tz),
+    })),
     written: file.rows,
     duplicates: current.duplicates,
     overlapDuplicates: current.overlapDuplicates,
   });
   if (current.duplicates > 0) {
-    warnings.unshift(`${current.duplicates.toLocaleString('en-US')} records came more than once (window boundaries or pages that shifted) and are written once.`);
+    warnings.unshift(
+      `${current.duplicates.toLocaleString('en-US')} records came more than once (window boundaries or pages that shifted) and are written once.`,
+    );
   }
   const now = deps.now();
   Object.assign(current, {
@@ -59,7 +66,14 @@ export async function finishJob(deps: FinishDeps, job: ExportJobRecord, signal?:
   } satisfies Partial<ExportJobRecord>);
   await deps.store.saveJob(current);
   await deps.store.deleteRows(current.id);
-  deps.log.info('export.done', { job: current.id, account: current.account, records: file.rows, calls: current.callsSpent, cached: current.pagesCached, countOk: check.ok });
+  deps.log.info('export.done', {
+    job: current.id,
+    account: current.account,
+    records: file.rows,
+    calls: current.callsSpent,
+    cached: current.pagesCached,
+    countOk: check.ok,
+  });
   // The file is ready: now the dashboard's index of the records it was given (index-shared-pages.ts).
   await indexSharedPages(deps.cache, current, signal).catch((err: unknown) =>
     deps.log.warn('export.index_failed', { job: current.id, error: err instanceof Error ? err.message : String(err) }),

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CachedPage } from '../store/page-cache';
-import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
+import type { CachedPage } from '../cache/page-cache-store';
+import type { ExportJobRecord, StoredWindow } from './job-row';
 import { indexSharedPages, PAGES_PER_INDEX_WRITE } from './index-shared-pages';
 import { createJobRecord, windowBase } from './job-record';
 
@@ -11,12 +11,32 @@ function job(windows: Partial<StoredWindow>[]): ExportJobRecord {
   const j = createJobRecord({
     id: 'j',
     account: { apiKey: 'demo', sid: 's', enterpriseId: null },
-    frozen: { query: { from: new Date(T0), to: new Date(T0 + windows.length * DAY - 1000), tz: 'UTC', sortOrder: 'asc', sort: 'date_received', filters: {} }, requestedTo: null },
+    frozen: {
+      query: {
+        from: new Date(T0),
+        to: new Date(T0 + windows.length * DAY - 1000),
+        tz: 'UTC',
+        sortOrder: 'asc',
+        sort: 'date_received',
+        filters: {},
+      },
+      requestedTo: null,
+    },
     columns: ['trx_id'],
     pageSize: 100,
     now: T0,
   });
-  j.windows = windows.map((w, i) => ({ id: i + 1, from: T0 + i * DAY, to: T0 + (i + 1) * DAY - 1000, state: 'done', totalFound: 0, pagesDone: 0, pagesTotal: 0, received: 0, ...w }));
+  j.windows = windows.map((w, i) => ({
+    id: i + 1,
+    from: T0 + i * DAY,
+    to: T0 + (i + 1) * DAY - 1000,
+    state: 'done',
+    totalFound: 0,
+    pagesDone: 0,
+    pagesTotal: 0,
+    received: 0,
+    ...w,
+  }));
   return j;
 }
 
@@ -24,8 +44,19 @@ function job(windows: Partial<StoredWindow>[]): ExportJobRecord {
 function cacheFor(j: ExportJobRecord) {
   const missing = `${windowBase(j, j.windows[0]!).key}|3`;
   return {
-    getPage: vi.fn(async (_account: string, key: string, sortOrder: 'asc' | 'desc', page: number): Promise<CachedPage | null> =>
-      `${key}|${page}` === missing ? null : { queryKey: key, sortOrder, page, totalFound: 1, body: { _embedded: { total_found: 1, cdrs: [] } } as never, fetchedAt: 0, expiresAt: 1 },
+    getPage: vi.fn(
+      async (_account: string, key: string, sortOrder: 'asc' | 'desc', page: number): Promise<CachedPage | null> =>
+        `${key}|${page}` === missing
+          ? null
+          : {
+              queryKey: key,
+              sortOrder,
+              page,
+              totalFound: 1,
+              body: { _embedded: { total_found: 1, cdrs: [] } } as never,
+              fetchedAt: 0,
+              expiresAt: 1,
+            },
     ),
     indexPageRecords: vi.fn(async (_account: string, _pages: readonly CachedPage[]) => {}),
   };
@@ -33,7 +64,12 @@ function cacheFor(j: ExportJobRecord) {
 
 describe('the index of an export’s shared pages', () => {
   it('indexes every page its windows read, as the cache holds them, many pages a write', async () => {
-    const j = job([{ pagesDone: 30 }, { state: 'split', pagesDone: 0 }, { pagesDone: 15 }, { local: { ranges: [] }, pagesDone: 4 }]);
+    const j = job([
+      { pagesDone: 30 },
+      { state: 'split', pagesDone: 0 },
+      { pagesDone: 15 },
+      { local: { ranges: [] }, pagesDone: 4 },
+    ]);
     const cache = cacheFor(j);
     expect(await indexSharedPages(cache, j)).toBe(44);
     const writes = cache.indexPageRecords.mock.calls.map(([account, pages]) => [account, pages.length]);

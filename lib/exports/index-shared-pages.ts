@@ -7,8 +7,8 @@ import 'server-only';
  * time, each index page is written once a batch, and nobody waits for it: the file is ready.
  * Until it is written (or when the server stops before), such a record costs a lookup one call.
  */
-import type { CachedPage, PageCacheStore } from '../store/page-cache';
-import type { ExportJobRecord } from '../store/export-job-record';
+import type { CachedPage, PageCacheStore } from '../cache/server';
+import type { ExportJobRecord } from './job-row';
 import { windowBase } from './job-record';
 
 /** Pages whose records go into the index in one transaction (about 2,000 records). */
@@ -19,7 +19,11 @@ export const PAGES_PER_INDEX_WRITE = 20;
  * local history, which has its own index), as the cache holds them now, until `signal` aborts (the
  * server stopping); answers how many pages.
  */
-export async function indexSharedPages(cache: Pick<PageCacheStore, 'getPage' | 'indexPageRecords'>, job: ExportJobRecord, signal?: AbortSignal): Promise<number> {
+export async function indexSharedPages(
+  cache: Pick<PageCacheStore, 'getPage' | 'indexPageRecords'>,
+  job: ExportJobRecord,
+  signal?: AbortSignal,
+): Promise<number> {
   let batch: CachedPage[] = [];
   let indexed = 0;
   const write = async () => {

@@ -4,7 +4,7 @@
 import type { CdrFieldKey } from '../cdr/fields';
 import { UPSTREAM_SORT } from '../query/query';
 import { upstreamBase, type UpstreamBase } from '../query/wire';
-import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
+import type { ExportJobRecord, StoredWindow } from './job-row';
 import { formatWallClock, type Zone } from '../time/zones';
 import type { FrozenQuery } from './export-request';
 import { csvFileName } from '../csv/file-name';
@@ -29,7 +29,16 @@ export function retentionEnd(finishedAt: number, config: { EXPORT_RETENTION_DAYS
 export function newWindow(job: Pick<ExportJobRecord, 'nextWindowId'>, range: TimeRange): StoredWindow {
   const id = job.nextWindowId;
   job.nextWindowId += 1;
-  return { id, from: range.from, to: range.to, state: 'pending', totalFound: null, pagesDone: 0, pagesTotal: null, received: 0 };
+  return {
+    id,
+    from: range.from,
+    to: range.to,
+    state: 'pending',
+    totalFound: null,
+    pagesDone: 0,
+    pagesTotal: null,
+    received: 0,
+  };
 }
 
 export function createJobRecord(input: NewJobInput): ExportJobRecord {
@@ -81,14 +90,22 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
     );
   }
   if (input.frozen.requestedTo) {
-    job.warnings.push(`The range ended in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it was created.`);
+    job.warnings.push(
+      `The range ended in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it was created.`,
+    );
   }
   return job;
 }
 
 /** The upstream query of a window, without page and sort (its key is what the page cache is keyed by). */
-export function windowBase(job: Pick<ExportJobRecord, 'query' | 'enterpriseId' | 'pageSize'>, w: TimeRange): UpstreamBase {
-  return upstreamBase({ from: new Date(w.from), to: new Date(w.to), filters: job.query.filters }, { enterpriseId: job.enterpriseId, pageSize: job.pageSize });
+export function windowBase(
+  job: Pick<ExportJobRecord, 'query' | 'enterpriseId' | 'pageSize'>,
+  w: TimeRange,
+): UpstreamBase {
+  return upstreamBase(
+    { from: new Date(w.from), to: new Date(w.to), filters: job.query.filters },
+    { enterpriseId: job.enterpriseId, pageSize: job.pageSize },
+  );
 }
 
 export function windowLabel(w: TimeRange, tz: Zone): string {

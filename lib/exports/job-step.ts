@@ -10,20 +10,20 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import type { Config } from '../config';
-import { QuotaExceededError } from '../governor/governor';
+import { QuotaExceededError } from '../governor/server';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import type { UpstreamBase } from '../query/wire';
-import type { CachePolicy } from '../server/cache-policy';
+import type { CachePolicy } from '../cache/server';
 import { pageFault, reachableRecords } from '../query/ranges';
-import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../server/upstream-gateway';
-import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
-import { ExportJobCancelledError } from '../store/export-jobs';
-import type { PageCacheStore } from '../store/page-cache';
-import type { VaultEntry, VaultStore } from '../store/vault';
-import { whenStoreAnswers } from '../store/db/unavailable';
+import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../upstream/server';
+import type { ExportJobRecord, StoredWindow } from './job-row';
+import { ExportJobCancelledError } from './job-store';
+import type { PageCacheStore } from '../cache/server';
+import type { VaultEntry, VaultStore } from '../auth/server';
+import { whenStoreAnswers } from '../db/unavailable';
 import { formatWallClock } from '../time/zones';
-import { UpstreamError, isRetryable } from '../upstream';
-import { backoffMs, MAX_FAILURES } from '../upstream/background-retry';
+import { UpstreamError, isRetryable } from '../upstream/server';
+import { backoffMs, MAX_FAILURES } from '../background';
 import { storedRows } from './file-writer';
 import { finishJob, type FinishDeps } from './finish-job';
 import { newWindow, retentionEnd, windowBase, windowLabel } from './job-record';
@@ -36,7 +36,12 @@ export interface StepDeps extends FinishDeps {
   /** The local history: what it holds completely is read from it, with no call. */
   local: LocalReadDeps;
   /** Told after a page was shared with the dashboard's cache (a complete result may go to the local history). */
-  onSharedPage(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): void;
+  onSharedPage(
+    account: { apiKey: string; enterpriseId: string | null },
+    base: UpstreamBase,
+    sortOrder: SortOrder,
+    totalFound: number,
+  ): void;
   /** The sessions whose secrets renew the upstream token. */
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt' | 'limits'>;
@@ -57,7 +62,8 @@ const MAX_PAGE_REREADS = 2;
 /** How long a page already paid for waits for a store that cannot be written (a database restarting) before it is given up. */
 const KEEP_PAGE_WAIT_MS = 60_000;
 
-export const SIGN_IN_MESSAGE = 'Sign in again to continue: no signed-in session of this API key is left to renew the upstream token with.';
+export const SIGN_IN_MESSAGE =
+  'Sign in again to continue: no signed-in session of this API key is left to renew the upstream token with.';
 
 class SignInNeededError extends Error {
   constructor(message: string) {
@@ -75,7 +81,13 @@ async function save(deps: StepDeps, job: ExportJobRecord, changes: Partial<Expor
   await deps.store.saveJob(job);
 }
 
-async function wait(deps: StepDeps, job: ExportJobRecord, until: number | null, message: string, waitingFor?: 'quota'): Promise<StepOutcome> {
+async function wait(
+  deps: StepDeps,
+  job: ExportJobRecord,
+  until: number | null,
+  message: string,
+  waitingFor?: 'quota',
+): Promise<StepOutcome> {
   await save(deps, job, { state: 'waiting', waitingUntil: until, message, waitingFor });
   return { next: 'wait', until };
 }
@@ -96,25 +108,56 @@ async function fail(deps: StepDeps, job: ExportJobRecord, message: string): Prom
 
 /** The account to call the upstream as, renewing its token with a live session's secret. */
 async function accountFor(deps: StepDeps, job: ExportJobRecord): Promise<UpstreamAccount | null> {
-  const entry = await deps.vault.liveSession(job.account, deps.now(), { preferSid: job.sid, createdAfter: job.signInNeededSince });
+  const entry = await deps.vault.liveSession(job.account, deps.now(), {
+    preferSid: job.sid,
+    createdAfter: job.signInNeededSince,
+  });
   if (!entry) return null;
   return {
     apiKey: job.account,
     enterpriseId: job.enterpriseId,
     credentials: async () => {
       const secret = deps.secretOf(entry);
-      if (secret === null) throw new SignInNeededError('The stored secret cannot be opened (the server secret changed?); sign in again to continue.');
+      if (secret === null)
+        throw new SignInNeededError(
+          'The stored secret cannot be opened (the server secret changed?); sign in again to continue.',
+        );
       return { apiKey: job.account, secret };
     },
   };
 }
 
 /** Puts a fetched page (a whole one: see keepPage) into the dashboard's cache too, with the lifetime the dashboard gives it. */
-async function shareWithDashboard(deps: StepDeps, job: ExportJobRecord, w: StoredWindow, key: string, page: number, body: ResultPage, fetchedAt: number): Promise<void> {
+async function shareWithDashboard(
+  deps: StepDeps,
+  job: ExportJobRecord,
+  w: StoredWindow,
+  key: string,
+  page: number,
+  body: ResultPage,
+  fetchedAt: number,
+): Promise<void> {
   const expiresAt = deps.policy.expiresAt(w.to, fetchedAt);
   // Its records are indexed by trx_id once the export is done (index-shared-pages.ts).
-  await deps.cache.putPage(job.account, { queryKey: key, sortOrder: job.query.sortOrder, page, totalFound: body._embedded.total_found, body, fetchedAt, expiresAt }, { indexRecords: false });
-  deps.onSharedPage({ apiKey: job.account, enterpriseId: job.enterpriseId }, windowBase(job, w), job.query.sortOrder, body._embedded.total_found);
+  await deps.cache.putPage(
+    job.account,
+    {
+      queryKey: key,
+      sortOrder: job.query.sortOrder,
+      page,
+      totalFound: body._embedded.total_found,
+      body,
+      fetchedAt,
+      expiresAt,
+    },
+    { indexRecords: false },
+  );
+  deps.onSharedPage(
+    { apiKey: job.account, enterpriseId: job.enterpriseId },
+    windowBase(job, w),
+    job.query.sortOrder,
+    body._embedded.total_found,
+  );
 }
 
 /** Learns a window's size from its first page; splits it when it is deeper than the upstream reaches. */
@@ -150,7 +193,15 @@ const pageRead = (body: ResultPage) => ({ cdrs: body._embedded.cdrs, totalFound:
 
 /** Writes a page (or a batch of the local history) and the job's progress in one transaction. */
 /** `calls`: the query calls an upstream page took (0 for the others, and when another request's call was shared). */
-async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, page: number, read: { cdrs: Cdr[]; totalFound: number }, source: 'cache' | 'upstream' | 'local', calls = 0): Promise<void> {
+async function commit(
+  deps: StepDeps,
+  job: ExportJobRecord,
+  windowId: number,
+  page: number,
+  read: { cdrs: Cdr[]; totalFound: number },
+  source: 'cache' | 'upstream' | 'local',
+  calls = 0,
+): Promise<void> {
   const w = job.windows.find((x) => x.id === windowId) as StoredWindow;
   const { cdrs } = read;
   learnTotal(job, w, read.totalFound);
@@ -168,11 +219,21 @@ async function commit(deps: StepDeps, job: ExportJobRecord, windowId: number, pa
       job.overlapDuplicates += r.otherWindow;
       const ended = w.pagesDone >= (w.pagesTotal ?? 0);
       if (!ended && cdrs.length === 0) {
-        job.warnings.push(`Window ${windowLabel(w, job.query.tz)}: the upstream sent an empty page ${page} of ${w.pagesTotal}; the window ends there.`);
+        job.warnings.push(
+          `Window ${windowLabel(w, job.query.tz)}: the upstream sent an empty page ${page} of ${w.pagesTotal}; the window ends there.`,
+        );
       }
       if (ended || cdrs.length === 0) w.state = 'done';
     }
-    Object.assign(job, { state: 'running', failures: 0, rereads: 0, waitingUntil: null, waitingFor: undefined, message: null, updatedAt: deps.now() });
+    Object.assign(job, {
+      state: 'running',
+      failures: 0,
+      rereads: 0,
+      waitingUntil: null,
+      waitingFor: undefined,
+      message: null,
+      updatedAt: deps.now(),
+    });
   });
 }
 
@@ -185,7 +246,13 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
   }
   if (err instanceof QuotaExceededError) {
     // The upstream's own hold (a 429's Retry-After) is kept as it is; the governor's guess is asked again.
-    return wait(deps, job, err.nextCallAt, `Waiting for quota: ${err.message}`, err.limitedBy === 'upstream' ? undefined : 'quota');
+    return wait(
+      deps,
+      job,
+      err.nextCallAt,
+      `Waiting for quota: ${err.message}`,
+      err.limitedBy === 'upstream' ? undefined : 'quota',
+    );
   }
   if (err instanceof UpstreamError) {
     // The calls sent count against the windows even though they failed (none when the token
@@ -198,17 +265,34 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
     if (isRetryable(err) || err.kind === 'malformed') {
       const failures = job.failures + 1;
       if (failures > MAX_FAILURES) {
-        return fail(deps, job, `The Report API failed ${failures} times in a row (${err.kind.replace('_', ' ')}); the export stopped. Start it again later: pages already read are not read again.`);
+        return fail(
+          deps,
+          job,
+          `The Report API failed ${failures} times in a row (${err.kind.replace('_', ' ')}); the export stopped. Start it again later: pages already read are not read again.`,
+        );
       }
       const until = now + Math.max(backoffMs(failures), err.retryAfterMs ?? 0);
       job.failures = failures;
       deps.log.info('export.retry', { job: job.id, account: job.account, error: err.kind, failures });
-      return wait(deps, job, until, `The Report API failed (${err.kind.replace('_', ' ')}); trying again at ${at(until, job)} (attempt ${failures + 1} of ${MAX_FAILURES + 1}).`);
+      return wait(
+        deps,
+        job,
+        until,
+        `The Report API failed (${err.kind.replace('_', ' ')}); trying again at ${at(until, job)} (attempt ${failures + 1} of ${MAX_FAILURES + 1}).`,
+      );
     }
     const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
-    return fail(deps, job, `The Report API refused the query (${err.status ?? err.kind}); the export cannot continue.${said}`);
+    return fail(
+      deps,
+      job,
+      `The Report API refused the query (${err.status ?? err.kind}); the export cannot continue.${said}`,
+    );
   }
-  deps.log.error('export.unexpected', { job: job.id, account: job.account, error: err instanceof Error ? err.message : String(err) });
+  deps.log.error('export.unexpected', {
+    job: job.id,
+    account: job.account,
+    error: err instanceof Error ? err.message : String(err),
+  });
   return fail(deps, job, 'An unexpected error stopped the export; it was logged. Start the export again.');
 }
 
@@ -217,7 +301,12 @@ async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): 
  * what a step may leave to the next one (the dashboard's copy of a fetched page, written while the
  * next call is in flight); the runner keeps one per job. Without it, nothing is left for later.
  */
-export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSignal, later?: LaterWrites): Promise<StepOutcome> {
+export async function runJobStep(
+  deps: StepDeps,
+  jobId: string,
+  signal?: AbortSignal,
+  later?: LaterWrites,
+): Promise<StepOutcome> {
   const writes = later ?? new LaterWrites();
   // Cancelled while this step ran: what it read is not written, and it stops.
   const outcome = await step(deps, jobId, writes, signal).catch((err: unknown) => {
@@ -229,7 +318,12 @@ export async function runJobStep(deps: StepDeps, jobId: string, signal?: AbortSi
   return outcome;
 }
 
-async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: AbortSignal | undefined): Promise<StepOutcome> {
+async function step(
+  deps: StepDeps,
+  jobId: string,
+  later: LaterWrites,
+  signal: AbortSignal | undefined,
+): Promise<StepOutcome> {
   const job = await deps.store.getJob(jobId);
   if (!job || (job.state !== 'queued' && job.state !== 'running' && job.state !== 'waiting')) return { next: 'stop' };
   const w = job.windows.find((x) => x.state === 'pending');
@@ -270,13 +364,31 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   if (!account) return wait(deps, job, null, SIGN_IN_MESSAGE);
   const next = await deps.gateway.nextCallAt(job.account, 'export');
   if (!Number.isFinite(next.at)) {
-    return wait(deps, job, now + 3600_000, `Waiting: the ${deps.gateway.limits.backgroundReserve} calls kept for interactive use take every call of a window, so background work never gets one. Lower UPSTREAM_BACKGROUND_RESERVE.`, 'quota');
+    return wait(
+      deps,
+      job,
+      now + 3600_000,
+      `Waiting: the ${deps.gateway.limits.backgroundReserve} calls kept for interactive use take every call of a window, so background work never gets one. Lower UPSTREAM_BACKGROUND_RESERVE.`,
+      'quota',
+    );
   }
   if (next.at - now > SHORT_WAIT_MS) {
-    const why = next.limitedBy === 'upstream' ? 'the Report API asked us to wait' : next.scope === 'deployment' ? "the dashboard's shared calls for now are used up" : "this account's background calls for now are used up";
-    return wait(deps, job, next.at, `Waiting for quota until ${at(next.at, job)}: ${why}.`, next.limitedBy === 'upstream' ? undefined : 'quota');
+    const why =
+      next.limitedBy === 'upstream'
+        ? 'the Report API asked us to wait'
+        : next.scope === 'deployment'
+          ? "the dashboard's shared calls for now are used up"
+          : "this account's background calls for now are used up";
+    return wait(
+      deps,
+      job,
+      next.at,
+      `Waiting for quota until ${at(next.at, job)}: ${why}.`,
+      next.limitedBy === 'upstream' ? undefined : 'quota',
+    );
   }
-  if (job.state !== 'running') await save(deps, job, { state: 'running', waitingUntil: null, waitingFor: undefined, message: null });
+  if (job.state !== 'running')
+    await save(deps, job, { state: 'running', waitingUntil: null, waitingFor: undefined, message: null });
 
   let body: ResultPage;
   let calls: number;
@@ -297,10 +409,18 @@ async function step(deps: StepDeps, jobId: string, later: LaterWrites, signal: A
   await writing;
   // The page is paid for: kept even when the store cannot be written this moment (a database
   // restarting), tried again for up to a minute, each time from the job as stored then.
-  return whenStoreAnswers(() => keepPage(deps, { jobId, w, page, key, body, calls, fetchedAt, readId }, later, signal), {
-    maxWaitMs: KEEP_PAGE_WAIT_MS,
-    onWait: (err, waitMs) => deps.log.warn('export.page_waits_for_store', { job: jobId, waitMs, error: err instanceof Error ? err.message : String(err) }),
-  });
+  return whenStoreAnswers(
+    () => keepPage(deps, { jobId, w, page, key, body, calls, fetchedAt, readId }, later, signal),
+    {
+      maxWaitMs: KEEP_PAGE_WAIT_MS,
+      onWait: (err, waitMs) =>
+        deps.log.warn('export.page_waits_for_store', {
+          job: jobId,
+          waitMs,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+    },
+  );
 }
 
 /** A page read from the upstream, to be kept (keepPage). */
@@ -317,7 +437,12 @@ interface ReadPage {
 }
 
 /** Keeps a page the upstream sent, from the job as it is stored now (see step). */
-async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, signal: AbortSignal | undefined): Promise<StepOutcome> {
+async function keepPage(
+  deps: StepDeps,
+  read: ReadPage,
+  later: LaterWrites,
+  signal: AbortSignal | undefined,
+): Promise<StepOutcome> {
   const { jobId, w, page, key, body, calls, fetchedAt, readId } = read;
   // Cancelled while the call was in flight: the call is spent, the page is not wanted. Stopped
   // (the server shuts down) while it was: the page is paid for, so it is stored before the step ends.
@@ -337,7 +462,9 @@ async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, sign
       deps.log.info('export.page_reread', { job: jobId, account: current.account, page, reread: rereads + 1 });
       return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
     }
-    current.warnings.push(`Window ${windowLabel(w, current.query.tz)}: ${fault}, asked ${MAX_PAGE_REREADS + 1} times; kept as sent.`);
+    current.warnings.push(
+      `Window ${windowLabel(w, current.query.tz)}: ${fault}, asked ${MAX_PAGE_REREADS + 1} times; kept as sent.`,
+    );
   }
   // The export's own record first, before the next call: a crash after it never pays for this
   // page again. The dashboard's copy after it (during the next call, or when the step ends here),
@@ -348,10 +475,12 @@ async function keepPage(deps: StepDeps, read: ReadPage, later: LaterWrites, sign
   if (fault === null) {
     later.add(() =>
       shareWithDashboard(deps, current, w, key, page, body, fetchedAt).catch((err: unknown) =>
-        deps.log.warn('export.cache_write_failed', { job: jobId, error: err instanceof Error ? err.message : String(err) }),
+        deps.log.warn('export.cache_write_failed', {
+          job: jobId,
+          error: err instanceof Error ? err.message : String(err),
+        }),
       ),
     );
   }
   return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
 }
-

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from './job-words';
-import type { ExportJob } from '../api/exports';
+import type { ExportJob } from './api';
 
 const NOW = Date.parse('2026-11-20T03:00:00Z');
 
@@ -12,12 +12,25 @@ function job(over: Partial<ExportJob> = {}): ExportJob {
     updatedAt: '',
     finishedAt: null,
     expiresAt: null,
-    query: { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-08 00:00:00', tz: 'JST', 'sort-order': 'desc', status: 'DELIVRD' },
+    query: {
+      'date-from': '2026-11-01 00:00:00',
+      'date-to': '2026-11-08 00:00:00',
+      tz: 'JST',
+      'sort-order': 'desc',
+      status: 'DELIVRD',
+    },
     requestedDateTo: null,
     columns: ['trx_id'],
     excel: false,
     fileName: 'f.csv',
-    progress: { recordsFetched: 1234, totalExpected: 5000, callsSpent: 13, pagesCached: 0, recordsFromHistory: 0, windows: [{ dateFrom: '', dateTo: '', totalFound: 5000, pagesDone: 13, pagesTotal: 50, state: 'running' }] },
+    progress: {
+      recordsFetched: 1234,
+      totalExpected: 5000,
+      callsSpent: 13,
+      pagesCached: 0,
+      recordsFromHistory: 0,
+      windows: [{ dateFrom: '', dateTo: '', totalFound: 5000, pagesDone: 13, pagesTotal: 50, state: 'running' }],
+    },
     waitingUntil: null,
     message: null,
     warnings: [],
@@ -32,7 +45,9 @@ function job(over: Partial<ExportJob> = {}): ExportJob {
 describe('job words', () => {
   it('says the state, with the quota time in the job zone', () => {
     expect(stateText(job())).toBe('Running');
-    expect(stateText(job({ state: 'waiting', waitingUntil: '2026-11-20T05:30:00.000Z' }))).toBe('Waiting for quota until 2026-11-20 14:30 JST');
+    expect(stateText(job({ state: 'waiting', waitingUntil: '2026-11-20T05:30:00.000Z' }))).toBe(
+      'Waiting for quota until 2026-11-20 14:30 JST',
+    );
     expect(stateText(job({ state: 'waiting', waitingUntil: null }))).toBe('Waiting for a sign-in');
   });
 
@@ -45,14 +60,27 @@ describe('job words', () => {
   });
 
   it('says when it should be done', () => {
-    const schedule = { calls: 37, callsAhead: 0, startsAt: '', finishAt: '2026-11-20T07:10:00.000Z', durationMs: 0, perMinute: 3, perHour: 7, perDay: 97, reserve: 3, fitsNow: false };
+    const schedule = {
+      calls: 37,
+      callsAhead: 0,
+      startsAt: '',
+      finishAt: '2026-11-20T07:10:00.000Z',
+      durationMs: 0,
+      perMinute: 3,
+      perHour: 7,
+      perDay: 97,
+      reserve: 3,
+      fitsNow: false,
+    };
     expect(etaText(job({ schedule }), NOW)).toBe('about 4 h 10 min (by 2026-11-20 16:10 JST)');
     expect(etaText(job(), NOW)).toBeNull();
     expect(etaText(job({ schedule: { ...schedule, finishAt: null } }), NOW)).toBe('never at the current limits');
   });
 
   it('describes the query and the file size', () => {
-    expect(queryText(job())).toBe('2026-11-01 00:00 \u2013 2026-11-08 00:00 JST \u00b7 Status DELIVRD \u00b7 newest first');
+    expect(queryText(job())).toBe(
+      '2026-11-01 00:00 \u2013 2026-11-08 00:00 JST \u00b7 Status DELIVRD \u00b7 newest first',
+    );
     expect(sizeText(512)).toBe('512 B');
     expect(sizeText(12_900_000)).toBe('12.3 MB');
   });

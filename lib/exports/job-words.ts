@@ -5,7 +5,7 @@
 import { FILTERS } from '../query/filters';
 import { formatWallClock, type Zone } from '../time/zones';
 import { describeSpan } from './describe';
-import type { ExportJob } from '../api/exports';
+import type { ExportJob } from './api';
 
 function clock(iso: string, tz: Zone): string {
   return `${formatWallClock(new Date(iso), tz).slice(0, 16)} ${tz}`;
@@ -19,7 +19,9 @@ export function stateText(job: ExportJob): string {
     case 'running':
       return 'Running';
     case 'waiting':
-      return job.waitingUntil ? `Waiting for quota until ${clock(job.waitingUntil, job.query.tz)}` : 'Waiting for a sign-in';
+      return job.waitingUntil
+        ? `Waiting for quota until ${clock(job.waitingUntil, job.query.tz)}`
+        : 'Waiting for a sign-in';
     case 'done':
       return 'Done';
     case 'failed':

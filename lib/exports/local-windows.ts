@@ -12,15 +12,15 @@ import 'server-only';
  * Windows already started keep their source: a page bought upstream is never read twice.
  */
 import type { Cdr } from '../cdr/schema';
-import { cut, gapsOf, heldRanges, type Interval, type Piece } from '../history/coverage';
-import { filtersOfParams, type HistoryIndex } from '../history/history-index';
-import { localSearchOf } from '../history/local-query';
-import { scopeOf } from '../history/scope';
+import { cut, gapsOf, heldRanges, type Interval, type Piece } from '../history';
+import { filtersOfParams, type HistoryIndex } from '../history/server';
+import { localSearchOf } from '../history/server';
+import { scopeOf } from '../history';
 import { needsLocalHistory, UPSTREAM_SORT } from '../query/query';
 import { inSortOrder, type TimeRange } from '../query/ranges';
-import type { LocalSearch } from '../store/history-search';
-import type { HistoryStore } from '../store/history-store';
-import type { ExportJobRecord, StoredWindow } from '../store/export-job-record';
+import type { LocalSearch } from '../history/server';
+import type { HistoryStore } from '../history/server';
+import type { ExportJobRecord, StoredWindow } from './job-row';
 import { formatWallClock } from '../time/zones';
 import { newWindow, windowBase, windowLabel } from './job-record';
 
@@ -49,16 +49,29 @@ function scopeKey(job: JobView): string {
 
 /** What the account's copy holds of `range` for the export's upstream filters. */
 export function heldFor(deps: LocalReadDeps, job: JobView, range: TimeRange): Promise<Interval[]> {
-  return deps.historyIndex.intervals(scopeOfJob(job), range.from, range.to, filtersOfParams(windowBase(job, range).params), isLocalOnly(job));
+  return deps.historyIndex.intervals(
+    scopeOfJob(job),
+    range.from,
+    range.to,
+    filtersOfParams(windowBase(job, range).params),
+    isLocalOnly(job),
+  );
 }
 
 /** The search that reads a local window (its held ranges, the export's filters and order). */
 export function searchOfWindow(job: JobView, ranges: readonly TimeRange[]): LocalSearch {
-  return localSearchOf(scopeKey(job), { filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT, sortOrder: job.query.sortOrder }, ranges);
+  return localSearchOf(
+    scopeKey(job),
+    { filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT, sortOrder: job.query.sortOrder },
+    ranges,
+  );
 }
 
 /** How a local-only export's range splits into what the copy holds and what it cannot search. */
-export async function localOnlyRanges(deps: LocalReadDeps, job: JobView): Promise<{ ranges: TimeRange[]; gaps: TimeRange[] }> {
+export async function localOnlyRanges(
+  deps: LocalReadDeps,
+  job: JobView,
+): Promise<{ ranges: TimeRange[]; gaps: TimeRange[] }> {
   const { from, to } = job.query;
   const ranges = heldRanges(from, to, await heldFor(deps, job, { from, to }));
   return { ranges, gaps: gapsOf(from, to, ranges) };
@@ -70,7 +83,11 @@ export type Route = 'local' | 'upstream' | 'replaced';
  * Decides how pending window `w` (no page read yet) is read. May mark it local, or replace windows
  * of the job; the caller saves the job when the answer is not 'upstream'.
  */
-export async function routeWindow(deps: LocalReadDeps, job: ExportJobRecord, w: StoredWindow): Promise<Route | 'empty'> {
+export async function routeWindow(
+  deps: LocalReadDeps,
+  job: ExportJobRecord,
+  w: StoredWindow,
+): Promise<Route | 'empty'> {
   if (w.local) return 'local';
   if (w.pagesDone > 0 || w.totalFound !== null) return 'upstream';
   if (isLocalOnly(job)) {

@@ -2,11 +2,11 @@
  * A stored job as the API answers it: wall-clock times in the job's zone for the query and
  * windows, ISO instants for the job's own times, links to itself and (when done) to its file.
  */
-import type { ExportJobRecord } from '../store/export-job-record';
+import type { ExportJobRecord } from './job-row';
 import { queryBody, UPSTREAM_SORT } from '../query/query';
 import { formatWallClock } from '../time/zones';
 import { leafWindows } from './job-record';
-import type { ExportJob, ExportSchedule } from '../api/exports';
+import type { ExportJob, ExportSchedule } from './api';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -27,7 +27,14 @@ export function presentJob(job: ExportJobRecord, schedule: ExportSchedule | null
     updatedAt: new Date(job.updatedAt).toISOString(),
     finishedAt: iso(job.finishedAt),
     expiresAt: iso(job.expiresAt),
-    query: queryBody({ from: new Date(job.query.from), to: new Date(job.query.to), tz, sortOrder: job.query.sortOrder, sort: job.query.sort ?? UPSTREAM_SORT, filters: job.query.filters }) as ExportJob['query'],
+    query: queryBody({
+      from: new Date(job.query.from),
+      to: new Date(job.query.to),
+      tz,
+      sortOrder: job.query.sortOrder,
+      sort: job.query.sort ?? UPSTREAM_SORT,
+      filters: job.query.filters,
+    }) as ExportJob['query'],
     requestedDateTo: job.query.requestedTo === null ? null : wall(job.query.requestedTo),
     columns: job.columns,
     excel: job.excel === true,

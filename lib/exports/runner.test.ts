@@ -21,12 +21,17 @@ import { recordColumns } from '../cdr/record-columns';
 import { scopeOf } from '../history/scope';
 import { loadHistoryFixture } from '../../tests/support/history-fixture';
 import { createLogger } from '../log';
-import { cachePolicy } from '../server/cache-policy';
-import { UpstreamGateway } from '../server/upstream-gateway';
-import { openStore, type DurableStore, type ExportJobStore, type LedgerStore, type PageCacheStore, type VaultStore } from '../store';
-import type { ExportJobRecord } from '../store/export-job-record';
+import { cachePolicy } from '../cache/cache-policy';
+import { UpstreamGateway } from '../upstream/gateway';
+import { openStore, type DurableStore } from '../root/open-store';
+import { type ExportJobStore } from './job-store';
+import { type LedgerStore } from '../governor/ledger-store';
+import { type PageCacheStore } from '../cache/page-cache-store';
+import { type VaultStore } from '../auth/vault';
+import type { ExportJobRecord } from './job-row';
 import type { Zone } from '../time/zones';
-import { createTokenKeeper, createUpstreamClient } from '../upstream';
+import { createTokenKeeper } from '../upstream/token-keeper';
+import { createUpstreamClient } from '../upstream/report-api-client';
 import { estimateExport } from './estimate';
 import { freezeRange, parseExportRequest } from './export-request';
 import { createJobRecord, windowBase } from './job-record';
@@ -63,7 +68,14 @@ interface World {
 }
 
 const LIMITS_OFF = { perMinute: 100_000, perHour: 100_000, perDay: 100_000 };
-const LIMITS_POLICY: PolicyLimits = { account: LIMITS_OFF, deployment: null, backgroundReserve: 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 1000 };
+const LIMITS_POLICY: PolicyLimits = {
+  account: LIMITS_OFF,
+  deployment: null,
+  backgroundReserve: 0,
+  syncShare: 0.6,
+  holdbackShare: 0.2,
+  tokensPerMinute: 1000,
+};
 
 const opened: DurableStore[] = [];
 afterEach(async () => {
@@ -74,7 +86,9 @@ afterEach(async () => {
  * A server's state over a fresh store; a second world over the same store is the same server
  * restarted (a new governor, token keeper and runner: only what the store holds carries over).
  */
-async function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; durable?: DurableStore } = {}): Promise<World> {
+async function world(
+  opts: { limits?: typeof LIMITS_OFF; reserve?: number; durable?: DurableStore } = {},
+): Promise<World> {
   let durable = opts.durable;
   if (!durable) {
     durable = await openStore({ dataDir: fs.mkdtempSync(path.join(tmp, 'store-')) });
@@ -82,7 +96,14 @@ async function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; durab
   }
   const { ledger, cache, vault, exportJobs: store } = durable;
   const client = createUpstreamClient({ baseUrl: sim.url, timeoutMs: 5_000 });
-  const limits: PolicyLimits = { account: opts.limits ?? LIMITS_OFF, deployment: null, backgroundReserve: opts.reserve ?? 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 1000 };
+  const limits: PolicyLimits = {
+    account: opts.limits ?? LIMITS_OFF,
+    deployment: null,
+    backgroundReserve: opts.reserve ?? 0,
+    syncShare: 0.6,
+    holdbackShare: 0.2,
+    tokensPerMinute: 1000,
+  };
   const governor = new Governor({ backend: memoryBackend(ledger, 1), limits, maxInFlight: 1, maxWaitMs: 20_000 });
   const tokens = createTokenKeeper({ client });
   const gateway = new UpstreamGateway(client, governor, tokens);
@@ -114,10 +135,21 @@ async function world(opts: { limits?: typeof LIMITS_OFF; reserve?: number; durab
 async function signIn(w: World, apiKey: string, sid = `sid-${apiKey}`): Promise<void> {
   const secret = CREDENTIALS.find((c) => c.apiKey === apiKey)!.secret;
   const now = Date.now();
-  await w.vault.put({ sid, apiKey, enterpriseId: null, sealedSecret: secret, createdAt: now, expiresAt: now + 3600_000 });
+  await w.vault.put({
+    sid,
+    apiKey,
+    enterpriseId: null,
+    sealedSecret: secret,
+    createdAt: now,
+    expiresAt: now + 3600_000,
+  });
 }
 
-async function jobFor(w: World, body: Record<string, unknown>, opts: { apiKey?: string; pageSize?: number; columns?: CdrFieldKey[] } = {}): Promise<ExportJobRecord> {
+async function jobFor(
+  w: World,
+  body: Record<string, unknown>,
+  opts: { apiKey?: string; pageSize?: number; columns?: CdrFieldKey[] } = {},
+): Promise<ExportJobRecord> {
   const parsed = parseExportRequest(body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const frozen = freezeRange(parsed.request.query, NOW);
@@ -137,11 +169,27 @@ async function jobFor(w: World, body: Record<string, unknown>, opts: { apiKey?: 
 }
 
 /** The simulator's own answer: trx_ids of every record of the query, in its order, once each. */
-function expectedIds(apiKey: string, from: string, to: string, tz: Zone, order: 'asc' | 'desc', filters: Record<string, string> = {}): string[] {
+function expectedIds(
+  apiKey: string,
+  from: string,
+  to: string,
+  tz: Zone,
+  order: 'asc' | 'desc',
+  filters: Record<string, string> = {},
+): string[] {
   const parsed = parseExportRequest({ 'date-from': from, 'date-to': to, tz });
   if (!parsed.ok) throw new Error('bad range');
   const enterpriseId = CREDENTIALS.find((c) => c.apiKey === apiKey)!.enterpriseId;
-  const page = sim.dataset.query({ from: parsed.request.query.from.getTime(), to: parsed.request.query.to.getTime(), now: NOW, enterpriseId, filters, order, offset: 0, limit: 10_000_000 });
+  const page = sim.dataset.query({
+    from: parsed.request.query.from.getTime(),
+    to: parsed.request.query.to.getTime(),
+    now: NOW,
+    enterpriseId,
+    filters,
+    order,
+    offset: 0,
+    limit: 10_000_000,
+  });
   return page.indices.map((i) => sim.dataset.trxIdAt(i));
 }
 
@@ -174,14 +222,19 @@ describe('the export runner', () => {
   it('exports a 40-day range as two windows, every record once, in order, one call per page', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const job = await jobFor(w, { 'date-from': '2026-09-01 00:00:00', 'date-to': '2026-10-11 00:00:00', tz: 'JST', 'sort-order': 'asc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-09-01 00:00:00',
+      'date-to': '2026-10-11 00:00:00',
+      tz: 'JST',
+      'sort-order': 'asc',
+    });
     expect(job.windows).toHaveLength(2);
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
     expect(done.state).toBe('done');
     const expected = expectedIds('demo', '2026-09-01 00:00:00', '2026-10-11 00:00:00', 'JST', 'asc');
     expect(expected.length).toBeGreaterThan(1000);
-    const file = (await fileOf(w, job.id));
+    const file = await fileOf(w, job.id);
     expect(file.header).toEqual(COLUMNS);
     expect(file.rows.map((r) => r[0])).toEqual(expected);
     // Timestamps in the chosen zone, with its offset.
@@ -226,7 +279,13 @@ describe('the export runner', () => {
   it('writes the right file when an instance of the version before stored some of its pages (a rolling upgrade)', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const body = { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-03 00:00:00', tz: 'JST', excel: true, 'sort-order': 'asc' };
+    const body = {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-03 00:00:00',
+      tz: 'JST',
+      excel: true,
+      'sort-order': 'asc',
+    };
     const columns: CdrFieldKey[] = ['trx_id', 'date_received', 'to_address', 'price'];
     const job = await jobFor(w, body, { columns });
     expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
@@ -254,7 +313,11 @@ describe('the export runner', () => {
   it('resumes after a restart where it stopped, never paying twice for a page', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-20 00:00:00', 'sort-order': 'desc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-20 00:00:00',
+      'sort-order': 'desc',
+    });
     // The first life reads 5 pages, then the process "dies".
     for (let i = 0; i < 5; i++) expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
     const mid = (await w.store.getJob(job.id))!;
@@ -276,7 +339,11 @@ describe('the export runner', () => {
   it('keeps a page it paid for when the store cannot be written for a moment (a database restarting), and does not pay for it again', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-05 00:00:00', 'sort-order': 'asc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-05 00:00:00',
+      'sort-order': 'asc',
+    });
     // The third page's write finds the store gone once; it answers again a moment later.
     let writes = 0;
     const store = w.deps.store;
@@ -284,7 +351,8 @@ describe('the export runner', () => {
       ...store,
       commitPage: async (...args: Parameters<ExportJobStore['commitPage']>) => {
         writes += 1;
-        if (writes === 3) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        if (writes === 3)
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
         return store.commitPage(...args);
       },
     };
@@ -295,34 +363,70 @@ describe('the export runner', () => {
     expect(pages).toBeGreaterThan(3);
     expect(done.callsSpent).toBe(pages);
     expect(sim.stats().accounts.demo?.queryRequests).toBe(pages);
-    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expectedIds('demo', '2026-10-01 00:00:00', '2026-10-05 00:00:00', 'UTC', 'asc'));
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(
+      expectedIds('demo', '2026-10-01 00:00:00', '2026-10-05 00:00:00', 'UTC', 'asc'),
+    );
   });
 
   it('takes pages the dashboard already cached instead of calling', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-04 00:00:00',
+      'sort-order': 'desc',
+    });
     // The dashboard showed page 1 of this search a moment ago (same upstream query, same key).
     const base = windowBase(job, job.windows[0]!);
-    const { page: page1 } = await w.deps.gateway.query({ apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) }, { base, page: 1, sortOrder: 'desc' }, 'interactive');
-    await w.cache.putPage('demo', { queryKey: base.key, sortOrder: 'desc', page: 1, totalFound: page1._embedded.total_found, body: page1, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    const { page: page1 } = await w.deps.gateway.query(
+      { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) },
+      { base, page: 1, sortOrder: 'desc' },
+      'interactive',
+    );
+    await w.cache.putPage('demo', {
+      queryKey: base.key,
+      sortOrder: 'desc',
+      page: 1,
+      totalFound: page1._embedded.total_found,
+      body: page1,
+      fetchedAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    });
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
     expect(done.pagesCached).toBe(1);
     expect(done.callsSpent).toBe(done.windows[0]!.pagesTotal! - 1);
-    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc'));
+    expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(
+      expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc'),
+    );
   });
 
   it('does not take a cached page of another snapshot of the result (its count differs from the window’s)', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-04 00:00:00',
+      'sort-order': 'desc',
+    });
     const base = windowBase(job, job.windows[0]!);
-    const demo = { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }) };
+    const demo = {
+      apiKey: 'demo',
+      enterpriseId: null,
+      credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }),
+    };
     const { page: page2 } = await w.deps.gateway.query(demo, { base, page: 2, sortOrder: 'desc' }, 'interactive');
     // Page 2 as the dashboard cached it when the result held five records more.
     const other = { ...page2, _embedded: { ...page2._embedded, total_found: page2._embedded.total_found + 5 } };
-    await w.cache.putPage('demo', { queryKey: base.key, sortOrder: 'desc', page: 2, totalFound: other._embedded.total_found, body: other, fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    await w.cache.putPage('demo', {
+      queryKey: base.key,
+      sortOrder: 'desc',
+      page: 2,
+      totalFound: other._embedded.total_found,
+      body: other,
+      fetchedAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    });
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
     expect(done.pagesCached).toBe(0);
@@ -333,7 +437,11 @@ describe('the export runner', () => {
   it('gives the dashboard a copy of each page it reads, written while its next call is in flight, and the index of its records once done', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-04 00:00:00', 'sort-order': 'desc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-04 00:00:00',
+      'sort-order': 'desc',
+    });
     const key = windowBase(job, job.windows[0]!).key;
     const later = new LaterWrites();
     expect((await runJobStep(w.deps, job.id, undefined, later)).next).toBe('continue');
@@ -350,17 +458,23 @@ describe('the export runner', () => {
     await runner.stop();
     const pages = (await w.store.getJob(job.id))!.windows[0]!.pagesTotal!;
     expect(pages).toBeGreaterThan(2);
-    for (let page = 1; page <= pages; page++) expect(await w.cache.getPage('demo', key, 'desc', page), `page ${page}`).not.toBeNull();
+    for (let page = 1; page <= pages; page++)
+      expect(await w.cache.getPage('demo', key, 'desc', page), `page ${page}`).not.toBeNull();
     // Once it is done, every record of those pages is found by its trx_id, with no call.
     const expected = expectedIds('demo', '2026-10-01 00:00:00', '2026-10-04 00:00:00', 'UTC', 'desc');
-    for (const trxId of [expected[0]!, expected[150]!, expected.at(-1)!]) expect(await w.cache.getRecord('demo', trxId), trxId).toMatchObject({ cdr: { trx_id: trxId } });
+    for (const trxId of [expected[0]!, expected[150]!, expected.at(-1)!])
+      expect(await w.cache.getRecord('demo', trxId), trxId).toMatchObject({ cdr: { trx_id: trxId } });
   });
 
   it('splits a window deeper than the upstream\u2019s 1000 pages and says so', async () => {
     const w = await world();
     await signIn(w, 'demo');
     // At 1 record a page the upstream reaches 1000 records: eight and a half days of demo traffic are deeper.
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-09 12:00:00', 'sort-order': 'asc' }, { pageSize: 1, columns: ['trx_id', 'date_received'] });
+    const job = await jobFor(
+      w,
+      { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-09 12:00:00', 'sort-order': 'asc' },
+      { pageSize: 1, columns: ['trx_id', 'date_received'] },
+    );
     const expected = expectedIds('demo', '2026-10-01 00:00:00', '2026-10-09 12:00:00', 'UTC', 'asc');
     expect(expected.length).toBeGreaterThan(1000);
     expect(await drive(w, job.id)).toBe('stop');
@@ -379,7 +493,8 @@ describe('the export runner', () => {
     const w = await world({ limits: { perMinute: 3, perHour: 10, perDay: 100 }, reserve: 3 });
     await signIn(w, 'demo');
     const first = Date.now() - 50 * 60_000;
-    for (let i = 0; i < 7; i++) await w.ledger.recordCall({ account: 'demo', at: first + i * 60_000, kind: 'query', cls: 'interactive' });
+    for (let i = 0; i < 7; i++)
+      await w.ledger.recordCall({ account: 'demo', at: first + i * 60_000, kind: 'query', cls: 'interactive' });
     return { w, freesAt: first + 3600_000 };
   }
 
@@ -415,7 +530,11 @@ describe('the export runner', () => {
     const w = await world();
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive(w, job.id)).toBe('wait');
-    expect(await w.store.getJob(job.id)).toMatchObject({ state: 'waiting', waitingUntil: null, message: expect.stringMatching(/^Sign in again to continue/) });
+    expect(await w.store.getJob(job.id)).toMatchObject({
+      state: 'waiting',
+      waitingUntil: null,
+      message: expect.stringMatching(/^Sign in again to continue/),
+    });
     // Another session of the same API key (not the one that created the job) will do.
     await signIn(w, 'demo', 'another-session');
     expect(await drive(w, job.id)).toBe('stop');
@@ -433,7 +552,11 @@ describe('the export runner', () => {
       sim.clearFaults();
     }
     const waiting = (await w.store.getJob(job.id))!;
-    expect(waiting).toMatchObject({ state: 'waiting', failures: 1, message: expect.stringMatching(/failed \(unavailable\); trying again/) });
+    expect(waiting).toMatchObject({
+      state: 'waiting',
+      failures: 1,
+      message: expect.stringMatching(/failed \(unavailable\); trying again/),
+    });
     expect(waiting.waitingUntil! - Date.now()).toBeGreaterThan(20_000);
     // The wait is over (as the runner's timer would decide); the next step succeeds.
     expect(await drive(w, job.id)).toBe('stop');
@@ -444,9 +567,16 @@ describe('the export runner', () => {
     const w = await world();
     await signIn(w, 'demo');
     // ent-sakura's key asking for another enterprise: the upstream answers 403.
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', 'enterprise-id': 'ent-fuji' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-02 00:00:00',
+      'enterprise-id': 'ent-fuji',
+    });
     expect(await drive(w, job.id)).toBe('stop');
-    expect(await w.store.getJob(job.id)).toMatchObject({ state: 'failed', message: expect.stringMatching(/refused the query \(403\)/) });
+    expect(await w.store.getJob(job.id)).toMatchObject({
+      state: 'failed',
+      message: expect.stringMatching(/refused the query \(403\)/),
+    });
   });
 
   it('stops a cancelled job at once and writes nothing', async () => {
@@ -470,11 +600,19 @@ describe('the export runner', () => {
     // The stop comes while the call is out: the answer arrives after it.
     const stopping = new AbortController();
     const query = w.deps.gateway.query.bind(w.deps.gateway);
-    const deps = { ...w.deps, gateway: { ...w.deps.gateway, limits: w.deps.gateway.limits, nextCallAt: w.deps.gateway.nextCallAt.bind(w.deps.gateway), query: async (...args: Parameters<typeof query>) => {
-      const answer = await query(args[0], args[1], args[2]);
-      stopping.abort(new Error('server stopping'));
-      return answer;
-    } } };
+    const deps = {
+      ...w.deps,
+      gateway: {
+        ...w.deps.gateway,
+        limits: w.deps.gateway.limits,
+        nextCallAt: w.deps.gateway.nextCallAt.bind(w.deps.gateway),
+        query: async (...args: Parameters<typeof query>) => {
+          const answer = await query(args[0], args[1], args[2]);
+          stopping.abort(new Error('server stopping'));
+          return answer;
+        },
+      },
+    };
     expect((await runJobStep(deps, job.id, stopping.signal)).next).toBe('stop');
     const stopped = (await w.store.getJob(job.id))!;
     expect([stopped.callsSpent, stopped.windows[0]!.pagesDone]).toEqual([1, 1]);
@@ -490,7 +628,11 @@ describe('the export runner', () => {
   it('writes an empty result as a header row only', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00', da: '819999999999' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-01 00:00:00',
+      'date-to': '2026-10-02 00:00:00',
+      da: '819999999999',
+    });
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
     expect(done).toMatchObject({ state: 'done', callsSpent: 1, countCheck: { expected: 0, written: 0, ok: true } });
@@ -526,12 +668,18 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
         const entry = pages[q.page - 1];
         const answers = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
         const last = pages.at(-1)!;
-        const p = answers[Math.min(times, answers.length - 1)] ?? { total: (Array.isArray(last) ? last.at(-1)! : last).total, ids: [] };
+        const p = answers[Math.min(times, answers.length - 1)] ?? {
+          total: (Array.isArray(last) ? last.at(-1)! : last).total,
+          ids: [],
+        };
         const page = {
           page_size: 100,
           page: q.page,
           _links: {},
-          _embedded: { total_found: p.total, cdrs: p.ids.map((trx_id) => ({ trx_id, date_received: '2026-10-01T00:00:00.000+0000' })) },
+          _embedded: {
+            total_found: p.total,
+            cdrs: p.ids.map((trx_id) => ({ trx_id, date_received: '2026-10-01T00:00:00.000+0000' })),
+          },
         } as never;
         return { page, calls: 1 };
       },
@@ -549,7 +697,11 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       { total: 240, ids: ids(190, 230) },
     ]);
     const deps = { ...w.deps, gateway };
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    const job = await jobFor(
+      w,
+      { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' },
+      { columns: ['trx_id'] },
+    );
     for (let i = 0; i < 10; i++) if ((await runJobStep(deps, job.id)).next !== 'continue') break;
     const done = (await w.store.getJob(job.id))!;
     expect(done.state).toBe('done');
@@ -569,12 +721,18 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       { total: 300, ids: ids(0, 100) },
       { total: 300, ids: [] },
     ]);
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    const job = await jobFor(
+      w,
+      { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' },
+      { columns: ['trx_id'] },
+    );
     for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, gateway }, job.id)).next !== 'continue') break;
     const done = (await w.store.getJob(job.id))!;
     expect(gateway.calls()).toBe(4);
     expect(done.callsSpent).toBe(4);
-    expect(done.warnings.join('\n')).toMatch(/page 2 held 0 records where its own count \(300\) promises 100, asked 3 times; kept as sent/);
+    expect(done.warnings.join('\n')).toMatch(
+      /page 2 held 0 records where its own count \(300\) promises 100, asked 3 times; kept as sent/,
+    );
     expect(done.warnings.join('\n')).toMatch(/empty page 2 of 3/);
     expect(done.countCheck).toMatchObject({ expected: 300, written: 100, ok: false });
     // The whole page is the dashboard's too; the one kept as sent is the export's alone.
@@ -588,10 +746,18 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     await signIn(w, 'demo');
     const gateway = stubGateway([
       { total: 250, ids: ids(0, 100) },
-      [{ total: 250, ids: ids(100, 195) }, { total: 250, ids: [...ids(100, 199), 'r100'] }, { total: 250, ids: ids(100, 200) }],
+      [
+        { total: 250, ids: ids(100, 195) },
+        { total: 250, ids: [...ids(100, 199), 'r100'] },
+        { total: 250, ids: ids(100, 200) },
+      ],
       { total: 250, ids: ids(200, 250) },
     ]);
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    const job = await jobFor(
+      w,
+      { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' },
+      { columns: ['trx_id'] },
+    );
     for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, gateway }, job.id)).next !== 'continue') break;
     const done = (await w.store.getJob(job.id))!;
     expect(done.state).toBe('done');
@@ -607,8 +773,18 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
   it('counts a page asked again once when the store wrote it but its answer was lost', async () => {
     const w = await world();
     await signIn(w, 'demo');
-    const gateway = stubGateway([[{ total: 150, ids: ids(0, 90) }, { total: 150, ids: ids(0, 100) }], { total: 150, ids: ids(100, 150) }]);
-    const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' }, { columns: ['trx_id'] });
+    const gateway = stubGateway([
+      [
+        { total: 150, ids: ids(0, 90) },
+        { total: 150, ids: ids(0, 100) },
+      ],
+      { total: 150, ids: ids(100, 150) },
+    ]);
+    const job = await jobFor(
+      w,
+      { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' },
+      { columns: ['trx_id'] },
+    );
     // The short page's reread is written, then the connection drops before the answer comes back.
     const store = w.deps.store;
     let lost = false;
@@ -622,7 +798,8 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
         }
       },
     };
-    for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, store: flaky, gateway }, job.id)).next !== 'continue') break;
+    for (let i = 0; i < 10; i++)
+      if ((await runJobStep({ ...w.deps, store: flaky, gateway }, job.id)).next !== 'continue') break;
     expect(lost).toBe(true);
     const done = (await w.store.getJob(job.id))!;
     expect(done.state).toBe('done');
@@ -658,9 +835,18 @@ describe('a stored secret that cannot be opened', () => {
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive({ ...w, deps }, job.id)).toBe('wait');
     const waiting = (await w.store.getJob(job.id))!;
-    expect(waiting).toMatchObject({ state: 'waiting', waitingUntil: null, message: expect.stringContaining('cannot be opened') });
+    expect(waiting).toMatchObject({
+      state: 'waiting',
+      waitingUntil: null,
+      message: expect.stringContaining('cannot be opened'),
+    });
     // The session that failed no longer counts; one signed in later does.
-    expect(await w.vault.liveSession('demo', Date.now(), { preferSid: waiting.sid, createdAfter: waiting.signInNeededSince })).toBeNull();
+    expect(
+      await w.vault.liveSession('demo', Date.now(), {
+        preferSid: waiting.sid,
+        createdAfter: waiting.signInNeededSince,
+      }),
+    ).toBeNull();
     await new Promise((r) => setTimeout(r, 5));
     await signIn(w, 'demo', 'fresh-session');
     expect(await drive(w, job.id)).toBe('stop');
@@ -677,24 +863,42 @@ describe('exports over the local history', () => {
   async function heldWorld(): Promise<World> {
     const w = await world();
     await signIn(w, 'demo');
-    await loadHistoryFixture(w.durable.history, sim.dataset, { scope: scopeOf({ apiKey: 'demo', enterpriseId: null }).key, enterpriseId: demo.enterpriseId, fromDay: '2026-10-01', toDay: '2026-10-10' });
+    await loadHistoryFixture(w.durable.history, sim.dataset, {
+      scope: scopeOf({ apiKey: 'demo', enterpriseId: null }).key,
+      enterpriseId: demo.enterpriseId,
+      fromDay: '2026-10-01',
+      toDay: '2026-10-10',
+    });
     return w;
   }
 
   it('reads a range of complete days from the local history: no call, the file the upstream would give', async () => {
     const w = await heldWorld();
-    const job = await jobFor(w, { 'date-from': '2026-10-02 00:00:00', 'date-to': '2026-10-05 00:00:00', 'sort-order': 'asc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-02 00:00:00',
+      'date-to': '2026-10-05 00:00:00',
+      'sort-order': 'asc',
+    });
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
     const expected = expectedIds('demo', '2026-10-02 00:00:00', '2026-10-05 00:00:00', 'UTC', 'asc');
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
-    expect(done).toMatchObject({ state: 'done', callsSpent: 0, localRecords: expected.length, countCheck: { ok: true } });
+    expect(done).toMatchObject({
+      state: 'done',
+      callsSpent: 0,
+      localRecords: expected.length,
+      countCheck: { ok: true },
+    });
     expect(queryCalls()).toBe(0);
   });
 
   it('reads the held part of a window locally and only the rest upstream, every record once, in order', async () => {
     const w = await heldWorld();
-    const job = await jobFor(w, { 'date-from': '2026-10-08 06:00:00', 'date-to': '2026-10-14 00:00:00', 'sort-order': 'desc' });
+    const job = await jobFor(w, {
+      'date-from': '2026-10-08 06:00:00',
+      'date-to': '2026-10-14 00:00:00',
+      'sort-order': 'desc',
+    });
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
     const expected = expectedIds('demo', '2026-10-08 06:00:00', '2026-10-14 00:00:00', 'UTC', 'desc');
@@ -710,7 +914,17 @@ describe('exports over the local history', () => {
   it('answers free text over the held days in the asked order, and names the days it could not search', async () => {
     const w = await heldWorld();
     const columns: CdrFieldKey[] = ['trx_id', 'price', 'message_body', 'date_received'];
-    const job = await jobFor(w, { 'date-from': '2026-10-06 00:00:00', 'date-to': '2026-10-15 00:00:00', q: 'sakura', sort: 'price', 'sort-order': 'desc' }, { columns });
+    const job = await jobFor(
+      w,
+      {
+        'date-from': '2026-10-06 00:00:00',
+        'date-to': '2026-10-15 00:00:00',
+        q: 'sakura',
+        sort: 'price',
+        'sort-order': 'desc',
+      },
+      { columns },
+    );
     expect(await drive(w, job.id)).toBe('stop');
     const done = (await w.store.getJob(job.id))!;
     expect(done).toMatchObject({ state: 'done', callsSpent: 0 });
@@ -718,8 +932,18 @@ describe('exports over the local history', () => {
     // What the simulator holds of those days that mentions "sakura" in a searched field.
     const from = Date.UTC(2026, 9, 6);
     const to = Date.UTC(2026, 9, 11);
-    const page = sim.dataset.query({ from, to, now: NOW, enterpriseId: demo.enterpriseId, order: 'asc', offset: 0, limit: 1_000_000 });
-    const matching = page.indices.map((i) => sim.dataset.recordAt(i, 'UTC') as unknown as Cdr).filter((c) => recordColumns(c)!.search_text.includes('sakura'));
+    const page = sim.dataset.query({
+      from,
+      to,
+      now: NOW,
+      enterpriseId: demo.enterpriseId,
+      order: 'asc',
+      offset: 0,
+      limit: 1_000_000,
+    });
+    const matching = page.indices
+      .map((i) => sim.dataset.recordAt(i, 'UTC') as unknown as Cdr)
+      .filter((c) => recordColumns(c)!.search_text.includes('sakura'));
     expect(matching.length).toBeGreaterThan(0);
     const { rows } = await fileOf(w, job.id);
     expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(matching.map((c) => c.trx_id)));
@@ -736,10 +960,20 @@ describe('exports over the local history', () => {
       const frozen = freezeRange(parsed.request.query, NOW);
       if (!frozen.ok) throw new Error(frozen.error);
       const deps = { gateway: w.gateway, cache: w.cache, local: w.deps.local, now: () => NOW, pageSize: 100 };
-      return estimateExport(deps, { account: { apiKey: 'demo', enterpriseId: null }, frozen: frozen.frozen, columns: COLUMNS, fileName: 'f.csv', callsAhead: 0 });
+      return estimateExport(deps, {
+        account: { apiKey: 'demo', enterpriseId: null },
+        frozen: frozen.frozen,
+        columns: COLUMNS,
+        fileName: 'f.csv',
+        callsAhead: 0,
+      });
     };
     const held = await estimate({ 'date-from': '2026-10-02 00:00:00', 'date-to': '2026-10-05 00:00:00' });
-    expect(held).toMatchObject({ calls: 0, recordsKnown: 'exact', records: expectedIds('demo', '2026-10-02 00:00:00', '2026-10-05 00:00:00', 'UTC', 'desc').length });
+    expect(held).toMatchObject({
+      calls: 0,
+      recordsKnown: 'exact',
+      records: expectedIds('demo', '2026-10-02 00:00:00', '2026-10-05 00:00:00', 'UTC', 'desc').length,
+    });
     // Days 11–13 are not held and the cache knows nothing of them: one call at least, size unknown.
     const part = await estimate({ 'date-from': '2026-10-08 00:00:00', 'date-to': '2026-10-14 00:00:00' });
     expect(part).toMatchObject({ calls: 1, windowsUnknown: 1, recordsKnown: 'unknown' });

@@ -1,8 +1,8 @@
 import 'server-only';
 /**
  * Runs export jobs inside the server process, from startup (instrumentation.ts) to shutdown:
- *  - one instance at a time works on a job: it holds the job's lease (lib/store/leases.ts) and
- *    renews it while it works (lib/server/hold-lease.ts); when an instance dies, its leases expire and another instance's
+ *  - one instance at a time works on a job: it holds the job's lease (lib/background/lease-store.ts) and
+ *    renews it while it works (lib/background/hold-lease.ts); when an instance dies, its leases expire and another instance's
  *    heartbeat takes the job over where the store says it stopped;
  *  - per account, one job at a time in an instance, oldest first (they share the account's quota);
  *  - each job step by step (job-step.ts), so everything it learns is stored before the next call;
@@ -13,11 +13,11 @@ import 'server-only';
  *  - finished jobs and their files past their retention are deleted.
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
-import { BackgroundLoop } from '../server/background-loop';
-import { holdLease, leaseHolder } from '../server/hold-lease';
-import type { LeaseStore } from '../store';
+import { BackgroundLoop } from '../background';
+import { holdLease, leaseHolder } from '../background/server';
+import type { LeaseStore } from '../background/server';
 import { retentionEnd } from './job-record';
-import { MAX_FAILURES } from '../upstream/background-retry';
+import { MAX_FAILURES } from '../background';
 import { runJobStep, type StepDeps } from './job-step';
 import { LaterWrites } from './later-writes';
 
@@ -49,7 +49,8 @@ export class ExportRunner {
     this.loop = new BackgroundLoop({
       heartbeatMs: HEARTBEAT_MS,
       tick: () => this.tick(),
-      onTickError: (err) => this.deps.log.warn('export.tick_failed', { error: err instanceof Error ? err.message : String(err) }),
+      onTickError: (err) =>
+        this.deps.log.warn('export.tick_failed', { error: err instanceof Error ? err.message : String(err) }),
       now: deps.now,
     });
   }
@@ -91,7 +92,9 @@ export class ExportRunner {
     const now = this.deps.now();
     if (now - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = now;
-      await this.prune(now).catch((err: unknown) => this.deps.log.warn('export.prune_failed', { error: err instanceof Error ? err.message : String(err) }));
+      await this.prune(now).catch((err: unknown) =>
+        this.deps.log.warn('export.prune_failed', { error: err instanceof Error ? err.message : String(err) }),
+      );
     }
     let wakeAt = Number.POSITIVE_INFINITY;
     const seen = new Set<string>();
@@ -105,14 +108,24 @@ export class ExportRunner {
       if (job.state === 'waiting') {
         // A wait for quota is the governor's guess at the time: asked again, it may have come
         // sooner (limits raised at a restart, calls given back). Other waits keep their time.
-        const until = job.waitingFor === 'quota' && job.waitingUntil !== null && job.waitingUntil > now ? await this.quotaFreesAt(job.account, job.waitingUntil) : job.waitingUntil;
+        const until =
+          job.waitingFor === 'quota' && job.waitingUntil !== null && job.waitingUntil > now
+            ? await this.quotaFreesAt(job.account, job.waitingUntil)
+            : job.waitingUntil;
         if (until !== null && until > now) {
           wakeAt = Math.min(wakeAt, until);
           seen.add(job.account);
           continue;
         }
         // Waiting for a sign-in: nothing to do until a session exists (the heartbeat looks again).
-        if (job.waitingUntil === null && !(await this.deps.vault.liveSession(job.account, now, { preferSid: job.sid, createdAfter: job.signInNeededSince }))) continue;
+        if (
+          job.waitingUntil === null &&
+          !(await this.deps.vault.liveSession(job.account, now, {
+            preferSid: job.sid,
+            createdAfter: job.signInNeededSince,
+          }))
+        )
+          continue;
       }
       // Another instance works on it: leave it (and the account's later jobs) to that instance.
       if (!(await leases.tryAcquire(leaseOf(job.id), this.holder, now, LEASE_MS))) {
@@ -168,12 +181,22 @@ export class ExportRunner {
     job.failures += 1;
     job.updatedAt = now;
     if (job.failures > MAX_FAILURES) {
-      Object.assign(job, { state: 'failed', finishedAt: now, expiresAt: retentionEnd(now, this.deps.config), waitingUntil: null, message: 'The export failed on the server; it was logged. Start it again.' });
+      Object.assign(job, {
+        state: 'failed',
+        finishedAt: now,
+        expiresAt: retentionEnd(now, this.deps.config),
+        waitingUntil: null,
+        message: 'The export failed on the server; it was logged. Start it again.',
+      });
       await store.saveJob(job);
       await store.deleteRows(job.id);
       return;
     }
-    Object.assign(job, { state: 'waiting', waitingUntil: now + AFTER_CRASH_RETRY_MS, message: 'A problem on the server interrupted the export; it tries again in a minute.' });
+    Object.assign(job, {
+      state: 'waiting',
+      waitingUntil: now + AFTER_CRASH_RETRY_MS,
+      message: 'A problem on the server interrupted the export; it tries again in a minute.',
+    });
     await store.saveJob(job);
   }
 

@@ -2,7 +2,7 @@
  * What the governor needs from where its state lives. The single-instance backend keeps the state
  * in memory over the durable ledger (memory-backend.ts); the PostgreSQL backend keeps it in the
  * shared database, so that every instance of the dashboard decides on the same rows and one
- * advisory lock is the one call in flight (lib/store/postgres-governor.ts).
+ * advisory lock is the one call in flight (lib/governor/postgres-backend.ts).
  */
 import type { CallClass } from './classes';
 import type { CallRecord, GovernorState } from './policy';

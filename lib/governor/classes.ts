@@ -14,6 +14,14 @@
 export const CALL_CLASSES = ['interactive', 'renewal', 'signin', 'signin-new', 'export', 'sync'] as const;
 export type CallClass = (typeof CALL_CLASSES)[number];
 
+/**
+ * A class as the store keeps it (its name). A name this version does not know (written by a newer
+ * one during a rolling upgrade) counts as a person's call: it still counts in every window.
+ */
+export function callClassOf(name: string): CallClass {
+  return (CALL_CLASSES as readonly string[]).includes(name) ? (name as CallClass) : 'interactive';
+}
+
 /** Queue order: people first (and the renewals their calls wait for), then sign-ins, then exports, then the copy. */
 const RANK: Record<CallClass, number> = { interactive: 0, renewal: 0, signin: 1, 'signin-new': 1, export: 2, sync: 3 };
 

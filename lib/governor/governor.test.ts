@@ -3,7 +3,7 @@ import { SIGN_IN_ACCOUNT } from './classes';
 import { CallNotSentError, Governor, QuotaExceededError } from './governor';
 import { memoryBackend, type CallLedger } from './memory-backend';
 import type { PolicyLimits, WindowLimits } from './policy';
-import { HOUR, MINUTE } from './windows';
+import { HOUR_MS as HOUR, MINUTE_MS as MINUTE } from '../time/units';
 import { fakeLedger } from '../../tests/support/fake-ledger';
 
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
@@ -24,7 +24,12 @@ function governor(setup: Setup = {}, ledger: CallLedger = fakeLedger()) {
     holdbackShare: 0.2,
     tokensPerMinute: setup.tokensPerMinute ?? 10,
   };
-  return new Governor({ backend: memoryBackend(ledger, 1), limits, maxInFlight: 1, maxWaitMs: setup.maxWaitMs ?? 20_000 });
+  return new Governor({
+    backend: memoryBackend(ledger, 1),
+    limits,
+    maxInFlight: 1,
+    maxWaitMs: setup.maxWaitMs ?? 20_000,
+  });
 }
 
 /** An upstream call that takes `ms` of (fake) time and notes how many ran at once. */
@@ -69,10 +74,16 @@ describe('Governor', () => {
     const noted: { id: number; outcome: string; at: number }[] = [];
     let storeDown = true;
     const ledger = fakeLedger();
-    const g = governor({}, { ...ledger, finishCall: async (id, outcome, at) => {
-      if (storeDown) throw new Error('the store cannot be reached');
-      noted.push({ id, outcome, at });
-    } });
+    const g = governor(
+      {},
+      {
+        ...ledger,
+        finishCall: async (id, outcome, at) => {
+          if (storeDown) throw new Error('the store cannot be reached');
+          noted.push({ id, outcome, at });
+        },
+      },
+    );
     const u = upstream(200);
     const answer = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('the page'));
     await vi.advanceTimersByTimeAsync(200);
@@ -90,7 +101,9 @@ describe('Governor', () => {
       await vi.advanceTimersByTimeAsync(300);
       await p;
     }
-    await expect(g.run({ account: 'a', cls: 'interactive', kind: 'query', maxWaitMs: 0 }, u.call('d'))).rejects.toBeInstanceOf(QuotaExceededError);
+    await expect(
+      g.run({ account: 'a', cls: 'interactive', kind: 'query', maxWaitMs: 0 }, u.call('d')),
+    ).rejects.toBeInstanceOf(QuotaExceededError);
     await g.close();
   });
 
@@ -141,7 +154,9 @@ describe('Governor', () => {
       await p;
       vi.advanceTimersByTime(MINUTE); // keep clear of the minute window
     }
-    const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g
+      .run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x'))
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect(err.limitedBy).toBe('hour');
     expect(err.nextCallAt).toBe(T0 + 10 + HOUR);
@@ -156,7 +171,9 @@ describe('Governor', () => {
       await p;
       vi.advanceTimersByTime(HOUR);
     }
-    const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x')).catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g
+      .run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('x'))
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('day');
     expect(err.nextCallAt).toBe(T0 + 10 + 24 * HOUR);
   });
@@ -210,7 +227,13 @@ describe('Governor', () => {
     const u = upstream(100);
     // The minute is used up: the shared call waits for it.
     for (let i = 0; i < 3; i++) await g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => i);
-    const req = (signal: AbortSignal) => ({ account: 'a', cls: 'interactive' as const, kind: 'query', shareKey: 'page-1', signal });
+    const req = (signal: AbortSignal) => ({
+      account: 'a',
+      cls: 'interactive' as const,
+      kind: 'query',
+      shareKey: 'page-1',
+      signal,
+    });
     const first = new AbortController();
     const second = new AbortController();
     const a = g.run(req(first.signal), u.call('shared')).catch((e: unknown) => e);
@@ -263,7 +286,10 @@ describe('Governor', () => {
     expect((await g.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({ used: 1, remaining: 2 });
     // Nor is it in the durable ledger: a restart counts the same.
     const restarted = governor({ maxWaitMs: 0 }, ledger);
-    expect((await restarted.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({ used: 1, remaining: 2 });
+    expect((await restarted.snapshot('a')).windows.find((w) => w.name === 'minute')).toMatchObject({
+      used: 1,
+      remaining: 2,
+    });
     expect(await restarted.run(ask, async () => 'second')).toBe('second');
     expect(await restarted.run(ask, async () => 'third')).toBe('third');
     await expect(restarted.run(ask, async () => 'fourth')).rejects.toBeInstanceOf(QuotaExceededError);
@@ -274,7 +300,10 @@ describe('Governor', () => {
     for (let i = 0; i < 5; i++) await g.run({ account: 'a', cls: 'renewal', kind: 'token' }, async () => 't');
     const snap = await g.snapshot('a');
     expect(snap.windows.every((w) => w.used === 0)).toBe(true);
-    await expect(g.run({ account: 'b', cls: 'renewal', kind: 'token' }, async () => 't')).rejects.toMatchObject({ limitedBy: 'tokens', scope: 'deployment' });
+    await expect(g.run({ account: 'b', cls: 'renewal', kind: 'token' }, async () => 't')).rejects.toMatchObject({
+      limitedBy: 'tokens',
+      scope: 'deployment',
+    });
     // A person's search is not held back by the token cap.
     expect(await g.run({ account: 'a', cls: 'interactive', kind: 'query' }, async () => 'q')).toBe('q');
   });
@@ -282,7 +311,11 @@ describe('Governor', () => {
   it('keeps sign-ins behind signed-in people and within their part of the token cap', async () => {
     const g = governor({ tokensPerMinute: 5, limits: { perMinute: 100, perHour: 100, perDay: 100 } });
     const u = upstream(200);
-    const signIns = Array.from({ length: 6 }, (_, i) => g.run({ account: '(sign-in)', cls: 'signin', kind: 'token', maxWaitMs: 3_000 }, u.call(`s${i}`)).catch((e: unknown) => e));
+    const signIns = Array.from({ length: 6 }, (_, i) =>
+      g
+        .run({ account: '(sign-in)', cls: 'signin', kind: 'token', maxWaitMs: 3_000 }, u.call(`s${i}`))
+        .catch((e: unknown) => e),
+    );
     await vi.advanceTimersByTimeAsync(10); // the first sign-in is in flight
     const person = g.run({ account: 'a', cls: 'interactive', kind: 'query' }, u.call('person'));
     await vi.advanceTimersByTimeAsync(5_000);
@@ -297,7 +330,9 @@ describe('Governor', () => {
   it('honours an upstream 429 for that account only', async () => {
     const g = governor({ maxWaitMs: 0 });
     await g.blockUntil('a', T0 + 45_000);
-    const err = (await g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g
+      .run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'x')
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('upstream');
     expect(err.retryAfterMs).toBe(45_000);
     expect(await g.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'b')).toBe('b');
@@ -306,11 +341,15 @@ describe('Governor', () => {
   it('holds the account’s token renewals after a 429 too, and every sign-in after a sign-in’s 429', async () => {
     const g = governor({ maxWaitMs: 0 });
     await g.blockUntil('a', T0 + 30_000);
-    const renewal = (await g.run({ account: 'a', cls: 'renewal', kind: 'token' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const renewal = (await g
+      .run({ account: 'a', cls: 'renewal', kind: 'token' }, async () => 'x')
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect([renewal.limitedBy, renewal.retryAfterMs]).toEqual(['upstream', 30_000]);
     expect(await g.run({ account: 'b', cls: 'renewal', kind: 'token' }, async () => 'b')).toBe('b');
     await g.blockUntil(SIGN_IN_ACCOUNT, T0 + 20_000);
-    const signIn = (await g.run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const signIn = (await g
+      .run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token' }, async () => 'x')
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(signIn.limitedBy).toBe('upstream');
     vi.advanceTimersByTime(20_000);
     expect(await g.run({ account: SIGN_IN_ACCOUNT, cls: 'signin', kind: 'token' }, async () => 'later')).toBe('later');
@@ -326,7 +365,9 @@ describe('Governor', () => {
       throw new Error('the store is unreachable');
     };
     const g = governor({ maxWaitMs: 0 }, ledger);
-    await expect(g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'a')).rejects.toThrow('the store is unreachable');
+    await expect(g.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'a')).rejects.toThrow(
+      'the store is unreachable',
+    );
     expect(await g.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'b')).toBe('b');
   });
 
@@ -338,10 +379,14 @@ describe('Governor', () => {
 
     vi.advanceTimersByTime(10_000);
     const restarted = governor({ maxWaitMs: 0 }, ledger);
-    const err = (await restarted.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await restarted
+      .run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 'x')
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.limitedBy).toBe('minute');
     expect(err.nextCallAt).toBe(T0 + MINUTE);
-    const blocked = (await restarted.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const blocked = (await restarted
+      .run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 'x')
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(blocked.limitedBy).toBe('upstream');
   });
 
@@ -359,7 +404,14 @@ describe('Governor', () => {
         return state;
       },
     };
-    const limits: PolicyLimits = { account: { perMinute: 3, perHour: 100, perDay: 1000 }, deployment: null, backgroundReserve: 0, syncShare: 0.6, holdbackShare: 0.2, tokensPerMinute: 10 };
+    const limits: PolicyLimits = {
+      account: { perMinute: 3, perHour: 100, perDay: 1000 },
+      deployment: null,
+      backgroundReserve: 0,
+      syncShare: 0.6,
+      holdbackShare: 0.2,
+      tokensPerMinute: 10,
+    };
     const g = new Governor({ backend: slow, limits, maxInFlight: 1, maxWaitMs: 20_000 });
     const u = upstream(10);
     for (let i = 0; i < 3; i++) {
@@ -424,7 +476,9 @@ describe('Governor deployment windows (the upstream counts per IP too)', () => {
       await p;
     }
     // Account d has made no call, yet the deployment's minute is full.
-    const err = (await g.run({ account: 'd', cls: 'interactive', kind: 'q' }, u.call('d')).catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g
+      .run({ account: 'd', cls: 'interactive', kind: 'q' }, u.call('d'))
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect(err).toMatchObject({ limitedBy: 'minute', scope: 'deployment' });
     expect(err.message).toMatch(/This dashboard's shared calls this minute .* are used \(3 accounts used them\)/);
@@ -436,9 +490,15 @@ describe('Governor deployment windows (the upstream counts per IP too)', () => {
   });
 
   it('never lets one account take the part of a shared window kept for the others', async () => {
-    const g = governor({ limits: { perMinute: 100, perHour: 100, perDay: 100 }, deploymentLimits: { perMinute: 100, perHour: 10, perDay: 100 }, maxWaitMs: 0 });
+    const g = governor({
+      limits: { perMinute: 100, perHour: 100, perDay: 100 },
+      deploymentLimits: { perMinute: 100, perHour: 10, perDay: 100 },
+      maxWaitMs: 0,
+    });
     for (let i = 0; i < 8; i++) await g.run({ account: 'demo', cls: 'interactive', kind: 'q' }, async () => i);
-    const err = (await g.run({ account: 'demo', cls: 'interactive', kind: 'q' }, async () => 'x').catch((e: unknown) => e)) as QuotaExceededError;
+    const err = (await g
+      .run({ account: 'demo', cls: 'interactive', kind: 'q' }, async () => 'x')
+      .catch((e: unknown) => e)) as QuotaExceededError;
     expect(err.message).toMatch(/Your account has used its share of this dashboard's calls this hour/);
     // fuji has spent nothing: it is not refused because of demo's use.
     expect(await g.run({ account: 'fuji', cls: 'interactive', kind: 'q' }, async () => 'fuji')).toBe('fuji');
@@ -450,7 +510,9 @@ describe('Governor deployment windows (the upstream counts per IP too)', () => {
     await first.run({ account: 'a', cls: 'interactive', kind: 'q' }, async () => 1);
     await first.run({ account: 'b', cls: 'interactive', kind: 'q' }, async () => 2);
     const restarted = governor({ deploymentLimits: { perMinute: 2, perHour: 10, perDay: 100 }, maxWaitMs: 0 }, ledger);
-    await expect(restarted.run({ account: 'c', cls: 'interactive', kind: 'q' }, async () => 3)).rejects.toMatchObject({ scope: 'deployment' });
+    await expect(restarted.run({ account: 'c', cls: 'interactive', kind: 'q' }, async () => 3)).rejects.toMatchObject({
+      scope: 'deployment',
+    });
   });
 });
 
@@ -469,7 +531,8 @@ describe('Governor and the caller\u2019s signal', () => {
       listeners -= 1;
       return remove(...args);
     }) as typeof remove;
-    for (let i = 0; i < 5; i++) await g.run({ account: 'a', cls: 'export', kind: 'export', signal: controller.signal }, async () => i);
+    for (let i = 0; i < 5; i++)
+      await g.run({ account: 'a', cls: 'export', kind: 'export', signal: controller.signal }, async () => i);
     expect(listeners).toBe(0);
   });
 });

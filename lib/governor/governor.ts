@@ -15,10 +15,20 @@ import { brandCheck } from '../errors/brand';
  * Where the state lives is the backend's business (backend.ts): in memory over the durable ledger
  * for one instance, in PostgreSQL for several — the decisions are the same.
  */
-import type { QuotaSnapshot, SharedQuotaWindow, WindowName } from '../api/types';
+import type { QuotaSnapshot, SharedQuotaWindow, WindowName } from './api';
 import type { GovernorBackend, SlotLease, WaitingCall } from './backend';
 import { isSignIn, rankOf, type CallClass } from './classes';
-import { accountWindows, planCalls, sharedWindows, verdict, type CallPlan, type GovernorState, type LimitedBy, type PolicyLimits, type Verdict } from './policy';
+import {
+  accountWindows,
+  planCalls,
+  sharedWindows,
+  verdict,
+  type CallPlan,
+  type GovernorState,
+  type LimitedBy,
+  type PolicyLimits,
+  type Verdict,
+} from './policy';
 
 export interface GovernorOptions {
   backend: GovernorBackend;
@@ -105,7 +115,9 @@ function wait(ms: number): string {
   if (seconds < 120) return `the next call can go in ${seconds} s`;
   const minutes = Math.ceil(seconds / 60);
   // The day's window: "in 23 h 59 min", not "in 1439 min".
-  return minutes < 120 ? `the next call can go in ${minutes} min` : `the next call can go in ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+  return minutes < 120
+    ? `the next call can go in ${minutes} min`
+    : `the next call can go in ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
 }
 
 const per = (name: WindowName) => (name === 'hour' ? 'an hour' : `a ${name}`);
@@ -122,23 +134,33 @@ export function limitReason(limitedBy: LimitedBy, scope: LimitScope, d: LimitDet
     case 'upstream':
       return "The Report API asked us to wait before this account's next call";
     case 'tokens':
-      return d.cls !== undefined && isSignIn(d.cls) ? 'Too many sign-ins are being checked with the Report API right now' : "This dashboard's token requests for this minute are used";
+      return d.cls !== undefined && isSignIn(d.cls)
+        ? 'Too many sign-ins are being checked with the Report API right now'
+        : "This dashboard's token requests for this minute are used";
     default: {
       if (scope === 'account') {
         const limit = d.limit !== undefined ? `${d.limit} ` : '';
         return `Your account's ${limit}calls this ${limitedBy} are used${d.cls === 'export' || d.cls === 'sync' ? ' (background work leaves some to searches)' : ''}`;
       }
-      const users = d.sharedBy !== undefined ? ` (${d.sharedBy} ${d.sharedBy === 1 ? 'account' : 'accounts'} used them)` : '';
-      if (d.held) return `Your account has used its share of this dashboard's calls this ${limitedBy}: the rest is kept for accounts that have not called yet${users}`;
+      const users =
+        d.sharedBy !== undefined ? ` (${d.sharedBy} ${d.sharedBy === 1 ? 'account' : 'accounts'} used them)` : '';
+      if (d.held)
+        return `Your account has used its share of this dashboard's calls this ${limitedBy}: the rest is kept for accounts that have not called yet${users}`;
       return `This dashboard's shared calls this ${limitedBy}${d.limit !== undefined ? ` (${d.limit} ${per(limitedBy)} for every account together)` : ''} are used${users}`;
     }
   }
 }
 
 /** limitReason, and when the next call can go. */
-export function describeLimit(limitedBy: LimitedBy, retryAfterMs: number, scope: LimitScope, d: LimitDetail = {}): string {
+export function describeLimit(
+  limitedBy: LimitedBy,
+  retryAfterMs: number,
+  scope: LimitScope,
+  d: LimitDetail = {},
+): string {
   const reason = limitReason(limitedBy, scope, d);
-  if (limitedBy === 'tokens' && d.cls !== undefined && isSignIn(d.cls)) return `${reason}; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
+  if (limitedBy === 'tokens' && d.cls !== undefined && isSignIn(d.cls))
+    return `${reason}; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
   return `${reason}; ${wait(retryAfterMs)}.`;
 }
 
@@ -195,7 +217,10 @@ const LEDGER_RETRIES = 20;
 
 export class Governor {
   private readonly now: () => number;
-  private readonly shared = new Map<string, { promise: Promise<unknown>; join(signal: AbortSignal | undefined): void }>();
+  private readonly shared = new Map<
+    string,
+    { promise: Promise<unknown>; join(signal: AbortSignal | undefined): void }
+  >();
   private waiters: Waiter[] = [];
   /** Accounts with a call of this instance in flight. */
   private readonly running = new Set<string>();
@@ -245,7 +270,10 @@ export class Governor {
       try {
         result = await fn();
       } catch (err) {
-        await this.settle(ticket.id, err instanceof CallNotSentError ? null : err instanceof Error ? err.name : 'error');
+        await this.settle(
+          ticket.id,
+          err instanceof CallNotSentError ? null : err instanceof Error ? err.name : 'error',
+        );
         throw err;
       }
       await this.settle(ticket.id, 'ok');
@@ -277,13 +305,16 @@ export class Governor {
   /** Tries a ledger write again, later each time (1 s, 2 s, … 1 min), for about a quarter of an hour. */
   private writeLater(write: () => Promise<void>, attempt: number): void {
     if (attempt > LEDGER_RETRIES || this.closed) return;
-    const timer = setTimeout(() => {
-      this.ledgerRetries.delete(timer);
-      write().then(
-        () => this.pump(),
-        () => this.writeLater(write, attempt + 1),
-      );
-    }, Math.min(60_000, 1000 * 2 ** (attempt - 1)));
+    const timer = setTimeout(
+      () => {
+        this.ledgerRetries.delete(timer);
+        write().then(
+          () => this.pump(),
+          () => this.writeLater(write, attempt + 1),
+        );
+      },
+      Math.min(60_000, 1000 * 2 ** (attempt - 1)),
+    );
     timer.unref?.();
     this.ledgerRetries.add(timer);
   }
@@ -319,9 +350,13 @@ export class Governor {
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     const next = verdict(state, this.opts.limits, account, 'interactive', now);
     const own = accountWindows(state, this.opts.limits, account, now);
-    const shared: SharedQuotaWindow[] = sharedWindows(state, this.opts.limits, now).map((w) => ({ ...w, freesAt: iso(w.freesAt) }));
+    const shared: SharedQuotaWindow[] = sharedWindows(state, this.opts.limits, now).map((w) => ({
+      ...w,
+      freesAt: iso(w.freesAt),
+    }));
     const queued = { interactive: 0, background: 0 };
-    for (const w of this.waiters) if (w.account === account) queued[rankOf(w.cls) >= rankOf('export') ? 'background' : 'interactive'] += 1;
+    for (const w of this.waiters)
+      if (w.account === account) queued[rankOf(w.cls) >= rankOf('export') ? 'background' : 'interactive'] += 1;
     const blocked = state.blocks.get(account) ?? 0;
     const inFlight = this.running.has(account) ? 1 : 0;
     const nextAt = Math.max(next.at, now);
@@ -335,7 +370,14 @@ export class Governor {
       reserve: this.opts.limits.backgroundReserve,
       limitedBy: next.at > now ? next.limitedBy : inFlight > 0 ? 'in-flight' : null,
       limitScope: next.at > now ? next.scope : inFlight > 0 ? 'account' : null,
-      ...(next.at > now ? { limitMessage: describeLimit(next.limitedBy ?? 'in-flight', next.at - now, next.scope, { ...next, cls: 'interactive' }) } : {}),
+      ...(next.at > now
+        ? {
+            limitMessage: describeLimit(next.limitedBy ?? 'in-flight', next.at - now, next.scope, {
+              ...next,
+              cls: 'interactive',
+            }),
+          }
+        : {}),
     };
   }
 
@@ -388,7 +430,12 @@ export class Governor {
 
   private refusal(v: Verdict, cls: CallClass, now: number): QuotaExceededError {
     const at = Math.max(v.at, now + 1000);
-    return new QuotaExceededError(v.limitedBy ?? 'in-flight', at, at - now, v.scope, { limit: v.limit, sharedBy: v.sharedBy, held: v.held, cls });
+    return new QuotaExceededError(v.limitedBy ?? 'in-flight', at, at - now, v.scope, {
+      limit: v.limit,
+      sharedBy: v.sharedBy,
+      held: v.held,
+      cls,
+    });
   }
 
   private removeWaiter(waiter: Waiter): boolean {
@@ -454,7 +501,10 @@ export class Governor {
       now = this.now();
       let id: number | null;
       try {
-        id = await backend.admit({ account: best.account, at: now, cls: best.cls, kind: best.kind }, (fresh) => verdict(fresh, limits, best.account, best.cls, now).at <= now);
+        id = await backend.admit(
+          { account: best.account, at: now, cls: best.cls, kind: best.kind },
+          (fresh) => verdict(fresh, limits, best.account, best.cls, now).at <= now,
+        );
       } catch (err) {
         // The slot is not kept by a call that never started (a store error): every instance's
         // calls would wait on it until this process ended.
@@ -517,7 +567,15 @@ export class Governor {
     for (const w of expired) {
       w.detach?.();
       const v = verdict(state, this.opts.limits, w.account, w.cls, now);
-      w.fail(this.refusal(v.at > now ? v : { ...v, limitedBy: 'in-flight', scope: this.running.has(w.account) ? 'account' : 'deployment' }, w.cls, now));
+      w.fail(
+        this.refusal(
+          v.at > now
+            ? v
+            : { ...v, limitedBy: 'in-flight', scope: this.running.has(w.account) ? 'account' : 'deployment' },
+          w.cls,
+          now,
+        ),
+      );
     }
     this.backendWaiters();
   }

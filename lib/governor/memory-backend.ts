@@ -73,7 +73,11 @@ export function memoryBackend(ledger: CallLedger, maxInFlight: number): Governor
     async finish(id, outcome, at) {
       const record = unanswered.get(id);
       unanswered.delete(id);
-      if (record && at > record.at) calls = placed(calls.filter((c) => c !== record), { ...record, at });
+      if (record && at > record.at)
+        calls = placed(
+          calls.filter((c) => c !== record),
+          { ...record, at },
+        );
       await ledger.finishCall(id, outcome, at);
     },
     async withdraw(id) {

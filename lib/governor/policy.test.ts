@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { CallClass } from './classes';
-import { accountWindows, backgroundRate, holdbackOf, planCalls, newAddressSignInLimit, sharedWindows, signInTokenLimit, verdict, type CallRecord, type GovernorState, type PolicyLimits } from './policy';
-import { DAY, HOUR, MINUTE } from './windows';
+import {
+  accountWindows,
+  backgroundRate,
+  holdbackOf,
+  planCalls,
+  newAddressSignInLimit,
+  sharedWindows,
+  signInTokenLimit,
+  verdict,
+  type CallRecord,
+  type GovernorState,
+  type PolicyLimits,
+} from './policy';
+import { DAY_MS as DAY, HOUR_MS as HOUR, MINUTE_MS as MINUTE } from '../time/units';
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
 const LIMITS: PolicyLimits = {
@@ -15,10 +27,19 @@ const LIMITS: PolicyLimits = {
 const SHARED: PolicyLimits = { ...LIMITS, deployment: { perMinute: 3, perHour: 10, perDay: 100 } };
 
 /** `n` calls of an account, `spacing` apart, the last one `agoMs` before now. */
-function calls(account: string, n: number, cls: CallClass = 'interactive', agoMs = 5 * MINUTE, spacing = 2 * MINUTE): CallRecord[] {
+function calls(
+  account: string,
+  n: number,
+  cls: CallClass = 'interactive',
+  agoMs = 5 * MINUTE,
+  spacing = 2 * MINUTE,
+): CallRecord[] {
   return Array.from({ length: n }, (_, i) => ({ account, cls, at: NOW - agoMs - (n - 1 - i) * spacing }));
 }
-const state = (...groups: CallRecord[][]): GovernorState => ({ calls: groups.flat().sort((a, b) => a.at - b.at), blocks: new Map() });
+const state = (...groups: CallRecord[][]): GovernorState => ({
+  calls: groups.flat().sort((a, b) => a.at - b.at),
+  blocks: new Map(),
+});
 const goesNow = (v: { at: number }) => v.at <= NOW;
 
 describe('an account’s own windows', () => {
@@ -40,7 +61,9 @@ describe('an account’s own windows', () => {
     expect(verdict(s, LIMITS, 'a', 'sync', NOW)).toMatchObject({ limitedBy: 'hour' });
     expect(goesNow(verdict(s, LIMITS, 'a', 'export', NOW))).toBe(true);
     // a minute of 3 → 1 copy call
-    expect(verdict(state(calls('a', 1, 'sync', 10_000)), LIMITS, 'a', 'sync', NOW)).toMatchObject({ limitedBy: 'minute' });
+    expect(verdict(state(calls('a', 1, 'sync', 10_000)), LIMITS, 'a', 'sync', NOW)).toMatchObject({
+      limitedBy: 'minute',
+    });
   });
 
   it('never counts another account’s calls against an account when the upstream counts per account', () => {
@@ -61,13 +84,25 @@ describe('the deployment’s shared windows', () => {
     expect(holdbackOf(1, 0.2)).toBe(0);
     // a used 8 of the shared 10 this hour: a may not take the last 2, b (nothing spent) may.
     const s = state(calls('a', 8, 'interactive', 5 * MINUTE, 3 * MINUTE));
-    expect(verdict(s, SHARED, 'a', 'interactive', NOW)).toMatchObject({ limitedBy: 'hour', scope: 'deployment', sharedBy: 1 });
+    expect(verdict(s, SHARED, 'a', 'interactive', NOW)).toMatchObject({
+      limitedBy: 'hour',
+      scope: 'deployment',
+      sharedBy: 1,
+    });
     expect(goesNow(verdict(s, SHARED, 'b', 'interactive', NOW))).toBe(true);
   });
 
   it('refuse a newcomer only when the whole window is used, and say how many accounts used it', () => {
-    const s = state(calls('a', 8, 'interactive', 5 * MINUTE, 3 * MINUTE), calls('b', 1, 'interactive', 3 * MINUTE), calls('c', 1, 'interactive', 4 * MINUTE));
-    expect(verdict(s, SHARED, 'd', 'interactive', NOW)).toMatchObject({ limitedBy: 'hour', scope: 'deployment', sharedBy: 3 });
+    const s = state(
+      calls('a', 8, 'interactive', 5 * MINUTE, 3 * MINUTE),
+      calls('b', 1, 'interactive', 3 * MINUTE),
+      calls('c', 1, 'interactive', 4 * MINUTE),
+    );
+    expect(verdict(s, SHARED, 'd', 'interactive', NOW)).toMatchObject({
+      limitedBy: 'hour',
+      scope: 'deployment',
+      sharedBy: 3,
+    });
   });
 
   it('count an account as new again once its calls have left the window', () => {
@@ -81,9 +116,16 @@ describe('the deployment’s shared windows', () => {
 describe('token requests', () => {
   it('have a deployment-wide cap a minute, of which sign-ins leave a fifth to renewals', () => {
     expect(signInTokenLimit(10)).toBe(8);
-    const signIns = Array.from({ length: 8 }, (_, i): CallRecord => ({ account: '(sign-in)', cls: 'signin', at: NOW - 50_000 + i * 1000 }));
+    const signIns = Array.from({ length: 8 }, (_, i): CallRecord => ({
+      account: '(sign-in)',
+      cls: 'signin',
+      at: NOW - 50_000 + i * 1000,
+    }));
     const s = state(signIns);
-    expect(verdict(s, LIMITS, '(sign-in)', 'signin', NOW)).toMatchObject({ limitedBy: 'tokens', at: NOW - 50_000 + MINUTE });
+    expect(verdict(s, LIMITS, '(sign-in)', 'signin', NOW)).toMatchObject({
+      limitedBy: 'tokens',
+      at: NOW - 50_000 + MINUTE,
+    });
     expect(goesNow(verdict(s, LIMITS, 'a', 'renewal', NOW))).toBe(true);
     // Token requests are not query calls: a person may still search.
     expect(goesNow(verdict(s, LIMITS, 'a', 'interactive', NOW))).toBe(true);
@@ -92,22 +134,47 @@ describe('token requests', () => {
   it('leave half of the sign-ins to owners at their usual address, whatever is sent from elsewhere', () => {
     expect(newAddressSignInLimit(10)).toBe(4);
     expect(newAddressSignInLimit(1)).toBe(1);
-    const flood = Array.from({ length: 4 }, (_, i): CallRecord => ({ account: '(sign-in)', cls: 'signin-new', at: NOW - 50_000 + i * 1000 }));
+    const flood = Array.from({ length: 4 }, (_, i): CallRecord => ({
+      account: '(sign-in)',
+      cls: 'signin-new',
+      at: NOW - 50_000 + i * 1000,
+    }));
     const s = state(flood);
     // Another sign-in from a new address waits for the first of those to leave the minute…
-    expect(verdict(s, LIMITS, '(sign-in)', 'signin-new', NOW)).toMatchObject({ limitedBy: 'tokens', at: NOW - 50_000 + MINUTE });
+    expect(verdict(s, LIMITS, '(sign-in)', 'signin-new', NOW)).toMatchObject({
+      limitedBy: 'tokens',
+      at: NOW - 50_000 + MINUTE,
+    });
     // …while an owner's goes at once, and the sign-ins' cap as a whole still holds.
     expect(goesNow(verdict(s, LIMITS, '(sign-in)', 'signin', NOW))).toBe(true);
-    const full = state([...flood, ...Array.from({ length: 4 }, (_, i): CallRecord => ({ account: '(sign-in)', cls: 'signin', at: NOW - 40_000 + i * 1000 }))]);
-    expect(verdict(full, LIMITS, '(sign-in)', 'signin', NOW)).toMatchObject({ limitedBy: 'tokens', at: NOW - 50_000 + MINUTE });
+    const full = state([
+      ...flood,
+      ...Array.from({ length: 4 }, (_, i): CallRecord => ({
+        account: '(sign-in)',
+        cls: 'signin',
+        at: NOW - 40_000 + i * 1000,
+      })),
+    ]);
+    expect(verdict(full, LIMITS, '(sign-in)', 'signin', NOW)).toMatchObject({
+      limitedBy: 'tokens',
+      at: NOW - 50_000 + MINUTE,
+    });
   });
 });
 
 describe('what an account sees', () => {
   it('its own windows, and the shared ones with how many accounts use them', () => {
     const s = state(calls('a', 2), calls('b', 1));
-    expect(accountWindows(s, SHARED, 'a', NOW).find((w) => w.name === 'hour')).toMatchObject({ used: 2, remaining: 8, limit: 10 });
-    expect(sharedWindows(s, SHARED, NOW).find((w) => w.name === 'hour')).toMatchObject({ used: 3, remaining: 7, accounts: 2 });
+    expect(accountWindows(s, SHARED, 'a', NOW).find((w) => w.name === 'hour')).toMatchObject({
+      used: 2,
+      remaining: 8,
+      limit: 10,
+    });
+    expect(sharedWindows(s, SHARED, NOW).find((w) => w.name === 'hour')).toMatchObject({
+      used: 3,
+      remaining: 7,
+      accounts: 2,
+    });
     expect(sharedWindows(s, LIMITS, NOW)).toEqual([]);
   });
 });
@@ -123,7 +190,9 @@ describe('planning calls ahead', () => {
   });
 
   it('says never when the reserve takes the whole window', () => {
-    expect(planCalls(state(), { ...LIMITS, backgroundReserve: 10 }, 'a', 'export', 1, 0, 1000, NOW).finishAt).toBeNull();
+    expect(
+      planCalls(state(), { ...LIMITS, backgroundReserve: 10 }, 'a', 'export', 1, 0, 1000, NOW).finishAt,
+    ).toBeNull();
   });
 
   it('gives the background rate of each class', () => {
@@ -132,13 +201,24 @@ describe('planning calls ahead', () => {
   });
 
   it('looks a day back at most', () => {
-    expect(goesNow(verdict(state(calls('a', 100, 'interactive', DAY + 1000, 1)), LIMITS, 'a', 'interactive', NOW))).toBe(true);
+    expect(
+      goesNow(verdict(state(calls('a', 100, 'interactive', DAY + 1000, 1)), LIMITS, 'a', 'interactive', NOW)),
+    ).toBe(true);
   });
 });
 
 describe('planning an export', () => {
   const plan = (count: number, opts: { ahead?: number; calls?: CallRecord[]; reserve?: number } = {}) =>
-    planCalls(state(opts.calls ?? []), { ...LIMITS, backgroundReserve: opts.reserve ?? 3 }, 'a', 'export', count, opts.ahead ?? 0, 1000, NOW);
+    planCalls(
+      state(opts.calls ?? []),
+      { ...LIMITS, backgroundReserve: opts.reserve ?? 3 },
+      'a',
+      'export',
+      count,
+      opts.ahead ?? 0,
+      1000,
+      NOW,
+    );
 
   it('fits now when every call can go without waiting', () => {
     expect(plan(2)).toMatchObject({ fitsNow: true, finishAt: NOW + 2000 });
@@ -168,7 +248,11 @@ describe('planning an export', () => {
   });
 
   it('takes the ledger into account', () => {
-    const calls = Array.from({ length: 97 }, (_, i): CallRecord => ({ account: 'a', cls: 'interactive', at: NOW - 23 * HOUR + i * 1000 }));
+    const calls = Array.from({ length: 97 }, (_, i): CallRecord => ({
+      account: 'a',
+      cls: 'interactive',
+      at: NOW - 23 * HOUR + i * 1000,
+    }));
     const p = plan(1, { calls });
     expect(p.fitsNow).toBe(false);
     expect(p.startsAt).toBe(calls[0]!.at + 24 * HOUR);
@@ -188,6 +272,9 @@ describe('the arrival margin', () => {
     expect(verdict(s, withMargin, 'a', 'interactive', NOW).at).toBe(first + MINUTE + 1000);
     expect(verdict(s, withMargin, 'a', 'interactive', first + MINUTE + 500).at).toBe(first + MINUTE + 1000);
     // The account's meter says when the window frees by the same clock.
-    expect(accountWindows(s, withMargin, 'a', first + MINUTE + 500).find((w) => w.name === 'minute')).toMatchObject({ used: 3, freesAt: first + MINUTE + 1000 });
+    expect(accountWindows(s, withMargin, 'a', first + MINUTE + 500).find((w) => w.name === 'minute')).toMatchObject({
+      used: 3,
+      freesAt: first + MINUTE + 1000,
+    });
   });
 });

@@ -15,9 +15,10 @@
  *    sign-ins never take, so a flood of sign-ins cannot stop a signed-in person's renewal;
  *  - an account the upstream answered 429 waits as long as it was told.
  */
-import type { WindowName } from '../api/types';
+import type { WindowName } from './api';
 import { countsInQueryWindows, isBackground, isSignIn, isTokenCall, type CallClass } from './classes';
-import { MINUTE, usage, windowLimits, type WindowLimit } from './windows';
+import { usage, windowLimits, type WindowLimit } from './windows';
+import { MINUTE_MS } from '../time/units';
 
 export interface WindowLimits {
   perMinute: number;
@@ -122,7 +123,13 @@ function timesOf(calls: readonly CallRecord[], keep: (c: CallRecord) => boolean)
   return out;
 }
 
-function windowVerdict(times: readonly number[], now: number, w: WindowLimit, scope: Verdict['scope'], extra: Partial<Verdict> = {}): Verdict {
+function windowVerdict(
+  times: readonly number[],
+  now: number,
+  w: WindowLimit,
+  scope: Verdict['scope'],
+  extra: Partial<Verdict> = {},
+): Verdict {
   const u = usage(times, now, w);
   return u.allowsAt > now ? { at: u.allowsAt, limitedBy: w.name, scope, limit: w.limit, ...extra } : NOW;
 }
@@ -135,7 +142,13 @@ function accountsIn(calls: readonly CallRecord[], now: number, ms: number): numb
 }
 
 /** When a call of `account` and `cls` may go, and which rule decides it. */
-export function verdict(state: GovernorState, limits: PolicyLimits, account: string, cls: CallClass, now: number): Verdict {
+export function verdict(
+  state: GovernorState,
+  limits: PolicyLimits,
+  account: string,
+  cls: CallClass,
+  now: number,
+): Verdict {
   let v: Verdict = NOW;
   if (countsInQueryWindows(cls)) {
     const own = state.calls.filter((c) => c.account === account && countsInQueryWindows(c.cls));
@@ -143,7 +156,8 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
     for (const w of windowsFor(limits.account, cls, limits)) v = later(v, windowVerdict(ownTimes, now, w, 'account'));
     if (cls === 'sync') {
       const syncTimes = timesOf(own, (c) => c.cls === 'sync');
-      for (const w of windowsOf(limits.account, limits)) v = later(v, windowVerdict(syncTimes, now, { ...w, limit: Math.floor(w.limit * limits.syncShare) }, 'account'));
+      for (const w of windowsOf(limits.account, limits))
+        v = later(v, windowVerdict(syncTimes, now, { ...w, limit: Math.floor(w.limit * limits.syncShare) }, 'account'));
     }
     if (limits.deployment) v = later(v, deploymentVerdict(state, limits, limits.deployment, ownTimes, cls, now));
   }
@@ -152,14 +166,19 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
   const blocked = state.blocks.get(account) ?? 0;
   if (blocked > now) v = later(v, { at: blocked, limitedBy: 'upstream', scope: 'account' });
   if (isTokenCall(cls)) {
-    const minute = MINUTE + (limits.arrivalMarginMs ?? 0);
+    const minute = MINUTE_MS + (limits.arrivalMarginMs ?? 0);
     const tokens = timesOf(state.calls, (c) => isTokenCall(c.cls));
     const limit = isSignIn(cls) ? signInTokenLimit(limits.tokensPerMinute) : limits.tokensPerMinute;
     const w = windowVerdict(tokens, now, { name: 'minute', ms: minute, limit }, 'deployment');
     if (w.at > now) v = later(v, { ...w, limitedBy: 'tokens' });
     if (cls === 'signin-new') {
       const fresh = timesOf(state.calls, (c) => c.cls === 'signin-new');
-      const share = windowVerdict(fresh, now, { name: 'minute', ms: minute, limit: newAddressSignInLimit(limits.tokensPerMinute) }, 'deployment');
+      const share = windowVerdict(
+        fresh,
+        now,
+        { name: 'minute', ms: minute, limit: newAddressSignInLimit(limits.tokensPerMinute) },
+        'deployment',
+      );
       if (share.at > now) v = later(v, { ...share, limitedBy: 'tokens' });
     }
   }
@@ -170,7 +189,14 @@ export function verdict(state: GovernorState, limits: PolicyLimits, account: str
  * The deployment's windows. An account that has used a window already must leave the held-back
  * part of it to others; it counts as new again once its last call has left the window.
  */
-function deploymentVerdict(state: GovernorState, limits: PolicyLimits, deployment: WindowLimits, ownTimes: readonly number[], cls: CallClass, now: number): Verdict {
+function deploymentVerdict(
+  state: GovernorState,
+  limits: PolicyLimits,
+  deployment: WindowLimits,
+  ownTimes: readonly number[],
+  cls: CallClass,
+  now: number,
+): Verdict {
   const all = timesOf(state.calls, (c) => countsInQueryWindows(c.cls));
   let v: Verdict = NOW;
   for (const w of windowsFor(deployment, cls, limits)) {
@@ -182,7 +208,10 @@ function deploymentVerdict(state: GovernorState, limits: PolicyLimits, deploymen
       v = later(v, full);
       continue;
     }
-    const share = windowVerdict(all, now, { ...w, limit: Math.max(0, w.limit - hold) }, 'deployment', { ...extra, held: full.at <= now });
+    const share = windowVerdict(all, now, { ...w, limit: Math.max(0, w.limit - hold) }, 'deployment', {
+      ...extra,
+      held: full.at <= now,
+    });
     // When the whole window is used, not only the account's share of it, the message names the whole window.
     const held = share.at > now && !share.held ? { ...share, limit: w.limit } : share;
     // Either the held window frees, or the account's own calls leave it and it is new again.
@@ -203,21 +232,43 @@ export interface WindowState {
 }
 
 /** The account's own windows, as people count them (interactive limits). */
-export function accountWindows(state: GovernorState, limits: PolicyLimits, account: string, now: number): WindowState[] {
+export function accountWindows(
+  state: GovernorState,
+  limits: PolicyLimits,
+  account: string,
+  now: number,
+): WindowState[] {
   const own = timesOf(state.calls, (c) => c.account === account && countsInQueryWindows(c.cls));
   return windowsOf(limits.account, limits).map((w) => {
     const u = usage(own, now, w);
-    return { name: w.name, limit: w.limit, used: u.used, remaining: Math.max(0, w.limit - u.used), freesAt: u.oldestLeavesAt };
+    return {
+      name: w.name,
+      limit: w.limit,
+      used: u.used,
+      remaining: Math.max(0, w.limit - u.used),
+      freesAt: u.oldestLeavesAt,
+    };
   });
 }
 
 /** The deployment's windows, shared by every account, with how many accounts used each. */
-export function sharedWindows(state: GovernorState, limits: PolicyLimits, now: number): (WindowState & { accounts: number })[] {
+export function sharedWindows(
+  state: GovernorState,
+  limits: PolicyLimits,
+  now: number,
+): (WindowState & { accounts: number })[] {
   if (!limits.deployment) return [];
   const all = timesOf(state.calls, (c) => countsInQueryWindows(c.cls));
   return windowsOf(limits.deployment, limits).map((w) => {
     const u = usage(all, now, w);
-    return { name: w.name, limit: w.limit, used: u.used, remaining: Math.max(0, w.limit - u.used), freesAt: u.oldestLeavesAt, accounts: accountsIn(state.calls, now, w.ms) };
+    return {
+      name: w.name,
+      limit: w.limit,
+      used: u.used,
+      remaining: Math.max(0, w.limit - u.used),
+      freesAt: u.oldestLeavesAt,
+      accounts: accountsIn(state.calls, now, w.ms),
+    };
   });
 }
 
@@ -234,7 +285,16 @@ export interface CallPlan {
  * queued before them: each waits for the windows as the ones before it fill them. "At best": other
  * people's calls take from the same windows.
  */
-export function planCalls(state: GovernorState, limits: PolicyLimits, account: string, cls: CallClass, count: number, ahead: number, callMs: number, now: number): CallPlan {
+export function planCalls(
+  state: GovernorState,
+  limits: PolicyLimits,
+  account: string,
+  cls: CallClass,
+  count: number,
+  ahead: number,
+  callMs: number,
+  now: number,
+): CallPlan {
   const calls = [...state.calls];
   const simulated: GovernorState = { calls, blocks: state.blocks };
   let t = now;
@@ -256,8 +316,13 @@ export function planCalls(state: GovernorState, limits: PolicyLimits, account: s
 export function backgroundRate(limits: PolicyLimits, cls: CallClass): WindowLimits {
   const pick = (name: WindowName) => {
     let limit = windowsFor(limits.account, cls, limits).find((w) => w.name === name)!.limit;
-    if (limits.deployment) limit = Math.min(limit, windowsFor(limits.deployment, cls, limits).find((w) => w.name === name)!.limit);
-    if (cls === 'sync') limit = Math.min(limit, Math.floor(windowsOf(limits.account, limits).find((w) => w.name === name)!.limit * limits.syncShare));
+    if (limits.deployment)
+      limit = Math.min(limit, windowsFor(limits.deployment, cls, limits).find((w) => w.name === name)!.limit);
+    if (cls === 'sync')
+      limit = Math.min(
+        limit,
+        Math.floor(windowsOf(limits.account, limits).find((w) => w.name === name)!.limit * limits.syncShare),
+      );
     return limit;
   };
   return { perMinute: pick('minute'), perHour: pick('hour'), perDay: pick('day') };

@@ -3,7 +3,9 @@
  * A call sent at `t` occupies every window of length `ms` until `t + ms` (sliding windows are the
  * safe reading of "3 a minute, 10 an hour, 100 a day": they never allow a burst at a boundary).
  */
-import type { WindowName } from '../api/types';
+import type { WindowName } from './api';
+import { MAX_WINDOW_MARGIN_MS } from '../config';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/units';
 
 export interface WindowLimit {
   name: WindowName;
@@ -11,14 +13,10 @@ export interface WindowLimit {
   limit: number;
 }
 
-export const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
-export const DAY = 24 * HOUR;
-
 /** The largest arrival margin (see `windowLimits`). */
-export const MAX_ARRIVAL_MARGIN_MS = MINUTE;
+export const MAX_ARRIVAL_MARGIN_MS = MAX_WINDOW_MARGIN_MS;
 /** How far back the governor's state must reach: the day window and its margin. */
-export const STATE_SPAN_MS = DAY + MAX_ARRIVAL_MARGIN_MS;
+export const STATE_SPAN_MS = DAY_MS + MAX_ARRIVAL_MARGIN_MS;
 
 /**
  * The three windows. `marginMs` keeps each call in its windows that much longer. A call already
@@ -28,9 +26,9 @@ export const STATE_SPAN_MS = DAY + MAX_ARRIVAL_MARGIN_MS;
  */
 export function windowLimits(l: { perMinute: number; perHour: number; perDay: number }, marginMs = 0): WindowLimit[] {
   return [
-    { name: 'minute', ms: MINUTE + marginMs, limit: l.perMinute },
-    { name: 'hour', ms: HOUR + marginMs, limit: l.perHour },
-    { name: 'day', ms: DAY + marginMs, limit: l.perDay },
+    { name: 'minute', ms: MINUTE_MS + marginMs, limit: l.perMinute },
+    { name: 'hour', ms: HOUR_MS + marginMs, limit: l.perHour },
+    { name: 'day', ms: DAY_MS + marginMs, limit: l.perDay },
   ];
 }
 
@@ -64,7 +62,13 @@ export function usage(calls: readonly number[], now: number, w: WindowLimit): Wi
     // The window has room again when all but limit-1 of its calls have left it.
     allowsAt = (calls[lo + inWindow - w.limit] as number) + w.ms;
   }
-  return { name: w.name, limit: w.limit, used: inWindow, oldestLeavesAt: oldest === undefined ? null : oldest + w.ms, allowsAt };
+  return {
+    name: w.name,
+    limit: w.limit,
+    used: inWindow,
+    oldestLeavesAt: oldest === undefined ? null : oldest + w.ms,
+    allowsAt,
+  };
 }
 
 /** The earliest moment a call fits every window, and the window that decides it (null: now). */

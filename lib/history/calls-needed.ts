@@ -6,7 +6,7 @@
  * known the answer is null: a day's size is not guessed (one call a day, the old guess, made a
  * copy of weeks look a minute from done).
  */
-import { isComplete, type DayProgress } from './day-progress';
+import { isComplete, type DayProgress } from './sync-day-progress';
 
 export interface DayCalls {
   state: string;
@@ -18,7 +18,12 @@ export interface DayCalls {
 /** Calls a typical day takes, from what is known; null when nothing is. */
 export function typicalDayCalls(days: readonly DayCalls[], pageSize: number): number | null {
   const complete = days.filter((d) => d.state === 'complete');
-  const sized = complete.length > 0 ? complete.map((d) => d.calls) : days.flatMap((d) => (d.progress.windows[0]?.total != null ? [Math.ceil(d.progress.windows[0].total / pageSize)] : []));
+  const sized =
+    complete.length > 0
+      ? complete.map((d) => d.calls)
+      : days.flatMap((d) =>
+          d.progress.windows[0]?.total != null ? [Math.ceil(d.progress.windows[0].total / pageSize)] : [],
+        );
   if (sized.length === 0) return null;
   return Math.max(1, Math.round(sized.reduce((s, n) => s + n, 0) / sized.length));
 }
@@ -27,7 +32,11 @@ export function typicalDayCalls(days: readonly DayCalls[], pageSize: number): nu
  * The calls the `missing` days still need (`stored`: the days the copy has a row for; `typical`:
  * typicalDayCalls of them), or null when that is not known yet.
  */
-export function callsStillNeeded(missing: readonly string[], stored: ReadonlyMap<string, DayCalls>, typical: number | null): number | null {
+export function callsStillNeeded(
+  missing: readonly string[],
+  stored: ReadonlyMap<string, DayCalls>,
+  typical: number | null,
+): number | null {
   let calls = 0;
   for (const day of missing) {
     const d = stored.get(day);

@@ -11,7 +11,8 @@ const day = (n: number): Interval => ({ from: D + n * DAY, until: D + (n + 1) * 
 function assertPartition(from: number, to: number, pieces: ReturnType<typeof cut>) {
   const owners = (t: number) => pieces.filter((p) => p.from <= t && t <= p.to).length;
   const probes = new Set<number>([from, to]);
-  for (const p of pieces) for (const t of [p.from - 1, p.from, p.from + 1, p.to - 1, p.to, p.to + 1]) if (t >= from && t <= to) probes.add(t);
+  for (const p of pieces)
+    for (const t of [p.from - 1, p.from, p.from + 1, p.to - 1, p.to, p.to + 1]) if (t >= from && t <= to) probes.add(t);
   for (let t = from; t <= to; t += 997_331) probes.add(t);
   for (const t of probes) expect(owners(t), `instant ${new Date(t).toISOString()}`).toBe(1);
 }

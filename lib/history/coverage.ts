@@ -13,6 +13,7 @@
  * at midnight after complete days needs no call.
  */
 import { joinRanges } from '../query/ranges';
+import { SECOND_MS } from '../time/units';
 
 export interface Interval {
   /** Inclusive, ms. */
@@ -22,8 +23,6 @@ export interface Interval {
 }
 
 export type Piece = { kind: 'local' | 'upstream'; from: number; to: number };
-
-const SECOND = 1000;
 
 /** Overlapping or touching intervals as one, in time order. */
 export function merge(intervals: readonly Interval[]): Interval[] {
@@ -51,7 +50,7 @@ export function cut(from: number, to: number, held: readonly Interval[]): Piece[
       return pieces;
     }
     // The next upstream piece starts at the last whole second the interval still holds.
-    const next = Math.floor((h.until - 1) / SECOND) * SECOND;
+    const next = Math.floor((h.until - 1) / SECOND_MS) * SECOND_MS;
     if (next - 1 >= localFrom) pieces.push({ kind: 'local', from: localFrom, to: next - 1 });
     cursor = next;
   }
@@ -64,7 +63,8 @@ function joinUpstream(pieces: Piece[]): Piece[] {
   const out: Piece[] = [];
   for (const p of pieces) {
     const last = out[out.length - 1];
-    if (last && last.kind === 'upstream' && p.kind === 'upstream' && p.from <= last.to) last.to = Math.max(last.to, p.to);
+    if (last && last.kind === 'upstream' && p.kind === 'upstream' && p.from <= last.to)
+      last.to = Math.max(last.to, p.to);
     else out.push({ ...p });
   }
   return out;

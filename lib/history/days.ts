@@ -1,11 +1,11 @@
 /**
  * The local history copies whole UTC days: [D 00:00:00.000, D+1 00:00:00.000). A day is settled
- * when its end is older than the cache's settled age (lib/server/cache-policy.ts): its records no
+ * when its end is older than the cache's settled age (lib/cache/cache-policy.ts): its records no
  * longer change. Days are written `YYYY-MM-DD`.
  */
 import { utcDayOf } from '../time/zone-days';
+import { DAY_MS } from '../time/units';
 
-export const DAY_MS = 86_400_000;
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The UTC day (`YYYY-MM-DD`) an instant falls on (lib/time/zone-days.ts owns the rule). */

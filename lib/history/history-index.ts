@@ -5,9 +5,10 @@ import 'server-only';
  * query by them). Read from the store and kept a few seconds, so a cached page does not pay two
  * queries for it; a write in this process forgets the scope's copy at once.
  */
-import type { HistoryResult, HistoryStore } from '../store/history-store';
+import type { HistoryResult, HistoryStore } from './store/history-store';
 import { type Interval } from './coverage';
-import { DAY_MS, startOf } from './days';
+import { DAY_MS } from '../time/units';
+import { startOf } from './days';
 import type { HistoryScope } from './scope';
 
 /** How long the held intervals of a scope are reused (another instance's new day shows after this). */
@@ -21,7 +22,10 @@ export function filtersOfParams(params: Readonly<Record<string, string>>): Recor
 }
 
 /** A result can answer a query when every filter of the result is a filter of the query: the query asks for a part of it. */
-export function resultServes(result: Pick<HistoryResult, 'filters'>, queryFilters: Readonly<Record<string, string>>): boolean {
+export function resultServes(
+  result: Pick<HistoryResult, 'filters'>,
+  queryFilters: Readonly<Record<string, string>>,
+): boolean {
   return Object.entries(result.filters).every(([k, v]) => queryFilters[k] === v);
 }
 
@@ -48,7 +52,10 @@ export class HistoryIndex {
     const known = this.held.get(scope);
     const now = this.now();
     if (known && now - known.at < TTL_MS) return known;
-    const [days, results] = await Promise.all([this.store.completeDays(scope, '0000-01-01', '9999-12-31'), this.store.results(scope)]);
+    const [days, results] = await Promise.all([
+      this.store.completeDays(scope, '0000-01-01', '9999-12-31'),
+      this.store.results(scope),
+    ]);
     const fresh = { days, results, at: now };
     this.held.set(scope, fresh);
     return fresh;
@@ -68,7 +75,13 @@ export class HistoryIndex {
    * with that filter, which answers it next time). Records of it in the range say the key may.
    * A query only the copy can answer keeps the copy's answer: no upstream could give another.
    */
-  private async mayAnswerEnterprise(scope: Pick<HistoryScope, 'key' | 'enterpriseId'>, asked: string | undefined, from: number, to: number, localOnly: boolean): Promise<boolean> {
+  private async mayAnswerEnterprise(
+    scope: Pick<HistoryScope, 'key' | 'enterpriseId'>,
+    asked: string | undefined,
+    from: number,
+    to: number,
+    localOnly: boolean,
+  ): Promise<boolean> {
     if (localOnly || asked === undefined || asked === scope.enterpriseId) return true;
     return this.store.holdsEnterprise(scope.key, asked, from, to);
   }
@@ -80,7 +93,13 @@ export class HistoryIndex {
    * (mayAnswerEnterprise; a result that named it can). `localOnly`: the query asks what only the
    * local history can answer.
    */
-  async intervals(scope: Pick<HistoryScope, 'key' | 'enterpriseId'>, from: number, to: number, queryFilters: Readonly<Record<string, string>>, localOnly = false): Promise<Interval[]> {
+  async intervals(
+    scope: Pick<HistoryScope, 'key' | 'enterpriseId'>,
+    from: number,
+    to: number,
+    queryFilters: Readonly<Record<string, string>>,
+    localOnly = false,
+  ): Promise<Interval[]> {
     const h = await this.load(scope.key);
     const asked = queryFilters['enterprise-id'];
     const mayAnswer = await this.mayAnswerEnterprise(scope, asked, from, to, localOnly);

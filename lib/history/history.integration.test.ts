@@ -29,8 +29,20 @@ function query(params: Record<string, string>): TransactionsQuery {
 /** The simulator's answer to the same query (its own search, in its own order). */
 function expected(q: TransactionsQuery): { total: number; ids: string[] } {
   const enterpriseId = 'ent-sakura';
-  const filters = Object.fromEntries(Object.entries(q.filters).filter(([k]) => ['api-key', 'network', 'client-reference', 'da', 'oa', 'status'].includes(k)));
-  const all = h.sim.dataset.query({ from: q.from.getTime(), to: q.to.getTime(), enterpriseId, filters, order: q.sortOrder, offset: 0, limit: 1_000_000 });
+  const filters = Object.fromEntries(
+    Object.entries(q.filters).filter(([k]) =>
+      ['api-key', 'network', 'client-reference', 'da', 'oa', 'status'].includes(k),
+    ),
+  );
+  const all = h.sim.dataset.query({
+    from: q.from.getTime(),
+    to: q.to.getTime(),
+    enterpriseId,
+    filters,
+    order: q.sortOrder,
+    offset: 0,
+    limit: 1_000_000,
+  });
   const start = (q.page - 1) * q.pageSize;
   return { total: all.total, ids: all.indices.slice(start, start + q.pageSize).map((i) => h.sim.dataset.trxIdAt(i)) };
 }
@@ -50,15 +62,31 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promis
 }
 
 beforeAll(async () => {
-  const roomy = { UPSTREAM_LIMIT_PER_MINUTE: '10000', UPSTREAM_LIMIT_PER_HOUR: '100000', UPSTREAM_LIMIT_PER_DAY: '1000000' };
+  const roomy = {
+    UPSTREAM_LIMIT_PER_MINUTE: '10000',
+    UPSTREAM_LIMIT_PER_HOUR: '100000',
+    UPSTREAM_LIMIT_PER_DAY: '1000000',
+  };
   h = await startHarness({ sim: { perDay: 1500, days: 12, seed: 11 }, env: roomy });
   // A signed-in session of demo: the copy renews its token with its secret.
-  await h.store.vault.put({ sid: 'sid-demo', apiKey: 'demo', enterpriseId: null, sealedSecret: seal('demo-secret', authSecret()), createdAt: NOW, expiresAt: NOW + 3600_000 });
-  await h.mirror.put(account(), { enabled: true, since: SINCE });
+  await h.store.vault.put({
+    sid: 'sid-demo',
+    apiKey: 'demo',
+    enterpriseId: null,
+    sealedSecret: seal('demo-secret', authSecret()),
+    createdAt: NOW,
+    expiresAt: NOW + 3600_000,
+  });
+  await h.history.put(account(), { enabled: true, since: SINCE });
   // The same key signed in for no enterprise: a copy of its own (what the key may read).
-  await h.mirror.put(signedInForNone(), { enabled: true, since: SINCE });
+  await h.history.put(signedInForNone(), { enabled: true, since: SINCE });
   h.syncRunner.start();
-  await waitFor(async () => (await h.mirror.get(account())).state === 'complete' && (await h.mirror.get(signedInForNone())).state === 'complete', 60_000);
+  await waitFor(
+    async () =>
+      (await h.history.get(account())).state === 'complete' &&
+      (await h.history.get(signedInForNone())).state === 'complete',
+    60_000,
+  );
   await h.syncRunner.stop();
 }, 90_000);
 
@@ -68,7 +96,7 @@ afterAll(async () => {
 
 describe('the local history', () => {
   it('copies every settled day from the start day, each complete with the upstream’s count', async () => {
-    const state = await h.mirror.get(account());
+    const state = await h.history.get(account());
     const complete = state.days.filter((d) => d.state === 'complete');
     const lastSettled = dayOf(h.policy.settledBefore(Date.now()) - DAY);
     expect(complete.map((d) => d.day).sort()).toEqual(
@@ -91,15 +119,21 @@ describe('the local history', () => {
   it('does not guess how long a copy takes before the upstream has told the size of a day', async () => {
     // support has no signed-in session: its copy waits for one, and no page of it is read yet.
     const support = { ...h.account('support'), sid: 'sid-none' };
-    const state = await h.mirror.put(support, { enabled: true, since: SINCE });
+    const state = await h.history.put(support, { enabled: true, since: SINCE });
     expect([state.state, state.callsLeft, state.callsPerDay, state.completeAt]).toEqual(['waiting', null, null, null]);
-    await h.mirror.delete(support);
+    await h.history.delete(support);
   });
 
   it('says a search partly over complete days costs at least what it can count before the upstream tells a size', async () => {
     // A range no other test has asked (its upstream part's size is not cached).
     const from = startOf(SINCE) - 3_599_000;
-    const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + 5 * 3600_000), 'UTC'), 'page-size': '100', 'sort-order': 'asc', tz: 'UTC' });
+    const q = query({
+      'date-from': formatWallClock(new Date(from), 'UTC'),
+      'date-to': formatWallClock(new Date(from + 5 * 3600_000), 'UTC'),
+      'page-size': '100',
+      'sort-order': 'asc',
+      tz: 'UTC',
+    });
     const plan = await h.transactions.plan(account(), q);
     // Not searched here: its result would be kept, and the other tests' ranges would change.
     expect([plan.source, plan.calls, plan.callsAtLeast]).toEqual(['mixed', 1, true]);
@@ -112,24 +146,32 @@ describe('the local history', () => {
     if (created.kind !== 'job') throw new Error('no job');
     expect(created.job.schedule?.calls).toBe(0);
     await h.exports.cancel(account(), created.job.id);
-    const estimated = await h.exports.create(account(), { 'date-from': wall(from), 'date-to': wall(from + 2 * DAY), dryRun: true });
+    const estimated = await h.exports.create(account(), {
+      'date-from': wall(from),
+      'date-to': wall(from + 2 * DAY),
+      dryRun: true,
+    });
     if (estimated.kind !== 'estimate') throw new Error('no estimate');
-    expect([estimated.estimate.calls, estimated.estimate.pagesCached, estimated.estimate.summary]).toEqual([0, 0, 'No upstream call: read from the local history.']);
+    expect([estimated.estimate.calls, estimated.estimate.pagesCached, estimated.estimate.summary]).toEqual([
+      0,
+      0,
+      'No upstream call: read from the local history.',
+    ]);
   });
 
   it('says a copy stopped after it began is paused, not off, and goes on when started again', async () => {
     const none = signedInForNone();
-    expect((await h.mirror.put(none, { enabled: false })).state).toBe('paused');
-    expect((await h.mirror.get(none)).state).toBe('paused');
-    expect((await h.mirror.put(none, { enabled: true })).state).toBe('complete');
+    expect((await h.history.put(none, { enabled: false })).state).toBe('paused');
+    expect((await h.history.get(none)).state).toBe('paused');
+    expect((await h.history.put(none, { enabled: true })).state).toBe('complete');
   });
 
   it('is not turned on by a change that does not say "enabled"', async () => {
     const support = { ...h.account('support'), sid: 'sid-none' };
-    expect((await h.mirror.put(support, {})).enabled).toBe(false);
-    const state = await h.mirror.put(support, { since: SINCE });
+    expect((await h.history.put(support, {})).enabled).toBe(false);
+    const state = await h.history.put(support, { since: SINCE });
     expect([state.enabled, state.state, state.since]).toEqual([false, 'off', SINCE]);
-    await h.mirror.delete(support);
+    await h.history.delete(support);
   });
 
   it('answers varied searches over complete days exactly as the upstream would, with no call', async () => {
@@ -145,7 +187,16 @@ describe('the local history', () => {
       const span = [DAY, 3 * DAY, 7 * 3600_000, last - first][i % 4]!;
       const from = Math.floor((first + ((i * 7919) % 3) * 3600_000) / 1000) * 1000;
       const to = Math.min(last, from + span);
-      const filter: Record<string, string> = [{}, { status: r.delivery_status! }, { network: r.network_code! }, { oa: r.from_address! }, { da: r.to_address! }, { 'client-reference': r.ref! }, { 'api-key': r.api_key! }, { status: 'UNDELIV', network: r.network_code! }][i % 8]!;
+      const filter: Record<string, string> = [
+        {},
+        { status: r.delivery_status! },
+        { network: r.network_code! },
+        { oa: r.from_address! },
+        { da: r.to_address! },
+        { 'client-reference': r.ref! },
+        { 'api-key': r.api_key! },
+        { status: 'UNDELIV', network: r.network_code! },
+      ][i % 8]!;
       cases.push({
         'date-from': formatWallClock(new Date(from), tz),
         'date-to': formatWallClock(new Date(to), tz),
@@ -160,9 +211,12 @@ describe('the local history', () => {
       const q = query(params);
       const page = await h.transactions.page(account(), q);
       const want = expected(q);
-      expect(page._meta.source, JSON.stringify(params)).toBe('mirror');
+      expect(page._meta.source, JSON.stringify(params)).toBe('history');
       expect(page._embedded.total_found, JSON.stringify(params)).toBe(want.total);
-      expect(page._embedded.cdrs.map((c) => c.trx_id), JSON.stringify(params)).toEqual(want.ids);
+      expect(
+        page._embedded.cdrs.map((c) => c.trx_id),
+        JSON.stringify(params),
+      ).toEqual(want.ids);
     }
     expect(h.upstreamCalls('demo')).toBe(before);
   });
@@ -171,14 +225,23 @@ describe('the local history', () => {
     const from = startOf(SINCE);
     const to = from + 2 * DAY;
     const records = simRecords(from, to);
-    const range = { 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(to), 'UTC'), 'page-size': '100' };
-    const text = (c: Cdr) => [c.trx_id, c.to_address, c.from_address, c.ref, c.message_body, c.unencrypted_message_body].join('\n').toLowerCase();
+    const range = {
+      'date-from': formatWallClock(new Date(from), 'UTC'),
+      'date-to': formatWallClock(new Date(to), 'UTC'),
+      'page-size': '100',
+    };
+    const text = (c: Cdr) =>
+      [c.trx_id, c.to_address, c.from_address, c.ref, c.message_body, c.unencrypted_message_body]
+        .join('\n')
+        .toLowerCase();
 
-    const japanese = records.map((c) => c.message_body as string).find((b) => /[\u3040-\u30ff\u4e00-\u9fff]{3}/.test(b ?? ''))!;
+    const japanese = records
+      .map((c) => c.message_body as string)
+      .find((b) => /[\u3040-\u30ff\u4e00-\u9fff]{3}/.test(b ?? ''))!;
     const word = /[\u3040-\u30ff\u4e00-\u9fff]{3}/.exec(japanese)![0];
     const byText = await h.transactions.page(account(), query({ ...range, q: word }));
     expect(byText._embedded.total_found).toBe(records.filter((c) => text(c).includes(word)).length);
-    expect(byText._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    expect(byText._meta).toMatchObject({ source: 'history', calls: 0 });
 
     const upper = (records[3]!.ref as string).toUpperCase();
     const byRef = await h.transactions.page(account(), query({ ...range, q: upper }));
@@ -186,7 +249,9 @@ describe('the local history', () => {
 
     const digits = (records[5]!.to_address as string).slice(-4);
     const bySuffix = await h.transactions.page(account(), query({ ...range, 'da-suffix': digits }));
-    expect(bySuffix._embedded.total_found).toBe(records.filter((c) => (c.to_address as string).endsWith(digits)).length);
+    expect(bySuffix._embedded.total_found).toBe(
+      records.filter((c) => (c.to_address as string).endsWith(digits)).length,
+    );
     expect(bySuffix._embedded.cdrs.every((c) => (c.to_address as string).endsWith(digits))).toBe(true);
 
     const byPrice = await h.transactions.page(account(), query({ ...range, sort: 'price', 'sort-order': 'desc' }));
@@ -195,15 +260,31 @@ describe('the local history', () => {
 
     const slow = await h.transactions.page(account(), query({ ...range, 'latency-min': '30', status: 'DELIVRD' }));
     expect(slow._embedded.total_found).toBe(
-      records.filter((c) => c.delivery_status === 'DELIVRD' && c.date_delivered && Date.parse(c.date_delivered.replace('+0000', 'Z')) - Date.parse((c.date_submitted_to_mno as string).replace('+0000', 'Z')) >= 30_000).length,
+      records.filter(
+        (c) =>
+          c.delivery_status === 'DELIVRD' &&
+          c.date_delivered &&
+          Date.parse(c.date_delivered.replace('+0000', 'Z')) -
+            Date.parse((c.date_submitted_to_mno as string).replace('+0000', 'Z')) >=
+            30_000,
+      ).length,
     );
   });
 
   it('says which part of a range it could not search for a query only the copy can answer', async () => {
     const from = startOf(SINCE) - DAY; // the day before the start day is not copied
-    const page = await h.transactions.page(account(), query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + 2 * DAY), 'UTC'), q: 'sakura' }));
-    expect(page._meta.source).toBe('mirror');
-    expect(page._meta.uncovered).toEqual([{ dateFrom: formatWallClock(new Date(from), 'UTC'), dateTo: formatWallClock(new Date(startOf(SINCE)), 'UTC') }]);
+    const page = await h.transactions.page(
+      account(),
+      query({
+        'date-from': formatWallClock(new Date(from), 'UTC'),
+        'date-to': formatWallClock(new Date(from + 2 * DAY), 'UTC'),
+        q: 'sakura',
+      }),
+    );
+    expect(page._meta.source).toBe('history');
+    expect(page._meta.uncovered).toEqual([
+      { dateFrom: formatWallClock(new Date(from), 'UTC'), dateTo: formatWallClock(new Date(startOf(SINCE)), 'UTC') },
+    ]);
   });
 
   it('asks the upstream only for the part of a range it does not hold, and composes one answer', async () => {
@@ -212,7 +293,13 @@ describe('the local history', () => {
     const to = from + DAY; // …and half a day not copied
     for (const order of ['desc', 'asc']) {
       for (const page of ['1', '3']) {
-        const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(to), 'UTC'), 'sort-order': order, page, 'page-size': '50' });
+        const q = query({
+          'date-from': formatWallClock(new Date(from), 'UTC'),
+          'date-to': formatWallClock(new Date(to), 'UTC'),
+          'sort-order': order,
+          page,
+          'page-size': '50',
+        });
         const answer = await h.transactions.page(account(), q);
         const want = expected(q);
         expect(answer._meta.source).toMatch(/mixed|mirror/);
@@ -226,7 +313,12 @@ describe('the local history', () => {
     const lastSettled = dayOf(h.policy.settledBefore(Date.now()) - DAY);
     const from = startOf(lastSettled) + 6 * 3600_000; // 18 hours of a complete day…
     const to = from + DAY; // …then 6 not copied
-    const params = (order: string) => ({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(to), 'UTC'), 'sort-order': order, 'page-size': '50' });
+    const params = (order: string) => ({
+      'date-from': formatWallClock(new Date(from), 'UTC'),
+      'date-to': formatWallClock(new Date(to), 'UTC'),
+      'sort-order': order,
+      'page-size': '50',
+    });
     const newestFirst = await h.transactions.page(account(), query(params('desc')));
     expect(newestFirst._meta).toMatchObject({ source: 'mixed', calls: 1 });
     // Oldest first, page 1 is the complete day's alone; the upstream part's count is known.
@@ -239,12 +331,19 @@ describe('the local history', () => {
     // Its total is as old as the cached page that said the count.
     expect(oldestFirst._meta.fetchedAt).toBe(newestFirst._meta.fetchedAt);
     const want = expected(q);
-    expect([oldestFirst._embedded.total_found, oldestFirst._embedded.cdrs.map((c) => c.trx_id)]).toEqual([want.total, want.ids]);
+    expect([oldestFirst._embedded.total_found, oldestFirst._embedded.cdrs.map((c) => c.trx_id)]).toEqual([
+      want.total,
+      want.ids,
+    ]);
   });
 
   it('never shows one account’s copy to another, free text included', async () => {
     const from = startOf(SINCE);
-    const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + DAY), 'UTC'), q: 'sakura' });
+    const q = query({
+      'date-from': formatWallClock(new Date(from), 'UTC'),
+      'date-to': formatWallClock(new Date(from + DAY), 'UTC'),
+      q: 'sakura',
+    });
     expect((await h.transactions.page(account(), q))._embedded.total_found).toBeGreaterThan(0);
     // Another enterprise, and another key of the same enterprise: neither reads demo's copy.
     for (const other of ['fuji', 'sakura-ops']) {
@@ -262,13 +361,15 @@ describe('the local history', () => {
     const calls = () => h.upstreamCalls('demo');
     const before = calls();
     const own = await h.transactions.page(none, query({ ...day, 'enterprise-id': 'ent-sakura' }));
-    expect(own._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    expect(own._meta).toMatchObject({ source: 'history', calls: 0 });
     expect(own._embedded.total_found).toBe(expected(query(day)).total);
     // The copy holds no record of ent-fuji: the upstream is asked, and refuses, as without a copy.
-    await expect(h.transactions.page(none, query({ ...day, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({ kind: 'forbidden' });
+    await expect(h.transactions.page(none, query({ ...day, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
     // Free text is the copy's alone: its answer stands (nothing of ent-fuji), and the day counts as searched.
     const text = await h.transactions.page(none, query({ ...day, q: 'sakura', 'enterprise-id': 'ent-fuji' }));
-    expect([text._meta.source, text._embedded.total_found, text._meta.uncovered ?? []]).toEqual(['mirror', 0, []]);
+    expect([text._meta.source, text._embedded.total_found, text._meta.uncovered ?? []]).toEqual(['history', 0, []]);
     // An export of it alike: read from the copy, no warning of days not copied.
     const estimated = await h.exports.create(none, { ...day, q: 'sakura', 'enterprise-id': 'ent-fuji', dryRun: true });
     if (estimated.kind !== 'estimate') throw new Error('no estimate');
@@ -280,19 +381,27 @@ describe('the local history', () => {
     const hour = { 'date-from': wall(startOf(SINCE)), 'date-to': wall(startOf(SINCE) + 3_599_000), 'page-size': '100' };
     const opsBefore = h.upstreamCalls('sakura-ops');
     expect((await h.transactions.page(ops, query(hour)))._meta).toMatchObject({ source: 'upstream', calls: 1 });
-    await waitFor(async () => (await h.transactions.plan(ops, query(hour))).source === 'mirror', 10_000);
-    await expect(h.transactions.page(ops, query({ ...hour, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({ kind: 'forbidden' });
-    expect((await h.transactions.page(ops, query({ ...hour, 'enterprise-id': 'ent-sakura' })))._meta).toMatchObject({ source: 'mirror', calls: 0 });
+    await waitFor(async () => (await h.transactions.plan(ops, query(hour))).source === 'history', 10_000);
+    await expect(h.transactions.page(ops, query({ ...hour, 'enterprise-id': 'ent-fuji' }))).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
+    expect((await h.transactions.page(ops, query({ ...hour, 'enterprise-id': 'ent-sakura' })))._meta).toMatchObject({
+      source: 'history',
+      calls: 0,
+    });
     expect(h.upstreamCalls('sakura-ops')).toBe(opsBefore + 2);
-    await h.mirror.delete(none);
+    await h.history.delete(none);
   });
 
   // Last: it deletes the copy the tests above read.
   it('forgets a deleted copy at once: the next search of a day it held asks the upstream', async () => {
     const from = startOf(SINCE);
-    const q = query({ 'date-from': formatWallClock(new Date(from), 'UTC'), 'date-to': formatWallClock(new Date(from + DAY - 1000), 'UTC') });
-    expect((await h.transactions.page(account(), q))._meta).toMatchObject({ source: 'mirror', calls: 0 });
-    await h.mirror.delete(account());
+    const q = query({
+      'date-from': formatWallClock(new Date(from), 'UTC'),
+      'date-to': formatWallClock(new Date(from + DAY - 1000), 'UTC'),
+    });
+    expect((await h.transactions.page(account(), q))._meta).toMatchObject({ source: 'history', calls: 0 });
+    await h.history.delete(account());
     const after = await h.transactions.page(account(), q);
     expect(after._meta).toMatchObject({ source: 'upstream', calls: 1 });
     expect(after._embedded.total_found).toBe(expected(q).total);

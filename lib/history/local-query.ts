@@ -7,12 +7,14 @@ import 'server-only';
 import { FIELD_BY_KEY, type CdrFieldKey } from '../cdr/fields';
 import { FREE_TEXT_PARAM, LATENCY_PARAM, type FilterParam, type Filters } from '../query/filters';
 import { UPSTREAM_SORT, type TransactionsQuery } from '../query/query';
-import type { Condition, LocalSearch, RecordColumn, SortKey } from '../store/history-search';
+import type { Condition, LocalSearch, RecordColumn, SortKey } from './store/history-search';
 import { priceUnits } from '../cdr/record-columns';
 
 type Mapped = (value: string) => Condition;
 
-const eq = (column: RecordColumn): Mapped => (value) => ({ column, op: '=', value });
+const eq =
+  (column: RecordColumn): Mapped =>
+  (value) => ({ column, op: '=', value });
 
 /** Each filter's condition. `q` is not here: it is the search's text. */
 const CONDITIONS: Record<Exclude<FilterParam, typeof FREE_TEXT_PARAM>, Mapped> = {
@@ -73,7 +75,11 @@ export function conditionsOf(filters: Filters): { where: Condition[]; text?: str
 }
 
 /** The query's search over `ranges` of the scope's copy. */
-export function localSearchOf(scope: string, query: Pick<TransactionsQuery, 'filters' | 'sort' | 'sortOrder'>, ranges: readonly { from: number; to: number }[]): LocalSearch {
+export function localSearchOf(
+  scope: string,
+  query: Pick<TransactionsQuery, 'filters' | 'sort' | 'sortOrder'>,
+  ranges: readonly { from: number; to: number }[],
+): LocalSearch {
   return {
     scope,
     ranges,

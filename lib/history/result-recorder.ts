@@ -9,8 +9,8 @@ import { log } from '../log';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import { pageIsWhole } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
-import type { HistoryStore, HistoryRecordRow } from '../store/history-store';
-import type { PageCacheStore } from '../store/page-cache';
+import type { HistoryStore, HistoryRecordRow } from './store/history-store';
+import type { PageCacheStore } from '../cache/server';
 import { parseWallClock } from '../time/zones';
 import { filtersOfParams, type HistoryIndex } from './history-index';
 import { historyRow } from '../cdr/record-columns';
@@ -25,10 +25,10 @@ export interface ResultRecorderDeps {
   /** When a range ending at `to` settles (its records no longer change): CachePolicy.settlesAt. */
   settlesAt: (to: number) => number;
   pageSize: number;
-  /** MIRROR_MAX_DAYS: with the start day, where the local history begins (./retention.ts). */
+  /** HISTORY_MAX_DAYS: with the start day, where the local history begins (./retention.ts). */
   maxDays: number;
   now: () => number;
-  /** Waits while work a person is waiting for runs (lib/server/foreground-work.ts); absent: never waits. */
+  /** Waits while work a person is waiting for runs (lib/background/foreground-work.ts); absent: never waits. */
   foregroundIdle?: () => Promise<void>;
 }
 
@@ -39,11 +39,23 @@ export class ResultRecorder {
   constructor(private readonly deps: ResultRecorderDeps) {}
 
   /** After a page of `base` was stored: copies the result when it is now settled and complete. Never throws. */
-  note(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): void {
-    void this.record(account, base, sortOrder, totalFound).catch((err: unknown) => log.warn('history.result_failed', { error: err instanceof Error ? err.message : String(err) }));
+  note(
+    account: { apiKey: string; enterpriseId: string | null },
+    base: UpstreamBase,
+    sortOrder: SortOrder,
+    totalFound: number,
+  ): void {
+    void this.record(account, base, sortOrder, totalFound).catch((err: unknown) =>
+      log.warn('history.result_failed', { error: err instanceof Error ? err.message : String(err) }),
+    );
   }
 
-  private async record(account: { apiKey: string; enterpriseId: string | null }, base: UpstreamBase, sortOrder: SortOrder, totalFound: number): Promise<void> {
+  private async record(
+    account: { apiKey: string; enterpriseId: string | null },
+    base: UpstreamBase,
+    sortOrder: SortOrder,
+    totalFound: number,
+  ): Promise<void> {
     const { cache, history, index, pageSize } = this.deps;
     const from = parseWallClock(base.params['date-from'] ?? '', 'UTC')?.getTime();
     const to = parseWallClock(base.params['date-to'] ?? '', 'UTC')?.getTime();
@@ -74,7 +86,8 @@ export class ResultRecorder {
         await this.deps.foregroundIdle?.();
         const page = await cache.getPage(account.apiKey, base.key, sortOrder, p);
         // Replaced meanwhile, or (a page the count missed) read before the range settled: not one result.
-        if (!page || page.totalFound !== totalFound || page.fetchedAt < settled || !pageIsWhole(page.body, p, pageSize)) return;
+        if (!page || page.totalFound !== totalFound || page.fetchedAt < settled || !pageIsWhole(page.body, p, pageSize))
+          return;
         const rows: HistoryRecordRow[] = [];
         for (const cdr of page.body._embedded.cdrs) {
           const row = historyRow(cdr);
@@ -83,7 +96,12 @@ export class ResultRecorder {
         await history.addResultRecords(scope, rows);
         records += rows.length;
       }
-      await history.putResult(scope, { key: base.key, filters: filtersOfParams(base.params), from, to }, records, this.deps.now());
+      await history.putResult(
+        scope,
+        { key: base.key, filters: filtersOfParams(base.params), from, to },
+        records,
+        this.deps.now(),
+      );
       index.invalidate(scope);
     } finally {
       this.busy.delete(busyKey);

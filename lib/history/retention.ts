@@ -1,7 +1,7 @@
 /**
  * The first day a scope's local history keeps: its start day (the person's choice) or
- * MIRROR_MAX_DAYS back from today, whichever is later. Records before it are deleted every day
- * (MirrorService.enforceRetention), and a complete result that starts before it is not copied in
+ * HISTORY_MAX_DAYS back from today, whichever is later. Records before it are deleted every day
+ * (HistoryService.enforceRetention), and a complete result that starts before it is not copied in
  * the first place (ResultRecorder): it would be deleted at the next pass.
  */
 import { addDays, dayOf } from './days';

@@ -11,5 +11,9 @@ export interface HistoryScope {
 
 export function scopeOf(account: { apiKey: string; enterpriseId: string | null }): HistoryScope {
   // JSON: unambiguous whatever the key holds, and text either database stores (PostgreSQL refuses NUL).
-  return { key: JSON.stringify([account.apiKey, account.enterpriseId]), apiKey: account.apiKey, enterpriseId: account.enterpriseId };
+  return {
+    key: JSON.stringify([account.apiKey, account.enterpriseId]),
+    apiKey: account.apiKey,
+    enterpriseId: account.enterpriseId,
+  };
 }

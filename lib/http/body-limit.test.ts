@@ -66,7 +66,9 @@ describe('readBodyWithLimit', () => {
   });
 
   it('reads an empty body as empty', async () => {
-    expect((await readBodyWithLimit(new Request('http://localhost/api/x', { method: 'POST' }), LIMIT, HINT)).byteLength).toBe(0);
+    expect(
+      (await readBodyWithLimit(new Request('http://localhost/api/x', { method: 'POST' }), LIMIT, HINT)).byteLength,
+    ).toBe(0);
   });
 });
 
@@ -91,16 +93,23 @@ describe('withBodyLimit', () => {
   });
 
   it('refuses a body over the limit', async () => {
-    const original = new NextRequest('http://localhost/api/auth/callback/credentials', { method: 'POST', body: 'a'.repeat(LIMIT + 1) });
+    const original = new NextRequest('http://localhost/api/auth/callback/credentials', {
+      method: 'POST',
+      body: 'a'.repeat(LIMIT + 1),
+    });
     expect((await refusal(withBodyLimit(original, LIMIT, HINT))).problem.status).toBe(413);
   });
 });
 
 describe('a JSON body', () => {
   it('is read with its Content-Type, or without one', async () => {
-    expect(await readJsonBody(post('{"a":1}', { 'Content-Type': 'application/json; charset=utf-8' }), LIMIT, HINT, '{}')).toEqual({ a: 1 });
+    expect(
+      await readJsonBody(post('{"a":1}', { 'Content-Type': 'application/json; charset=utf-8' }), LIMIT, HINT, '{}'),
+    ).toEqual({ a: 1 });
     // (A string body would be given text/plain by Request itself.)
-    expect(await readJsonBody(post(new TextEncoder().encode('{"a":1}') as unknown as string), LIMIT, HINT, '{}')).toEqual({ a: 1 });
+    expect(
+      await readJsonBody(post(new TextEncoder().encode('{"a":1}') as unknown as string), LIMIT, HINT, '{}'),
+    ).toEqual({ a: 1 });
   });
 
   it('said to be text or a form is a 415, unread: bodies another site can send without asking', async () => {

@@ -12,9 +12,14 @@ import 'server-only';
 import { NextRequest } from 'next/server';
 import { badRequest, payloadTooLarge, ProblemError } from './problem';
 
-export async function readBodyWithLimit(req: Request, maxBytes: number, whatToSend: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBodyWithLimit(
+  req: Request,
+  maxBytes: number,
+  whatToSend: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const declared = req.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw payloadTooLarge(maxBytes, whatToSend);
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes)
+    throw payloadTooLarge(maxBytes, whatToSend);
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -53,7 +58,12 @@ export async function withBodyLimit(req: NextRequest, maxBytes: number, whatToSe
  * another site's page can send without asking first, so this is a second guard beside the
  * cross-site check. A body without a Content-Type is read as JSON.
  */
-export async function readJsonBody(req: Request, maxBytes: number, whatToSend: string, example: string): Promise<unknown> {
+export async function readJsonBody(
+  req: Request,
+  maxBytes: number,
+  whatToSend: string,
+  example: string,
+): Promise<unknown> {
   const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (type && type !== 'application/json' && !type.endsWith('+json')) {
     throw new ProblemError(

@@ -20,8 +20,16 @@ export function installContentLength(): void {
   holder[INSTALLED] = true;
   const proto = http.ServerResponse.prototype;
   for (const method of ['setHeader', 'appendHeader'] as const) {
-    const original = proto[method] as (this: http.ServerResponse, name: string, value: number | string | readonly string[]) => http.ServerResponse;
-    proto[method] = function lengthAware(this: http.ServerResponse, name: string, value: number | string | readonly string[]) {
+    const original = proto[method] as (
+      this: http.ServerResponse,
+      name: string,
+      value: number | string | readonly string[],
+    ) => http.ServerResponse;
+    proto[method] = function lengthAware(
+      this: http.ServerResponse,
+      name: string,
+      value: number | string | readonly string[],
+    ) {
       if (name.toLowerCase() === CONTENT_LENGTH_HEADER) return original.call(this, 'content-length', value);
       return original.call(this, name, value);
     } as (typeof proto)[typeof method];

@@ -1,6 +1,6 @@
 /**
  * JSON of values that never change, written once. Their owner declares them with `keepJson` — a
- * presented record (lib/server/present.ts) is shared by every answer that shows it and never
+ * presented record (lib/search/present.ts) is shared by every answer that shows it and never
  * changed — and from then on their JSON as UTF-8 bytes (what a body carries) and the bytes' digest
  * (what an ETag hashes) are kept beside them, weakly: they go when the value goes. Any other value
  * is written afresh each time.

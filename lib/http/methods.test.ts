@@ -19,8 +19,14 @@ describe('methods an endpoint does not take', () => {
     expect(res.headers.get('Allow')).toBe('GET, HEAD, OPTIONS, POST');
     expect(res.headers.get('Content-Type')).toBe('application/problem+json');
     const problem = await res.json();
-    expect(problem).toMatchObject({ type: '/problems/method-not-allowed', title: 'PATCH is not answered here', status: 405 });
-    expect(problem.detail).toMatch(/^This endpoint takes GET, HEAD, POST; see the README's HTTP API\. Nothing was done and no upstream call was made\.$/);
+    expect(problem).toMatchObject({
+      type: '/problems/method-not-allowed',
+      title: 'PATCH is not answered here',
+      status: 405,
+    });
+    expect(problem.detail).toMatch(
+      /^This endpoint takes GET, HEAD, POST; see the README's HTTP API\. Nothing was done and no upstream call was made\.$/,
+    );
   });
 });
 
@@ -52,10 +58,14 @@ describe('every API route', () => {
       if (!refusal) return; // takes every method (none does today)
       // A route defines HEAD itself only to refuse it (its GET could spend a call).
       const takes = own.filter((m) => m !== 'HEAD');
-      const res = (refusal as unknown as (req: Request) => Response)(new Request(`http://dashboard.test${name}`, { method: 'PATCH' }));
+      const res = (refusal as unknown as (req: Request) => Response)(
+        new Request(`http://dashboard.test${name}`, { method: 'PATCH' }),
+      );
       expect(res.headers.get('Allow')).toBe(allowHeader(takes, { headRefused: own.includes('HEAD') }));
       // OPTIONS says the same (left to Next.js, it named every exported handler, refusals too).
-      const options = (route.OPTIONS as (req: Request) => Response)(new Request(`http://dashboard.test${name}`, { method: 'OPTIONS' }));
+      const options = (route.OPTIONS as (req: Request) => Response)(
+        new Request(`http://dashboard.test${name}`, { method: 'OPTIONS' }),
+      );
       expect(options.status).toBe(204);
       expect(options.headers.get('Allow')).toBe(res.headers.get('Allow'));
     });

@@ -36,7 +36,10 @@ export function methodNotAllowed(method: string, allow: string): ProblemError {
       type: METHOD_NOT_ALLOWED,
       title: `${method} is not answered here`,
       status: 405,
-      detail: `This endpoint takes ${allow.split(', ').filter((m) => m !== 'OPTIONS').join(', ')}; see the README's HTTP API. Nothing was done and no upstream call was made.`,
+      detail: `This endpoint takes ${allow
+        .split(', ')
+        .filter((m) => m !== 'OPTIONS')
+        .join(', ')}; see the README's HTTP API. Nothing was done and no upstream call was made.`,
     },
     { Allow: allow },
   );
@@ -60,7 +63,10 @@ export function otherMethodsRefused(
     { [REFUSES]: true },
   );
   const options = () => new Response(null, { status: 204, headers: { Allow: allow } });
-  return { ...(Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<RouteMethod, (req: Request) => Response>), OPTIONS: options };
+  return {
+    ...(Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<RouteMethod, (req: Request) => Response>),
+    OPTIONS: options,
+  };
 }
 
 /**
@@ -73,7 +79,8 @@ export function headRefused(): ProblemError {
       type: METHOD_NOT_ALLOWED,
       title: 'HEAD is not answered here',
       status: 405,
-      detail: 'A HEAD of this endpoint could spend an upstream call for an answer nobody reads. Use GET; GET /api/plan says first what a search costs. No upstream call was made.',
+      detail:
+        'A HEAD of this endpoint could spend an upstream call for an answer nobody reads. Use GET; GET /api/plan says first what a search costs. No upstream call was made.',
     },
     { Allow: allowHeader(['GET'], { headRefused: true }) },
   );

@@ -17,7 +17,11 @@ function serverSeeing(): Promise<{ url: string; seen: () => (string | null)[]; c
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}/`, seen: () => seen, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        url: `http://127.0.0.1:${port}/`,
+        seen: () => seen,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
     }),
   );
 }

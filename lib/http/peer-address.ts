@@ -25,7 +25,11 @@ export function installPeerStamp(): void {
   const mark = randomBytes(18).toString('base64url');
   holder[MARK_KEY] = mark;
   const emit = http.Server.prototype.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
-  http.Server.prototype.emit = function stampPeer(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+  http.Server.prototype.emit = function stampPeer(
+    this: http.Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ): boolean {
     if (event === 'request') {
       const req = args[0] as http.IncomingMessage;
       // Overwritten whatever the client sent under this name.

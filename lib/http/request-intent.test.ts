@@ -13,7 +13,11 @@ describe('crossSiteRefusal', () => {
     ['typed into the address bar', { secFetchSite: 'none', origin: null }, false],
     ['another site: link, <img>, no-cors fetch', { secFetchSite: 'cross-site', origin: null }, true],
     ['another site: cors fetch or form', { secFetchSite: 'cross-site', origin: 'https://evil.example' }, true],
-    ['a sibling origin of our site (another port)', { secFetchSite: 'same-site', origin: 'http://localhost:4000' }, true],
+    [
+      'a sibling origin of our site (another port)',
+      { secFetchSite: 'same-site', origin: 'http://localhost:4000' },
+      true,
+    ],
     ['a sibling origin, no Origin sent', { secFetchSite: 'same-site', origin: null }, true],
     ['case and spaces do not matter', { secFetchSite: ' Cross-Site ', origin: null }, true],
     ['an unknown Sec-Fetch-Site value', { secFetchSite: 'elsewhere', origin: null }, true],
@@ -33,6 +37,8 @@ describe('crossSiteRefusal', () => {
 
   it('says why', () => {
     expect(crossSiteRefusal({ secFetchSite: 'cross-site', origin: null }, OWN)).toBe('Sec-Fetch-Site: cross-site');
-    expect(crossSiteRefusal({ secFetchSite: null, origin: 'https://evil.example' }, OWN)).toBe('Origin is not this dashboard');
+    expect(crossSiteRefusal({ secFetchSite: null, origin: 'https://evil.example' }, OWN)).toBe(
+      'Origin is not this dashboard',
+    );
   });
 });

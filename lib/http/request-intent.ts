@@ -19,7 +19,8 @@ export function crossSiteRefusal(source: RequestSource, ownOrigins: readonly str
   const site = source.secFetchSite?.trim().toLowerCase() ?? null;
   // `same-site` is another origin by definition (same-origin would say so): a sibling app, not us.
   if (site !== null && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
-  if (source.origin !== null && !ownOrigins.some((own) => sameOrigin(own, source.origin as string))) return 'Origin is not this dashboard';
+  if (source.origin !== null && !ownOrigins.some((own) => sameOrigin(own, source.origin as string)))
+    return 'Origin is not this dashboard';
   return null;
 }
 
@@ -41,5 +42,8 @@ export function crossSiteRefusalOf(req: Request & { nextUrl: URL }, publicUrl: s
   const host = req.headers.get('host');
   if (host) origins.push(`${req.nextUrl.protocol}//${host}`);
   if (publicUrl) origins.push(publicUrl);
-  return crossSiteRefusal({ secFetchSite: req.headers.get('sec-fetch-site'), origin: req.headers.get('origin') }, origins);
+  return crossSiteRefusal(
+    { secFetchSite: req.headers.get('sec-fetch-site'), origin: req.headers.get('origin') },
+    origins,
+  );
 }

@@ -11,7 +11,9 @@ function directives(policy: string): Map<string, string[]> {
 }
 
 describe('contentSecurityPolicy', () => {
-  const production = directives(contentSecurityPolicy({ nonce: 'abc123==', development: false, publicUrl: 'http://localhost:3000' }));
+  const production = directives(
+    contentSecurityPolicy({ nonce: 'abc123==', development: false, publicUrl: 'http://localhost:3000' }),
+  );
 
   it('lets only nonced scripts run in production, without eval', () => {
     expect(production.get('script-src')).toEqual(["'self'", "'nonce-abc123=='", "'strict-dynamic'"]);
@@ -40,7 +42,11 @@ describe('contentSecurityPolicy', () => {
   });
 
   it('upgrades insecure requests when served over https', () => {
-    expect(directives(contentSecurityPolicy({ nonce: 'n', development: false, publicUrl: 'https://sms.example.com' })).has('upgrade-insecure-requests')).toBe(true);
+    expect(
+      directives(contentSecurityPolicy({ nonce: 'n', development: false, publicUrl: 'https://sms.example.com' })).has(
+        'upgrade-insecure-requests',
+      ),
+    ).toBe(true);
   });
 });
 

@@ -43,7 +43,9 @@ export function coverageNote(days: readonly Pick<CoveredDay, 'day' | 'state'>[],
   const parts: string[] = [];
   const complete = runsOf(days, 'complete');
   const count = `${records.toLocaleString('en-US')} ${records === 1 ? 'message' : 'messages'}`;
-  parts.push(complete.length > 0 ? `complete for ${list(complete.map(spanText))} (${count})` : 'no complete day in this range');
+  parts.push(
+    complete.length > 0 ? `complete for ${list(complete.map(spanText))} (${count})` : 'no complete day in this range',
+  );
   for (const state of ['missing', 'syncing', 'unsettled'] as const) {
     const runs = runsOf(days, state);
     if (runs.length > 0) parts.push(`${list(runs.map(spanText))} ${WHY[state]}, not included`);

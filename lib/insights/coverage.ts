@@ -4,10 +4,11 @@
  * complete copies — so a chart is never drawn over a partly copied day. The rest is said, with why
  * it is left out. Pure.
  */
-import type { DayState } from '../api/insights';
-import { merge, type Interval } from '../history/coverage';
+import type { DayState } from './api';
+import { merge, type Interval } from '../history';
 import { joinRanges, type TimeRange } from '../query/ranges';
-import { DAY_MS as UTC_DAY_MS, lastSettledDay, startOf } from '../history/days';
+import { DAY_MS as UTC_DAY_MS } from '../time/units';
+import { lastSettledDay, startOf } from '../history';
 import type { Zone } from '../time/zones';
 import { daySegments, type DaySegment } from '../time/zone-days';
 
@@ -22,7 +23,7 @@ export interface HeldDays {
   complete: readonly string[];
   /** UTC days being copied now (read, or being built). */
   syncing: readonly string[];
-  /** Instants before this are settled (lib/server/cache-policy.ts). */
+  /** Instants before this are settled (lib/cache/cache-policy.ts). */
   settledBefore: number;
 }
 
@@ -49,11 +50,11 @@ export function coverDays(from: number, to: number, zone: Zone, held: HeldDays):
   // The copy reads whole UTC days once settled: the last it can hold ends at the next midnight. A
   // zone day reaching past that (a JST day needs two UTC days) is not settled yet, even when its
   // own end is.
-  const copyableUntil = startOf(lastSettledDay(held.settledBefore)) + UTC_DAY_MS;
+  const syncableUntil = startOf(lastSettledDay(held.settledBefore)) + UTC_DAY_MS;
   return daySegments(from, to, zone).map((segment) => {
     let state: DayState;
     if (covered(intervals, segment.from, segment.to)) state = 'complete';
-    else if (segment.to > copyableUntil) state = 'unsettled';
+    else if (segment.to > syncableUntil) state = 'unsettled';
     else if (touchesAny(syncing, segment.from, segment.to)) state = 'syncing';
     else state = 'missing';
     return { ...segment, state };

@@ -1,19 +1,29 @@
 /**
- * Turns the store's sums (lib/store/insights-store.ts) into what Insights answers: totals, days and
+ * Turns the store's sums (lib/insights/insights-store.ts) into what Insights answers: totals, days and
  * hours in the query's zone stacked by status, outcomes by network, sender and API key, parts and
  * prices per currency, the DLR error codes explained. Pure.
  */
-import type { InsightsAnswer, InsightsDay, InsightsHour, Outcome, PriceTotal } from '../api/insights';
+import type { InsightsAnswer, InsightsDay, InsightsHour, Outcome, PriceTotal } from './api';
 import { explainDlrError } from '../cdr/dlr-errors';
 import { statusInfo } from '../cdr/status';
 import { formatPriceUnits } from '../cdr/record-columns';
-import type { InsightsSums } from '../store/insights-store';
+import type { InsightsSums } from './insights-store';
 import type { Zone } from '../time/zones';
 import { zoneDayName, zoneHourName } from '../time/zone-days';
 
 export type Folded = Pick<
   InsightsAnswer,
-  'total' | 'delivered' | 'rate' | 'byStatus' | 'byHour' | 'byNetwork' | 'bySender' | 'byApiKey' | 'parts' | 'price' | 'dlrErrors'
+  | 'total'
+  | 'delivered'
+  | 'rate'
+  | 'byStatus'
+  | 'byHour'
+  | 'byNetwork'
+  | 'bySender'
+  | 'byApiKey'
+  | 'parts'
+  | 'price'
+  | 'dlrErrors'
 > & { byDay: Omit<InsightsDay, 'latencyMs'>[] };
 
 type Kind = 'delivered' | 'failed' | 'other';
@@ -48,7 +58,8 @@ class Prices {
     return [...this.sums.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([currency, s]) => {
-        if (!Number.isSafeInteger(s.units)) throw new RangeError(`the sum of prices in ${currency} is too large to be exact`);
+        if (!Number.isSafeInteger(s.units))
+          throw new RangeError(`the sum of prices in ${currency} is too large to be exact`);
         return { currency, total: formatPriceUnits(s.units), records: s.records };
       });
   }
@@ -60,7 +71,11 @@ export function isErrorCode(code: string): boolean {
 }
 
 /** Rows of one key and several statuses as one outcome per key, the largest first. */
-function outcomes<R extends { status: string; records: number }, T extends object>(rows: readonly R[], keyOf: (r: R) => string, base: (r: R) => T): (T & Outcome)[] {
+function outcomes<R extends { status: string; records: number }, T extends object>(
+  rows: readonly R[],
+  keyOf: (r: R) => string,
+  base: (r: R) => T,
+): (T & Outcome)[] {
   const map = new Map<string, T & Outcome>();
   for (const r of rows) {
     const key = keyOf(r);
@@ -89,7 +104,11 @@ export function foldSums(
   const days = new Map<number, Omit<InsightsDay, 'latencyMs'> & { prices: Prices }>();
   const dayOf = (index: number) => {
     let d = days.get(index);
-    if (!d) days.set(index, (d = { day: zoneDayName(index), ...newOutcome(), byStatus: {}, parts: 0, price: [], prices: new Prices() }));
+    if (!d)
+      days.set(
+        index,
+        (d = { day: zoneDayName(index), ...newOutcome(), byStatus: {}, parts: 0, price: [], prices: new Prices() }),
+      );
     return d;
   };
   for (const index of countedDays) dayOf(index);
@@ -124,18 +143,37 @@ export function foldSums(
     delivered: all.delivered,
     rate: all.rate,
     byStatus,
-    byDay: [...days.entries()].sort(([a], [b]) => a - b).map(([, { prices: p, ...d }]) => finish({ ...d, price: p.list() })),
+    byDay: [...days.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, { prices: p, ...d }]) => finish({ ...d, price: p.list() })),
     byHour: [...hours.entries()].sort(([a], [b]) => a - b).map(([, h]) => finish(h)),
-    byNetwork: outcomes(sums.byNetwork, (r) => `${r.network_code}\u0000${r.network_name}`, (r) => ({ network_code: r.network_code, network_name: r.network_name })),
-    bySender: outcomes(sums.bySender, (r) => r.from_address, (r) => ({ from_address: r.from_address })),
-    byApiKey: outcomes(sums.byApiKey, (r) => `${r.api_key}\u0000${r.api_key_name}`, (r) => ({ api_key: r.api_key, api_key_name: r.api_key_name })),
+    byNetwork: outcomes(
+      sums.byNetwork,
+      (r) => `${r.network_code}\u0000${r.network_name}`,
+      (r) => ({ network_code: r.network_code, network_name: r.network_name }),
+    ),
+    bySender: outcomes(
+      sums.bySender,
+      (r) => r.from_address,
+      (r) => ({ from_address: r.from_address }),
+    ),
+    byApiKey: outcomes(
+      sums.byApiKey,
+      (r) => `${r.api_key}\u0000${r.api_key_name}`,
+      (r) => ({ api_key: r.api_key, api_key_name: r.api_key_name }),
+    ),
     parts,
     price: prices.list(),
     dlrErrors: sums.byDlr
       .filter((r) => isErrorCode(r.dlr_error_code))
       .map((r) => {
         const known = explainDlrError(r.dlr_error_code);
-        return { code: r.dlr_error_code, reason: known?.meaning ?? 'A code this dashboard does not know.', final: known ? known.permanent : null, count: r.records };
+        return {
+          code: r.dlr_error_code,
+          reason: known?.meaning ?? 'A code this dashboard does not know.',
+          final: known ? known.permanent : null,
+          count: r.records,
+        };
       })
       .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readsByHour } from '../api/insights';
+import { readsByHour } from './api';
 import { coverDays, countedRanges } from './coverage';
 import { coverageNote, spanText } from './coverage-note';
 import { foldSums, outcomeKind } from './fold';
@@ -27,7 +27,11 @@ describe('zone days', () => {
 });
 
 describe('coverage', () => {
-  const held = { complete: ['2026-11-01', '2026-11-02', '2026-11-03'], syncing: ['2026-11-04'], settledBefore: T('2026-11-05T12:00:00Z') };
+  const held = {
+    complete: ['2026-11-01', '2026-11-02', '2026-11-03'],
+    syncing: ['2026-11-04'],
+    settledBefore: T('2026-11-05T12:00:00Z'),
+  };
 
   it('counts a zone day only when every UTC day it touches is complete', () => {
     const utc = coverDays(T('2026-11-01T00:00:00Z'), T('2026-11-06T23:59:59Z'), 'UTC', held);
@@ -41,7 +45,12 @@ describe('coverage', () => {
     ]);
     // JST Nov 1 starts on UTC Oct 31 (not held); JST Nov 4 ends on UTC Nov 4 (being copied).
     const jst = coverDays(T('2026-10-31T15:00:00Z'), T('2026-11-04T14:59:59Z'), 'JST', held);
-    expect(jst.map((d) => `${d.day}:${d.state}`)).toEqual(['2026-11-01:missing', '2026-11-02:complete', '2026-11-03:complete', '2026-11-04:syncing']);
+    expect(jst.map((d) => `${d.day}:${d.state}`)).toEqual([
+      '2026-11-01:missing',
+      '2026-11-02:complete',
+      '2026-11-03:complete',
+      '2026-11-04:syncing',
+    ]);
   });
 
   it('calls a zone day not settled while a UTC day it needs is not, though its own end is', () => {
@@ -61,8 +70,12 @@ describe('coverage', () => {
 
   it('says it in one sentence', () => {
     const days = coverDays(T('2026-11-01T00:00:00Z'), T('2026-11-06T23:59:59Z'), 'UTC', held);
-    expect(coverageNote(days, 54210)).toBe('complete for Nov 1–3 (54,210 messages); Nov 4 being copied, not included; Nov 5–6 not settled, not included');
-    expect(coverageNote([{ day: '2026-11-01', state: 'missing' }], 0)).toBe('no complete day in this range; Nov 1 not in the local history, not included');
+    expect(coverageNote(days, 54210)).toBe(
+      'complete for Nov 1–3 (54,210 messages); Nov 4 being copied, not included; Nov 5–6 not settled, not included',
+    );
+    expect(coverageNote([{ day: '2026-11-01', state: 'missing' }], 0)).toBe(
+      'no complete day in this range; Nov 1 not in the local history, not included',
+    );
     expect(spanText(['2026-10-30', '2026-11-02'])).toBe('Oct 30–Nov 2');
     expect(spanText(['2026-12-30', '2027-01-02'])).toBe('Dec 30, 2026–Jan 2, 2027');
   });
@@ -90,7 +103,7 @@ describe('latency percentiles (nearest rank)', () => {
 
   it('equal the sorted values at those ranks, whatever the order and however many ties', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (const n of [1, 2, 3, 10, 99, 100, 101, 1000, 4321]) {
       const v = Float64Array.from({ length: n }, () => Math.floor(random() * (n < 100 ? 5 : 100_000)));
       const sortedCopy = [...v].sort((a, b) => a - b);
@@ -122,9 +135,25 @@ describe('folding the store’s sums', () => {
     const f = foldSums(
       {
         byDay: [
-          { day: d1, status: 'DELIVRD', currency: 'JPY', records: 3, parts_sum: 4, price_units: 3 * 330_000_000 + 1, priced: 3 },
+          {
+            day: d1,
+            status: 'DELIVRD',
+            currency: 'JPY',
+            records: 3,
+            parts_sum: 4,
+            price_units: 3 * 330_000_000 + 1,
+            priced: 3,
+          },
           { day: d1, status: 'EXPIRED', currency: 'USD', records: 1, parts_sum: 1, price_units: 1, priced: 1 },
-          { day: d2, status: 'UNDELIV', currency: 'JPY', records: 1, parts_sum: 1, price_units: 330_000_000, priced: 1 },
+          {
+            day: d2,
+            status: 'UNDELIV',
+            currency: 'JPY',
+            records: 1,
+            parts_sum: 1,
+            price_units: 330_000_000,
+            priced: 1,
+          },
           { day: d2, status: 'ENROUTE', currency: 'JPY', records: 1, parts_sum: 1, price_units: 0, priced: 0 },
         ],
         byNetwork: [

@@ -5,21 +5,20 @@ import 'server-only';
  * named, with why), and the sums, breakdowns and exact latency percentiles of those days computed
  * in the store. Never an upstream call: Insights reads the account's own copy only.
  */
-import { readsByHour, type InsightsAnswer } from '../api/insights';
+import { readsByHour, type InsightsAnswer } from './api';
 import { badRequest } from '../http/problem';
-import type { HistoryIndex } from '../history/history-index';
-import { localSearchOf } from '../history/local-query';
-import { scopeOf } from '../history/scope';
+import type { HistoryIndex } from '../history/server';
+import { localSearchOf } from '../history/server';
+import { scopeOf } from '../history';
 import { parseQuery, QUERY_DEFAULTS, queryKey, UPSTREAM_SORT, type QueryInput } from '../query/query';
-import type { CachePolicy } from '../server/cache-policy';
-import type { HistoryStore } from '../store/history-store';
-import type { InsightsStore } from '../store/insights-store';
+import type { CachePolicy } from '../cache/server';
+import type { HistoryStore } from '../history/server';
+import type { InsightsStore } from './insights-store';
 import { countedRanges, coverDays, type CoveredDay } from './coverage';
 import { coverageNote } from './coverage-note';
 import { foldSums } from './fold';
 import { concat, histogramOf, LATENCY_BUCKETS, percentilesOf } from './latency-stats';
-import { HOUR_MS } from '../time/zone-days';
-
+import { HOUR_MS } from '../time/units';
 
 export interface InsightsServiceDeps {
   history: Pick<HistoryStore, 'listDays'>;
@@ -59,14 +58,21 @@ export class InsightsService {
     const query = parsed.query;
     const scope = scopeOf(account).key;
 
-    const [complete, stored] = await Promise.all([this.deps.index.completeDays(scope), this.deps.history.listDays(scope)]);
+    const [complete, stored] = await Promise.all([
+      this.deps.index.completeDays(scope),
+      this.deps.history.listDays(scope),
+    ]);
     const days = coverDays(query.from.getTime(), query.to.getTime(), query.tz, {
       complete,
       syncing: stored.filter((d) => d.state === 'syncing' || d.state === 'building').map((d) => d.day),
       settledBefore: this.deps.policy.settledBefore(this.deps.now()),
     });
     const counted = days.filter((d) => d.state === 'complete');
-    const cacheKey = JSON.stringify([scope, queryKey({ ...query, page: 1, pageSize: QUERY_DEFAULTS.pageSize, sort: UPSTREAM_SORT, sortOrder: 'desc' }), days.map((d) => d.state)]);
+    const cacheKey = JSON.stringify([
+      scope,
+      queryKey({ ...query, page: 1, pageSize: QUERY_DEFAULTS.pageSize, sort: UPSTREAM_SORT, sortOrder: 'desc' }),
+      days.map((d) => d.state),
+    ]);
     const cached = this.answers.get(cacheKey);
     if (cached) {
       // Most recently used last: the oldest is the one dropped.
@@ -75,7 +81,13 @@ export class InsightsService {
       return { ...cached, _meta: { ...cached._meta, cached: true, tookMs: Math.round(performance.now() - started) } };
     }
     const local = localSearchOf(scope, query, countedRanges(days));
-    const search = { scope, where: local.where, ...(local.text ? { text: local.text } : {}), zone: query.tz, days: counted };
+    const search = {
+      scope,
+      where: local.where,
+      ...(local.text ? { text: local.text } : {}),
+      zone: query.tz,
+      days: counted,
+    };
 
     const hourly = readsByHour(query.from.getTime(), query.to.getTime());
     const read = await this.deps.insights.read(search, { hourly });
@@ -89,7 +101,13 @@ export class InsightsService {
     const latencyMs = percentilesOf(all);
     const latencyOfDay = new Map(counted.map((d, i) => [d.day, percentilesOf(latencies[i]!)]));
 
-    const folded = foldSums(sums, hours, query.tz, counted.map((d) => d.index), hourly ? hoursOf(counted) : []);
+    const folded = foldSums(
+      sums,
+      hours,
+      query.tz,
+      counted.map((d) => d.index),
+      hourly ? hoursOf(counted) : [],
+    );
     const coverage = {
       from: counted[0]?.day ?? null,
       to: counted[counted.length - 1]?.day ?? null,
@@ -103,10 +121,19 @@ export class InsightsService {
     const answer: InsightsAnswer = {
       coverage,
       ...folded,
-      byDay: folded.byDay.map((d) => ({ ...d, latencyMs: latencyOfDay.get(d.day) ?? { p50: null, p90: null, p99: null, count: 0 } })),
+      byDay: folded.byDay.map((d) => ({
+        ...d,
+        latencyMs: latencyOfDay.get(d.day) ?? { p50: null, p90: null, p99: null, count: 0 },
+      })),
       latencyMs,
       latencyHistogram: LATENCY_BUCKETS.map((b, i) => ({ ...b, count: histogram[i]! })),
-      _meta: { source: 'mirror', calls: 0, computedFrom: source, cached: false, tookMs: Math.round(performance.now() - started) },
+      _meta: {
+        source: 'history',
+        calls: 0,
+        computedFrom: source,
+        cached: false,
+        tookMs: Math.round(performance.now() - started),
+      },
     };
     this.answers.set(cacheKey, answer);
     if (this.answers.size > CACHED_ANSWERS) this.answers.delete(this.answers.keys().next().value!);

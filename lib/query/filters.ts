@@ -8,14 +8,16 @@ import { CDR_FIELDS, type CdrFieldDef, type CdrFieldKey, type FilterSpec } from 
 import { searchFolded } from '../cdr/typed-text';
 
 type SpecOf<F> = F extends { readonly filters: readonly (infer S)[] } ? S : never;
-type FieldFilterParam = SpecOf<CdrFieldDef> extends infer S ? (S extends { readonly param: infer P extends string } ? P : never) : never;
+type FieldFilterParam =
+  SpecOf<CdrFieldDef> extends infer S ? (S extends { readonly param: infer P extends string } ? P : never) : never;
 
 /** The seed's own filters (§4.1): what the upstream can apply. */
-export type UpstreamFilterParam = SpecOf<CdrFieldDef> extends infer S
-  ? S extends { readonly source: 'upstream'; readonly param: infer P extends string }
-    ? P
-    : never
-  : never;
+export type UpstreamFilterParam =
+  SpecOf<CdrFieldDef> extends infer S
+    ? S extends { readonly source: 'upstream'; readonly param: infer P extends string }
+      ? P
+      : never
+    : never;
 
 export const FREE_TEXT_PARAM = 'q';
 export const LATENCY_PARAM = 'latency-min';
@@ -31,7 +33,12 @@ export interface FilterDef extends FilterSpec {
 }
 
 const FIELD_FILTERS: FilterDef[] = CDR_FIELDS.flatMap((f) =>
-  ('filters' in f ? (f.filters as readonly FilterSpec[]) : []).map((spec) => ({ ...spec, param: spec.param as FilterParam, field: f.key, label: spec.label ?? f.label })),
+  ('filters' in f ? (f.filters as readonly FilterSpec[]) : []).map((spec) => ({
+    ...spec,
+    param: spec.param as FilterParam,
+    field: f.key,
+    label: spec.label ?? f.label,
+  })),
 );
 
 const DERIVED_FILTERS: FilterDef[] = [
@@ -89,13 +96,17 @@ export function isFilterParam(name: string): name is FilterParam {
 export function filterProblem(def: FilterDef, value: string): string | null {
   if (value === '') return null;
   // What it must be, too: "DELIVERED" or "DELIVRD,UNDELIV" for a status is better answered with the statuses.
-  if (value.length > def.maxLength) return `${def.label} is too long (at most ${def.maxLength} characters): it must be ${def.hint}.`;
+  if (value.length > def.maxLength)
+    return `${def.label} is too long (at most ${def.maxLength} characters): it must be ${def.hint}.`;
   if (!def.pattern.test(def.checkedAs?.(value) ?? value)) return `${def.label} must be ${def.hint}.`;
   return null;
 }
 
 /** The filter that keeps the records whose `field` equals a value (for "filter by this"), if any. */
-export function exactFilterFor(field: CdrFieldKey, sources: readonly FilterDef['source'][] = ['upstream']): FilterDef | undefined {
+export function exactFilterFor(
+  field: CdrFieldKey,
+  sources: readonly FilterDef['source'][] = ['upstream'],
+): FilterDef | undefined {
   return FILTERS.find((f) => f.field === field && f.match === 'exact' && sources.includes(f.source));
 }
 

@@ -9,13 +9,13 @@ import { isFieldKey, type CdrFieldKey } from '../cdr/fields';
 import { halfWidth } from '../cdr/typed-text';
 import { formatWallClock, parseWallClock, ZONES, type Zone } from '../time/zones';
 import { FILTERS, filterProblem, localFiltersIn, type Filters } from './filters';
+import { DAY_MS } from '../time/units';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const SORT_ORDERS = ['desc', 'asc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
-export const DAY_MS = 86_400_000;
 /** The upstream's longest range per query (seed §8); a search may span no more. */
 export const SEARCH_MAX_RANGE_DAYS = 31;
 /** An export is read as several upstream windows, so it may span a year. */
@@ -29,7 +29,13 @@ export const MAX_PAGE = 1000;
 export const UPSTREAM_SORT: CdrFieldKey = 'date_received';
 
 /** Defaults where the seed is silent (documented in the README). */
-export const QUERY_DEFAULTS = { page: 1, pageSize: 25 as PageSize, tz: 'UTC' as Zone, sortOrder: 'desc' as SortOrder, sort: UPSTREAM_SORT };
+export const QUERY_DEFAULTS = {
+  page: 1,
+  pageSize: 25 as PageSize,
+  tz: 'UTC' as Zone,
+  sortOrder: 'desc' as SortOrder,
+  sort: UPSTREAM_SORT,
+};
 
 export interface TransactionsQuery {
   /** The range as instants (whole seconds), inclusive at both ends. */
@@ -127,7 +133,13 @@ function intParam(raw: string | null, name: string, min: number, max: number, er
   return n;
 }
 
-function oneOf<T extends string>(raw: string | null, allowed: readonly T[], normalise: (s: string) => string, fallback: T, onError: () => void): T {
+function oneOf<T extends string>(
+  raw: string | null,
+  allowed: readonly T[],
+  normalise: (s: string) => string,
+  fallback: T,
+  onError: () => void,
+): T {
   if (raw === null || raw.trim() === '') return fallback;
   const v = normalise(raw.trim());
   if ((allowed as readonly string[]).includes(v)) return v as T;
@@ -137,7 +149,13 @@ function oneOf<T extends string>(raw: string | null, allowed: readonly T[], norm
 
 /** The one reading of `tz`: UTC or JST, any case; absent means UTC. A wrong value is put in `errors`. */
 export function parseZone(raw: string | null | undefined, errors: FieldErrors): Zone {
-  return oneOf(raw ?? null, ZONES, (s) => s.toUpperCase(), QUERY_DEFAULTS.tz, () => (errors.tz = `tz must be UTC or JST; got "${String(raw).slice(0, 20)}".`));
+  return oneOf(
+    raw ?? null,
+    ZONES,
+    (s) => s.toUpperCase(),
+    QUERY_DEFAULTS.tz,
+    () => (errors.tz = `tz must be UTC or JST; got "${String(raw).slice(0, 20)}".`),
+  );
 }
 
 /** Puts in `errors` each parameter of `params` not `allowed`, and each given more than once. */
@@ -146,7 +164,8 @@ export function unexpectedParams(params: URLSearchParams, allowed: readonly stri
     const key = name.slice(0, 40);
     if (!allowed.includes(name)) {
       const near = closest(name, allowed);
-      errors[key] = `Unknown parameter "${key}": ${near ? `did you mean "${near}"?` : 'the parameters are listed in the README (Dashboard API).'}`;
+      errors[key] =
+        `Unknown parameter "${key}": ${near ? `did you mean "${near}"?` : 'the parameters are listed in the README (Dashboard API).'}`;
     } else if (params.getAll(name).length > 1) {
       errors[key] = `${key} is given ${params.getAll(name).length} times; give it once.`;
     }
@@ -163,7 +182,8 @@ function closest(name: string, names: readonly string[]): string | undefined {
     let row = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
       const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++)
+        next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
       row = next;
     }
     return row[b.length]!;
@@ -180,17 +200,25 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   const errors = noFieldErrors();
   const get = reader(input, errors);
   const maxRangeDays = options.maxRangeDays ?? SEARCH_MAX_RANGE_DAYS;
-  if (options.alsoAllowed && input instanceof URLSearchParams) unexpectedParams(input, [...QUERY_PARAMS, ...options.alsoAllowed], errors);
+  if (options.alsoAllowed && input instanceof URLSearchParams)
+    unexpectedParams(input, [...QUERY_PARAMS, ...options.alsoAllowed], errors);
 
   const tz = parseZone(get('tz'), errors);
-  const sortOrder = oneOf(get('sort-order'), SORT_ORDERS, (s) => s.toLowerCase(), QUERY_DEFAULTS.sortOrder, () => {
-    errors['sort-order'] = `sort-order must be asc or desc; got "${String(get('sort-order')).slice(0, 20)}".`;
-  });
+  const sortOrder = oneOf(
+    get('sort-order'),
+    SORT_ORDERS,
+    (s) => s.toLowerCase(),
+    QUERY_DEFAULTS.sortOrder,
+    () => {
+      errors['sort-order'] = `sort-order must be asc or desc; got "${String(get('sort-order')).slice(0, 20)}".`;
+    },
+  );
   const sortRaw = get('sort')?.trim() ?? '';
   let sort: CdrFieldKey = QUERY_DEFAULTS.sort;
   if (sortRaw !== '') {
     if (isFieldKey(sortRaw)) sort = sortRaw;
-    else errors.sort = `sort must be a field name such as date_received, price or to_address; got "${sortRaw.slice(0, 40)}".`;
+    else
+      errors.sort = `sort must be a field name such as date_received, price or to_address; got "${sortRaw.slice(0, 40)}".`;
   }
   const page = intParam(get('page'), 'page', 1, MAX_PAGE, errors) ?? QUERY_DEFAULTS.page;
   // One message whatever is wrong (200, 30, "abc"): the sizes there are.
@@ -218,12 +246,14 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   const to = at['date-to'];
   // No record can be in these: the upstream would answer an empty page for a call.
   if (from && from.getTime() > (options.now ?? Date.now()) + FUTURE_SLACK_MS) {
-    errors['date-from'] = `date-from ${formatWallClock(from, tz)} ${tz} is in the future: no message has been received then yet. Choose a start before now.`;
+    errors['date-from'] =
+      `date-from ${formatWallClock(from, tz)} ${tz} is in the future: no message has been received then yet. Choose a start before now.`;
   } else if (from && from.getTime() < EARLIEST_MS) {
     errors['date-from'] = `date-from must be in 1970 or later; got "${formatWallClock(from, tz)}".`;
   }
   if (from && to) {
-    if (to.getTime() <= from.getTime()) errors['date-to'] = 'The end (date-to) must be later than the start (date-from).';
+    if (to.getTime() <= from.getTime())
+      errors['date-to'] = 'The end (date-to) must be later than the start (date-from).';
     else if (to.getTime() - from.getTime() > maxRangeDays * DAY_MS) {
       errors['date-to'] =
         maxRangeDays === SEARCH_MAX_RANGE_DAYS
@@ -246,7 +276,8 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   }
   const ownEnterprise = options.sessionEnterpriseId;
   if (ownEnterprise && filters['enterprise-id'] !== undefined && filters['enterprise-id'] !== ownEnterprise) {
-    errors['enterprise-id'] = `This session is signed in for enterprise "${ownEnterprise}": leave enterprise-id out, or sign in for "${filters['enterprise-id'].slice(0, 40)}" to read that one.`;
+    errors['enterprise-id'] =
+      `This session is signed in for enterprise "${ownEnterprise}": leave enterprise-id out, or sign in for "${filters['enterprise-id'].slice(0, 40)}" to read that one.`;
   }
   if (filters['price-min'] && filters['price-max'] && Number(filters['price-min']) > Number(filters['price-max'])) {
     errors['price-max'] = 'Price up to must not be below Price from.';
@@ -267,7 +298,9 @@ export function wallClocks(query: Pick<TransactionsQuery, 'from' | 'to' | 'tz'>)
  * key are all this. Defaults are written too except `sort`, which appears only when it is not the
  * upstream's order.
  */
-export function queryParams(query: QuerySelection & Partial<Pick<TransactionsQuery, 'page' | 'pageSize'>>): URLSearchParams {
+export function queryParams(
+  query: QuerySelection & Partial<Pick<TransactionsQuery, 'page' | 'pageSize'>>,
+): URLSearchParams {
   const { dateFrom, dateTo } = wallClocks(query);
   const params = new URLSearchParams();
   params.set('date-from', dateFrom);

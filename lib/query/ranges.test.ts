@@ -82,14 +82,21 @@ describe('joinRanges', () => {
     const day = (d: number) => ({ from: D0 + d * 86_400_000, to: D0 + (d + 1) * 86_400_000 - 1 });
     expect(joinRanges([day(2), day(0), day(1)])).toEqual([{ from: day(0).from, to: day(2).to }]);
     expect(joinRanges([day(0), day(2)])).toEqual([day(0), day(2)]);
-    expect(joinRanges([{ from: 0, to: 10 }, { from: 5, to: 7 }, { from: 11, to: 12 }])).toEqual([{ from: 0, to: 12 }]);
+    expect(
+      joinRanges([
+        { from: 0, to: 10 },
+        { from: 5, to: 7 },
+        { from: 11, to: 12 },
+      ]),
+    ).toEqual([{ from: 0, to: 12 }]);
     expect(joinRanges([])).toEqual([]);
   });
-
 });
 
 describe('pageIsWhole', () => {
-  const page = (total: number, ids: string[], at = '2026-11-01T09:00:00.000+0000') => ({ _embedded: { total_found: total, cdrs: ids.map((trx_id) => ({ trx_id, date_received: at })) } });
+  const page = (total: number, ids: string[], at = '2026-11-01T09:00:00.000+0000') => ({
+    _embedded: { total_found: total, cdrs: ids.map((trx_id) => ({ trx_id, date_received: at })) },
+  });
   const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `t${from + i}`);
   it('is a full page, or the rest on the last one, each record once', () => {
     expect(pageIsWhole(page(250, ids(100)), 1, 100)).toBe(true);
@@ -103,6 +110,8 @@ describe('pageIsWhole', () => {
 
   it('has every record placeable in time: one whose received time cannot be read is not kept as part of a whole', () => {
     expect(pageIsWhole(page(2, ids(2), 'garbage'), 1, 100)).toBe(false);
-    expect(pageFault(page(2, ids(2), ''), 1, 100)).toBe("the upstream's page 1 held 2 records whose received time cannot be read");
+    expect(pageFault(page(2, ids(2), ''), 1, 100)).toBe(
+      "the upstream's page 1 held 2 records whose received time cannot be read",
+    );
   });
 });

@@ -9,8 +9,7 @@
  */
 import { MAX_PAGE, SEARCH_MAX_RANGE_MS as MAX_RANGE_MS, type SortOrder } from './query';
 import { receivedMs } from '../cdr/record-columns';
-
-const SECOND = 1000;
+import { SECOND_MS } from '../time/units';
 
 /** A range of instants (ms), both ends whole seconds, inclusive. */
 export interface TimeRange {
@@ -36,7 +35,7 @@ export function joinRanges(ranges: readonly TimeRange[]): TimeRange[] {
 /** Consecutive ranges of at most `maxMs` covering [from, to], in time order. */
 export function splitRange(from: number, to: number, maxMs: number = MAX_RANGE_MS): TimeRange[] {
   if (to <= from) return [];
-  const step = Math.max(SECOND, Math.floor(maxMs / SECOND) * SECOND);
+  const step = Math.max(SECOND_MS, Math.floor(maxMs / SECOND_MS) * SECOND_MS);
   const out: TimeRange[] = [];
   for (let start = from; start < to; start += step) out.push({ from: start, to: Math.min(start + step, to) });
   return out;
@@ -52,9 +51,9 @@ const TARGET_SHARE = 0.8;
 export function splitForDepth(range: TimeRange, totalFound: number, reachableRecords: number): TimeRange[] | null {
   if (totalFound <= reachableRecords) return [range];
   const span = range.to - range.from;
-  if (span < 2 * SECOND) return null;
+  if (span < 2 * SECOND_MS) return null;
   const parts = Math.max(2, Math.ceil(totalFound / (reachableRecords * TARGET_SHARE)));
-  const step = Math.max(SECOND, Math.ceil(span / parts / SECOND) * SECOND);
+  const step = Math.max(SECOND_MS, Math.ceil(span / parts / SECOND_MS) * SECOND_MS);
   return splitRange(range.from, range.to, step);
 }
 
@@ -91,11 +90,14 @@ export function pageFault(body: PageBody, page: number, pageSize: number): strin
   const { total_found: total, cdrs } = body._embedded;
   const expected = Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize));
   const distinct = new Set(cdrs.map((c) => c.trx_id.toLowerCase())).size;
-  if (cdrs.length !== expected) return `the upstream's page ${page} held ${cdrs.length} records where its own count (${total}) promises ${expected}`;
-  if (distinct !== cdrs.length) return `the upstream's page ${page} held ${cdrs.length - distinct === 1 ? 'a record' : `${cdrs.length - distinct} records`} twice`;
+  if (cdrs.length !== expected)
+    return `the upstream's page ${page} held ${cdrs.length} records where its own count (${total}) promises ${expected}`;
+  if (distinct !== cdrs.length)
+    return `the upstream's page ${page} held ${cdrs.length - distinct === 1 ? 'a record' : `${cdrs.length - distinct} records`} twice`;
   // A record that cannot be placed in time cannot be kept where it belongs (the local history
   // would leave it out of a result it calls complete), nor sorted or counted by day.
   const unplaced = cdrs.filter((c) => receivedMs(c) === null).length;
-  if (unplaced > 0) return `the upstream's page ${page} held ${unplaced === 1 ? 'a record' : `${unplaced} records`} whose received time cannot be read`;
+  if (unplaced > 0)
+    return `the upstream's page ${page} held ${unplaced === 1 ? 'a record' : `${unplaced} records`} whose received time cannot be read`;
   return null;
 }

@@ -17,7 +17,21 @@ import type { SortOrder } from './query';
  * parameters it does not show are slotted in around those in the seed's table order, so a query
  * with only the sample's parameters encodes byte for byte like the sample.
  */
-const WIRE_ORDER = ['enterprise-id', 'date-from', 'date-to', 'page-size', 'page', 'api-key', 'network', 'client-reference', 'da', 'oa', 'status', 'tz', 'sort-order'] as const;
+const WIRE_ORDER = [
+  'enterprise-id',
+  'date-from',
+  'date-to',
+  'page-size',
+  'page',
+  'api-key',
+  'network',
+  'client-reference',
+  'da',
+  'oa',
+  'status',
+  'tz',
+  'sort-order',
+] as const;
 
 export interface UpstreamBase {
   /** Every parameter but page and sort-order, by name. */
@@ -45,8 +59,12 @@ function encode(params: Readonly<Record<string, string>>): string {
  * The upstream query for a slice of the dashboard's query: its range in UTC, its upstream filters,
  * the enterprise (the filter's, else the account's own), the upstream page size.
  */
-export function upstreamBase(slice: UpstreamSlice, opts: { enterpriseId: string | null; pageSize: number }): UpstreamBase {
-  if (!Number.isSafeInteger(opts.pageSize) || opts.pageSize < 1) throw new RangeError(`page-size must be a positive integer; got ${String(opts.pageSize)}`);
+export function upstreamBase(
+  slice: UpstreamSlice,
+  opts: { enterpriseId: string | null; pageSize: number },
+): UpstreamBase {
+  if (!Number.isSafeInteger(opts.pageSize) || opts.pageSize < 1)
+    throw new RangeError(`page-size must be a positive integer; got ${String(opts.pageSize)}`);
   const params: Record<string, string> = {
     'date-from': formatWallClock(slice.from, 'UTC'),
     'date-to': formatWallClock(slice.to, 'UTC'),

@@ -6,7 +6,7 @@ import 'server-only';
  * process as soon as its HTTP server has closed, mid-call; it stands aside when
  * NEXT_MANUAL_SIG_HANDLE is set, which every launcher here sets (`npm start`, the demos, the e2e
  * servers). Requests keep being served while the steps finish (a few seconds; at most the runners'
- * grace, lib/server/drain-workers.ts).
+ * grace, lib/background/drain-workers.ts).
  */
 import { log } from '../log';
 
@@ -34,7 +34,9 @@ export function installGracefulStop(deps: StopDeps): void {
     log.info('shutdown.started', { signal });
     void deps
       .stopBackground()
-      .catch((err: unknown) => log.warn('shutdown.background_failed', { error: err instanceof Error ? err.message : String(err) }))
+      .catch((err: unknown) =>
+        log.warn('shutdown.background_failed', { error: err instanceof Error ? err.message : String(err) }),
+      )
       .then(() => {
         log.info('shutdown.done', { signal });
         // As a signal ends a process: 128 + its number.

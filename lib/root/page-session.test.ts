@@ -5,7 +5,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const lookup = vi.hoisted(() => ({ account: vi.fn(), ended: vi.fn() }));
-vi.mock('next/headers', () => ({ cookies: async () => ({ getAll: () => [], get: () => undefined }), headers: async () => new Headers() }));
+vi.mock('next/headers', () => ({
+  cookies: async () => ({ getAll: () => [], get: () => undefined }),
+  headers: async () => new Headers(),
+}));
 vi.mock('next/navigation', () => ({
   redirect: (to: string) => {
     throw Object.assign(new Error('NEXT_REDIRECT'), { to });
@@ -25,7 +28,12 @@ beforeEach(() => {
 
 describe("a page's session", () => {
   it('is the account when signed in', async () => {
-    lookup.account.mockResolvedValue({ apiKey: 'demo', enterpriseId: 'ent-sakura', sid: 's', credentials: async () => ({}) });
+    lookup.account.mockResolvedValue({
+      apiKey: 'demo',
+      enterpriseId: 'ent-sakura',
+      sid: 's',
+      credentials: async () => ({}),
+    });
     expect(await requirePageSession('/history')).toEqual({ account: { apiKey: 'demo', enterpriseId: 'ent-sakura' } });
   });
 

@@ -5,12 +5,12 @@ import 'server-only';
  */
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import type { SessionsEndReason } from '../api/types';
-import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/session';
-import type { SignInErrorCode } from '../auth/sign-in-errors';
-import { unlessStoreUnavailable } from '../store/db/unavailable';
-import { signInHref } from '../ui/paths';
-import { preferredZoneOf, ZONE_COOKIE } from '../ui/zone-preference';
+import type { SessionsEndReason } from '../auth';
+import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
+import type { SignInErrorCode } from '../auth';
+import { unlessStoreUnavailable } from '../db/unavailable';
+import { signInHref } from '../http/paths';
+import { preferredZoneOf, ZONE_COOKIE } from '../query/zone-preference';
 import type { Zone } from '../time/zones';
 import { getServices } from './services';
 
@@ -24,13 +24,16 @@ export async function currentAccount(): Promise<SignedInAccount | null> {
   return accountFromCookies(await cookies(), await headers(), (await getServices()).store.vault);
 }
 
-/** The zone the person last picked (lib/ui/zone-preference.ts), for a page's first paint. */
+/** The zone the person last picked (lib/query/zone-preference.ts), for a page's first paint. */
 export async function preferredZone(): Promise<Zone> {
   return preferredZoneOf((await cookies()).get(ZONE_COOKIE)?.value);
 }
 
 /** Sign-in's code for why every session of a key ended (lib/auth/sign-in-errors.ts). */
-const ENDED_CODES = { 'credentials-refused': 'CredentialsRefused', 'signed-out-everywhere': 'SignedOutEverywhere' } as const satisfies Record<SessionsEndReason, SignInErrorCode>;
+const ENDED_CODES = {
+  'credentials-refused': 'CredentialsRefused',
+  'signed-out-everywhere': 'SignedOutEverywhere',
+} as const satisfies Record<SessionsEndReason, SignInErrorCode>;
 
 /**
  * A page's session: its account, or `unavailable` while the store cannot be reached (a database
@@ -46,7 +49,9 @@ export async function requirePageSession(callbackPath?: string): Promise<PageSes
   const looked = await unlessStoreUnavailable(
     (async () => {
       const account = await currentAccount();
-      const ended = account ? null : await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
+      const ended = account
+        ? null
+        : await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
       return { account, ended };
     })(),
     null,
@@ -54,7 +59,9 @@ export async function requirePageSession(callbackPath?: string): Promise<PageSes
   if (!looked) return { unavailable: true };
   const { account, ended } = looked;
   if (!account) redirect(signInHref(callbackPath, ended ? ENDED_CODES[ended] : undefined));
-  return { account: { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) } };
+  return {
+    account: { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) },
+  };
 }
 
 /** Whether someone is signed in already; no while the store cannot be reached (sign-in then says so itself). */

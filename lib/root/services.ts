@@ -9,37 +9,38 @@ import 'server-only';
  * instance lives on `globalThis` (under one key) rather than in a module variable; `next build`
  * never calls it, so it touches no data folder.
  */
-import { authSecret } from '../auth/auth-secret';
-import type { SessionsEndReason } from '../api/types';
-import { endSessions } from '../auth/end-sessions';
-import { fingerprint } from '../auth/fingerprint';
-import { unseal } from '../auth/secret-box';
-import { SignInThrottle, throttleRulesOf } from '../auth/sign-in-throttle';
+import { authSecret } from '../auth/server';
+import type { SessionsEndReason } from '../auth';
+import { endSessions } from '../auth/server';
+import { fingerprint } from '../auth/server';
+import { unseal } from '../auth/server';
+import { SignInThrottle, throttleRulesOf } from '../auth/server';
 import { getConfig, type Config } from '../config';
-import { ExportService } from '../exports/export-service';
-import { ExportRunner } from '../exports/runner';
-import { ForegroundWork } from '../server/foreground-work';
-import { memoryBackend } from '../governor/memory-backend';
-import { etagOf } from '../http/etag';
-import { pageJson } from '../http/page-json';
-import { HistoryIndex } from '../history/history-index';
-import { InsightsService } from '../insights/insights-service';
-import { MirrorService } from '../mirror/mirror-service';
-import { ResultRecorder } from '../history/result-recorder';
-import { SyncRunner } from '../mirror/sync-runner';
+import { ExportService } from '../exports/server';
+import { ExportRunner } from '../exports/server';
+import { ForegroundWork } from '../background/server';
+import { memoryBackend } from '../governor/server';
+import { etagOf } from '../search/server';
+import { pageJson } from '../search/server';
+import { HistoryIndex } from '../history/server';
+import { InsightsService } from '../insights/server';
+import { HistoryService } from '../history/server';
+import { ResultRecorder } from '../history/server';
+import { SyncRunner } from '../history/server';
 import { log } from '../log';
-import { cachePolicy, type CachePolicy } from '../server/cache-policy';
-import { scheduleMaintenance } from '../server/maintenance';
-import { TransactionsService } from '../server/transactions-service';
-import { createGateway, type UpstreamGateway } from '../server/upstream-gateway';
-import { openStore, type DurableStore, type PageCacheStore } from '../store';
-import { withMemoryCache } from '../store/memory-page-cache';
-import { postgresGovernorBackend } from '../store/postgres-governor';
+import { cachePolicy, type CachePolicy } from '../cache/server';
+import { scheduleMaintenance } from './maintenance';
+import { TransactionsService } from '../search/server';
+import { createGateway, type UpstreamGateway } from '../upstream/server';
+import { openStore, type DurableStore } from './open-store';
+import { type PageCacheStore } from '../cache/server';
+import { withMemoryCache } from '../cache/server';
+import { postgresGovernorBackend } from '../governor/server';
 
 /**
  * Decoded pages kept in memory in front of the page cache: about 100 KB each (100 records), and
  * up to about 220 KB more for each zone its records were shown in (each record presented once,
- * with its JSON: lib/server/present.ts). At most about 200 MB; a page of 25 shown in one zone
+ * with its JSON: lib/search/present.ts). At most about 200 MB; a page of 25 shown in one zone
  * keeps about 155 KB.
  */
 export const MEMORY_CACHE_PAGES = 400;
@@ -60,7 +61,7 @@ export interface Services {
   answers: { json: typeof pageJson; etag: typeof etagOf };
   exports: ExportService;
   exportRunner: ExportRunner;
-  mirror: MirrorService;
+  history: HistoryService;
   syncRunner: SyncRunner;
   insights: InsightsService;
   /** Sign-in attempts checked before they reach the upstream (lib/auth/sign-in-throttle.ts). */
@@ -89,13 +90,21 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const cache = withMemoryCache(store.cache, MEMORY_CACHE_PAGES, now);
   const policy = cachePolicy(config);
   // Several instances on PostgreSQL share one governor through it; one instance keeps it in memory.
-  const backend = store.pool ? postgresGovernorBackend(store.db, store.pool, { maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, now }) : memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT);
+  const backend = store.pool
+    ? postgresGovernorBackend(store.db, store.pool, { maxInFlight: config.UPSTREAM_MAX_IN_FLIGHT, now })
+    : memoryBackend(store.ledger, config.UPSTREAM_MAX_IN_FLIGHT);
   // A renewal refused upstream ends the key's sessions: none of them can renew with that secret.
   const gateway: UpstreamGateway = createGateway(config, backend, now, {
-    onCredentialsRefused: (apiKey, refusedSecret) => endSessions({ vault: store.vault, gateway }, apiKey, 'credentials-refused', refusedSecret),
+    onCredentialsRefused: (apiKey, refusedSecret) =>
+      endSessions({ vault: store.vault, gateway }, apiKey, 'credentials-refused', refusedSecret),
   });
   const throttleRules = throttleRulesOf(config);
-  const signInThrottle = new SignInThrottle({ store: store.signInAttempts, ...throttleRules, fingerprint: (value) => fingerprint(value), now });
+  const signInThrottle = new SignInThrottle({
+    store: store.signInAttempts,
+    ...throttleRules,
+    fingerprint: (value) => fingerprint(value),
+    now,
+  });
   const historyIndex = new HistoryIndex(store.history, now);
   // An export's file goes before copying complete results into the local history.
   const foreground = new ForegroundWork();
@@ -105,7 +114,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     index: historyIndex,
     settlesAt: (to) => policy.settlesAt(to),
     pageSize: config.UPSTREAM_PAGE_SIZE,
-    maxDays: config.MIRROR_MAX_DAYS,
+    maxDays: config.HISTORY_MAX_DAYS,
     now,
     foregroundIdle: () => foreground.idle(),
   });
@@ -148,9 +157,34 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     now,
     log,
   });
-  const mirror = new MirrorService({ history: store.history, index: historyIndex, vault: store.vault, gateway, runner: syncRunner, policy, config, now });
-  const insights = new InsightsService({ history: store.history, insights: store.insights, index: historyIndex, policy, now });
-  const exportService = new ExportService({ store: store.exportJobs, files: store.exportFiles, gateway, cache, local: { historyIndex, history: store.history }, runner: exportRunner, config, log, now });
+  const history = new HistoryService({
+    history: store.history,
+    index: historyIndex,
+    vault: store.vault,
+    gateway,
+    runner: syncRunner,
+    policy,
+    config,
+    now,
+  });
+  const insights = new InsightsService({
+    history: store.history,
+    insights: store.insights,
+    index: historyIndex,
+    policy,
+    now,
+  });
+  const exportService = new ExportService({
+    store: store.exportJobs,
+    files: store.exportFiles,
+    gateway,
+    cache,
+    local: { historyIndex, history: store.history },
+    runner: exportRunner,
+    config,
+    log,
+    now,
+  });
   let stopMaintenance: (() => void) | undefined;
   const stopBackground = async () => {
     stopMaintenance?.();
@@ -166,14 +200,22 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     answers: { json: pageJson, etag: etagOf },
     exports: exportService,
     exportRunner,
-    mirror,
+    history,
     syncRunner,
     insights,
     signInThrottle,
     endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
     start() {
-      const signInStreakMs = Math.max(throttleRules.perKey.maxWaitMs, throttleRules.perAddress.maxWaitMs) + throttleRules.perKey.windowMs;
-      stopMaintenance ??= scheduleMaintenance({ ledger: store.ledger, cache, vault: store.vault, signInAttempts: store.signInAttempts, signInStreakMs, mirror });
+      const signInStreakMs =
+        Math.max(throttleRules.perKey.maxWaitMs, throttleRules.perAddress.maxWaitMs) + throttleRules.perKey.windowMs;
+      stopMaintenance ??= scheduleMaintenance({
+        ledger: store.ledger,
+        cache,
+        vault: store.vault,
+        signInAttempts: store.signInAttempts,
+        signInStreakMs,
+        historyRetention: history,
+      });
       exportRunner.start();
       syncRunner.start();
     },

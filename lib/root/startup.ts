@@ -11,8 +11,8 @@ import 'server-only';
  * with the reason, exit code 1: serving, it would answer every request 500 while a supervisor saw
  * a healthy process.
  */
-import { authSecret } from '../auth/auth-secret';
-import { configWarnings } from '../config';
+import { authSecret } from '../auth/server';
+import { configWarnings } from '../governor/server';
 import { log } from '../log';
 import { installContentLength } from '../http/content-length';
 import { installPeerStamp } from '../http/peer-address';

@@ -9,15 +9,15 @@ import 'server-only';
  * token, a bad form), it counts for nothing.
  */
 import type { NextRequest } from 'next/server';
-import { signInProblems } from '../auth/credentials';
-import { logFingerprint } from '../auth/fingerprint';
-import { signInErrorCode, signInErrorText } from '../auth/sign-in-errors';
-import type { SignInAttempt } from '../auth/sign-in-throttle';
+import { signInProblems } from '../auth';
+import { logFingerprint } from '../auth/server';
+import { signInErrorCode, signInErrorText } from '../auth';
+import type { SignInAttempt } from '../auth/server';
 import { clientAddress } from '../http/client-address';
 import { stampedPeer } from '../http/peer-address';
 import { problemResponse } from '../http/problem';
 import { log } from '../log';
-import { PAGE_PATHS } from '../ui/paths';
+import { PAGE_PATHS } from '../http/paths';
 import type { Services } from './services';
 
 /**
@@ -31,7 +31,8 @@ async function signInForm(req: NextRequest): Promise<Record<string, unknown> | n
     const body: unknown = await req.clone().json();
     return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
   }
-  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(await req.clone().text()));
+  if (type.includes('application/x-www-form-urlencoded'))
+    return Object.fromEntries(new URLSearchParams(await req.clone().text()));
   return null;
 }
 
@@ -65,13 +66,26 @@ function tooManyAttempts(req: NextRequest, retryAfterMs: number, publicUrl: stri
 }
 
 /** Runs `signIn` (next-auth) for this request unless the throttle says the attempt must wait. */
-export async function throttledSignIn(req: NextRequest, services: Services, signIn: (attempt?: SignInAttempt) => Promise<Response>): Promise<Response> {
+export async function throttledSignIn(
+  req: NextRequest,
+  services: Services,
+  signIn: (attempt?: SignInAttempt) => Promise<Response>,
+): Promise<Response> {
   const apiKey = await submittedKey(req);
   if (apiKey === null) return signIn();
-  const address = clientAddress(req.headers.get('x-forwarded-for'), stampedPeer(req.headers), services.config.TRUST_PROXY_HOPS);
+  const address = clientAddress(
+    req.headers.get('x-forwarded-for'),
+    stampedPeer(req.headers),
+    services.config.TRUST_PROXY_HOPS,
+  );
   const decision = await services.signInThrottle.begin(apiKey, address);
   if (!decision.go) {
-    log.info('signin.throttled', { key: logFingerprint(apiKey), address, by: decision.by, waitSeconds: Math.ceil(decision.retryAfterMs / 1000) });
+    log.info('signin.throttled', {
+      key: logFingerprint(apiKey),
+      address,
+      by: decision.by,
+      waitSeconds: Math.ceil(decision.retryAfterMs / 1000),
+    });
     return tooManyAttempts(req, decision.retryAfterMs, services.config.NEXTAUTH_URL);
   }
   try {

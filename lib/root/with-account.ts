@@ -6,13 +6,20 @@ import 'server-only';
  * problem details; keeps answers out of shared caches.
  */
 import type { NextRequest } from 'next/server';
-import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/session';
-import { crossSiteRefused, problemResponse, toProblem, unauthenticated } from '../http/problem';
+import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
+import { unauthenticated } from '../auth/server';
+import { crossSiteRefused, problemResponse } from '../http/problem';
+import { toProblem } from './error-problems';
 import { crossSiteRefusalOf } from '../http/request-intent';
 import { log } from '../log';
 import { getServices, type Services } from './services';
 
-export type AccountHandler<C> = (req: NextRequest, account: SignedInAccount, services: Services, context: C) => Promise<Response>;
+export type AccountHandler<C> = (
+  req: NextRequest,
+  account: SignedInAccount,
+  services: Services,
+  context: C,
+) => Promise<Response>;
 
 export interface RouteOptions {
   /**

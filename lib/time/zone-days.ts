@@ -4,9 +4,7 @@
  * both. Days are numbered from the epoch in the zone (day 0 = 1970-01-01 in that zone). Pure.
  */
 import { zoneOffsetMs, type Zone } from './zones';
-
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from './units';
 
 /** The zone day an instant falls on. */
 export function zoneDayIndex(ms: number, zone: Zone): number {

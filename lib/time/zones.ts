@@ -76,11 +76,15 @@ function writeWallClock(instant: Date, zone: Zone): string {
   // Outside the years of the fixed offset, the time-zone database's offset at that instant (Tokyo
   // kept summer time in 1948–1951). Not date-fns-tz's formatter: in the browser it brings date-fns's
   // whole formatting and English locale (9 kB gzip) to every page that shows a time.
-  const wall = year >= FIXED_OFFSET_FROM_YEAR && year <= FIXED_OFFSET_TO_YEAR ? fixed : new Date(ms + getTimezoneOffset(IANA_ZONE[zone], instant));
+  const wall =
+    year >= FIXED_OFFSET_FROM_YEAR && year <= FIXED_OFFSET_TO_YEAR
+      ? fixed
+      : new Date(ms + getTimezoneOffset(IANA_ZONE[zone], instant));
   return `${pad4(wall.getUTCFullYear())}-${pad2(wall.getUTCMonth() + 1)}-${pad2(wall.getUTCDate())} ${pad2(wall.getUTCHours())}:${pad2(wall.getUTCMinutes())}:${pad2(wall.getUTCSeconds())}`;
 }
 
-const UPSTREAM_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*(?:(Z)|([+-])(\d{2}):?(\d{2}))?$/;
+const UPSTREAM_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*(?:(Z)|([+-])(\d{2}):?(\d{2}))?$/;
 
 /**
  * Reads a record's timestamp: `2024-01-05T12:34:56.789+0000` as in the sample, and the variants the
@@ -108,7 +112,8 @@ export function upstreamTimestampMs(value: string): number | null {
   const ms = frac === undefined ? 0 : Math.round(Number(`0.${frac}`) * 1000);
   const offsetMinutes = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   const midnightOnly = hour === 24 && (minute > 0 || second > 0 || ms > 0);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || midnightOnly || minute > 59 || second > 59) return null;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || midnightOnly || minute > 59 || second > 59)
+    return null;
   if (sign !== undefined && (Number(oh) > 23 || Number(om) > 59)) return null;
   // Date.UTC reads the years 0–99 as 1900–1999: those go through setUTCFullYear.
   const midnight = year >= 100 ? Date.UTC(year, month - 1, day) : new Date(0).setUTCFullYear(year, month - 1, day);

@@ -4,8 +4,12 @@ import { extractUpstreamMessage } from './error-body';
 describe('extractUpstreamMessage', () => {
   it('finds the message in JSON of several shapes', () => {
     expect(extractUpstreamMessage('{"message":"m"}', 'application/json')).toBe('m');
-    expect(extractUpstreamMessage('{"error":"invalid_grant","error_description":"bad secret"}', 'application/json')).toBe('bad secret');
-    expect(extractUpstreamMessage('{"errors":[{"field":"page","defaultMessage":"must be <= 1000"}]}', null)).toBe('page: must be <= 1000');
+    expect(
+      extractUpstreamMessage('{"error":"invalid_grant","error_description":"bad secret"}', 'application/json'),
+    ).toBe('bad secret');
+    expect(extractUpstreamMessage('{"errors":[{"field":"page","defaultMessage":"must be <= 1000"}]}', null)).toBe(
+      'page: must be <= 1000',
+    );
     expect(extractUpstreamMessage('"just a string"', 'application/json')).toBe('just a string');
   });
 
@@ -14,13 +18,19 @@ describe('extractUpstreamMessage', () => {
   });
 
   it('takes an HTML title (or h1), entities decoded, tags dropped', () => {
-    expect(extractUpstreamMessage('<html><head><title>Bad &amp; worse</title></head></html>', 'text/html')).toBe('Bad & worse');
-    expect(extractUpstreamMessage('<html><body><h1>Gateway <b>Timeout</b></h1></body></html>', 'text/html')).toBe('Gateway Timeout');
+    expect(extractUpstreamMessage('<html><head><title>Bad &amp; worse</title></head></html>', 'text/html')).toBe(
+      'Bad & worse',
+    );
+    expect(extractUpstreamMessage('<html><body><h1>Gateway <b>Timeout</b></h1></body></html>', 'text/html')).toBe(
+      'Gateway Timeout',
+    );
     expect(extractUpstreamMessage('<html><body>nothing</body></html>', 'text/html')).toBeUndefined();
   });
 
   it('blanks the known secrets and anything shaped like a credential', () => {
-    const out = extractUpstreamMessage('bad key s3cr3t-value; token=abc123; Bearer xyz', 'text/plain', ['s3cr3t-value']);
+    const out = extractUpstreamMessage('bad key s3cr3t-value; token=abc123; Bearer xyz', 'text/plain', [
+      's3cr3t-value',
+    ]);
     expect(out).not.toContain('s3cr3t-value');
     expect(out).not.toContain('abc123');
     expect(out).not.toContain('xyz');

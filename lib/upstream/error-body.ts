@@ -9,7 +9,17 @@ import { redactCredentialsInText } from '../log';
 export const MAX_UPSTREAM_MESSAGE = 300;
 
 /** JSON keys that conventionally hold the message, in the order they are trusted. */
-const MESSAGE_KEYS = ['message', 'error_description', 'error', 'detail', 'details', 'errors', 'title', 'reason', 'description'];
+const MESSAGE_KEYS = [
+  'message',
+  'error_description',
+  'error',
+  'detail',
+  'details',
+  'errors',
+  'title',
+  'reason',
+  'description',
+];
 
 export function extractUpstreamMessage(
   body: string,
@@ -66,7 +76,11 @@ function fromJson(value: unknown, depth: number): string | undefined {
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 
 function fromHtml(html: string): string | undefined {
-  const pick = (re: RegExp) => re.exec(html)?.[1]?.replace(/<[^>]*>/g, ' ').trim() || undefined;
+  const pick = (re: RegExp) =>
+    re
+      .exec(html)?.[1]
+      ?.replace(/<[^>]*>/g, ' ')
+      .trim() || undefined;
   const text = pick(/<title[^>]*>([\s\S]*?)<\/title>/i) ?? pick(/<h1[^>]*>([\s\S]*?)<\/h1>/i);
   return text?.replace(/&(#?\w+);/g, (m, e: string) => ENTITIES[e.toLowerCase()] ?? m);
 }
@@ -78,7 +92,12 @@ function tidy(text: string, knownSecrets: readonly string[]): string | undefined
     if (secret) out = out.split(secret).join('[REDACTED]');
   }
   // Control characters and newlines would break a one-line log or a problem+json `detail`.
-  out = redactCredentialsInText(out.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim());
+  out = redactCredentialsInText(
+    out
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
   if (out === '') return undefined;
   return out.length > MAX_UPSTREAM_MESSAGE ? `${out.slice(0, MAX_UPSTREAM_MESSAGE - 1)}…` : out;
 }

@@ -44,7 +44,8 @@ export async function getJson<S extends z.ZodType>(ctx: HttpContext, req: GetJso
       throw new UpstreamError('timeout', `${label}: no complete answer within ${ctx.timeoutMs} ms.`);
     }
     // No `cause`: some transports (fetch) attach the request, headers included, to their errors.
-    const what = phase === 'connect' ? 'could not reach the upstream' : 'the connection broke while the answer was being read';
+    const what =
+      phase === 'connect' ? 'could not reach the upstream' : 'the connection broke while the answer was being read';
     throw new UpstreamError('network', `${label}: ${what} (${describeFailure(err, req.secrets)}).`);
   };
 
@@ -52,7 +53,10 @@ export async function getJson<S extends z.ZodType>(ctx: HttpContext, req: GetJso
   try {
     // `manual`: a redirect is not followed, so the credential never travels to an address we were
     // not configured with. The upstream has no documented redirects.
-    res = await untilAborted(ctx.transport(req.url, { method: 'GET', headers: req.headers, signal, redirect: 'manual' }), signal);
+    res = await untilAborted(
+      ctx.transport(req.url, { method: 'GET', headers: req.headers, signal, redirect: 'manual' }),
+      signal,
+    );
   } catch (err) {
     return failed(err, 'connect');
   }
@@ -71,7 +75,6 @@ export async function getJson<S extends z.ZodType>(ctx: HttpContext, req: GetJso
   if (res.status < 200 || res.status > 299) throw errorFromResponse(ctx, res, text, label, req.secrets);
   return parseBody(text, req.schema, label, res.status);
 }
-
 
 /** A short, safe reason for a transport failure: an error code (ECONNREFUSED), else a scrubbed message. */
 function describeFailure(err: unknown, secrets: readonly string[]): string {
@@ -93,7 +96,13 @@ function describeFailure(err: unknown, secrets: readonly string[]): string {
   return 'unknown error';
 }
 
-function errorFromResponse(ctx: HttpContext, res: TransportResponse, text: string, label: string, secrets: readonly string[]): UpstreamError {
+function errorFromResponse(
+  ctx: HttpContext,
+  res: TransportResponse,
+  text: string,
+  label: string,
+  secrets: readonly string[],
+): UpstreamError {
   const status = res.status;
   const kind = kindForStatus(status);
   const upstreamMessage = extractUpstreamMessage(text, res.headers.get('content-type'), secrets);
@@ -107,13 +116,15 @@ function errorFromResponse(ctx: HttpContext, res: TransportResponse, text: strin
 const MAX_ISSUES = 5;
 
 function parseBody<S extends z.ZodType>(text: string, schema: S, label: string, status: number): z.output<S> {
-  if (text.trim() === '') throw new UpstreamError('malformed', `${label}: the answer (HTTP ${status}) has an empty body.`, { status });
+  if (text.trim() === '')
+    throw new UpstreamError('malformed', `${label}: the answer (HTTP ${status}) has an empty body.`, { status });
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
     // JSON.parse's own message quotes the body, so it is not passed on.
-    const cut = err instanceof SyntaxError && /end of JSON|Unterminated|Expected/i.test(err.message) && /^\s*[[{]/.test(text);
+    const cut =
+      err instanceof SyntaxError && /end of JSON|Unterminated|Expected/i.test(err.message) && /^\s*[[{]/.test(text);
     throw new UpstreamError(
       'malformed',
       `${label}: the answer is not valid JSON (${text.length} characters${cut ? ', ending mid-document: truncated?' : ''}).`,
@@ -125,7 +136,9 @@ function parseBody<S extends z.ZodType>(text: string, schema: S, label: string, 
     const issues = flattenIssues(result.error.issues, []);
     const shown = issues.slice(0, MAX_ISSUES).join('; ');
     const more = issues.length > MAX_ISSUES ? ` (+${issues.length - MAX_ISSUES} more)` : '';
-    throw new UpstreamError('malformed', `${label}: the answer does not have the expected shape: ${shown}${more}.`, { status });
+    throw new UpstreamError('malformed', `${label}: the answer does not have the expected shape: ${shown}${more}.`, {
+      status,
+    });
   }
   return result.data;
 }

@@ -1,11 +1,4 @@
-import 'server-only';
-export { CredentialsRefusedError, UpstreamError, isRetryable, kindForStatus, type UpstreamErrorKind } from './errors';
-export {
-  createUpstreamClient,
-  DEFAULT_TIMEOUT_MS,
-  type UpstreamClient,
-  type UpstreamClientOptions,
-  type UpstreamToken,
-} from './client';
-export { createTokenKeeper, DEFAULT_RENEW_BEFORE_MS, type TokenKeeper, type TokenKeeperOptions } from './token-keeper';
-export { parseRetryAfter } from './retry-after';
+/**
+ * What other features and the pages may use of upstream, safe in the browser. Everything else in this folder is its own.
+ */
+export { UPSTREAM_UNAUTHORIZED_PROBLEM } from './api';

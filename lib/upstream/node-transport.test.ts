@@ -27,13 +27,24 @@ afterAll(async () => {
 });
 
 const get = (path: string, extra: Partial<TransportRequest> = {}) =>
-  nodeTransport(`${base}${path}`, { method: 'GET', headers: {}, signal: AbortSignal.timeout(5_000), redirect: 'manual', ...extra });
+  nodeTransport(`${base}${path}`, {
+    method: 'GET',
+    headers: {},
+    signal: AbortSignal.timeout(5_000),
+    redirect: 'manual',
+    ...extra,
+  });
 
 const PAGE = JSON.stringify({ _embedded: { cdrs: [{ message: 'こんにちは、世界 — ok' }], total_found: 1 } });
 
 describe('nodeTransport', () => {
   it('reads a compressed answer in each encoding it asks for, and a plain one', async () => {
-    const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync, identity: (b) => b };
+    const encoders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: zlib.gzipSync,
+      deflate: zlib.deflateSync,
+      br: zlib.brotliCompressSync,
+      identity: (b) => b,
+    };
     for (const [name, encode] of Object.entries(encoders)) {
       answer = (_req, res) => {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': name });
@@ -101,7 +112,13 @@ describe('nodeTransport', () => {
 
   it('closes a connection left unused for a while (one a NAT may have dropped), yet waits for a slow answer', async () => {
     const transport = createNodeTransport({ idleMs: 150 });
-    const send = (path: string) => transport(`${base}${path}`, { method: 'GET', headers: {}, signal: AbortSignal.timeout(5_000), redirect: 'manual' });
+    const send = (path: string) =>
+      transport(`${base}${path}`, {
+        method: 'GET',
+        headers: {},
+        signal: AbortSignal.timeout(5_000),
+        redirect: 'manual',
+      });
     answer = (_req, res) => res.end('{}');
     await (await send('/first')).text();
     const before = connections;
@@ -174,6 +191,13 @@ describe('nodeTransport', () => {
   });
 
   it('refuses a scheme other than http and https, sending nothing', async () => {
-    await expect(nodeTransport('ftp://127.0.0.1/x', { method: 'GET', headers: {}, signal: AbortSignal.timeout(1_000), redirect: 'manual' })).rejects.toThrow(/only http and https/);
+    await expect(
+      nodeTransport('ftp://127.0.0.1/x', {
+        method: 'GET',
+        headers: {},
+        signal: AbortSignal.timeout(1_000),
+        redirect: 'manual',
+      }),
+    ).rejects.toThrow(/only http and https/);
   });
 });

@@ -68,8 +68,10 @@ function decode(bytes: Buffer, contentEncoding: string | undefined): Buffer {
     if (out.length === 0) return out;
     if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out, LENIENT);
     // A zlib stream's first byte names the deflate method (8) in its low bits; raw deflate does not.
-    else if (coding === 'deflate') out = (out[0]! & 0x0f) === 0x08 ? zlib.inflateSync(out, LENIENT) : zlib.inflateRawSync(out, LENIENT);
-    else if (coding === 'br') out = zlib.brotliDecompressSync(out, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+    else if (coding === 'deflate')
+      out = (out[0]! & 0x0f) === 0x08 ? zlib.inflateSync(out, LENIENT) : zlib.inflateRawSync(out, LENIENT);
+    else if (coding === 'br')
+      out = zlib.brotliDecompressSync(out, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
     else return out;
   }
   return out;
@@ -85,7 +87,9 @@ async function bodyText(res: IncomingMessage): Promise<string> {
     // The connection closed before the body was complete (the stream itself may not say so).
     res.on('aborted', () => reject(new Error('the connection closed before the answer was complete')));
   });
-  return new TextDecoder('utf-8').decode(decode(Buffer.concat(chunks), headerValue(res.headers['content-encoding']) ?? undefined));
+  return new TextDecoder('utf-8').decode(
+    decode(Buffer.concat(chunks), headerValue(res.headers['content-encoding']) ?? undefined),
+  );
 }
 
 function headerValue(value: string | string[] | undefined): string | null {
@@ -98,7 +102,10 @@ export function createNodeTransport(options: { idleMs?: number } = {}): Transpor
   const timeout = options.idleMs ?? IDLE_CONNECTION_MS;
   // `timeout` closes a connection left unused that long (Node destroys an idle pooled socket on it);
   // a call waiting for its answer is bounded by its own signal instead (lib/upstream/http.ts).
-  const agents = { 'http:': new http.Agent({ keepAlive: true, timeout }), 'https:': new https.Agent({ keepAlive: true, timeout }) } as const;
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, timeout }),
+    'https:': new https.Agent({ keepAlive: true, timeout }),
+  } as const;
 
   return (url, init) =>
     new Promise((resolve, reject) => {
@@ -109,18 +116,27 @@ export function createNodeTransport(options: { idleMs?: number } = {}): Transpor
         return;
       }
       const send = scheme === 'https:' ? https.request : http.request;
-      const req = send(target, { method: init.method, headers: { ...DEFAULT_HEADERS, ...init.headers }, agent: agents[scheme], signal: init.signal }, (res) => {
-        // Read at once, with every error handled from the start: an abort or a broken connection
-        // before the caller asks for the text must not leave an error event with no listener.
-        const read = bodyText(res);
-        read.catch(() => undefined);
-        resolve({
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage ?? '',
-          headers: { get: (name) => headerValue(res.headers[name.toLowerCase()]) },
-          text: () => read,
-        });
-      });
+      const req = send(
+        target,
+        {
+          method: init.method,
+          headers: { ...DEFAULT_HEADERS, ...init.headers },
+          agent: agents[scheme],
+          signal: init.signal,
+        },
+        (res) => {
+          // Read at once, with every error handled from the start: an abort or a broken connection
+          // before the caller asks for the text must not leave an error event with no listener.
+          const read = bodyText(res);
+          read.catch(() => undefined);
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: { get: (name) => headerValue(res.headers[name.toLowerCase()]) },
+            text: () => read,
+          });
+        },
+      );
       // Every error of the request (a second one too, after an abort) is handled here.
       req.on('error', reject);
       req.end();

@@ -50,7 +50,12 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   });
 }
 
-export function text(body: string, status: number, contentType = 'text/plain', headers: Record<string, string> = {}): Response {
+export function text(
+  body: string,
+  status: number,
+  contentType = 'text/plain',
+  headers: Record<string, string> = {},
+): Response {
   return new Response(body, { status, headers: { 'content-type': contentType, ...headers } });
 }
 

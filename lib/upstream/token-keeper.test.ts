@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { UpstreamToken } from './client';
+import type { UpstreamToken } from './report-api-client';
 import { UpstreamError } from './errors';
 import { createTokenKeeper } from './token-keeper';
 
@@ -130,7 +130,9 @@ describe('token keeper', () => {
     const { keeper, getToken, credentials } = setup();
     getToken.mockRejectedValueOnce(new UpstreamError('unauthorized', 'no', { status: 401 }));
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => keeper.get('demo', credentials)));
-    expect(results.every((r) => r.status === 'rejected' && (r.reason as UpstreamError).kind === 'unauthorized')).toBe(true);
+    expect(results.every((r) => r.status === 'rejected' && (r.reason as UpstreamError).kind === 'unauthorized')).toBe(
+      true,
+    );
     expect(getToken).toHaveBeenCalledTimes(1);
     expect((await keeper.get('demo', credentials)).token).toMatch(/^demo-token-/);
   });
@@ -178,7 +180,13 @@ describe('prime', () => {
   it('serves a token obtained at sign-in without asking for another', async () => {
     let issued = 0;
     const keeper = createTokenKeeper({
-      client: { getToken: async () => ({ token: `t${++issued}`, validUntil: new Date(Date.now() + 900_000), accountId: 'demo' }) },
+      client: {
+        getToken: async () => ({
+          token: `t${++issued}`,
+          validUntil: new Date(Date.now() + 900_000),
+          accountId: 'demo',
+        }),
+      },
     });
     keeper.prime('demo', { token: 'from-sign-in', validUntil: new Date(Date.now() + 900_000), accountId: 'demo' });
     const token = await keeper.get('demo', async () => ({ apiKey: 'demo', secret: 's' }));

@@ -6,7 +6,7 @@ import 'server-only';
  * stored here.
  */
 import { untilAborted } from './abort';
-import type { UpstreamClient, UpstreamToken } from './client';
+import type { UpstreamClient, UpstreamToken } from './report-api-client';
 import { isRetryable } from './errors';
 
 export const DEFAULT_RENEW_BEFORE_MS = 60_000;
@@ -17,7 +17,12 @@ export interface TokenKeeper {
    * sends (a background call queued behind people): a token with less life left is renewed first,
    * as far as a fresh token lives (at most half its life is asked for).
    */
-  get(accountKey: string, credentials: () => Promise<{ apiKey: string; secret: string }>, signal?: AbortSignal, minLifeMs?: number): Promise<UpstreamToken>;
+  get(
+    accountKey: string,
+    credentials: () => Promise<{ apiKey: string; secret: string }>,
+    signal?: AbortSignal,
+    minLifeMs?: number,
+  ): Promise<UpstreamToken>;
   /**
    * After a 401: the next `get` fetches a new token. Pass the token that was refused to make this
    * a no-op when another caller has already replaced it (no second renewal for the same 401).
@@ -67,7 +72,11 @@ export function createTokenKeeper(opts: TokenKeeperOptions): TokenKeeper {
     }
   }
 
-  function startRenewal(accountKey: string, entry: Entry, credentials: () => Promise<{ apiKey: string; secret: string }>) {
+  function startRenewal(
+    accountKey: string,
+    entry: Entry,
+    credentials: () => Promise<{ apiKey: string; secret: string }>,
+  ) {
     const previous = entry.current;
     const renewal = (async () => {
       const { apiKey, secret } = await credentials();
@@ -77,7 +86,8 @@ export function createTokenKeeper(opts: TokenKeeperOptions): TokenKeeper {
     })().then(
       (token) => {
         const t = now();
-        if (entries.get(accountKey) === entry) entry.current = { token, renewAt: renewAtFor(token, t), lifeMs: token.validUntil.getTime() - t };
+        if (entries.get(accountKey) === entry)
+          entry.current = { token, renewAt: renewAtFor(token, t), lifeMs: token.validUntil.getTime() - t };
         prune(t);
         return token;
       },
@@ -104,7 +114,8 @@ export function createTokenKeeper(opts: TokenKeeperOptions): TokenKeeper {
       if (signal?.aborted) throw signal.reason;
       let entry = entries.get(accountKey);
       const t = now();
-      const lives = (c: NonNullable<Entry['current']>) => c.token.validUntil.getTime() - t >= Math.min(minLifeMs, c.lifeMs / 2);
+      const lives = (c: NonNullable<Entry['current']>) =>
+        c.token.validUntil.getTime() - t >= Math.min(minLifeMs, c.lifeMs / 2);
       if (entry?.current && t < entry.current.renewAt && lives(entry.current)) return entry.current.token;
       if (!entry) {
         entry = {};

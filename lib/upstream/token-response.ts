@@ -22,7 +22,6 @@ export const tokenResponseSchema = z
   })
   .loose();
 
-
 /**
  * `YYYY/MM/DD HH:mm:ss` (the token page) or `yyyy-MM-dd HH:mm:ss` (another page), both UTC. Also
  * tolerated: a `T`, fractions of a second and an explicit offset (honoured when present).

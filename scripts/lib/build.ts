@@ -27,15 +27,26 @@ export function buildIsStale(root: string, distDir: string): boolean {
   const built = fs.statSync(buildId).mtimeMs;
   const newest = Math.max(
     ...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))),
-    ...SOURCE_FILES.filter((f) => fs.existsSync(path.join(root, f))).map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+    ...SOURCE_FILES.filter((f) => fs.existsSync(path.join(root, f))).map(
+      (f) => fs.statSync(path.join(root, f)).mtimeMs,
+    ),
   );
   return newest > built;
 }
 
 /** Builds into `distDir` when needed (BENCH_REBUILD=1 forces it); throws when the build fails. */
-export function ensureBuild(root: string, distDir: string, env: NodeJS.ProcessEnv = process.env, log: (line: string) => void = console.error): void {
+export function ensureBuild(
+  root: string,
+  distDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  log: (line: string) => void = console.error,
+): void {
   if (env.BENCH_REBUILD !== '1' && !buildIsStale(root, distDir)) return;
   log(`Building the dashboard into ${distDir} (about a minute)…`);
-  const r = spawnSync('npx', ['next', 'build'], { cwd: root, env: { ...env, NEXT_DIST_DIR: distDir, NODE_ENV: 'production' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('npx', ['next', 'build'], {
+    cwd: root,
+    env: { ...env, NEXT_DIST_DIR: distDir, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) throw new Error('next build failed');
 }

@@ -7,7 +7,9 @@ export function portOf(variable: string, fallback: number, env: NodeJS.ProcessEn
   if (!raw) return fallback;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    console.error(`${variable}=${JSON.stringify(raw)} is not a port: give a whole number from 1 to 65535, e.g. ${variable}=${fallback}.`);
+    console.error(
+      `${variable}=${JSON.stringify(raw)} is not a port: give a whole number from 1 to 65535, e.g. ${variable}=${fallback}.`,
+    );
     process.exit(1);
   }
   return port;

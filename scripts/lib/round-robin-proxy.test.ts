@@ -32,7 +32,14 @@ async function setup() {
   const a = await instance('a');
   const b = await instance('b');
   open.push(a, b);
-  const proxy: RunningProxy = await startRoundRobinProxy({ port: 0, host: '127.0.0.1', targets: [{ name: 'one', url: a.url }, { name: 'two', url: b.url }] });
+  const proxy: RunningProxy = await startRoundRobinProxy({
+    port: 0,
+    host: '127.0.0.1',
+    targets: [
+      { name: 'one', url: a.url },
+      { name: 'two', url: b.url },
+    ],
+  });
   open.unshift(proxy);
   return { a, b, proxy };
 }
@@ -43,7 +50,10 @@ describe('the demo cluster’s round-robin proxy', () => {
     const answers = [];
     for (let i = 0; i < 4; i++) {
       const res = await fetch(`${proxy.url}/api/quota?x=${i}`);
-      answers.push({ by: res.headers.get('x-dashboard-instance'), ...((await res.json()) as { name: string; host: string; path: string }) });
+      answers.push({
+        by: res.headers.get('x-dashboard-instance'),
+        ...((await res.json()) as { name: string; host: string; path: string }),
+      });
     }
     expect(answers.map((a) => [a.by, a.name])).toEqual([
       ['one', 'a'],
@@ -52,7 +62,9 @@ describe('the demo cluster’s round-robin proxy', () => {
       ['two', 'b'],
     ]);
     expect(answers[2]).toMatchObject({ host: new URL(proxy.url).host, path: '/api/quota?x=2' });
-    const posted = (await (await fetch(`${proxy.url}/api/exports`, { method: 'POST', body: '{"a":1}' })).json()) as { body: string };
+    const posted = (await (await fetch(`${proxy.url}/api/exports`, { method: 'POST', body: '{"a":1}' })).json()) as {
+      body: string;
+    };
     expect(posted.body).toBe('{"a":1}');
   });
 

@@ -29,7 +29,11 @@ const DOWN_FOR_MS = 5_000;
 /** The largest request body passed on (read whole before it is sent). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export function startRoundRobinProxy(opts: { port: number; host?: string; targets: readonly ProxyTarget[] }): Promise<RunningProxy> {
+export function startRoundRobinProxy(opts: {
+  port: number;
+  host?: string;
+  targets: readonly ProxyTarget[];
+}): Promise<RunningProxy> {
   const { targets } = opts;
   if (targets.length === 0) throw new Error('the proxy needs at least one target');
   const downUntil = new Map<string, number>();
@@ -41,7 +45,10 @@ export function startRoundRobinProxy(opts: { port: number; host?: string; target
     next = (next + 1) % targets.length;
     const ordered = targets.map((_, i) => targets[(start + i) % targets.length]!);
     const now = Date.now();
-    return [...ordered.filter((t) => (downUntil.get(t.name) ?? 0) <= now), ...ordered.filter((t) => (downUntil.get(t.name) ?? 0) > now)];
+    return [
+      ...ordered.filter((t) => (downUntil.get(t.name) ?? 0) <= now),
+      ...ordered.filter((t) => (downUntil.get(t.name) ?? 0) > now),
+    ];
   };
 
   const server = http.createServer((req, res) => {
@@ -57,7 +64,12 @@ export function startRoundRobinProxy(opts: { port: number; host?: string; target
           port: url.port,
           method: req.method,
           path: req.url,
-          headers: { ...req.headers, 'x-forwarded-for': forwardedFor, 'x-forwarded-proto': 'http', 'x-forwarded-host': req.headers.host ?? '' },
+          headers: {
+            ...req.headers,
+            'x-forwarded-for': forwardedFor,
+            'x-forwarded-proto': 'http',
+            'x-forwarded-host': req.headers.host ?? '',
+          },
         },
         (answer) => {
           downUntil.delete(target.name);
@@ -70,7 +82,8 @@ export function startRoundRobinProxy(opts: { port: number; host?: string; target
         if (refused || err.code === 'ECONNRESET') downUntil.set(target.name, Date.now() + DOWN_FOR_MS);
         // A refused connection reached nothing: any request may go to the next instance. A reset
         // one may have been served: only a request without a body (GET, HEAD) is sent again.
-        const again = (refused || (err.code === 'ECONNRESET' && bodyless)) && !res.headersSent && i + 1 < candidates.length;
+        const again =
+          (refused || (err.code === 'ECONNRESET' && bodyless)) && !res.headersSent && i + 1 < candidates.length;
         if (again) return attempt(i + 1, body);
         if (!res.headersSent) {
           res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });

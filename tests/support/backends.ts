@@ -15,8 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
-import type { SqlDialect } from '@/lib/store/db/schema';
-import { openStore, type DurableStore } from '@/lib/store/open-store';
+import type { SqlDialect } from '@/lib/db/schema';
+import { openStore, type DurableStore } from '@/lib/root/open-store';
 import { createDatabase, type TestDatabase } from './postgres';
 
 export type OpenBackend = () => Promise<DurableStore>;
@@ -71,7 +71,9 @@ export function forEachBackend(body: (open: OpenBackend, dialect: SqlDialect) =>
 }
 
 async function emptyPostgresTables(store: DurableStore): Promise<void> {
-  const { rows } = await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely%'`.execute(store.db);
+  const { rows } = await sql<{
+    tablename: string;
+  }>`select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely%'`.execute(store.db);
   if (rows.length === 0) return;
   await sql`truncate ${sql.join(rows.map((r) => sql.table(r.tablename)))} restart identity`.execute(store.db);
 }

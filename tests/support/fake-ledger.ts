@@ -1,7 +1,7 @@
 import type { CallClass } from '../../lib/governor/classes';
 import type { CallLedger } from '../../lib/governor/memory-backend';
 
-/** The durable ledger's contract in memory (the real one is tested in lib/store/ledger.test.ts). */
+/** The durable ledger's contract in memory (the real one is tested in lib/governor/ledger-store.test.ts). */
 export function fakeLedger(): CallLedger {
   const calls: ({ account: string; at: number; cls: CallClass } | undefined)[] = [];
   const blocks = new Map<string, number>();
@@ -15,7 +15,9 @@ export function fakeLedger(): CallLedger {
       calls[id - 1] = undefined;
     },
     async callsSince(since) {
-      return calls.filter((c): c is NonNullable<typeof c> => c !== undefined && c.at >= since).sort((a, b) => a.at - b.at);
+      return calls
+        .filter((c): c is NonNullable<typeof c> => c !== undefined && c.at >= since)
+        .sort((a, b) => a.at - b.at);
     },
     async setBlockedUntil(account, until) {
       blocks.set(account, Math.max(until, blocks.get(account) ?? 0));

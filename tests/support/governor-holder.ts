@@ -7,8 +7,8 @@
  * outside Next).
  */
 import { Governor } from '../../lib/governor/governor';
-import { openStore } from '../../lib/store/open-store';
-import { postgresGovernorBackend } from '../../lib/store/postgres-governor';
+import { openStore } from '../../lib/root/open-store';
+import { postgresGovernorBackend } from '../../lib/governor/postgres-backend';
 
 const [databaseUrl, account] = process.argv.slice(2);
 
@@ -16,7 +16,14 @@ async function main() {
   const store = await openStore({ DATABASE_URL: databaseUrl!, dataDir: '/nonexistent' });
   const governor = new Governor({
     backend: postgresGovernorBackend(store.db, store.pool!, { maxInFlight: 1 }),
-    limits: { account: { perMinute: 1000, perHour: 1000, perDay: 1000 }, deployment: null, backgroundReserve: 0, syncShare: 1, holdbackShare: 0, tokensPerMinute: 1000 },
+    limits: {
+      account: { perMinute: 1000, perHour: 1000, perDay: 1000 },
+      deployment: null,
+      backgroundReserve: 0,
+      syncShare: 1,
+      holdbackShare: 0,
+      tokensPerMinute: 1000,
+    },
     maxInFlight: 1,
     maxWaitMs: 60_000,
   });

@@ -4,7 +4,7 @@
  * open until it is killed. Run with `node --conditions=react-server --import tsx` (the condition
  * makes `server-only` importable outside Next).
  */
-import { openDatabase } from '../../lib/store/db/open-database';
+import { openDatabase } from '../../lib/db/open-database';
 
 const [dataDir, mode] = process.argv.slice(2);
 

@@ -61,10 +61,16 @@ function clusterUser(): { uid: number; gid: number; wrap: (cmd: string, args: st
   let uid: number;
   let gid: number;
   try {
-    uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    uid = Number(
+      execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
+    gid = Number(
+      execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
   } catch {
-    throw new Error(`Running as root, the test cluster must run as the user \`postgres\`, which does not exist. ${INSTALL_HINT}`);
+    throw new Error(
+      `Running as root, the test cluster must run as the user \`postgres\`, which does not exist. ${INSTALL_HINT}`,
+    );
   }
   return { uid, gid, wrap: (cmd, args) => ['runuser', ['-u', 'postgres', '--', cmd, ...args]] };
 }
@@ -85,7 +91,8 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   if (user) fs.chownSync(root, user.uid, user.gid);
   const data = path.join(root, 'data');
-  const command = (tool: string, args: string[]): [string, string[]] => (user ? user.wrap(path.join(bin, tool), args) : [path.join(bin, tool), args]);
+  const command = (tool: string, args: string[]): [string, string[]] =>
+    user ? user.wrap(path.join(bin, tool), args) : [path.join(bin, tool), args];
   const pgCtl = (args: string[]) => command('pg_ctl', ['-D', data, ...args]);
   const discard = () => {
     if (!kept) fs.rmSync(root, { recursive: true, force: true });
@@ -93,7 +100,21 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
 
   if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
     try {
-      await run(...command('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']));
+      await run(
+        ...command('initdb', [
+          '-D',
+          data,
+          '-U',
+          'postgres',
+          '-A',
+          'trust',
+          '-E',
+          'UTF8',
+          '--locale=C',
+          '--no-sync',
+          '--no-instructions',
+        ]),
+      );
     } catch (err) {
       if (kept) fs.rmSync(data, { recursive: true, force: true });
       discard();
@@ -119,7 +140,9 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
     } catch (err) {
       // Another program may have taken the port between the check and the start: try another.
       if (attempt >= 3) {
-        const logText = fs.existsSync(path.join(root, 'server.log')) ? fs.readFileSync(path.join(root, 'server.log'), 'utf8').slice(-2000) : '';
+        const logText = fs.existsSync(path.join(root, 'server.log'))
+          ? fs.readFileSync(path.join(root, 'server.log'), 'utf8').slice(-2000)
+          : '';
         discard();
         throw new Error(`PostgreSQL did not start: ${(err as { stderr?: string }).stderr ?? String(err)}\n${logText}`);
       }
@@ -166,7 +189,8 @@ export async function createDatabase(adminUrl: string, prefix = 'test'): Promise
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
 

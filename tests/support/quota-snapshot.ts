@@ -1,5 +1,5 @@
 /** A QuotaSnapshot at the seed's limits (3/min, 10/h, 100/day) with the calls left given, for unit tests. */
-import type { QuotaSnapshot } from '@/lib/api/types';
+import type { QuotaSnapshot } from '@/lib/governor/api';
 
 export function quotaSnapshot(remaining: [number, number, number], over: Partial<QuotaSnapshot> = {}): QuotaSnapshot {
   const [m, h, d] = remaining;

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { configSchema, type Config } from '../../lib/config';
 import { buildServices, type Services } from '../../lib/root/services';
-import type { UpstreamAccount } from '../../lib/server/upstream-gateway';
+import type { UpstreamAccount } from '../../lib/upstream/gateway';
 import { CREDENTIALS } from '../../simulator/accounts';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/server';
 
@@ -26,7 +26,10 @@ export async function startHarness(
 ): Promise<Harness> {
   const sim = await startSimulator({ port: 0, quiet: true, perDay: 400, days: 10, limits: false, ...opts.sim });
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sms-dash-'));
-  const config = { ...configSchema.parse({ UPSTREAM_BASE_URL: sim.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', ...opts.env }), dataDir };
+  const config = {
+    ...configSchema.parse({ UPSTREAM_BASE_URL: sim.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', ...opts.env }),
+    dataDir,
+  };
   const services = await buildServices(config, { now: opts.now });
   return {
     ...services,

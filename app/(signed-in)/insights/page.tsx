@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { firstParam } from '@/lib/ui/page-path';
-import { presetRange } from '@/lib/ui/presets';
-import { zoneOf } from '@/lib/ui/url-state';
+import { firstParam } from '@/lib/http/page-params';
+import { presetRange } from '@/lib/search';
+import { zoneOf } from '@/lib/search';
 import { preferredZone } from '@/lib/root/page-session';
 import { InsightsView } from '@/components/insights/insights-view';
 
@@ -14,7 +14,11 @@ type SearchParams = Record<string, string | string[] | undefined>;
 export default async function InsightsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   // The range shown when the URL has none: the last 7 days, in the URL's zone (or the person's), as of this request.
-  const defaultRange = presetRange('last-7-days', new Date(), zoneOf({ tz: firstParam(params.tz) }, await preferredZone()));
+  const defaultRange = presetRange(
+    'last-7-days',
+    new Date(),
+    zoneOf({ tz: firstParam(params.tz) }, await preferredZone()),
+  );
   return (
     <Suspense>
       <InsightsView defaultRange={defaultRange} />

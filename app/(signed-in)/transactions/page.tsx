@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { firstParam } from '@/lib/ui/page-path';
-import { DEFAULT_PRESET, presetRange } from '@/lib/ui/presets';
+import { firstParam } from '@/lib/http/page-params';
+import { DEFAULT_PRESET, presetRange } from '@/lib/search';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
-import { zoneOf } from '@/lib/ui/url-state';
+import { zoneOf } from '@/lib/search';
 import { preferredZone } from '@/lib/root/page-session';
-import { TransactionsView } from '@/components/transactions/transactions-view';
+import { TransactionsView } from '@/components/search/transactions-view';
 
 export const metadata: Metadata = { title: 'Transactions' };
 
@@ -14,7 +14,11 @@ type SearchParams = Record<string, string | string[] | undefined>;
 export default async function TransactionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   // The form's range when the URL has none: the last 24 hours, in the URL's zone (or the person's), as of this request.
-  const defaultRange = presetRange(DEFAULT_PRESET, new Date(), zoneOf({ tz: firstParam(params.tz) }, await preferredZone()));
+  const defaultRange = presetRange(
+    DEFAULT_PRESET,
+    new Date(),
+    zoneOf({ tz: firstParam(params.tz) }, await preferredZone()),
+  );
   return (
     <Suspense>
       <TransactionsView defaultRange={defaultRange} heldLink={await openedFromAnotherSite()} />

@@ -7,7 +7,7 @@ import type { NextRequest } from 'next/server';
 import { readJsonBody } from '@/lib/http/body-limit';
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
-import { API_PATHS } from '@/lib/ui/paths';
+import { API_PATHS } from '@/lib/http/paths';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
@@ -19,12 +19,20 @@ const EXPORT_BODY_HINT = 'Send only the query\u2019s parameters, `columns` and `
 
 export const GET = withAccount(async (_req, account, { exports }) => json({ jobs: await exports.list(account) }));
 
-export const POST = withAccount(async (req: NextRequest, account, { exports }) => {
-  const body = await readJsonBody(req, EXPORT_BODY_LIMIT, EXPORT_BODY_HINT, '{"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}');
-  const result = await exports.create(account, body);
-  if (result.kind === 'estimate') return json(result.estimate);
-  return json(result.job, { status: 201, headers: { Location: API_PATHS.export(result.job.id) } });
-}, { refuseCrossSite: true });
+export const POST = withAccount(
+  async (req: NextRequest, account, { exports }) => {
+    const body = await readJsonBody(
+      req,
+      EXPORT_BODY_LIMIT,
+      EXPORT_BODY_HINT,
+      '{"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}',
+    );
+    const result = await exports.create(account, body);
+    if (result.kind === 'estimate') return json(result.estimate);
+    return json(result.job, { status: 201, headers: { Location: API_PATHS.export(result.job.id) } });
+  },
+  { refuseCrossSite: true },
+);
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET', 'POST']);

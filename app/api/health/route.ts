@@ -20,7 +20,10 @@ export async function GET(): Promise<Response> {
     return Response.json({ status: 'ok', store: 'ok' }, { headers: NOT_KEPT });
   } catch (err) {
     log.warn('health.store_unavailable', { error: err instanceof Error ? err.message : String(err) });
-    return Response.json({ status: 'unavailable', store: 'unreachable' }, { status: 503, headers: { ...NOT_KEPT, 'Retry-After': String(STORE_RETRY_AFTER_S) } });
+    return Response.json(
+      { status: 'unavailable', store: 'unreachable' },
+      { status: 503, headers: { ...NOT_KEPT, 'Retry-After': String(STORE_RETRY_AFTER_S) } },
+    );
   }
 }
 

@@ -12,7 +12,9 @@ import { otherMethodsRefused } from '@/lib/http/methods';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (req: NextRequest, account, { insights }) => json(await insights.get(account, req.nextUrl.searchParams)));
+export const GET = withAccount(async (req: NextRequest, account, { insights }) =>
+  json(await insights.get(account, req.nextUrl.searchParams)),
+);
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);

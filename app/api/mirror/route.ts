@@ -1,38 +1,9 @@
 /**
- * The account's local history (lib/history):
- * GET /api/mirror: how it stands, day by day, what it costs and when it will be complete;
- * PUT /api/mirror with {"enabled", "since", "keepSyncingSignedOut"} (any of them): changes what is
- * wanted, answers the same shape; DELETE /api/mirror: forgets the copy (204).
+ * The local history's endpoint under its name before 2026-12 (/api/mirror): the same handlers as
+ * /api/history, kept for one release so scripts written against it go on working (README, "The
+ * dashboard's HTTP API").
  */
-import type { NextRequest } from 'next/server';
-import { readJsonBody } from '@/lib/http/body-limit';
-import { json } from '@/lib/http/problem';
-import { withAccount } from '@/lib/root/with-account';
-import { otherMethodsRefused } from '@/lib/http/methods';
+export { DELETE, GET, OPTIONS, PATCH, POST, PUT } from '../history/route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-
-const BODY_LIMIT = 4 * 1024;
-const BODY_HINT = 'Send only enabled, since and keepSyncingSignedOut as JSON.';
-
-export const GET = withAccount(async (_req, account, { mirror }) => json(await mirror.get(account)));
-
-export const PUT = withAccount(
-  async (req: NextRequest, account, { mirror }) => {
-    const body = await readJsonBody(req, BODY_LIMIT, BODY_HINT, '{"enabled": true, "since": "2026-10-01"}');
-    return json(await mirror.put(account, body));
-  },
-  { refuseCrossSite: true },
-);
-
-export const DELETE = withAccount(
-  async (_req, account, { mirror }) => {
-    await mirror.delete(account);
-    return new Response(null, { status: 204 });
-  },
-  { refuseCrossSite: true },
-);
-
-/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
-export const { POST, PATCH, OPTIONS } = otherMethodsRefused(['GET', 'PUT', 'DELETE']);

@@ -6,27 +6,34 @@
  */
 import type { NextRequest } from 'next/server';
 import { badRequest, jsonResponse } from '@/lib/http/problem';
-import { notModified } from '@/lib/http/etag';
+import { notModified } from '@/lib/search/server';
 import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
-import { csvPageResponse, csvRequest, PAGE_VARIES_BY } from '@/lib/server/csv-page';
+import { csvPageResponse, csvRequest, PAGE_VARIES_BY } from '@/lib/search/server';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (req: NextRequest, account, { transactions, answers }) => {
-  // `columns` and `excel`: the CSV's (Accept: text/csv).
-  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: ['columns', 'excel'], sessionEnterpriseId: account.enterpriseId });
-  if (!parsed.ok) throw badRequest(parsed.errors);
-  const csv = csvRequest(req, req.nextUrl.searchParams.get('columns'), req.nextUrl.searchParams.get('excel'));
-  const page = await transactions.page(account, parsed.query, req.signal);
-  if (csv) return csvPageResponse(page, parsed.query, csv);
-  // Written through the services: they hold the JSON kept with each presented record.
-  const etag = answers.etag(page);
-  if (notModified(req, etag)) return new Response(null, { status: 304, headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
-  return jsonResponse(answers.json(page), { headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
-}, { refuseCrossSite: true });
+export const GET = withAccount(
+  async (req: NextRequest, account, { transactions, answers }) => {
+    // `columns` and `excel`: the CSV's (Accept: text/csv).
+    const parsed = parseQuery(req.nextUrl.searchParams, {
+      alsoAllowed: ['columns', 'excel'],
+      sessionEnterpriseId: account.enterpriseId,
+    });
+    if (!parsed.ok) throw badRequest(parsed.errors);
+    const csv = csvRequest(req, req.nextUrl.searchParams.get('columns'), req.nextUrl.searchParams.get('excel'));
+    const page = await transactions.page(account, parsed.query, req.signal);
+    if (csv) return csvPageResponse(page, parsed.query, csv);
+    // Written through the services: they hold the JSON kept with each presented record.
+    const etag = answers.etag(page);
+    if (notModified(req, etag))
+      return new Response(null, { status: 304, headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
+    return jsonResponse(answers.json(page), { headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
+  },
+  { refuseCrossSite: true },
+);
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
 export const HEAD = withAccount(async () => {

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { decodedOrAsIs, normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
-import { InvalidTrxId } from '@/components/transactions/invalid-trx-id';
-import { TransactionDetailView } from '@/components/transactions/transaction-detail-view';
+import { InvalidTrxId } from '@/components/search/invalid-trx-id';
+import { TransactionDetailView } from '@/components/search/transaction-detail-view';
 
 type Params = { trxId: string };
 

@@ -1,6 +1,6 @@
 import NextAuth from 'next-auth';
 import type { NextRequest } from 'next/server';
-import { authOptions } from '@/lib/auth/options';
+import { authOptions } from '@/lib/auth/server';
 import { withBodyLimit } from '@/lib/http/body-limit';
 import { ProblemError, problemResponse, storeUnavailableResponse } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
@@ -53,7 +53,9 @@ async function handleAuth(req: NextRequest, context: Context): Promise<Response>
   }
   const services = await getServices();
   if (req.method === 'POST' && action === 'callback' && provider === 'credentials') {
-    return throttledSignIn(request, services, (attempt) => NextAuth(authOptions({ ...services, attempt }))(request, context));
+    return throttledSignIn(request, services, (attempt) =>
+      NextAuth(authOptions({ ...services, attempt }))(request, context),
+    );
   }
   return NextAuth(authOptions(services))(request, context);
 }

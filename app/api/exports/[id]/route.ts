@@ -17,11 +17,14 @@ export const GET = withAccount<Context>(async (_req, account, { exports }, conte
   return json(await exports.get(account, id));
 });
 
-export const DELETE = withAccount<Context>(async (_req, account, { exports }, context) => {
-  const { id } = await context.params;
-  const job = await exports.cancel(account, id);
-  return job ? json(job) : new Response(null, { status: 204 });
-}, { refuseCrossSite: true });
+export const DELETE = withAccount<Context>(
+  async (_req, account, { exports }, context) => {
+    const { id } = await context.params;
+    const job = await exports.cancel(account, id);
+    return job ? json(job) : new Response(null, { status: 204 });
+  },
+  { refuseCrossSite: true },
+);
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
 export const { POST, PUT, PATCH, OPTIONS } = otherMethodsRefused(['GET', 'DELETE']);

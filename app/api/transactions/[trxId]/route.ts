@@ -14,18 +14,21 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ trxId: string }> };
 
-export const GET = withAccount<Context>(async (req: NextRequest, account, { transactions }, context) => {
-  const { trxId } = await context.params;
-  const errors = noFieldErrors();
-  const problem = trxIdProblem(trxId);
-  if (problem) errors.trx_id = problem;
-  // Only `tz`, once, as the list's route: a misspelt or repeated parameter is said, not ignored.
-  unexpectedParams(req.nextUrl.searchParams, ['tz'], errors);
-  const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
-  if (Object.keys(errors).length > 0) throw badRequest(errors);
-  const { cdr, meta } = await transactions.record(account, normaliseTrxId(trxId), tz, req.signal);
-  return json({ ...cdr, _meta: meta });
-}, { refuseCrossSite: true });
+export const GET = withAccount<Context>(
+  async (req: NextRequest, account, { transactions }, context) => {
+    const { trxId } = await context.params;
+    const errors = noFieldErrors();
+    const problem = trxIdProblem(trxId);
+    if (problem) errors.trx_id = problem;
+    // Only `tz`, once, as the list's route: a misspelt or repeated parameter is said, not ignored.
+    unexpectedParams(req.nextUrl.searchParams, ['tz'], errors);
+    const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
+    if (Object.keys(errors).length > 0) throw badRequest(errors);
+    const { cdr, meta } = await transactions.record(account, normaliseTrxId(trxId), tz, req.signal);
+    return json({ ...cdr, _meta: meta });
+  },
+  { refuseCrossSite: true },
+);
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
 export const HEAD = withAccount<Context>(async () => {

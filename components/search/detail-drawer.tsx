@@ -1,0 +1,162 @@
+'use client';
+/**
+ * The detail drawer: a native modal <dialog> on the right. ↑/↓ move to the previous/next row of
+ * the table, Esc closes (and the page returns focus to the row). A row that is not on the loaded
+ * page — a pasted link — is fetched by its id.
+ */
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { PAGE_PATHS } from '@/lib/http/paths';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import type { Field } from '@/lib/cdr/fields';
+import type { Cdr } from '@/lib/cdr/schema';
+import type { FilterParam } from '@/lib/query/filters';
+import type { Zone } from '@/lib/time/zones';
+import { transactionQueryOptions } from '@/lib/search/client';
+import { CdrDetail } from '../cdr/cdr-detail';
+import { CopyButton } from '../common/copy-button';
+import { QueryProblem } from './query-problem';
+import { SourceTag } from './result-summary';
+import styles from './detail-drawer.module.css';
+
+export interface DetailDrawerProps {
+  trxId: string;
+  /** The table's rows in displayed order: where ↑/↓ go. */
+  rows: readonly Cdr[];
+  /**
+   * The page's rows are in (or will not come): only then is a row not among them looked up by its
+   * trx_id. Looked up while the page loads, a row of that page would cost a call of its own.
+   */
+  rowsSettled: boolean;
+  zone: Zone;
+  onClose: () => void;
+  onMove: (trxId: string) => void;
+  onFilter: (param: FilterParam, value: string, field: Field) => void;
+}
+
+const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
+
+export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, onFilter }: DetailDrawerProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  const index = rows.findIndex((r) => r.trx_id === trxId);
+  const onPage = index >= 0 ? rows[index]! : null;
+  const fetched = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: onPage === null && rowsSettled });
+  const record = onPage ?? fetched.data ?? null;
+  const prev = index > 0 ? rows[index - 1]! : null;
+  const next = index >= 0 && index < rows.length - 1 ? rows[index + 1]! : null;
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    if (!el.open) el.showModal();
+    title.current?.focus();
+    return () => el.close();
+  }, []);
+
+  function onKeyDown(e: KeyboardEvent) {
+    if (TYPING.has((e.target as HTMLElement).tagName)) return;
+    const target = e.key === 'ArrowDown' ? next : e.key === 'ArrowUp' ? prev : null;
+    if (target) {
+      e.preventDefault();
+      onMove(target.trx_id);
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialog}
+      className={styles.drawer}
+      aria-labelledby="drawer-title"
+      data-testid="detail-drawer"
+      onCancel={(e) => {
+        // Esc: let the page close it, so the URL and the focus follow.
+        e.preventDefault();
+        onClose();
+      }}
+      onKeyDown={onKeyDown}
+      onClick={(e) => {
+        // A click on the backdrop (the dialog box itself, outside its content) closes.
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div className={styles.content}>
+        <header className={styles.header}>
+          <div className={styles.titleBlock}>
+            <h2 id="drawer-title" ref={title} tabIndex={-1} className={styles.title}>
+              Transaction
+            </h2>
+            <span className={styles.id}>
+              <code data-testid="drawer-trx-id">{trxId}</code>
+              <CopyButton value={trxId} label="transaction ID" />
+            </span>
+          </div>
+          <div className={styles.tools}>
+            {index >= 0 ? (
+              <span className={styles.position}>
+                {index + 1} of {rows.length}
+              </span>
+            ) : null}
+            <button
+              type="button"
+              className="button button-small"
+              disabled={!prev}
+              onClick={() => prev && onMove(prev.trx_id)}
+              aria-label="Previous row"
+              title="Previous row (↑)"
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={!next}
+              onClick={() => next && onMove(next.trx_id)}
+              aria-label="Next row"
+              title="Next row (↓)"
+            >
+              ↓
+            </button>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={onClose}
+              data-testid="drawer-close"
+              title="Close (Esc)"
+            >
+              Close
+            </button>
+          </div>
+        </header>
+        <div className={styles.subheader}>
+          <Link href={PAGE_PATHS.transaction(trxId, zone)} className={styles.pageLink}>
+            Open as a page
+          </Link>
+          {onPage === null && fetched.data?._meta ? (
+            <SourceTag meta={fetched.data._meta} fetchedAt={fetched.dataUpdatedAt} />
+          ) : null}
+          {index < 0 ? <span className={styles.hint}>Not on the page shown; fetched by its ID.</span> : null}
+          <span className={styles.hint}>
+            <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Esc</kbd> closes
+          </span>
+        </div>
+        <div className={styles.body} data-testid="drawer-body">
+          {record ? (
+            <CdrDetail record={record as Record<string, unknown>} zone={zone} onFilter={onFilter} />
+          ) : fetched.isError ? (
+            <QueryProblem
+              key={fetched.errorUpdatedAt}
+              error={fetched.error}
+              onRetry={() => void fetched.refetch()}
+              subject="transaction"
+            />
+          ) : (
+            <p className={styles.loading} role="status">
+              Loading the transaction…
+            </p>
+          )}
+        </div>
+      </div>
+    </dialog>
+  );
+}

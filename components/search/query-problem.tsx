@@ -1,0 +1,175 @@
+'use client';
+/**
+ * What went wrong with a request and what to do about it. A 429 is waited out with a live
+ * countdown and retried automatically; an upstream fault offers a retry; a lost session, sign-in.
+ */
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { CREDENTIALS_REFUSED_PROBLEM } from '@/lib/auth';
+import { UPSTREAM_UNAUTHORIZED_PROBLEM } from '@/lib/upstream';
+import { ApiError, retryAt } from '@/lib/http/api-client';
+import { signInHref } from '@/lib/http/paths';
+import { Countdown } from '../common/countdown';
+import type { ReactNode } from 'react';
+import styles from './result-states.module.css';
+
+export interface QueryProblemProps {
+  error: Error;
+  /** Asks again (the automatic retry after a 429, or the Retry button). */
+  onRetry: () => void;
+  /** "search" or "transaction": said in the messages. */
+  subject: string;
+  /** The level of its heading in the page's outline (3 under a results section, 2 under a page's title). */
+  headingLevel?: 2 | 3;
+}
+
+export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: QueryProblemProps) {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  // The time to wait is fixed when the error arrives, not recomputed on every render.
+  const [waitUntil] = useState(() =>
+    error instanceof ApiError && error.status === 429 ? retryAt(error, Date.now()) : null,
+  );
+
+  if (!(error instanceof ApiError)) {
+    return (
+      <Problem level={headingLevel} tone="danger" title="Something went wrong" detail={error.message}>
+        <button type="button" className="button" onClick={onRetry}>
+          Retry
+        </button>
+      </Problem>
+    );
+  }
+  const { problem } = error;
+
+  if (problem.status === 429) {
+    return (
+      <Problem
+        level={headingLevel}
+        tone="warning"
+        testId="quota-wait-problem"
+        title={
+          <>
+            Waiting for the upstream’s next free call{waitUntil !== null ? ': ' : ''}
+            {waitUntil !== null ? <Countdown until={waitUntil} onDone={onRetry} /> : null}
+          </>
+        }
+        // The reason without its "in 45 s", which would stand still beside the live countdown.
+        detail={`${waitUntil !== null && problem.reason ? `${problem.reason}.` : (problem.detail ?? 'No upstream call can go yet.')} Your ${subject} runs again by itself then; no need to press anything.`}
+      />
+    );
+  }
+
+  if (problem.status === 401) {
+    const back = `${pathname}${searchParams.size ? `?${searchParams.toString()}` : ''}`;
+    if (problem.type === UPSTREAM_UNAUTHORIZED_PROBLEM) {
+      // The upstream refused the query, not our session: asking again is safe (one call).
+      return (
+        <Problem level={headingLevel} tone="danger" title={problem.title} detail={problem.detail}>
+          <button type="button" className="button" onClick={onRetry} data-testid="retry">
+            Retry
+          </button>
+          <a className="button" href={signInHref(back)}>
+            Sign in again
+          </a>
+        </Problem>
+      );
+    }
+    if (problem.type === CREDENTIALS_REFUSED_PROBLEM) {
+      // Every session of the key ended: say why, and let the sign-in page say it again.
+      return (
+        <Problem
+          level={headingLevel}
+          tone="danger"
+          testId="credentials-refused"
+          title={problem.title}
+          detail={problem.detail}
+        >
+          <a className="button button-primary" href={signInHref(back, 'CredentialsRefused')}>
+            Sign in with the current secret
+          </a>
+        </Problem>
+      );
+    }
+    return (
+      <Problem
+        level={headingLevel}
+        tone="warning"
+        title="Your session has ended"
+        detail="Sign in again to continue; you will come back to this view."
+      >
+        <a className="button button-primary" href={signInHref(back)}>
+          Sign in again
+        </a>
+      </Problem>
+    );
+  }
+
+  if (problem.status === 400) {
+    return (
+      <Problem level={headingLevel} tone="danger" title={problem.title} detail={problem.detail}>
+        {problem.errors ? (
+          <ul className={styles.errors}>
+            {Object.entries(problem.errors).map(([param, message]) => (
+              <li key={param}>
+                <code>{param}</code>: {message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Problem>
+    );
+  }
+
+  if (problem.status === 404) {
+    return <Problem level={headingLevel} tone="neutral" title={`No such ${subject}`} detail={problem.detail} />;
+  }
+
+  // The problem's own title says what went wrong upstream (unavailable, no answer in time, an answer
+  // that could not be read): nothing to add to it.
+  return (
+    <Problem
+      level={headingLevel}
+      tone="danger"
+      title={problem.title}
+      detail={problem.detail ?? 'Try again in a moment.'}
+    >
+      <button type="button" className="button" onClick={onRetry} data-testid="retry">
+        Retry
+      </button>
+      {problem.retryAfterSeconds ? (
+        <span className={styles.hint}>Best tried again in {problem.retryAfterSeconds} s.</span>
+      ) : null}
+    </Problem>
+  );
+}
+
+function Problem({
+  tone,
+  title,
+  detail,
+  children,
+  testId,
+  level,
+}: {
+  level: 2 | 3;
+  tone: 'danger' | 'warning' | 'neutral';
+  title: ReactNode;
+  detail?: string;
+  children?: ReactNode;
+  testId?: string;
+}) {
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <div
+      className={styles.problem}
+      data-tone={tone}
+      role={tone === 'neutral' ? 'status' : 'alert'}
+      data-testid={testId ?? 'query-problem'}
+    >
+      <Heading className={styles.problemTitle}>{title}</Heading>
+      {detail ? <p className={styles.detail}>{detail}</p> : null}
+      {children ? <div className={styles.problemActions}>{children}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+'use client';
+/**
+ * The search form. It edits a draft; nothing is fetched until Search is pressed (only the price of
+ * the draft is asked, which costs no upstream call). Every value is judged by the server's own
+ * parser before the request is made.
+ */
+import { useMemo, useRef, useState, type RefObject } from 'react';
+import { filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { queryKey, type TransactionsQuery } from '@/lib/query/query';
+import type { RangeProblems } from '@/lib/search';
+import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/search';
+import type { SearchSettings } from '@/lib/search';
+import { DateRangePicker } from './date-range-picker';
+import { FilterFields } from './filter-fields';
+import { SearchCost } from './search-cost';
+import styles from './search-form.module.css';
+
+export interface SearchFormProps {
+  draft: SearchDraft;
+  settings: SearchSettings;
+  enterpriseId?: string;
+  onDraftChange: (draft: SearchDraft) => void;
+  onSearch: (query: TransactionsQuery) => void;
+  searchButtonRef: RefObject<HTMLButtonElement | null>;
+  busy: boolean;
+}
+
+export function SearchForm({
+  draft,
+  settings,
+  enterpriseId,
+  onDraftChange,
+  onSearch,
+  searchButtonRef,
+  busy,
+}: SearchFormProps) {
+  const checked = useMemo(() => checkDraft(draft, settings), [draft, settings]);
+  const errors = checked.ok ? {} : checked.errors;
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The range is judged live (the 31-day limit must show as it is broken); filters once left.
+  const rangeProblems: RangeProblems = { 'date-from': errors['date-from'], 'date-to': errors['date-to'] };
+  const filterProblems = Object.fromEntries(
+    Object.entries(errors).filter(([param]) => submitted || touched.has(param)),
+  ) as Partial<Record<FilterParam, string>>;
+  const planParams = checked.ok ? queryKey(checked.query) : null;
+  const active = activeFilters(draft);
+  const filtersOn = active.length;
+  const localOn = active.filter((p) => filterDef(p).source === 'local').length;
+  const [localOpen, setLocalOpen] = useState(false);
+  const setFilter = (param: FilterParam, value: string) =>
+    onDraftChange({ ...draft, filters: { ...draft.filters, [param]: value } });
+  const touch = (param: FilterParam) => setTouched((t) => (t.has(param) ? t : new Set(t).add(param)));
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!checked.ok) {
+      setSubmitted(true);
+      // After the problems render, take the person to the first one.
+      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    onSearch(checked.query);
+  }
+
+  return (
+    <form
+      ref={formRef}
+      className={`panel ${styles.form}`}
+      onSubmit={submit}
+      noValidate
+      aria-label="Search transactions"
+    >
+      <DateRangePicker
+        range={draft.range}
+        zone={settings.tz}
+        problems={rangeProblems}
+        onChange={(range) => onDraftChange({ ...draft, range })}
+      />
+      <FilterFields
+        legend="Filters"
+        filters={UPSTREAM_FILTERS}
+        values={draft.filters}
+        problems={filterProblems}
+        implied={enterpriseId ? { 'enterprise-id': enterpriseId } : {}}
+        onChange={setFilter}
+        onBlur={touch}
+      />
+      <details
+        className={styles.localFilters}
+        open={localOn > 0 || localOpen}
+        onToggle={(e) => setLocalOpen(e.currentTarget.open)}
+        data-testid="local-filters"
+      >
+        <summary className={styles.localSummary}>
+          Free text, last digits and more <span className={styles.localBadge}>local history</span>
+        </summary>
+        <FilterFields
+          legend="Local history only"
+          note="Free text, partial numbers and these filters search the days copied to the local history (see History), at no cost. Days not copied yet are not searched; the result says which."
+          filters={LOCAL_FILTERS}
+          values={draft.filters}
+          problems={filterProblems}
+          onChange={setFilter}
+          onBlur={touch}
+        />
+      </details>
+      <div className={styles.actions}>
+        <button ref={searchButtonRef} type="submit" className="button button-primary" data-testid="search-button">
+          {busy ? 'Searching…' : 'Search'}
+        </button>
+        {filtersOn > 0 ? (
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => onDraftChange({ ...draft, filters: emptyFilters() })}
+          >
+            Clear {filtersOn === 1 ? 'filter' : `${filtersOn} filters`}
+          </button>
+        ) : null}
+        <SearchCost params={planParams} />
+      </div>
+    </form>
+  );
+}

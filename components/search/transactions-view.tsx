@@ -1,0 +1,363 @@
+'use client';
+/**
+ * The transactions page. The URL is the state (the API's parameter names plus `row`); the form
+ * edits a draft, and only Search — or a change of page, sort, page size or zone — commits it to
+ * the URL, which is what fetches. Without a range in the URL nothing is fetched: a search costs an
+ * upstream call, so the page waits to be asked. A URL opened from another site (`heldLink`) fills the
+ * form and waits for Search too: another site's link is not the person asking.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
+import { useQueryStates } from 'nuqs';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
+import { normaliseTrxId } from '@/lib/cdr/trx-id';
+import { filterDef, type FilterParam } from '@/lib/query/filters';
+import { queryKey, UPSTREAM_SORT, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
+import type { Zone } from '@/lib/time/zones';
+import { visibleInOrder } from '@/lib/search';
+import { formatCount, formatInstant } from '@/lib/i18n/format';
+import { pageUrlParsers } from '@/lib/search/client';
+import { presetRange } from '@/lib/search';
+import { transactionsQueryOptions } from '@/lib/search/client';
+import { rezoneWallClock, type WallRange } from '@/lib/search';
+import { rezonePage } from '@/lib/search';
+import { wholeRangeUncovered } from '@/lib/search';
+import type { SearchDraft } from '@/lib/search';
+import {
+  pageHoldingFirstRow,
+  ROW_PARAM,
+  searchStateOf,
+  settingsOf,
+  urlValuesOf,
+  type PageUrlValues,
+} from '@/lib/search';
+import { ZoneToggle } from '../common/zone-toggle';
+import { useAccount } from '../shell/account-context';
+import { ColumnChooser } from './column-chooser';
+import { PageSizeSelect, Pagination } from './pagination';
+import { QueryProblem } from './query-problem';
+import { EmptyState, HeldLinkState, IdleState, InvalidLinkState, PastLastPageState } from './result-states';
+import { LoadingNotice, RecordCount, SourceTag, UncoveredNote } from './result-summary';
+import { ResultsSkeleton, ResultsTable } from './results-table';
+import { SearchForm } from './search-form';
+import { TruncatedNote } from './truncated-note';
+import { useColumnPrefs } from './use-column-prefs';
+import { useSearchDraft } from './use-search-draft';
+import { useTransactionsTable } from './use-transactions-table';
+import { useHeldLink } from './use-held-link';
+import styles from './transactions-view.module.css';
+import frame from '../common/page-frame.module.css';
+import { usePreferredZone } from '../common/preferred-zone';
+
+// Loaded when first shown, not with the page: the drawer only once a row is opened, the CSV button
+// once there are results. Together they are a few kB of the page's 200 kB gzip first-load budget
+// (bench:ui). A pasted link with a row still renders the drawer on the server.
+// Each waits for its code inside a boundary of its own (`loading`: nothing drawn meanwhile).
+// Without one, next/dynamic suspends up to the page's boundary, which hides the whole view while
+// the code loads: the page blinks, and the focus inside it (the drawer's title, for a pasted link
+// whose results came in just then) falls to the page.
+const DetailDrawer = dynamic(() => import('./detail-drawer').then((m) => m.DetailDrawer), { loading: () => null });
+const DownloadCsvButton = dynamic(() => import('../exports/download-csv-button').then((m) => m.DownloadCsvButton), {
+  loading: () => null,
+});
+
+export interface TransactionsViewProps {
+  /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
+  defaultRange: WallRange;
+  /** The page was opened from another site: its search (and open row) wait for a press of Search. */
+  heldLink?: boolean;
+}
+
+const NO_ROWS: never[] = [];
+
+/** "received newest first", "by Price, descending". */
+function orderWords(sort: CdrFieldKey, order: SortOrder): string {
+  if (sort === UPSTREAM_SORT) return `received ${order === 'desc' ? 'newest' : 'oldest'} first`;
+  return `by ${FIELD_BY_KEY.get(sort)?.label ?? sort}, ${order === 'desc' ? 'descending' : 'ascending'}`;
+}
+
+export function TransactionsView({ defaultRange, heldLink = false }: TransactionsViewProps) {
+  const { enterpriseId } = useAccount();
+  const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
+  const preferredZone = usePreferredZone().zone;
+  const settings = useMemo(() => settingsOf(url, preferredZone), [url, preferredZone]);
+  const zone = settings.tz;
+  const search = useMemo(() => searchStateOf(url), [url]);
+  const queryClient = useQueryClient();
+  const searchButton = useRef<HTMLButtonElement>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [held, setHeld] = useHeldLink(heldLink);
+
+  const [draft, setDraft] = useSearchDraft(url, search, zone, defaultRange);
+
+  const results = useQuery({
+    ...transactionsQueryOptions(search.kind === 'ready' ? search.key : ''),
+    enabled: search.kind === 'ready' && !held,
+  });
+  const page = search.kind === 'ready' ? results.data : undefined;
+  // A page number past the last one (an old link): said as such, not as an empty table.
+  const pastLastPage =
+    !!page &&
+    page._embedded.total_found > 0 &&
+    page._embedded.cdrs.length === 0 &&
+    page.page > page._meta.reachablePages;
+  const [prefs, setPrefs] = useColumnPrefs();
+  const commit = (values: PageUrlValues, history: 'push' | 'replace' = 'push') => void setUrl(values, { history });
+  const table = useTransactionsTable({
+    rows: page?._embedded.cdrs ?? NO_ROWS,
+    zone,
+    sort: settings.sort,
+    sortOrder: settings.sortOrder,
+    wholeSort: page?._meta.source === 'history',
+    prefs,
+    onSort: (field: CdrFieldKey, order: SortOrder) =>
+      commit({ sort: field === UPSTREAM_SORT ? null : field, 'sort-order': order, page: '1', [ROW_PARAM]: null }),
+  });
+  const shownRows = table.getRowModel().rows.map((r) => r.original);
+  // As the records write it, however the link wrote it (a capitalised id from a ticket).
+  const openRow = held || !url[ROW_PARAM] ? null : normaliseTrxId(url[ROW_PARAM]);
+  // However the drawer closed (Close, Esc, Back), the focus it held goes back to its row (or to
+  // Search when the row is not on the page), rather than to the page. A focus placed since (Filter
+  // by this value puts it on Search) stays where it is.
+  const shownRow = useRef(openRow);
+  useEffect(() => {
+    const closed = shownRow.current;
+    shownRow.current = openRow;
+    if (!closed || openRow) return;
+    requestAnimationFrame(() => {
+      if (document.activeElement && document.activeElement !== document.body) return;
+      const row = document.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(closed)}"]`);
+      (row ?? searchButton.current)?.focus();
+    });
+  }, [openRow]);
+
+  function runSearch(query: TransactionsQuery) {
+    setNotice(null);
+    setHeld(false);
+    const key = queryKey(query);
+    // The same search again: ask the server once more (it answers from its cache while fresh).
+    if (search.kind === 'ready' && key === search.key)
+      void queryClient.refetchQueries({ queryKey: transactionsQueryOptions(key).queryKey });
+    else commit(urlValuesOf(query));
+  }
+
+  function changePageSize(size: PageSize) {
+    // The rows on screen stay in view: the page that holds the first of them at the new size.
+    const page = search.kind === 'ready' ? pageHoldingFirstRow(search.query.page, settings.pageSize, size) : 1;
+    commit({ 'page-size': String(size), page: String(page), [ROW_PARAM]: null });
+  }
+
+  function changeZone(next: Zone) {
+    // Same instants, new wall clocks. The page on screen is shown again in the new zone: asked of
+    // the server, a recent range's page (expired after two minutes) would cost a call.
+    if (search.kind === 'ready' && results.data && !results.isPlaceholderData) {
+      const nextKey = transactionsQueryOptions(queryKey({ ...search.query, tz: next })).queryKey;
+      if (!queryClient.getQueryData(nextKey)) {
+        // Stored as just received (not asked again), so its age goes on from the original's.
+        const shown = rezonePage(results.data, next);
+        const since = Math.max(0, Math.round((Date.now() - results.dataUpdatedAt) / 1000));
+        queryClient.setQueryData(nextKey, {
+          ...shown,
+          _meta: { ...shown._meta, ageSeconds: shown._meta.ageSeconds + since },
+        });
+      }
+    }
+    const values: PageUrlValues = { tz: next };
+    for (const name of ['date-from', 'date-to'] as const) {
+      const v = url[name];
+      if (v) values[name] = rezoneWallClock(v, zone, next);
+    }
+    commit(values);
+  }
+
+  function closeRow() {
+    commit({ [ROW_PARAM]: null });
+  }
+
+  function fillForm(next: SearchDraft, message: string) {
+    setDraft(next);
+    setNotice(message);
+    requestAnimationFrame(() => searchButton.current?.focus());
+  }
+
+  function filterBy(param: FilterParam, value: string, field: Field) {
+    closeRow();
+    fillForm(
+      { ...draft, filters: { ...draft.filters, [param]: value } },
+      `Filter added: ${field.label} is ${value}. Press Search to apply it.`,
+    );
+  }
+
+  const view = {
+    query: search.kind === 'ready' ? search.query : null,
+    rows: shownRows,
+    columns: visibleInOrder(prefs),
+    total: page?._embedded.total_found ?? null,
+  };
+
+  const clientSort = table.getState().sorting[0];
+  const clientSortLabel = clientSort ? table.getColumn(clientSort.id)?.columnDef.meta?.field.label : undefined;
+  const query = search.kind === 'ready' ? search.query : null;
+
+  return (
+    <>
+      <div className={frame.page}>
+        <div className={frame.titleRow}>
+          <h1 className={frame.title}>Transactions</h1>
+          <div className={frame.zone}>
+            <span className={frame.zoneLabel} id="zone-label">
+              Times in
+            </span>
+            <ZoneToggle zone={zone} onChange={changeZone} />
+          </div>
+        </div>
+
+        <SearchForm
+          draft={draft}
+          settings={settings}
+          enterpriseId={enterpriseId}
+          onDraftChange={setDraft}
+          onSearch={runSearch}
+          searchButtonRef={searchButton}
+          busy={results.isFetching}
+        />
+        {notice ? (
+          <p className={styles.notice} role="status">
+            {notice}
+          </p>
+        ) : null}
+
+        <section className={`panel ${styles.results}`} aria-labelledby="results-heading">
+          <div className={styles.toolbar}>
+            <h2 id="results-heading" className={styles.resultsTitle}>
+              Results
+            </h2>
+            {page ? (
+              <>
+                <RecordCount total={page._embedded.total_found} />
+                <SourceTag meta={page._meta} fetchedAt={results.dataUpdatedAt} />
+              </>
+            ) : null}
+            {search.kind === 'ready' && results.isFetching ? (
+              <LoadingNotice text={results.isPlaceholderData ? `Loading page ${search.query.page}…` : 'Searching…'} />
+            ) : null}
+            <div className={styles.toolbarEnd}>
+              <ColumnChooser prefs={prefs} onChange={setPrefs} />
+            </div>
+          </div>
+
+          {page?._meta.stale ? (
+            <p className={styles.banner} data-tone="warning" role="status">
+              Showing a cached copy: {page._meta.stale} The records may be out of date.
+            </p>
+          ) : null}
+          {page?._meta.notWhole ? (
+            <p className={styles.banner} data-tone="warning" role="status" data-testid="not-whole-note">
+              This page may be incomplete: {page._meta.notWhole}. It is shown as it came and not kept; searching again
+              asks the upstream again.
+            </p>
+          ) : null}
+          {page?._meta.uncovered ? <UncoveredNote ranges={page._meta.uncovered} zone={zone} /> : null}
+          {page?._meta.truncated && query ? (
+            <TruncatedNote
+              total={page._embedded.total_found}
+              reachable={page._meta.reachablePages}
+              query={query}
+              onNarrow={(range) => fillForm({ ...draft, range }, 'Range narrowed in the form. Press Search to run it.')}
+              onPageSize={changePageSize}
+            />
+          ) : null}
+          {clientSort && page ? (
+            <p className={styles.banner} data-tone="info" data-testid="client-sort-note">
+              Sorted by {clientSortLabel} ({clientSort.desc ? 'descending' : 'ascending'}) among the{' '}
+              {page._embedded.cdrs.length} rows of this page only — the upstream orders all results by received time;
+              over days copied to the local history, any column orders them all.{' '}
+              <button type="button" className="button button-small" onClick={() => table.resetSorting()}>
+                Back to received-time order
+              </button>
+            </p>
+          ) : null}
+
+          {search.kind === 'idle' ? <IdleState /> : null}
+          {search.kind === 'ready' && held ? <HeldLinkState /> : null}
+          {search.kind === 'invalid' ? <InvalidLinkState errors={search.errors} /> : null}
+          {search.kind === 'ready' && results.isError && !results.isFetching ? (
+            <QueryProblem
+              key={results.errorUpdatedAt}
+              error={results.error}
+              onRetry={() => void results.refetch()}
+              subject="search"
+            />
+          ) : null}
+          {search.kind === 'ready' && !page && results.isFetching ? <ResultsSkeleton table={table} /> : null}
+          {page && query && page._embedded.total_found === 0 ? (
+            <EmptyState
+              rangeText={`between ${formatInstant(query.from, zone)} and ${formatInstant(query.to, zone)} ${zone}`}
+              nothingSearched={wholeRangeUncovered(page._meta.uncovered, query)}
+              filters={query.filters}
+              onWiden={() =>
+                fillForm(
+                  { ...draft, range: presetRange('last-7-days', new Date(), zone) },
+                  'Range widened to the last 7 days. Press Search to run it.',
+                )
+              }
+              onDropFilter={(param) =>
+                fillForm(
+                  { ...draft, filters: { ...draft.filters, [param]: '' } },
+                  `${filterDef(param).label} filter removed. Press Search to run it.`,
+                )
+              }
+            />
+          ) : null}
+          {pastLastPage ? (
+            <PastLastPageState
+              page={page.page}
+              lastPage={page._meta.reachablePages}
+              onLastPage={() => commit({ page: String(page._meta.reachablePages), [ROW_PARAM]: null })}
+            />
+          ) : null}
+          {page && page._embedded.total_found > 0 ? (
+            <>
+              {pastLastPage ? null : (
+                <ResultsTable
+                  table={table}
+                  caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, ${orderWords(settings.sort, settings.sortOrder)}`}
+                  openRowId={openRow}
+                  onOpenRow={(id) => commit({ [ROW_PARAM]: id })}
+                  stale={results.isPlaceholderData}
+                />
+              )}
+              <div className={styles.footer}>
+                <Pagination
+                  links={page._links}
+                  page={page.page}
+                  pageCount={page._meta.reachablePages}
+                  total={page._embedded.total_found}
+                  onNavigate={(q) => commit(urlValuesOf(q))}
+                />
+                <div className={styles.footerEnd}>
+                  <DownloadCsvButton view={view} />
+                  <PageSizeSelect value={settings.pageSize} onChange={changePageSize} />
+                </div>
+              </div>
+            </>
+          ) : null}
+        </section>
+
+        {openRow ? (
+          <DetailDrawer
+            key="drawer"
+            trxId={openRow}
+            rows={shownRows}
+            rowsSettled={search.kind !== 'ready' || !results.isPending}
+            zone={zone}
+            onClose={closeRow}
+            onMove={(id) => commit({ [ROW_PARAM]: id }, 'replace')}
+            onFilter={filterBy}
+          />
+        ) : null}
+      </div>
+    </>
+  );
+}

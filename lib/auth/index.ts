@@ -1,0 +1,6 @@
+/**
+ * What other features and the pages may use of auth, safe in the browser. Everything else in this folder is its own.
+ */
+export { CREDENTIALS_REFUSED_PROBLEM, type SessionsEndReason } from './api';
+export { signInProblems, type SignInInput } from './credentials';
+export { signInErrorCode, signInErrorText, type SignInErrorCode } from './sign-in-errors';

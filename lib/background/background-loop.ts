@@ -1,0 +1,77 @@
+/**
+ * The schedule of a background runner (exports, the local history's copy): a heartbeat, a kick
+ * that coalesces into one pass of `tick` soon after, a timer for the next moment something is due,
+ * and a stop that lets steps in flight finish (drain-workers.ts). The runners keep what differs —
+ * which work exists, leases, what a worker does — and ask `stopped` before each new step.
+ */
+import { drainWorkers, type Worker } from './drain-workers';
+
+export interface BackgroundLoopOptions {
+  heartbeatMs: number;
+  /** One pass over the work: start workers for what is due, say when to look again (wakeAt). */
+  tick: () => Promise<void>;
+  onTickError: (err: unknown) => void;
+  now: () => number;
+}
+
+export class BackgroundLoop {
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private kicked = false;
+  private ticking: Promise<void> | undefined;
+  private halted = false;
+
+  constructor(private readonly opts: BackgroundLoopOptions) {}
+
+  get stopped(): boolean {
+    return this.halted;
+  }
+
+  start(): void {
+    if (this.heartbeat) return;
+    this.halted = false;
+    this.heartbeat = setInterval(() => this.kick(), this.opts.heartbeatMs);
+    // Neither timer may keep a finished test or a stopping server alive.
+    this.heartbeat.unref?.();
+    this.kick();
+  }
+
+  /** Something changed: one pass soon (kicks in the meantime are one). */
+  kick(): void {
+    if (this.kicked || this.halted) return;
+    this.kicked = true;
+    setTimeout(() => {
+      this.kicked = false;
+      this.ticking = this.opts.tick().catch(this.opts.onTickError);
+    }, 0).unref?.();
+  }
+
+  /** A pass at `at` (epoch ms; Infinity: none), replacing the one planned. */
+  wakeAt(at: number): void {
+    if (at === this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = at;
+    if (!Number.isFinite(at)) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.kick();
+      },
+      Math.max(0, at - this.opts.now()),
+    );
+    this.timer.unref?.();
+  }
+
+  /** No new pass or step; steps in flight finish (their calls are paid for), a stuck one is aborted after a grace. */
+  async stop(workers: readonly Worker[], reason: string): Promise<void> {
+    this.halted = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    this.wakeAt(Number.POSITIVE_INFINITY);
+    await drainWorkers(workers, reason);
+    await this.ticking;
+  }
+}

@@ -1,0 +1,7 @@
+import 'server-only';
+/**
+ * What other features and the composition root may use of background on the server. Everything else in this folder is its own.
+ */
+export { ForegroundWork } from './foreground-work';
+export { holdLease, leaseHolder } from './hold-lease';
+export { createLeaseStore, type LeaseStore } from './lease-store';

@@ -1,0 +1,5 @@
+/**
+ * What other features and the pages may use of exports, safe in the browser. Everything else in this folder is its own.
+ */
+export { isActiveExportState, type ExportEstimate, type ExportJob, type ExportQuery } from './api';
+export { etaText, progressPercent, progressText, queryText, sizeText, stateText } from './job-words';

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryDay } from './api';
+import { calendarMonths, dayTally, startDayBounds } from './calendar';
+
+const day = (d: string, state: HistoryDay['state'] = 'complete', records = 10): HistoryDay => ({
+  day: d,
+  state,
+  records,
+});
+
+/** A month's grid as text: day numbers, `.` for a date outside the answer, `_` for padding. */
+function picture(weeks: ReturnType<typeof calendarMonths>[number]['weeks']): string[] {
+  return weeks.map((w) => w.map((c) => (c === null ? '_' : c.entry ? String(c.dayOfMonth) : '.')).join(' '));
+}
+
+describe('the calendar of the local history', () => {
+  it('lays a month out in weeks, Monday first, padding the neighbouring months', () => {
+    // 1 November 2026 is a Sunday: six blanks before it; 30 November a Monday.
+    const days = ['2026-11-28', '2026-11-29', '2026-11-30', '2026-11-01', '2026-11-02'].map((d) => day(d));
+    const [month] = calendarMonths(days);
+    expect(month!.key).toBe('2026-11');
+    expect(month!.label).toBe('November 2026');
+    expect(picture(month!.weeks)).toEqual([
+      '_ _ _ _ _ _ 1',
+      '2 . . . . . .',
+      '. . . . . . .',
+      '. . . . . . .',
+      '. . . . . 28 29',
+      '30 _ _ _ _ _ _',
+    ]);
+    expect(month!.weeks.flat().find((c) => c?.day === '2026-11-28')?.entry).toEqual(day('2026-11-28'));
+  });
+
+  it('gives every month from the first day to the last, newest first, across a new year', () => {
+    const days = [day('2027-02-03'), day('2026-11-30'), day('2027-01-15')];
+    expect(calendarMonths(days).map((m) => m.key)).toEqual(['2027-02', '2027-01', '2026-12', '2026-11']);
+    // A month without a day of the answer is drawn (every date outside), not left out: the grid has no holes.
+    const december = calendarMonths(days)[2]!;
+    expect(december.weeks.flat().filter((c) => c?.entry)).toEqual([]);
+    expect(december.weeks.flat().filter((c) => c !== null)).toHaveLength(31);
+  });
+
+  it('knows February of a leap year and a month that starts on a Monday', () => {
+    // 1 February 2028 is a Tuesday; 2028 is a leap year, so the 29th is a Tuesday too.
+    expect(picture(calendarMonths([day('2028-02-01'), day('2028-02-29')])[0]!.weeks)).toEqual([
+      '_ 1 . . . . .',
+      '. . . . . . .',
+      '. . . . . . .',
+      '. . . . . . .',
+      '. 29 _ _ _ _ _',
+    ]);
+    // 1 March 2027 is a Monday: no padding before it.
+    expect(picture(calendarMonths([day('2027-03-01')])[0]!.weeks)[0]).toBe('1 . . . . . .');
+  });
+
+  it('draws nothing for no days, and ignores a day that is not one', () => {
+    expect(calendarMonths([])).toEqual([]);
+    expect(calendarMonths([day('2026-02-30'), day('2026-03-02')]).map((m) => m.key)).toEqual(['2026-03']);
+  });
+
+  it('counts the settled days copied, leaving out the days not settled yet', () => {
+    const days = [
+      day('2026-11-20', 'unsettled', 0),
+      day('2026-11-19', 'unsettled', 0),
+      day('2026-11-18', 'syncing', 40),
+      day('2026-11-17', 'complete'),
+      day('2026-11-16', 'pending', 0),
+    ];
+    expect(dayTally(days)).toEqual({ complete: 1, settled: 3, unsettled: 2 });
+  });
+
+  it('bounds the start day by the server’s today and HISTORY_MAX_DAYS', () => {
+    const days = [day('2026-11-20', 'unsettled', 0), day('2026-11-19', 'unsettled', 0)];
+    expect(startDayBounds({ days, since: '2026-11-19', maxDays: 400 })).toEqual({
+      min: '2025-10-16',
+      max: '2026-11-20',
+    });
+    // No days (a start day set later than today cannot happen, but the bounds still hold).
+    expect(startDayBounds({ days: [], since: '2026-03-01', maxDays: 31 })).toEqual({
+      min: '2026-01-29',
+      max: '2026-03-01',
+    });
+  });
+});

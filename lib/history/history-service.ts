@@ -1,0 +1,272 @@
+import 'server-only';
+/**
+ * What GET/PUT/DELETE /api/history do for an account: say how its local history stands (day by
+ * day, what it costs, when it will be complete), change what is wanted (on/off, the start day, going
+ * on while signed out), and forget the copy. The state is worked out from what is stored — the
+ * settings, the days, the sessions, the governor's windows — so every instance answers alike.
+ */
+import type { HistoryDay, HistoryState } from './api';
+import type { Config } from '../config';
+import { badRequest } from '../http/problem';
+import type { CachePolicy } from '../cache/server';
+import type { UpstreamGateway } from '../upstream/server';
+import type { HistoryStore } from './store/history-store';
+import type { VaultStore } from '../auth/server';
+import { formatDuration } from '../time/duration';
+import type { DayProgress } from './sync-day-progress';
+import { callsStillNeeded, typicalDayCalls } from './calls-needed';
+import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from './days';
+import type { HistoryIndex } from './history-index';
+import { firstKeptDay } from './retention';
+import { scopeOf } from './scope';
+import { noFieldErrors } from '../query/query';
+import type { SyncRunner } from './sync-runner';
+import { problemRetryAt, wantedDays } from './sync-step';
+
+export interface HistoryAccount {
+  apiKey: string;
+  enterpriseId: string | null;
+  sid: string;
+}
+
+export interface HistoryServiceDeps {
+  history: HistoryStore;
+  index: HistoryIndex;
+  vault: VaultStore;
+  gateway: Pick<UpstreamGateway, 'nextCallAt' | 'planCalls' | 'callsMade' | 'limits'>;
+  runner: Pick<SyncRunner, 'kick' | 'cancel' | 'forget'>;
+  policy: CachePolicy;
+  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
+  now: () => number;
+}
+
+/** How long one call is assumed to take, for when the copy will be complete. */
+const ASSUMED_CALL_MS = 1_500;
+const KNOWN_KEYS = new Set(['enabled', 'since', 'keepSyncingSignedOut']);
+
+export class HistoryService {
+  /** Changes of a copy's settings under way, by scope: one after another (two tabs read-modify-write the same row). */
+  private readonly changing = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: HistoryServiceDeps) {}
+
+  /** Runs `work` once the scope's changes asked before it are done. */
+  private inTurn<T>(scope: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.changing.get(scope) ?? Promise.resolve()).then(work, work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.changing.set(scope, tail);
+    void tail.then(() => {
+      if (this.changing.get(scope) === tail) this.changing.delete(scope);
+    });
+    return run;
+  }
+
+  private defaultSince(now: number): string {
+    return addDays(dayOf(now), -this.deps.config.HISTORY_DEFAULT_DAYS);
+  }
+
+  async get(account: HistoryAccount): Promise<HistoryState> {
+    const { history, gateway, vault, policy, config } = this.deps;
+    const now = this.deps.now();
+    const scope = scopeOf(account).key;
+    const settings = await history.getSettings(scope);
+    const since = settings?.sinceDay ?? this.defaultSince(now);
+    const enabled = settings?.enabled ?? false;
+    const settledBefore = policy.settledBefore(now);
+    const lastSettled = lastSettledDay(settledBefore);
+    const { first } = wantedDays({ sinceDay: since }, config.HISTORY_MAX_DAYS, settledBefore, now);
+    const stored = new Map((await history.listDays<DayProgress>(scope)).map((d) => [d.day, d]));
+    const today = dayOf(now);
+    const wanted = first <= lastSettled ? daysBetween(first, lastSettled) : [];
+    const missing = wanted.filter((d) => stored.get(d)?.state !== 'complete');
+    // The problem that turned the copy off, while that is the last change of its settings (both
+    // written at one instant: lib/history/sync-step.ts); a person's Start or Pause since is theirs.
+    const stoppedBy =
+      [...stored.values()].find((d) => d.progress.stoppedCopy && d.updatedAt === settings?.updatedAt)?.progress
+        .problem ?? null;
+
+    // Why it does not copy right now, if it does not.
+    let state: HistoryState['state'] = 'off';
+    let message: string | null = null;
+    if (!enabled) {
+      // Stopped once some of it was made (a day copied, or part of one), or by a problem: paused,
+      // and Start goes on from there. Off: nothing begun. Days resting meanwhile are not why.
+      const begun = [...stored.values()].some((d) => d.state === 'complete' || d.records > 0);
+      state = stoppedBy || begun ? 'paused' : 'off';
+      message = stoppedBy;
+    } else if (missing.length === 0) {
+      state = 'complete';
+      // Spans rather than clock times: the History page shows either zone, and asks again every few seconds.
+      message = `Every settled day from ${first} is copied; the next one settles in ${formatDuration(startOf(addDays(lastSettled, 2)) - settledBefore)}.`;
+    } else if (!(await vault.liveSession(account.apiKey, now)) && !(settings?.keepSignedOut && settings.sealedSecret)) {
+      state = 'waiting';
+      message = `Waiting for a sign-in: the copy renews its upstream token with a signed-in session of ${account.apiKey} (or turn on "keep copying while signed out").`;
+    } else {
+      // Days with a problem rest a while (the copy goes on with the others): said, with when.
+      const resting = missing.flatMap((d) => {
+        const row = stored.get(d);
+        return row?.progress.problem && now < problemRetryAt(row) ? [row] : [];
+      });
+      const rest = resting[resting.length - 1];
+      const restNote = rest
+        ? `${rest.day}: ${rest.progress.problem} (again in ${formatDuration(problemRetryAt(rest) - now)}${resting.length > 1 ? `; ${resting.length - 1} more day${resting.length > 2 ? 's' : ''} rest too` : ''}).`
+        : null;
+      const next = await gateway.nextCallAt(account.apiKey, 'sync');
+      if (resting.length === missing.length) {
+        state = 'waiting';
+        message = restNote;
+      } else if (next.at > now + 1_000) {
+        state = 'waiting';
+        message = Number.isFinite(next.at)
+          ? `Waiting for quota: the copy's next call can go in ${formatDuration(next.at - now)} (it takes at most ${Math.round(gateway.limits.syncShare * 100)} % of each window and never the calls kept for people).`
+          : 'The calls kept for people take every call of a window: the copy cannot go. Lower UPSTREAM_BACKGROUND_RESERVE.';
+      } else state = 'syncing';
+      if (restNote && message !== restNote) message = message ? `${message} ${restNote}` : restNote;
+    }
+
+    const active = enabled ? missing[missing.length - 1] : undefined; // the copy goes newest first
+    // From the first day the copy may hold: days before it (older than HISTORY_MAX_DAYS) are gone.
+    const days: HistoryDay[] = (first <= today ? daysBetween(first, today) : []).reverse().map((day) => {
+      const d = stored.get(day);
+      const base = { day, records: d?.records ?? 0 };
+      if (d?.state === 'complete') return { ...base, state: 'complete' };
+      if (day > lastSettled) return { ...base, state: 'unsettled' };
+      if (day < first) return { ...base, state: 'pending' };
+      // A day resting after a problem waits, whatever the copy does meanwhile.
+      if (enabled && d?.progress.problem && now < problemRetryAt(d)) return { ...base, state: 'waiting' };
+      if (enabled && (d || day === active)) return { ...base, state: state === 'waiting' ? 'waiting' : 'syncing' };
+      return { ...base, state: 'pending' };
+    });
+
+    const callsPerDay = typicalDayCalls([...stored.values()], config.UPSTREAM_PAGE_SIZE);
+    const remaining = callsStillNeeded(missing, stored, callsPerDay);
+    const plan =
+      enabled && remaining !== null && remaining > 0
+        ? await gateway.planCalls(account.apiKey, 'sync', remaining, 0, ASSUMED_CALL_MS)
+        : null;
+    // A day resting after a problem is read again only when its rest is over: the copy cannot be
+    // complete before (the plan of calls alone said "in a minute" for hours).
+    const restsUntil = Math.max(
+      0,
+      ...missing
+        .map((day) => stored.get(day))
+        .flatMap((d) => (d?.progress.problem && now < problemRetryAt(d) ? [problemRetryAt(d)] : [])),
+    );
+    const finishAt = plan?.finishAt ? Math.max(plan.finishAt, restsUntil) : null;
+    return {
+      enabled,
+      state,
+      message,
+      since,
+      keepSyncingSignedOut: settings?.keepSignedOut ?? false,
+      maxDays: config.HISTORY_MAX_DAYS,
+      records: (await history.size(scope)).records,
+      callsToday: await gateway.callsMade(account.apiKey, 'sync', startOf(today)),
+      callsLeft: remaining,
+      callsPerDay,
+      recordsPerCall: config.UPSTREAM_PAGE_SIZE,
+      completeAt: finishAt
+        ? new Date(finishAt).toISOString()
+        : missing.length === 0 && enabled
+          ? new Date(now).toISOString()
+          : null,
+      days,
+    };
+  }
+
+  /** Changes what is wanted; answers the new state. */
+  async put(account: HistoryAccount, body: unknown): Promise<HistoryState> {
+    const { config } = this.deps;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest({
+        body: 'The body must be a JSON object, e.g. {"enabled": true, "since": "2026-10-01", "keepSyncingSignedOut": false}.',
+      });
+    }
+    const input = body as Record<string, unknown>;
+    const errors = noFieldErrors();
+    for (const key of Object.keys(input))
+      if (!KNOWN_KEYS.has(key))
+        errors[key] = `Unknown setting "${key.slice(0, 40)}": use enabled, since and keepSyncingSignedOut.`;
+    for (const key of ['enabled', 'keepSyncingSignedOut'] as const) {
+      if (input[key] !== undefined && typeof input[key] !== 'boolean') errors[key] = `${key} must be true or false.`;
+    }
+    const now = this.deps.now();
+    const today = dayOf(now);
+    const oldest = firstKeptDay(null, now, config.HISTORY_MAX_DAYS);
+    if (input.since !== undefined) {
+      if (typeof input.since !== 'string' || dayStart(input.since) === null)
+        errors.since = 'since must be a day as YYYY-MM-DD, e.g. 2026-10-01.';
+      else if (input.since > today) errors.since = 'since must not be in the future.';
+      else if (input.since < oldest)
+        errors.since = `since may go back at most ${config.HISTORY_MAX_DAYS} days (HISTORY_MAX_DAYS): ${oldest} or later.`;
+    }
+    if (Object.keys(errors).length > 0) throw badRequest(errors);
+    const scope = scopeOf(account).key;
+    return this.inTurn(scope, () => this.apply(account, scope, input, now));
+  }
+
+  /** Writes a checked change of the settings over what is stored now; answers the new state. */
+  private async apply(
+    account: HistoryAccount,
+    scope: string,
+    input: Record<string, unknown>,
+    now: number,
+  ): Promise<HistoryState> {
+    const { history, vault } = this.deps;
+    const current = await history.getSettings(scope);
+    const keepSignedOut = (input.keepSyncingSignedOut as boolean | undefined) ?? current?.keepSignedOut ?? false;
+    const sealedSecret = keepSignedOut
+      ? (current?.sealedSecret ?? (await vault.get(account.sid, now))?.sealedSecret ?? null)
+      : null;
+    const since = (input.since as string | undefined) ?? current?.sinceDay ?? this.defaultSince(now);
+    // Turning the copy on is asked for in words: a change of the start day alone does not start it.
+    const enabled = (input.enabled as boolean | undefined) ?? current?.enabled ?? false;
+    await history.putSettings({
+      scope,
+      apiKey: account.apiKey,
+      enterpriseId: account.enterpriseId,
+      enabled,
+      sinceDay: since,
+      keepSignedOut,
+      sealedSecret,
+      createdAt: current?.createdAt ?? now,
+      updatedAt: now,
+    });
+    // A later start day gives up the days before it at once.
+    if (current && since > current.sinceDay) await history.deleteBefore(scope, since);
+    this.deps.index.invalidate(scope);
+    if (enabled) this.deps.runner.kick(scope);
+    else this.deps.runner.cancel(scope);
+    return this.get(account);
+  }
+
+  /** Forgets the copy: records, days, results and settings. */
+  async delete(account: HistoryAccount): Promise<void> {
+    const scope = scopeOf(account).key;
+    await this.inTurn(scope, () => this.forget(scope));
+  }
+
+  private async forget(scope: string): Promise<void> {
+    // Off first, so no new step starts here or on another instance (a step that ends now would
+    // otherwise wake the runner, which would start another); then nothing of it may still be writing.
+    const current = await this.deps.history.getSettings(scope);
+    if (current?.enabled)
+      await this.deps.history.putSettings({ ...current, enabled: false, updatedAt: this.deps.now() });
+    await this.deps.runner.forget(scope);
+    await this.deps.history.deleteScope(scope);
+    this.deps.index.invalidate(scope);
+  }
+
+  /** Keeps every copy within its start day and HISTORY_MAX_DAYS (store maintenance, daily). */
+  async enforceRetention(): Promise<void> {
+    const now = this.deps.now();
+    for (const settings of await this.deps.history.allSettings()) {
+      const cut = firstKeptDay(settings.sinceDay, now, this.deps.config.HISTORY_MAX_DAYS);
+      await this.deps.history.deleteBefore(settings.scope, cut);
+      this.deps.index.invalidate(settings.scope);
+    }
+  }
+}

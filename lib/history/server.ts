@@ -1,0 +1,24 @@
+import 'server-only';
+/**
+ * What other features and the composition root may use of history on the server. Everything else in this folder is its own.
+ */
+export { HistoryIndex, filtersOfParams } from './history-index';
+export { HistoryService } from './history-service';
+export { localSearchOf } from './local-query';
+export { ResultRecorder } from './result-recorder';
+export { createDayPackStore, type DayPackStore } from './store/day-pack-store';
+export { IdSet, packsServe, scanPack, type DayPack, type PackFilter, type PackTextColumn } from './store/day-pack';
+export { searchWhere, textMatchIds, type LocalSearch } from './store/history-search';
+export { createHistoryStore, type HistoryStore } from './store/history-store';
+export {
+  readLatencies,
+  rollupsServe,
+  splitByHours,
+  type Facet,
+  type Range,
+  type RollupDimension,
+} from './store/rollups';
+export { threadBackend } from './store/writer-thread';
+export { createHistoryWriter, inlineBackend } from './store/writer';
+export { createHistoryWrites } from './store/writes';
+export { SyncRunner } from './sync-runner';

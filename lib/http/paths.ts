@@ -1,0 +1,38 @@
+/**
+ * Every path of the dashboard, pages and API, written once. Safe in the browser and the server.
+ */
+import type { Zone } from '../time/zones';
+
+export const PAGE_PATHS = {
+  home: '/',
+  signIn: '/signin',
+  transactions: '/transactions',
+  transaction: (trxId: string, tz?: Zone) => `/transactions/${encodeURIComponent(trxId)}${tz ? `?tz=${tz}` : ''}`,
+  exports: '/exports',
+  history: '/history',
+  insights: '/insights',
+} as const;
+
+export const API_PATHS = {
+  transactions: '/api/transactions',
+  transaction: (trxId: string, tz: Zone) => `/api/transactions/${encodeURIComponent(trxId)}?tz=${tz}`,
+  plan: '/api/plan',
+  quota: '/api/quota',
+  exports: '/api/exports',
+  export: (id: string) => `/api/exports/${encodeURIComponent(id)}`,
+  exportFile: (id: string) => `/api/exports/${encodeURIComponent(id)}/file`,
+  insights: '/api/insights',
+  history: '/api/history',
+  signOutEverywhere: '/api/sign-out-everywhere',
+} as const;
+
+/**
+ * `/signin?callbackUrl=<path>`: sign in, then come back to `path`; with `error`, the sign-in page
+ * shows that code's text (lib/auth/sign-in-errors.ts) — why the person has to sign in again.
+ */
+export function signInHref(callbackPath?: string, error?: string): string {
+  const params = new URLSearchParams();
+  if (error) params.set('error', error);
+  if (callbackPath) params.set('callbackUrl', callbackPath);
+  return params.size > 0 ? `${PAGE_PATHS.signIn}?${params.toString()}` : PAGE_PATHS.signIn;
+}

@@ -1,0 +1,24 @@
+/** RFC 9457 problem details, as every error of the dashboard's API is answered. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  /** Per-parameter messages for 400. */
+  errors?: Record<string, string>;
+  /** For 429/503: seconds until a retry can succeed (also in the Retry-After header). */
+  retryAfterSeconds?: number;
+  /** For 429: which limit is full and when the next call can go. */
+  limitedBy?: 'minute' | 'hour' | 'day' | 'in-flight' | 'upstream' | 'tokens' | null;
+  limitScope?: 'account' | 'deployment' | null;
+  nextCallAt?: string;
+  /** For 429: `detail` without its wait, for a screen that counts the wait down itself. */
+  reason?: string;
+  /** For 413: the largest body the endpoint reads, in bytes. */
+  maxBodyBytes?: number;
+  /**
+   * For a refused sign-in: the sign-in page carrying the error code (`/signin?error=…`), where
+   * next-auth's client (`signIn(…, { redirect: false })`) reads the code from.
+   */
+  url?: string;
+}

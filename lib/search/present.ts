@@ -1,0 +1,48 @@
+/**
+ * Turns what the upstream sent (UTC, upstream links) into what the dashboard answers: timestamps in
+ * the person's zone and links into the dashboard's own API that carry the whole query — the
+ * upstream's links drop filters, date-to and sort (seed sample), ours never do.
+ *
+ * A cached page is asked for again and again, so a record is presented once per zone: the
+ * presented copy is kept beside the upstream's record (weakly: it goes when the cached page goes)
+ * and shared by every answer that shows it. Nothing changes a presented record, so its JSON is
+ * kept too (lib/http/json-text.ts).
+ */
+import type { TransactionsPage } from './api';
+import { TIMESTAMP_FIELDS } from '../cdr/fields';
+import type { Cdr } from '../cdr/schema';
+import { keepJson } from '../http/json-text';
+import { queryParams, type TransactionsQuery } from '../query/query';
+import { rezoneTimestamp, type Zone } from '../time/zones';
+import { API_PATHS } from '../http/paths';
+
+const presented = new WeakMap<Cdr, Partial<Record<Zone, Cdr>>>();
+
+/** The record as the dashboard answers it in `tz`; shared, so never to be changed by the caller. */
+export function presentCdr(cdr: Cdr, tz: Zone): Cdr {
+  let byZone = presented.get(cdr);
+  const known = byZone?.[tz];
+  if (known) return known;
+  const out: Record<string, unknown> = { ...cdr };
+  for (const key of TIMESTAMP_FIELDS) {
+    const value = out[key];
+    if (typeof value === 'string' && value !== '') out[key] = rezoneTimestamp(value, tz);
+  }
+  out._links = { ...(cdr._links ?? {}), self: { href: API_PATHS.transaction(cdr.trx_id, tz) } };
+  const record = out as Cdr;
+  keepJson(record);
+  if (!byZone) presented.set(cdr, (byZone = {}));
+  byZone[tz] = record;
+  return record;
+}
+
+export function pageLinks(query: TransactionsQuery, reachablePages: number): TransactionsPage['_links'] {
+  // `page` is the last parameter of the canonical form: the links differ only there.
+  const { page: _page, ...rest } = query;
+  const prefix = `${API_PATHS.transactions}?${queryParams(rest).toString()}&page=`;
+  const href = (page: number) => ({ href: `${prefix}${page}` });
+  const links: TransactionsPage['_links'] = { self: href(query.page), first: href(1), last: href(reachablePages) };
+  if (query.page < reachablePages) links.next = href(query.page + 1);
+  if (query.page > 1) links.prev = href(Math.min(query.page - 1, reachablePages));
+  return links;
+}

@@ -1,0 +1,96 @@
+/**
+ * The date range as the picker holds it: two wall-clock values (`YYYY-MM-DD HH:MM:SS`, the seed's
+ * parameter format) read in the chosen zone. Helpers to talk to `<input type="datetime-local">`,
+ * to move a range between zones without moving its instants, and to measure it. What is wrong
+ * with a range is said by the server's own parser (see search-draft.ts).
+ */
+import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from '../query/query';
+import { formatWallClock, parseWallClock, type Zone } from '../time/zones';
+import { formatDuration } from '../i18n/format';
+
+export interface WallRange {
+  dateFrom: string;
+  dateTo: string;
+}
+
+/** `2026-11-20 09:15:00` → `2026-11-20T09:15:00`, the value a datetime-local input takes. */
+export function toInputValue(wallClock: string): string {
+  return wallClock.trim().replace(' ', 'T');
+}
+
+/** A datetime-local value (seconds optional) → `YYYY-MM-DD HH:MM:SS`; "" stays "". */
+export function fromInputValue(input: string): string {
+  const value = input.trim();
+  if (value === '') return '';
+  const [date, time = ''] = value.split('T');
+  const withSeconds = /^\d{2}:\d{2}$/.test(time) ? `${time}:00` : time;
+  return `${date} ${withSeconds}`;
+}
+
+/**
+ * The same instant's wall clock in another zone; values that are not valid wall clocks pass through
+ * unchanged (the user is still typing, and the validation will say so).
+ */
+export function rezoneWallClock(wallClock: string, from: Zone, to: Zone): string {
+  if (from === to) return wallClock;
+  const instant = parseWallClock(wallClock, from);
+  return instant ? formatWallClock(instant, to) : wallClock;
+}
+
+export function rezoneRange(range: WallRange, from: Zone, to: Zone): WallRange {
+  return { dateFrom: rezoneWallClock(range.dateFrom, from, to), dateTo: rezoneWallClock(range.dateTo, from, to) };
+}
+
+export interface RangeProblems {
+  'date-from'?: string;
+  'date-to'?: string;
+}
+
+/** Every part of a span, to the second (`31 d 1 s`): how much to take off must not be rounded away. */
+function exactDuration(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const parts: [number, string][] = [
+    [Math.floor(total / 86_400), 'd'],
+    [Math.floor((total % 86_400) / 3600), 'h'],
+    [Math.floor((total % 3600) / 60), 'min'],
+    [total % 60, 's'],
+  ];
+  return (
+    parts
+      .filter(([n]) => n > 0)
+      .map(([n, unit]) => `${n} ${unit}`)
+      .join(' ') || '0 s'
+  );
+}
+
+/**
+ * How long the range is, in words, when both ends read: shown beside the 31-day message. Too long,
+ * it is said to the second with what is over, so the person knows how much to take off.
+ */
+export function rangeSpan(range: WallRange, zone: Zone): { ms: number; text: string; tooLong: boolean } | null {
+  const from = parseWallClock(range.dateFrom, zone);
+  const to = parseWallClock(range.dateTo, zone);
+  if (!from || !to) return null;
+  const ms = to.getTime() - from.getTime();
+  if (ms <= MAX_RANGE_MS) return { ms, text: formatDuration(ms), tooLong: false };
+  return { ms, text: `${exactDuration(ms)} (${exactDuration(ms - MAX_RANGE_MS)} too long)`, tooLong: true };
+}
+
+/** The latest end the picker offers for a given start: start + 31 days (the `max` of the input). */
+export function latestEndFor(dateFrom: string, zone: Zone): string | null {
+  const from = parseWallClock(dateFrom, zone);
+  return from ? formatWallClock(new Date(from.getTime() + MAX_RANGE_MS), zone) : null;
+}
+
+/** Halves of a range, for "narrow the range" when a result is deeper than can be reached. */
+export function splitRange(range: WallRange, zone: Zone): [WallRange, WallRange] | null {
+  const from = parseWallClock(range.dateFrom, zone);
+  const to = parseWallClock(range.dateTo, zone);
+  if (!from || !to || to <= from) return null;
+  const middle = new Date(Math.floor((from.getTime() + to.getTime()) / 2000) * 1000);
+  const mid = formatWallClock(middle, zone);
+  return [
+    { dateFrom: range.dateFrom, dateTo: mid },
+    { dateFrom: mid, dateTo: range.dateTo },
+  ];
+}

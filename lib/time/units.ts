@@ -1,0 +1,8 @@
+/**
+ * Lengths of time in milliseconds, defined once: every window, retention, range limit and wait is
+ * written in these.
+ */
+export const SECOND_MS = 1000;
+export const MINUTE_MS = 60 * SECOND_MS;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;

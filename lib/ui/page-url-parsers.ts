@@ -1,8 +1,0 @@
-/**
- * nuqs parsers for the transactions page URL. All plain strings on purpose: the values are judged
- * together by the query parser (a 40-day range is wrong only as a pair), never one by one.
- */
-import { parseAsString } from 'nuqs';
-import { PAGE_URL_PARAMS } from './url-state';
-
-export const pageUrlParsers: Record<string, typeof parseAsString> = Object.fromEntries(PAGE_URL_PARAMS.map((name) => [name, parseAsString]));
