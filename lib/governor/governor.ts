@@ -15,9 +15,11 @@ import { brandCheck } from '../errors/brand';
  * Where the state lives is the backend's business (backend.ts): in memory over the durable ledger
  * for one instance, in PostgreSQL for several — the decisions are the same.
  */
-import type { QuotaSnapshot, SharedQuotaWindow, WindowName } from './api';
+import type { QuotaSnapshot, SharedQuotaWindow } from './api';
 import type { GovernorBackend, SlotLease, WaitingCall } from './backend';
-import { isSignIn, rankOf, type CallClass } from './classes';
+import { rankOf, type CallClass } from './classes';
+import { translate } from '../i18n/translate';
+import { limitMessage, limitReasonMessage } from './limit-words';
 import {
   accountWindows,
   planCalls,
@@ -109,46 +111,9 @@ export class QuotaExceededError extends Error {
   }
 }
 
-function wait(ms: number): string {
-  if (!Number.isFinite(ms)) return 'no call can go at the configured limits';
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 120) return `the next call can go in ${seconds} s`;
-  const minutes = Math.ceil(seconds / 60);
-  // The day's window: "in 23 h 59 min", not "in 1439 min".
-  return minutes < 120
-    ? `the next call can go in ${minutes} min`
-    : `the next call can go in ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
-}
-
-const per = (name: WindowName) => (name === 'hour' ? 'an hour' : `a ${name}`);
-
-/**
- * Whose budget ran out — the account's own, the dashboard's shared one, or the upstream's hold —
- * without when the next call can go: a screen that counts the wait down live says that itself
- * (a number written into the sentence would stand still beside it).
- */
+/** Whose budget ran out, in English (for the log; a client is told in its language: problems.ts). */
 export function limitReason(limitedBy: LimitedBy, scope: LimitScope, d: LimitDetail = {}): string {
-  switch (limitedBy) {
-    case 'in-flight':
-      return 'Another upstream call is still running (the Report API takes one at a time)';
-    case 'upstream':
-      return "The Report API asked us to wait before this account's next call";
-    case 'tokens':
-      return d.cls !== undefined && isSignIn(d.cls)
-        ? 'Too many sign-ins are being checked with the Report API right now'
-        : "This dashboard's token requests for this minute are used";
-    default: {
-      if (scope === 'account') {
-        const limit = d.limit !== undefined ? `${d.limit} ` : '';
-        return `Your account's ${limit}calls this ${limitedBy} are used${d.cls === 'export' || d.cls === 'sync' ? ' (background work leaves some to searches)' : ''}`;
-      }
-      const users =
-        d.sharedBy !== undefined ? ` (${d.sharedBy} ${d.sharedBy === 1 ? 'account' : 'accounts'} used them)` : '';
-      if (d.held)
-        return `Your account has used its share of this dashboard's calls this ${limitedBy}: the rest is kept for accounts that have not called yet${users}`;
-      return `This dashboard's shared calls this ${limitedBy}${d.limit !== undefined ? ` (${d.limit} ${per(limitedBy)} for every account together)` : ''} are used${users}`;
-    }
-  }
+  return translate('en', limitReasonMessage(limitedBy, scope, d));
 }
 
 /** limitReason, and when the next call can go. */
@@ -158,10 +123,7 @@ export function describeLimit(
   scope: LimitScope,
   d: LimitDetail = {},
 ): string {
-  const reason = limitReason(limitedBy, scope, d);
-  if (limitedBy === 'tokens' && d.cls !== undefined && isSignIn(d.cls))
-    return `${reason}; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
-  return `${reason}; ${wait(retryAfterMs)}.`;
+  return translate('en', limitMessage(limitedBy, retryAfterMs, scope, d));
 }
 
 interface Ticket {

@@ -3,12 +3,14 @@ import 'server-only';
  * Wraps a route handler: for a route that can spend an upstream call, refuses a request from
  * another site first (lib/http/request-intent.ts); resolves the signed-in account itself (401
  * problem without one); hands the handler the process's services; turns anything thrown into
- * problem details; keeps answers out of shared caches.
+ * problem details, in the request's language (lib/i18n/request-locale.ts); keeps answers out of
+ * shared caches.
  */
 import type { NextRequest } from 'next/server';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
 import { unauthenticated } from '../auth/server';
 import { crossSiteRefused, problemResponse } from '../http/problem';
+import { localeOfRequest } from '../i18n/request-locale';
 import { toProblem } from './error-problems';
 import { crossSiteRefusalOf } from '../http/request-intent';
 import { log } from '../log';
@@ -31,6 +33,9 @@ export interface RouteOptions {
 
 export function withAccount<C>(handler: AccountHandler<C>, options: RouteOptions = {}) {
   return async (req: NextRequest, context: C): Promise<Response> => {
+    // Whoever asks, signed in or not: a 401 is said in their language too. (A team person's
+    // profile, once there is one, comes first: lib/i18n/negotiate.ts.)
+    const locale = localeOfRequest(req);
     try {
       const services = await getServices();
       if (options.refuseCrossSite) {
@@ -46,8 +51,8 @@ export function withAccount<C>(handler: AccountHandler<C>, options: RouteOptions
       if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', 'private, no-store');
       return res;
     } catch (err) {
-      const { problem, headers } = toProblem(err);
-      return problemResponse(problem, headers);
+      const { problem, headers } = toProblem(err, locale);
+      return problemResponse(problem, locale, headers);
     }
   };
 }
