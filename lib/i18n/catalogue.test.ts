@@ -8,8 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
+import { DLR_ERRORS } from '../cdr/dlr-errors';
+import { DELIVERY_STATUSES } from '../cdr/status';
 import { clientMessages, messagesFor } from './catalogue';
 import { LOCALES, type Locale } from './locales';
+import type { Messages } from './messages-type';
 
 const MESSAGES_DIR = path.resolve(__dirname, '../../messages');
 
@@ -99,6 +102,19 @@ describe('the message catalogues', () => {
       'window',
     ]);
     expect([...placeholders(parse('Go to the <link>transactions</link>.'))]).toEqual(['<link>']);
+  });
+
+  it('name every delivery status and explain every DLR code the dashboard knows, in each language', () => {
+    for (const locale of LOCALES) {
+      const { cdr } = messagesFor(locale);
+      expect(Object.keys(cdr.status).sort(), locale).toEqual(DELIVERY_STATUSES.map((s) => s.value).sort());
+      expect(Object.keys(cdr.dlr).sort(), locale).toEqual(Object.keys(DLR_ERRORS).sort());
+    }
+    // The English words are the ones the dashboard has shown (lib/cdr), until lib/cdr reads them from here.
+    for (const s of DELIVERY_STATUSES)
+      expect(messagesFor('en').cdr.status[s.value]).toEqual({ label: s.label, meaning: s.meaning });
+    for (const [code, e] of Object.entries(DLR_ERRORS))
+      expect(messagesFor('en').cdr.dlr[code as keyof Messages['cdr']['dlr']]).toBe(e.meaning);
   });
 
   it('send a browser its own language only, without the server’s problem details', () => {
