@@ -1,9 +1,11 @@
 import 'server-only';
 /**
  * Renders Words in a language, on the server outside React (a route's problem details, a log
- * line's English). Pages and components use next-intl's getTranslations / useTranslations.
+ * line's English). Pages and components use next-intl's getTranslations / useTranslations. From
+ * use-intl's core (next-intl's own, without React): `next-intl` itself pulls in its client
+ * provider, which a process outside Next (a test's child, a benchmark) cannot load.
  */
-import { createTranslator } from 'next-intl';
+import { createTranslator } from 'use-intl/core';
 import { log } from '../log';
 import { messagesFor } from './catalogue';
 import { LOCALES, type Locale } from './locales';
