@@ -211,7 +211,7 @@ test.describe('the dashboard API', () => {
     expect(res.status(), await res.text()).toBe(200);
     const disposition = res.headers()['content-disposition'] ?? '';
     const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1] ?? '');
-    expect(name).toMatch(/_client-reference-注文_oa-サクラ_p1\.csv$/);
+    expect(name).toMatch(/_UTC_oa-サクラ_client-reference-注文_p1\.csv$/);
     expect(disposition).toMatch(/^attachment; filename="sms_[\x20-\x7e]+\.csv"; filename\*=UTF-8''/);
     expect((await res.body()).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
   });

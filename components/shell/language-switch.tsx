@@ -10,8 +10,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
 import { LOCALE_NAMES, LOCALES, localeCookie, type Locale } from '@/lib/i18n/locales';
-// The same two-way switch as UTC/JST beside it.
-import styles from '../common/zone-toggle.module.css';
+import { ChoiceSwitch } from '../common/choice-switch';
 
 /** Remembers the choice for this browser: every page of it, and the API's answers, follow it. */
 function remember(locale: Locale): void {
@@ -23,36 +22,22 @@ export function LanguageSwitch() {
   const t = useTranslations('common.language');
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const choose = (next: Locale) => {
-    if (next === locale) return;
-    remember(next);
-    startTransition(() => router.refresh());
-  };
   return (
-    <div className={styles.toggle} role="radiogroup" aria-label={t('label')} aria-busy={pending || undefined}>
-      {LOCALES.map((l) => (
-        <button
-          key={l}
-          type="button"
-          role="radio"
-          aria-checked={l === locale}
-          lang={l}
-          className={styles.option}
-          title={t('switchTo', { language: LOCALE_NAMES[l] })}
-          onClick={() => choose(l)}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-              e.preventDefault();
-              const next = LOCALES[(LOCALES.indexOf(l) + 1) % LOCALES.length]!;
-              choose(next);
-              (e.currentTarget.parentElement?.querySelector(`[lang="${next}"]`) as HTMLElement | null)?.focus();
-            }
-          }}
-          tabIndex={l === locale ? 0 : -1}
-        >
-          {LOCALE_NAMES[l]}
-        </button>
-      ))}
-    </div>
+    <ChoiceSwitch
+      label={t('label')}
+      name="locale"
+      value={locale}
+      busy={pending}
+      onChange={(next) => {
+        remember(next);
+        startTransition(() => router.refresh());
+      }}
+      options={LOCALES.map((l) => ({
+        value: l,
+        label: LOCALE_NAMES[l],
+        lang: l,
+        title: t('switchTo', { language: LOCALE_NAMES[l] }),
+      }))}
+    />
   );
 }
