@@ -17,6 +17,7 @@ import { memoryBackend } from '../governor/memory-backend';
 import type { PolicyLimits } from '../governor/policy';
 import type { Cdr } from '../cdr/schema';
 import { HistoryIndex } from '../history/history-index';
+import { Planner } from '../search/planner';
 import { recordColumns } from '../cdr/record-columns';
 import { scopeOf } from '../history/scope';
 import { loadHistoryFixture } from '../../tests/support/history-fixture';
@@ -119,7 +120,10 @@ async function world(
     leases: durable.leases,
     vault,
     cache,
-    local: { historyIndex: new HistoryIndex(durable.history), history: durable.history },
+    local: {
+      planner: new Planner({ index: new HistoryIndex(durable.history), upstreamPageSize: 100 }),
+      history: durable.history,
+    },
     onSharedPage: () => {},
     gateway,
     config,
