@@ -14,7 +14,7 @@ import type { CdrFieldKey } from '../cdr/fields';
 import type { Config } from '../config';
 import { Governor } from '../governor/governor';
 import { memoryBackend } from '../governor/memory-backend';
-import type { PolicyLimits } from '../governor/policy';
+import type { PolicyLimits } from '../governor/decision';
 import type { Cdr } from '../cdr/schema';
 import { HistoryIndex } from '../history/history-index';
 import { Planner } from '../search/planner';

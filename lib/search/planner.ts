@@ -73,7 +73,7 @@ export class Planner {
     // Most accounts hold nothing: then nothing more is asked of the store.
     const held =
       localOnly || (await this.deps.index.holdsAnything(scope.key))
-        ? await this.heldFor(scope, range, this.upstreamFilters(account, query.filters), localOnly)
+        ? await this.heldFor(scope, range, this.upstreamFilters(account, query.filters, range), localOnly)
         : [];
     if (localOnly) {
       const ranges = heldRanges(from, to, held);
@@ -85,10 +85,17 @@ export class Planner {
     return { kind: 'composed', scope: scope.key, pieces };
   }
 
-  /** The upstream's filters of the query, as a result of the cache was kept under (the session's enterprise included). */
-  private upstreamFilters(account: Pick<UpstreamAccount, 'enterpriseId'>, filters: Filters): Record<string, string> {
+  /**
+   * The query's filters as the upstream is asked them (the session's enterprise included): what a
+   * complete result of the cache was kept under. The base's range and page size are not filters.
+   */
+  private upstreamFilters(
+    account: Pick<UpstreamAccount, 'enterpriseId'>,
+    filters: Filters,
+    { from, to }: TimeRange,
+  ): Record<string, string> {
     const base = upstreamBase(
-      { from: new Date(0), to: new Date(0), filters },
+      { from: new Date(from), to: new Date(to), filters },
       { enterpriseId: account.enterpriseId, pageSize: this.deps.upstreamPageSize },
     );
     return filtersOfParams(base.params);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseQuery, type TransactionsQuery } from '../query/query';
 import { formatWallClock } from '../time/zones';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
-import { QuotaExceededError } from '../governor/governor';
+import { QuotaExceededError } from '../governor/quota-errors';
 import { HistoryIndex } from '../history/history-index';
 import { TransactionsService } from './search-service';
 import { Planner } from './planner';
