@@ -7,7 +7,7 @@ import 'server-only';
  * minutes, so asking again spends no call.
  */
 import type { Cdr } from '../cdr/schema';
-import { presentCdr } from '../http/present-cdr';
+import { presentCdr } from '../search/server';
 import { statusInfo } from '../cdr/status';
 import { scopeOf } from '../history';
 import type { HistoryStore } from '../history/server';

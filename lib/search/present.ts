@@ -1,16 +1,40 @@
 /**
- * Turns an executor's answer (answer.ts) into what the dashboard answers: the page with its
- * `_meta` (where it came from, what it cost, how old it is) and links into the dashboard's own API
- * that carry the whole query — the upstream's links drop filters, date-to and sort (seed sample),
- * ours never do. Records are presented in the person's zone (lib/http/present-cdr.ts).
+ * Turns what the upstream sent (UTC, upstream links) into what the dashboard answers: timestamps in
+ * the person's zone and links into the dashboard's own API that carry the whole query — the
+ * upstream's links drop filters, date-to and sort (seed sample), ours never do.
+ *
+ * A cached page is asked for again and again, so a record is presented once per zone: the
+ * presented copy is kept beside the upstream's record (weakly: it goes when the cached page goes)
+ * and shared by every answer that shows it. Nothing changes a presented record, so its JSON is
+ * kept too (lib/http/json-text.ts).
  */
-import type { QuotaSnapshot } from '../governor';
 import type { TransactionsPage } from './api';
-import type { CachePolicy } from '../cache/server';
-import { presentCdr } from '../http/present-cdr';
+import { TIMESTAMP_FIELDS } from '../cdr/fields';
+import type { Cdr } from '../cdr/schema';
+import { keepJson } from '../http/json-text';
 import { queryParams, type TransactionsQuery } from '../query/query';
+import { rezoneTimestamp, type Zone } from '../time/zones';
 import { API_PATHS } from '../http/paths';
-import { pageCounts, type Answer } from './answer';
+
+const presented = new WeakMap<Cdr, Partial<Record<Zone, Cdr>>>();
+
+/** The record as the dashboard answers it in `tz`; shared, so never to be changed by the caller. */
+export function presentCdr(cdr: Cdr, tz: Zone): Cdr {
+  let byZone = presented.get(cdr);
+  const known = byZone?.[tz];
+  if (known) return known;
+  const out: Record<string, unknown> = { ...cdr };
+  for (const key of TIMESTAMP_FIELDS) {
+    const value = out[key];
+    if (typeof value === 'string' && value !== '') out[key] = rezoneTimestamp(value, tz);
+  }
+  out._links = { ...(cdr._links ?? {}), self: { href: API_PATHS.transaction(cdr.trx_id, tz) } };
+  const record = out as Cdr;
+  keepJson(record);
+  if (!byZone) presented.set(cdr, (byZone = {}));
+  byZone[tz] = record;
+  return record;
+}
 
 export function pageLinks(query: TransactionsQuery, reachablePages: number): TransactionsPage['_links'] {
   // `page` is the last parameter of the canonical form: the links differ only there.
@@ -21,43 +45,4 @@ export function pageLinks(query: TransactionsQuery, reachablePages: number): Tra
   if (query.page < reachablePages) links.next = href(query.page + 1);
   if (query.page > 1) links.prev = href(Math.min(query.page - 1, reachablePages));
   return links;
-}
-
-/** The page the dashboard answers for `answer`. `quota`: left out while the store cannot be read for it. */
-export function presentPage(
-  answer: Answer,
-  query: TransactionsQuery,
-  ctx: { quota: QuotaSnapshot | undefined; policy: CachePolicy; now: number },
-): TransactionsPage {
-  const { quota, policy, now } = ctx;
-  const counts = pageCounts(answer.total, query.pageSize, answer.reachable);
-  // A local answer is as fresh as the settled days it reads: it does not age.
-  const fetchedAt = answer.pages.length > 0 ? Math.min(...answer.pages.map((p) => p.fetchedAt)) : now;
-  const freshUntil =
-    answer.pages.length > 0
-      ? Math.min(...answer.pages.map((p) => p.expiresAt))
-      : policy.expiresAt(query.to.getTime(), now);
-  return {
-    page_size: query.pageSize,
-    page: query.page,
-    _links: pageLinks(query, counts.reachablePages),
-    _embedded: { total_found: answer.total, cdrs: answer.records.map((c) => presentCdr(c, query.tz)) },
-    _meta: {
-      source: answer.source,
-      calls: answer.calls,
-      fetchedAt: new Date(fetchedAt).toISOString(),
-      ageSeconds: Math.max(0, Math.round((now - fetchedAt) / 1000)),
-      settled: policy.isSettled(query.to.getTime(), now),
-      freshUntil: new Date(freshUntil).toISOString(),
-      tz: query.tz,
-      sortOrder: query.sortOrder,
-      totalPages: counts.totalPages,
-      reachablePages: counts.reachablePages,
-      truncated: counts.truncated,
-      ...(answer.stale ? { stale: answer.stale } : {}),
-      ...(answer.notWhole ? { notWhole: answer.notWhole } : {}),
-      ...(answer.uncovered ? { uncovered: answer.uncovered } : {}),
-      ...(quota ? { quota } : {}),
-    },
-  };
 }

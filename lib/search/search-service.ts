@@ -4,7 +4,7 @@ import 'server-only';
  * (planner.ts) decides where each part of the range is answered — the local history, the page
  * cache or the upstream — as a plan; a page carries the plan out (execute.ts), and GET /api/plan
  * prices the same plan without carrying it out. Every answer says where it came from and what it
- * cost (present.ts).
+ * cost (answer.ts).
  */
 import type { QuotaSnapshot } from '../governor';
 import type { SearchPlan, TransactionsPage } from './api';
@@ -14,11 +14,10 @@ import { unlessStoreUnavailable } from '../db/unavailable';
 import type { CachePolicy, PageCacheStore } from '../cache/server';
 import { UpstreamPages } from '../cache/server';
 import type { UpstreamAccount, UpstreamGateway } from '../upstream/server';
-import { pagePositions } from './answer';
+import { pagePositions, presentPage } from './answer';
 import { execute } from './execute';
 import { searchPlanOf, type Plan } from './plan';
 import { priceOf, type Planner } from './planner';
-import { presentPage } from './present';
 
 export interface TransactionsServiceDeps {
   gateway: Pick<UpstreamGateway, 'query' | 'quota'>;
