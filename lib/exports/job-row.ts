@@ -94,7 +94,7 @@ export interface ExportJobRecord {
   failures: number;
   /**
    * Times the current page came back not whole (short of its count, a record twice) and was asked
-   * again (job-step.ts); absent: none.
+   * again (keep-upstream-page.ts); absent: none.
    */
   rereads?: number;
   /**
