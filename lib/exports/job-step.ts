@@ -52,7 +52,7 @@ async function step(
   if (!job || (job.state !== 'queued' && job.state !== 'running' && job.state !== 'waiting')) return { next: 'stop' };
   const w = job.windows.find((x) => x.state === 'pending');
   if (!w) {
-    // The dashboard's copies of the last pages before the file, as before any other step's end.
+    // The dashboard's copies of the last pages before the file, as at the end of any step that makes no call.
     await later.flush();
     await finishJob(deps, job, signal);
     return { next: 'stop' };
