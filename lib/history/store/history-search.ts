@@ -133,8 +133,8 @@ function textUsesIndex(text: string): boolean {
 /**
  * The forms a free text is looked for in: as typed (in lower case), and folded as records are
  * stored (lib/cdr/typed-text.ts searchFolded: ｻｸﾗ as サクラ, ＯＲＤ as ord, ㈱ as (株)). A record
- * an earlier version copied holds its text unfolded and is found by the form it holds: no migration
- * rewrites it (row by row, the text index takes minutes on a large copy).
+ * copied before stored text was folded (November 2026) holds it unfolded and is found by the form
+ * it holds: no migration rewrites it (row by row, the text index took minutes on a large copy).
  * One form when folding changes nothing.
  */
 export function textNeedles(text: string): string[] {
