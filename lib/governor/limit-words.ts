@@ -2,15 +2,15 @@ import 'server-only';
 /**
  * The words of a refusal (messages/<locale>/problems.json, `quota.*`): whose budget ran out — the
  * account's own, the dashboard's shared one, or the upstream's hold — and when the next call can
- * go. The governor's error says them in English for the log (governor.ts); a client reads them in
- * its own language (problems.ts).
+ * go. The governor's error says them in English for the log (quota-errors.ts); a client reads them
+ * in its own language (problems.ts).
  */
 import { msg, type Message } from '../i18n/message';
 import type { CallClass } from './classes';
 import { isSignIn } from './classes';
-import type { LimitedBy } from './policy';
+import type { LimitedBy } from './decision';
 
-/** Facts behind a refusal (governor.ts's LimitDetail). */
+/** Facts behind a refusal (quota-errors.ts's LimitDetail). */
 interface Facts {
   limit?: number;
   sharedBy?: number;

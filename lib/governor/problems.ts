@@ -3,8 +3,8 @@ import 'server-only';
 import { retryAfterSeconds, TYPE_BASE } from '../http/problem';
 import type { ProblemSpec } from '../http/problem-types';
 import { msg } from '../i18n/message';
-import type { QuotaExceededError } from './governor';
 import { limitMessage, limitReasonMessage } from './limit-words';
+import type { QuotaExceededError } from './quota-errors';
 
 export function quotaProblem(err: QuotaExceededError): { problem: ProblemSpec; headers: Record<string, string> } {
   const seconds = retryAfterSeconds(err.retryAfterMs);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { NextRequest } from 'next/server';
 import { unauthenticated } from '../auth/problems';
-import { QuotaExceededError } from '../governor/governor';
+import { QuotaExceededError } from '../governor/quota-errors';
 import { badRequest, crossSiteRefused, payloadTooLarge, ProblemError, renderProblem } from '../http/problem';
 import { methodNotAllowed, headRefused } from '../http/methods';
 import type { Problem } from '../http/problem-types';
