@@ -97,7 +97,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   const columns: CdrFieldKey[] = columnChoice === 'visible' ? visible : allColumns;
   const total = view.total;
   const bodyOf = (cols: CdrFieldKey[]) => ({
-    ...(queryBody(query) as ExportQuery),
+    ...queryBody(query),
     columns: cols,
     ...(excel ? { excel: true } : {}),
   });

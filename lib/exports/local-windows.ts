@@ -13,10 +13,11 @@ import 'server-only';
  */
 import type { Cdr } from '../cdr/schema';
 import { cut, gapsOf, heldRanges, type Interval, type Piece } from '../history';
-import { filtersOfParams, type HistoryIndex } from '../history/server';
+import type { HistoryIndex } from '../history/server';
 import { localSearchOf } from '../history/server';
 import { scopeOf } from '../history';
-import { needsLocalHistory, UPSTREAM_SORT } from '../query/query';
+import { needsLocalHistory } from '../query/query';
+import { selectionOf } from '../query/stored';
 import { inSortOrder, type TimeRange } from '../query/ranges';
 import type { LocalSearch } from '../history/server';
 import type { HistoryStore } from '../history/server';
@@ -36,7 +37,7 @@ type JobView = Pick<ExportJobRecord, 'account' | 'enterpriseId' | 'query' | 'pag
 
 /** Whether the export asks for what only the local history can do. */
 export function isLocalOnly(job: Pick<ExportJobRecord, 'query'>): boolean {
-  return needsLocalHistory({ filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT });
+  return needsLocalHistory(selectionOf(job.query));
 }
 
 function scopeOfJob(job: JobView) {
@@ -53,18 +54,14 @@ export function heldFor(deps: LocalReadDeps, job: JobView, range: TimeRange): Pr
     scopeOfJob(job),
     range.from,
     range.to,
-    filtersOfParams(windowBase(job, range).params),
+    windowBase(job, range).filters,
     isLocalOnly(job),
   );
 }
 
 /** The search that reads a local window (its held ranges, the export's filters and order). */
 export function searchOfWindow(job: JobView, ranges: readonly TimeRange[]): LocalSearch {
-  return localSearchOf(
-    scopeKey(job),
-    { filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT, sortOrder: job.query.sortOrder },
-    ranges,
-  );
+  return localSearchOf(scopeKey(job), selectionOf(job.query), ranges);
 }
 
 /** How a local-only export's range splits into what the copy holds and what it cannot search. */

@@ -10,23 +10,16 @@ import { type Interval } from './coverage';
 import { DAY_MS } from '../time/units';
 import { startOf } from './days';
 import type { HistoryScope } from './scope';
+import type { WireFilters } from '../query/wire';
 
 /** How long the held intervals of a scope are reused (another instance's new day shows after this). */
 const TTL_MS = 5_000;
 
-/** The upstream parameters that are filters (the rest say range, size and zone). */
-const NOT_FILTERS = new Set(['date-from', 'date-to', 'page-size', 'page', 'tz', 'sort-order']);
-
-export function filtersOfParams(params: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(params).filter(([k]) => !NOT_FILTERS.has(k)));
-}
-
 /** A result can answer a query when every filter of the result is a filter of the query: the query asks for a part of it. */
-export function resultServes(
-  result: Pick<HistoryResult, 'filters'>,
-  queryFilters: Readonly<Record<string, string>>,
-): boolean {
-  return Object.entries(result.filters).every(([k, v]) => queryFilters[k] === v);
+export function resultServes(result: Pick<HistoryResult, 'filters'>, queryFilters: WireFilters): boolean {
+  return Object.entries(result.filters).every(
+    ([k, v]) => (queryFilters as Record<string, string | undefined>)[k] === v,
+  );
 }
 
 interface Held {
@@ -97,7 +90,7 @@ export class HistoryIndex {
     scope: Pick<HistoryScope, 'key' | 'enterpriseId'>,
     from: number,
     to: number,
-    queryFilters: Readonly<Record<string, string>>,
+    queryFilters: WireFilters,
     localOnly = false,
   ): Promise<Interval[]> {
     const h = await this.load(scope.key);

@@ -7,7 +7,7 @@
  * its cache instead of spending another upstream call.
  */
 import { formatWallClock, parseWallClock, type Zone } from '../time/zones';
-import type { WallRange } from './range';
+import type { WallRange } from '../query/draft';
 import { DAY_MS, HOUR_MS } from '../time/units';
 
 export type PresetId =

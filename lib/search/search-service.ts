@@ -15,7 +15,7 @@ import type { SearchPlan, TransactionMeta, TransactionsMeta, TransactionsPage, U
 import type { Cdr } from '../cdr/schema';
 import { statusInfo } from '../cdr/status';
 import { cut, gapsOf, heldRanges, type Interval, type Piece } from '../history';
-import { filtersOfParams, type HistoryIndex } from '../history/server';
+import type { HistoryIndex } from '../history/server';
 import { localSearchOf } from '../history/server';
 import { scopeOf } from '../history';
 import { notFound } from '../http/problem';
@@ -114,13 +114,7 @@ export class TransactionsService {
     const { historyIndex } = this.deps;
     const held =
       localOnly || (await historyIndex.holdsAnything(scope))
-        ? await historyIndex.intervals(
-            historyScope,
-            from,
-            to,
-            filtersOfParams(this.base(account, query).params),
-            localOnly,
-          )
+        ? await historyIndex.intervals(historyScope, from, to, this.base(account, query).filters, localOnly)
         : [];
     return { scope, localOnly, held, pieces: held.length > 0 ? cut(from, to, held) : [{ kind: 'upstream', from, to }] };
   }

@@ -4,11 +4,11 @@ import {
   pageHref,
   queryOfApiHref,
   ROW_PARAM,
+  pageSettingsOf,
   searchStateOf,
-  settingsOf,
   urlValuesOf,
   zoneOf,
-} from './url-state';
+} from './page-url';
 
 describe('the page URL as search state', () => {
   it('is idle without a range: nothing is searched on load', () => {
@@ -54,7 +54,7 @@ describe('the page URL as search state', () => {
     expect(zoneOf({}, 'JST')).toBe('JST');
     expect(zoneOf({ 'date-from': '2026-11-01 00:00:00' }, 'JST')).toBe('UTC');
     expect(zoneOf({ tz: 'UTC' }, 'JST')).toBe('UTC');
-    expect(settingsOf({}, 'JST').tz).toBe('JST');
+    expect(pageSettingsOf({}, 'JST').tz).toBe('JST');
   });
 
   it('names every parameter when writing a query, so old filters do not linger, and closes the row', () => {
@@ -97,13 +97,13 @@ describe('pagination links', () => {
 
 describe('search settings from the URL', () => {
   it('reads zone, sort and size, with defaults for anything unreadable', () => {
-    expect(settingsOf({ tz: 'JST', 'sort-order': 'ASC', 'page-size': '100' })).toEqual({
+    expect(pageSettingsOf({ tz: 'JST', 'sort-order': 'ASC', 'page-size': '100' })).toEqual({
       tz: 'JST',
       sort: 'date_received',
       sortOrder: 'asc',
       pageSize: 100,
     });
-    expect(settingsOf({ 'sort-order': 'sideways', 'page-size': '30' })).toEqual({
+    expect(pageSettingsOf({ 'sort-order': 'sideways', 'page-size': '30' })).toEqual({
       tz: 'UTC',
       sort: 'date_received',
       sortOrder: 'desc',
