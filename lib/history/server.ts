@@ -4,6 +4,7 @@ import 'server-only';
  */
 export { HistoryIndex } from './history-index';
 export { HistoryService } from './history-service';
+export { historySettingsOf, parseHistorySettings } from './settings-request';
 export { localSearchOf } from './local-query';
 export { ResultRecorder } from './result-recorder';
 export { createDayPackStore, type DayPackStore } from './store/day-pack-store';

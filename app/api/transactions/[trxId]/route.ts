@@ -1,11 +1,11 @@
 /**
  * GET /api/transactions/<trx_id>: one CDR. A transaction seen in any cached page costs no call;
- * an unknown one costs one detail call (and a 404 is remembered for a few minutes).
+ * an unknown one costs one detail call (and a 404 is remembered for a few minutes). The id and
+ * `tz` are checked before anything is spent (lib/query/request.ts `recordQuery`).
  */
 import type { NextRequest } from 'next/server';
-import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
-import { badRequest, json } from '@/lib/http/problem';
-import { noFieldErrors, parseZone, unexpectedParams } from '@/lib/query/query';
+import { json } from '@/lib/http/problem';
+import { recordQuery, type RecordQuery } from '@/lib/query/request';
 import { withAccount } from '@/lib/root/with-account';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
@@ -14,20 +14,12 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ trxId: string }> };
 
-export const GET = withAccount<Context>(
-  async (req: NextRequest, account, { transactions }, context) => {
-    const { trxId } = await context.params;
-    const errors = noFieldErrors();
-    const problem = trxIdProblem(trxId);
-    if (problem) errors.trx_id = problem;
-    // Only `tz`, once, as the list's route: a misspelt or repeated parameter is said, not ignored.
-    unexpectedParams(req.nextUrl.searchParams, ['tz'], errors);
-    const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
-    if (Object.keys(errors).length > 0) throw badRequest(errors);
-    const { cdr, meta } = await transactions.record(account, normaliseTrxId(trxId), tz, req.signal);
+export const GET = withAccount<Context, RecordQuery>(
+  async (req: NextRequest, account, { transactions }, _context, { trxId, tz }) => {
+    const { cdr, meta } = await transactions.record(account, trxId, tz, req.signal);
     return json({ ...cdr, _meta: meta });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, query: recordQuery },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
