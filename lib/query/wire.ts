@@ -9,7 +9,7 @@
  * requests in flight share one call by it, and the local history names a complete result by it. A
  * base carries what it was written from (range, filters), so nothing reads its parameters back.
  */
-import { formatWallClock, parseWallClock } from '../time/zones';
+import { formatWallClock, parseWallClock, type Zone } from '../time/zones';
 import { isFilterParam, type UpstreamFilterParam } from './filters';
 import type { SortOrder } from './query';
 
@@ -130,6 +130,18 @@ export function wireSearch(req: UpstreamRequest): string {
     throw new RangeError(`page must be a positive integer; got ${String(req.page)}`);
   }
   return encode({ ...req.base.params, page: String(req.page), 'sort-order': req.sortOrder });
+}
+
+/**
+ * The query string (without `?`, maybe empty) of a transaction's detail resource (seed §4.2, whose
+ * parameters the seed does not show): the query endpoint's names for the enterprise and the zone.
+ */
+export function detailSearch(opts: { enterpriseId?: string | null; tz?: Zone }): string {
+  const out = new URLSearchParams();
+  const enterpriseId = opts.enterpriseId?.trim();
+  if (enterpriseId) out.append('enterprise-id', enterpriseId);
+  if (opts.tz) out.append('tz', opts.tz);
+  return out.toString();
 }
 
 /** The identity of a request: same key, same upstream answer. */
