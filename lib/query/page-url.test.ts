@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  inPageUrlOrder,
   pageHoldingFirstRow,
   pageHref,
   queryOfApiHref,
@@ -119,5 +120,16 @@ describe('changing the page size', () => {
     expect(pageHoldingFirstRow(5, 25, 100)).toBe(2); // rows 101–125
     expect(pageHoldingFirstRow(2, 100, 10)).toBe(11); // row 101
     expect(pageHoldingFirstRow(900, 100, 10)).toBe(1000); // past the last page there is: the last
+  });
+});
+
+describe('the order of a page URL', () => {
+  it('is the codec’s, whatever order the parameters were written in, others last', () => {
+    const written = new URLSearchParams(
+      'date-from=2026-11-19+00%3A00%3A00&page-size=100&tz=UTC&date-to=2026-11-20+00%3A00%3A00&x=1&sort-order=desc&page=1&row=a&status=DELIVRD',
+    );
+    expect(inPageUrlOrder(written).toString()).toBe(
+      'date-from=2026-11-19+00%3A00%3A00&date-to=2026-11-20+00%3A00%3A00&status=DELIVRD&tz=UTC&sort-order=desc&page-size=100&page=1&row=a&x=1',
+    );
   });
 });

@@ -25,6 +25,20 @@ export const ROW_PARAM = 'row';
 /** Every parameter the page URL carries. */
 export const PAGE_URL_PARAMS = [...QUERY_PARAMS, ROW_PARAM] as const;
 
+/**
+ * A URL's parameters laid out in the codec's order (the query's, as `queryParams` writes them, then
+ * `row`, then any others as they came): whatever was written last, the address bar reads as a query
+ * written whole, the same for the same view. Given to nuqs's adapter (app/providers.tsx), which
+ * otherwise keeps a parameter where it first appeared and adds new ones at the end.
+ */
+export function inPageUrlOrder(params: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const name of PAGE_URL_PARAMS) for (const value of params.getAll(name)) out.append(name, value);
+  for (const [name, value] of params)
+    if (!(PAGE_URL_PARAMS as readonly string[]).includes(name)) out.append(name, value);
+  return out;
+}
+
 /** The page URL's parameters by name (nuqs's values: absent is null). */
 export type PageUrlValues = Partial<Record<string, string | null>>;
 
