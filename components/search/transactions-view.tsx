@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
 import { useEffect, useRef, useState } from 'react';
 import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
-import { normaliseTrxId } from '@/lib/cdr/trx-id';
+import { normaliseTrxId } from '@/lib/lookup';
 import { filterDef, type FilterParam } from '@/lib/query/filters';
 import { queryKey, UPSTREAM_SORT, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
 import type { SearchDraft, WallRange } from '@/lib/query/draft';

@@ -8,7 +8,7 @@
 import { isFieldKey, type CdrFieldKey } from '../cdr/fields';
 import { halfWidth } from '../cdr/typed-text';
 import { formatWallClock, parseWallClock, ZONES, type Zone } from '../time/zones';
-import { FILTERS, filterProblem, localFiltersIn, type FilterParam, type Filters } from './filters';
+import { FILTERS, filterProblem, type FilterParam, type Filters } from './filters';
 import { DAY_MS } from '../time/units';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -199,7 +199,7 @@ function closest(name: string, names: readonly string[]): string | undefined {
 export type QuerySettings = Pick<TransactionsQuery, 'tz' | 'sort' | 'sortOrder' | 'pageSize'>;
 
 /** The settings' rules, one place: each wrong value is put in `errors` and read as its default. */
-function settingsOf(get: (name: string) => string | null, errors: FieldErrors): QuerySettings {
+function parseSettings(get: (name: string) => string | null, errors: FieldErrors): QuerySettings {
   const tz = parseZone(get('tz'), errors);
   const sortOrder = oneOf(
     get('sort-order'),
@@ -235,7 +235,7 @@ function settingsOf(get: (name: string) => string | null, errors: FieldErrors): 
  */
 export function readSettings(input: QueryInput): QuerySettings {
   const ignored = noFieldErrors();
-  return settingsOf(reader(input, ignored), ignored);
+  return parseSettings(reader(input, ignored), ignored);
 }
 
 /** Parses and validates a query (URL params or a JSON body). Every broken rule is named by parameter. */
@@ -246,7 +246,7 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   if (options.alsoAllowed && input instanceof URLSearchParams)
     unexpectedParams(input, [...QUERY_PARAMS, ...options.alsoAllowed], errors);
 
-  const { tz, sort, sortOrder, pageSize } = settingsOf(get, errors);
+  const { tz, sort, sortOrder, pageSize } = parseSettings(get, errors);
   const page = intParam(get('page'), 'page', 1, MAX_PAGE, errors) ?? QUERY_DEFAULTS.page;
 
   const at: Partial<Record<(typeof RANGE_PARAMS)[number], Date>> = {};
@@ -363,12 +363,4 @@ export function selectionOfBody(body: QueryBody): QuerySelection | null {
   if (!parsed.ok) return null;
   const { page: _page, pageSize: _pageSize, ...selection } = parsed.query;
   return selection;
-}
-
-/**
- * What only the local history can answer: a filter the upstream does not have, or an order other
- * than received time. Such a query never spends an upstream call.
- */
-export function needsLocalHistory(query: Pick<TransactionsQuery, 'filters' | 'sort'>): boolean {
-  return query.sort !== UPSTREAM_SORT || localFiltersIn(query.filters).length > 0;
 }

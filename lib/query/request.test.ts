@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordQuery, searchQuery } from './request';
+import { searchQuery } from './request';
 
 const ACCOUNT = { enterpriseId: 'ent-sakura' };
 const RANGE = 'date-from=2026-11-01+00%3A00%3A00&date-to=2026-11-02+00%3A00%3A00';
@@ -18,16 +18,5 @@ describe('a route’s query reader', () => {
       ok: false,
       errors: { 'enterprise-id': expect.stringContaining('ent-sakura') },
     });
-  });
-
-  it('reads a record’s id as the records write it and its zone, naming what is wrong', async () => {
-    const id = '0123456789ABCDEF0123456789ABCDEF';
-    const params = (trxId: string) => ({ params: Promise.resolve({ trxId }) });
-    expect(await recordQuery(get('tz=jst'), ACCOUNT, null, params(id))).toEqual({
-      ok: true,
-      query: { trxId: id.toLowerCase(), tz: 'JST' },
-    });
-    const wrong = await recordQuery(get('tz=PST&tz=UTC&foo=1'), ACCOUNT, null, params('nope'));
-    expect(wrong.ok === false && Object.keys(wrong.errors).sort()).toEqual(['foo', 'trx_id', 'tz']);
   });
 });

@@ -5,16 +5,7 @@
  * feature whose request holds more than the query (an export's columns, a CSV's) writes its own
  * reader around the codec's.
  */
-import { normaliseTrxId, trxIdProblem } from '../cdr/trx-id';
-import type { Zone } from '../time/zones';
-import {
-  noFieldErrors,
-  parseQuery,
-  parseZone,
-  unexpectedParams,
-  type ParseResult,
-  type TransactionsQuery,
-} from './query';
+import { parseQuery, type ParseResult, type TransactionsQuery } from './query';
 
 /** What a reader knows of the request's signed-in account: the enterprise its session is for. */
 export interface ReaderAccount {
@@ -36,31 +27,4 @@ export function searchQueryOf(req: Request, account: ReaderAccount, alsoAllowed:
 /** The reader of a search query in the URL, the parameters besides it that the route reads itself allowed. */
 export function searchQuery(alsoAllowed: readonly string[] = []): QueryReader<TransactionsQuery> {
   return (req, account) => searchQueryOf(req, account, alsoAllowed);
-}
-
-/** GET /api/transactions/<trx_id>: the record's id, as the records write it, and the zone to show it in. */
-export interface RecordQuery {
-  trxId: string;
-  tz: Zone;
-}
-
-/**
- * The record route's query: the id in its path (checked before any call) and `tz`, once — a
- * misspelt or repeated parameter is said, not ignored, as on the list's route.
- */
-export async function recordQuery(
-  req: Request,
-  _account: ReaderAccount,
-  _services: unknown,
-  context: { params: Promise<{ trxId: string }> },
-): Promise<ParseResult<RecordQuery>> {
-  const { trxId } = await context.params;
-  const errors = noFieldErrors();
-  const problem = trxIdProblem(trxId);
-  if (problem) errors.trx_id = problem;
-  const params = new URL(req.url).searchParams;
-  unexpectedParams(params, ['tz'], errors);
-  const tz = parseZone(params.get('tz'), errors);
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, query: { trxId: normaliseTrxId(trxId), tz } };
 }

@@ -4,5 +4,5 @@
  * this folder is its own.
  */
 export { pageUrlParsers } from './page-url-parsers';
-export { planQueryOptions, transactionQueryOptions, transactionsQueryOptions } from './queries';
+export { planQueryOptions, transactionsQueryOptions } from './queries';
 export { useSearchUrl, type SearchUrl, type SearchUrlOptions } from './use-search-url';

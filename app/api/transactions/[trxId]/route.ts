@@ -1,11 +1,12 @@
 /**
- * GET /api/transactions/<trx_id>: one CDR. A transaction seen in any cached page costs no call;
- * an unknown one costs one detail call (and a 404 is remembered for a few minutes). The id and
- * `tz` are checked before anything is spent (lib/query/request.ts `recordQuery`).
+ * GET /api/transactions/<trx_id>: one CDR, looked up by lib/lookup. A transaction seen in the local
+ * history or any cached page costs no call; an unknown one costs one detail call (and a 404 is
+ * remembered for a few minutes). The id and `tz` are checked before anything is spent
+ * (lib/lookup/lookup-request.ts).
  */
 import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
-import { recordQuery, type RecordQuery } from '@/lib/query/request';
+import { lookupRequest, type LookupRequest } from '@/lib/lookup/server';
 import { withAccount } from '@/lib/root/with-account';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
@@ -14,12 +15,12 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ trxId: string }> };
 
-export const GET = withAccount<Context, RecordQuery>(
-  async (req: NextRequest, account, { transactions }, _context, { trxId, tz }) => {
-    const { cdr, meta } = await transactions.record(account, trxId, tz, req.signal);
+export const GET = withAccount<Context, LookupRequest>(
+  async (req: NextRequest, account, { lookup }, _context, { trxId, tz }) => {
+    const { cdr, meta } = await lookup.lookUp(account, trxId, tz, req.signal);
     return json({ ...cdr, _meta: meta });
   },
-  { refuseCrossSite: true, query: recordQuery },
+  { refuseCrossSite: true, query: lookupRequest },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
