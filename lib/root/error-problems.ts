@@ -1,13 +1,15 @@
 import 'server-only';
 /**
  * Maps anything a handler throws to the problem a client should see: each feature's errors by the
- * feature's own mapping, then the kernel's (a ProblemError, a store out of reach, a fault of ours).
- * Said in `locale`, the request's (lib/i18n/request-locale.ts).
+ * feature's own mapping, input a service refused (a domain error) as the 400 a parser's refusal is,
+ * then the kernel's (a ProblemError, a store out of reach, a fault of ours). Said in `locale`, the
+ * request's (lib/i18n/request-locale.ts).
  */
 import { credentialsRefusedProblem } from '../auth/server';
+import { InvalidInputError } from '../errors/invalid-input';
 import { QuotaExceededError } from '../governor/server';
 import { quotaProblem } from '../governor/server';
-import { kernelProblem, renderProblem } from '../http/problem';
+import { badRequest, kernelProblem, renderProblem } from '../http/problem';
 import type { Problem, ProblemSpec } from '../http/problem-types';
 import type { Locale } from '../i18n/locales';
 import { CredentialsRefusedError, UpstreamError } from '../upstream/server';
@@ -22,5 +24,6 @@ function problemOf(err: unknown): { problem: ProblemSpec; headers: Record<string
   if (err instanceof QuotaExceededError) return quotaProblem(err);
   if (err instanceof CredentialsRefusedError) return { problem: credentialsRefusedProblem(err), headers: {} };
   if (err instanceof UpstreamError) return upstreamProblem(err);
+  if (err instanceof InvalidInputError) return { problem: badRequest({ ...err.errors }).problem, headers: {} };
   return kernelProblem(err);
 }
