@@ -14,12 +14,16 @@ import 'server-only';
  */
 import enCdr from '../../messages/en/cdr.json';
 import enCommon from '../../messages/en/common.json';
+import enHistory from '../../messages/en/history.json';
+import enPages from '../../messages/en/pages.json';
 import enProblems from '../../messages/en/problems.json';
 import enQuota from '../../messages/en/quota.json';
 import enShell from '../../messages/en/shell.json';
 import enSignin from '../../messages/en/signin.json';
 import jaCdr from '../../messages/ja/cdr.json';
 import jaCommon from '../../messages/ja/common.json';
+import jaHistory from '../../messages/ja/history.json';
+import jaPages from '../../messages/ja/pages.json';
 import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
 import jaShell from '../../messages/ja/shell.json';
@@ -31,6 +35,8 @@ const CATALOGUES: Record<Locale, Messages> = {
   en: {
     cdr: enCdr,
     common: enCommon,
+    history: enHistory,
+    pages: enPages,
     problems: enProblems,
     quota: enQuota,
     shell: enShell,
@@ -39,6 +45,8 @@ const CATALOGUES: Record<Locale, Messages> = {
   ja: {
     cdr: jaCdr,
     common: jaCommon,
+    history: jaHistory,
+    pages: jaPages,
     problems: jaProblems,
     quota: jaQuota,
     shell: jaShell,
@@ -46,8 +54,11 @@ const CATALOGUES: Record<Locale, Messages> = {
   },
 };
 
-/** Namespaces only the server renders (problem details go out as text): never sent to a browser. */
-const SERVER_ONLY: readonly (keyof Messages)[] = ['problems'];
+/**
+ * Namespaces only the server renders (problem details go out as text; page titles are metadata):
+ * never sent to a browser.
+ */
+const SERVER_ONLY: readonly (keyof Messages)[] = ['pages', 'problems'];
 
 export function messagesFor(locale: Locale): Messages {
   return CATALOGUES[locale];

@@ -1,8 +1,11 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
 import { HistoryView } from '@/components/history/history-view';
 
-export const metadata: Metadata = { title: 'Local history' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('pages'))('history') };
+}
 
 /** The account's local history: how far the copy of its settled days has come, and its controls. */
 export default function HistoryPage() {

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
 import { firstParam } from '@/lib/http/page-params';
 import { presetRange } from '@/lib/search';
@@ -6,7 +7,9 @@ import { zoneOf } from '@/lib/query/page-url';
 import { preferredZone } from '@/lib/root/page-session';
 import { InsightsView } from '@/components/insights/insights-view';
 
-export const metadata: Metadata = { title: 'Insights' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('pages'))('insights') };
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
