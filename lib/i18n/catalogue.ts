@@ -15,6 +15,7 @@ import 'server-only';
 import enCdr from '../../messages/en/cdr.json';
 import enCommon from '../../messages/en/common.json';
 import enHistory from '../../messages/en/history.json';
+import enInsights from '../../messages/en/insights.json';
 import enPages from '../../messages/en/pages.json';
 import enProblems from '../../messages/en/problems.json';
 import enQuota from '../../messages/en/quota.json';
@@ -23,6 +24,7 @@ import enSignin from '../../messages/en/signin.json';
 import jaCdr from '../../messages/ja/cdr.json';
 import jaCommon from '../../messages/ja/common.json';
 import jaHistory from '../../messages/ja/history.json';
+import jaInsights from '../../messages/ja/insights.json';
 import jaPages from '../../messages/ja/pages.json';
 import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
@@ -36,6 +38,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     cdr: enCdr,
     common: enCommon,
     history: enHistory,
+    insights: enInsights,
     pages: enPages,
     problems: enProblems,
     quota: enQuota,
@@ -46,6 +49,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     cdr: jaCdr,
     common: jaCommon,
     history: jaHistory,
+    insights: jaInsights,
     pages: jaPages,
     problems: jaProblems,
     quota: jaQuota,

@@ -7,6 +7,7 @@
 import type cdr from '../../messages/en/cdr.json';
 import type common from '../../messages/en/common.json';
 import type history from '../../messages/en/history.json';
+import type insights from '../../messages/en/insights.json';
 import type pages from '../../messages/en/pages.json';
 import type problems from '../../messages/en/problems.json';
 import type quota from '../../messages/en/quota.json';
@@ -17,6 +18,7 @@ export interface Messages {
   cdr: typeof cdr;
   common: typeof common;
   history: typeof history;
+  insights: typeof insights;
   pages: typeof pages;
   problems: typeof problems;
   quota: typeof quota;
