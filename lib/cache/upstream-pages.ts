@@ -7,6 +7,7 @@ import 'server-only';
  */
 import { QuotaExceededError } from '../governor/server';
 import { ProblemError } from '../http/problem';
+import { msg } from '../i18n/message';
 import { log } from '../log';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import { pageFault, reachableRecords } from '../query/ranges';
@@ -16,6 +17,17 @@ import { CachedPages, type Slice } from './cached-pages';
 import { isRetryable, UpstreamError } from '../upstream/server';
 import type { CachePolicy } from './cache-policy';
 import { callsSpentBy, type QueryClass, type UpstreamAccount, type UpstreamGateway } from '../upstream/server';
+
+/** A page past the last one the upstream serves (MAX_PAGE pages of `pageSize`): a 400 naming `page`. */
+export function beyondReach(pageSize: number): ProblemError {
+  return new ProblemError({
+    type: '/problems/beyond-reach',
+    title: msg('problems.beyondReach.title'),
+    status: 400,
+    detail: msg('problems.beyondReach.detail', { pages: MAX_PAGE, pageSize }),
+    errors: { page: msg('problems.beyondReach.page') },
+  });
+}
 
 export interface SliceResult extends Slice {
   /** Upstream calls this answer spent (0 for pages read with another request's call). */
@@ -66,13 +78,7 @@ export class UpstreamPages {
     if (start >= reach) {
       const total = await this.cached.knownTotal(account.apiKey, base);
       if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0, fresh: false };
-      throw new ProblemError({
-        type: '/problems/beyond-reach',
-        title: 'This page is beyond the upstream\u2019s reach',
-        status: 400,
-        detail: `The Report API serves at most ${MAX_PAGE} pages of ${pageSize}; narrow the range or add filters to see these records.`,
-        errors: { page: 'Beyond the last page the upstream can serve; narrow the range.' },
-      });
+      throw beyondReach(pageSize);
     }
     end = Math.min(end, reach);
     let lookup = await this.cached.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);

@@ -12,6 +12,7 @@ import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
 import { InvalidInputError } from '../errors/invalid-input';
 import { notFound, ProblemError } from '../http/problem';
+import { msg } from '../i18n/message';
 import type { Logger } from '../log';
 import type { UpstreamAccount, UpstreamGateway } from '../upstream/server';
 import type { ExportFileStore } from './file-store';
@@ -78,9 +79,7 @@ export class ExportService {
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
     if (!job || isExpired(job, this.deps.now()))
-      throw notFound(
-        `No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`,
-      );
+      throw notFound(msg('problems.exports.notYours', { id: id.slice(0, 64) }));
     return job;
   }
 
@@ -109,9 +108,9 @@ export class ExportService {
     if (active.length >= MAX_ACTIVE_EXPORTS) {
       throw new ProblemError({
         type: '/problems/too-many-exports',
-        title: 'Too many exports waiting',
+        title: msg('problems.exports.tooMany.title'),
         status: 409,
-        detail: `Your account already has ${active.length} exports queued or running; cancel one or wait for one to finish.`,
+        detail: msg('problems.exports.tooMany.detail', { n: active.length }),
       });
     }
     const job = createJobRecord({
@@ -187,16 +186,16 @@ export class ExportService {
     if (job.state !== 'done') {
       throw new ProblemError({
         type: '/problems/export-not-ready',
-        title: 'The export has no file yet',
+        title: msg('problems.exports.notReady.title'),
         status: 409,
         detail:
           job.state === 'failed' || job.state === 'cancelled'
-            ? `The export is ${job.state}: it has no file.`
-            : `The export is ${job.state}; its file is ready when it is done.`,
+            ? msg('problems.exports.notReady.ended', { state: job.state })
+            : msg('problems.exports.notReady.running', { state: job.state }),
       });
     }
     const [bytes, stream] = await Promise.all([this.deps.files.size(job.id), this.deps.files.read(job.id)]);
-    if (bytes === null || !stream) throw notFound('The export\u2019s file is gone (deleted after its retention).');
+    if (bytes === null || !stream) throw notFound(msg('problems.exports.fileGone'));
     return { stream, fileName: job.fileName, bytes };
   }
 }
