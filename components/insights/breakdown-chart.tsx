@@ -97,7 +97,10 @@ export function BreakdownChart({
             {rows.map((r) => (
               <tr key={r.label}>
                 <th scope="row">
-                  <Link href={drill.href(r.drill)}>{r.label}</Link>
+                  {/* The value's own name (a network, a sender ID, a key): data, in whatever language it has. */}
+                  <Link href={drill.href(r.drill)} translate="no">
+                    {r.label}
+                  </Link>
                 </th>
                 <td>{f.count(r.total)}</td>
                 <td>{f.count(r.delivered)}</td>
