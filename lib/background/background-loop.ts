@@ -21,6 +21,9 @@ export class BackgroundLoop {
   private kicked = false;
   private ticking: Promise<void> | undefined;
   private halted = false;
+  /** When the last pass ended (ms), whatever it found; null before the first. */
+  private lastTickAt: number | null = null;
+  private startedAt: number | null = null;
 
   constructor(private readonly opts: BackgroundLoopOptions) {}
 
@@ -31,6 +34,7 @@ export class BackgroundLoop {
   start(): void {
     if (this.heartbeat) return;
     this.halted = false;
+    this.startedAt = this.opts.now();
     this.heartbeat = setInterval(() => this.kick(), this.opts.heartbeatMs);
     // Neither timer may keep a finished test or a stopping server alive.
     this.heartbeat.unref?.();
@@ -43,8 +47,24 @@ export class BackgroundLoop {
     this.kicked = true;
     setTimeout(() => {
       this.kicked = false;
-      this.ticking = this.opts.tick().catch(this.opts.onTickError);
+      this.ticking = this.opts
+        .tick()
+        .catch(this.opts.onTickError)
+        .finally(() => {
+          this.lastTickAt = this.opts.now();
+        });
     }, 0).unref?.();
+  }
+
+  /**
+   * Whether the loop runs: started, not stopped, and a pass has ended within three heartbeats (a
+   * pass stuck on a store that never answers, or a loop that died, is not alive). The readiness
+   * check asks it.
+   */
+  alive(now: number): boolean {
+    if (this.startedAt === null || this.halted) return false;
+    const since = this.lastTickAt ?? this.startedAt;
+    return now - since < 3 * this.opts.heartbeatMs;
   }
 
   /** A pass at `at` (epoch ms; Infinity: none), replacing the one planned. */
@@ -66,12 +86,12 @@ export class BackgroundLoop {
   }
 
   /** No new pass or step; steps in flight finish (their calls are paid for), a stuck one is aborted after a grace. */
-  async stop(workers: readonly Worker[], reason: string): Promise<void> {
+  async stop(workers: readonly Worker[], reason: string, graceMs?: number): Promise<void> {
     this.halted = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     this.wakeAt(Number.POSITIVE_INFINITY);
-    await drainWorkers(workers, reason);
+    await drainWorkers(workers, reason, graceMs);
     await this.ticking;
   }
 }

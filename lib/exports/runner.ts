@@ -60,9 +60,17 @@ export class ExportRunner {
     this.loop.start();
   }
 
-  /** Stops scheduling; steps in flight finish (their jobs resume at the next start, here or elsewhere). */
-  stop(): Promise<void> {
-    return this.loop.stop([...this.workers.values()], 'export runner stopped');
+  /**
+   * Stops scheduling; steps in flight finish (their jobs resume at the next start, here or
+   * elsewhere), and one still busy after `graceMs` is aborted. Each worker gives its lease back as it ends.
+   */
+  stop(graceMs?: number): Promise<void> {
+    return this.loop.stop([...this.workers.values()], 'export runner stopped', graceMs);
+  }
+
+  /** Whether the runner's loop runs (the readiness check). */
+  alive(): boolean {
+    return this.loop.alive(this.deps.now());
   }
 
   /** Something changed (a job created, cancelled, an account came back): look again soon. */

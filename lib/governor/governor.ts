@@ -18,6 +18,7 @@ import { brandCheck } from '../errors/brand';
 import type { QuotaSnapshot, SharedQuotaWindow, WindowName } from './api';
 import type { GovernorBackend, SlotLease, WaitingCall } from './backend';
 import { isSignIn, rankOf, type CallClass } from './classes';
+import { quotaLeft, type QuotaLeft } from './quota-figures';
 import {
   accountWindows,
   planCalls,
@@ -379,6 +380,12 @@ export class Governor {
           }
         : {}),
     };
+  }
+
+  /** What is left of the windows over every account, as the store holds it (the metrics). */
+  async quotaLeft(): Promise<QuotaLeft[]> {
+    const now = this.now();
+    return quotaLeft(await this.opts.backend.state(now), this.opts.limits, now);
   }
 
   /** Stops the timer and the backend's listeners (tests, shutdown). */

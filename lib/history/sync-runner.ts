@@ -57,9 +57,14 @@ export class SyncRunner {
   }
 
   /** Stops scheduling; a page being read is stored first (its call is paid for); days being built stop after their slice. */
-  async stop(): Promise<void> {
-    await this.loop.stop([...this.workers.values()], 'sync runner stopped');
+  async stop(graceMs?: number): Promise<void> {
+    await this.loop.stop([...this.workers.values()], 'sync runner stopped', graceMs);
     await this.builds.stop();
+  }
+
+  /** Whether the runner's loop runs (the readiness check). */
+  alive(): boolean {
+    return this.loop.alive(this.deps.now());
   }
 
   /** Something changed (the copy turned on, a sign-in, a scope deleted): look again now. */

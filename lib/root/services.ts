@@ -36,6 +36,9 @@ import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
 import { withMemoryCache } from '../cache/server';
 import { postgresGovernorBackend } from '../governor/server';
+import { exportJobCounts } from '../exports/server';
+import { historyDayCounts, historyLagDays } from '../history/server';
+import { installFigures } from '../metrics/server';
 
 /**
  * Decoded pages kept in memory in front of the page cache: about 100 KB each (100 records), and
@@ -72,9 +75,10 @@ export interface Services {
   start(): void;
   /**
    * Stops background work, letting each step in flight finish (a call out is paid for: its page is
-   * stored, not asked again after a restart). The store stays open for the requests still served.
+   * stored, not asked again after a restart) within `graceMs` (then it is aborted), and giving the
+   * leases back. The store stays open for the requests still served.
    */
-  stopBackground(): Promise<void>;
+  stopBackground(graceMs?: number): Promise<void>;
   /** Stops background work and closes the store. */
   close(): Promise<void>;
 }
@@ -186,9 +190,9 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     now,
   });
   let stopMaintenance: (() => void) | undefined;
-  const stopBackground = async () => {
+  const stopBackground = async (graceMs?: number) => {
     stopMaintenance?.();
-    await Promise.all([exportRunner.stop(), syncRunner.stop()]);
+    await Promise.all([exportRunner.stop(graceMs), syncRunner.stop(graceMs)]);
   };
   return {
     config,
@@ -206,6 +210,14 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     signInThrottle,
     endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
     start() {
+      // The figures the metrics read from the store at each scrape (lib/metrics/figures.ts).
+      const figures = { db: store.db, history: store.history, policy, config, now };
+      installFigures({
+        quota: () => gateway.quotaLeft(),
+        historyDays: () => historyDayCounts(figures),
+        historyLagDays: () => historyLagDays(figures),
+        exportJobs: () => exportJobCounts(store.db),
+      });
       const signInStreakMs =
         Math.max(throttleRules.perKey.maxWaitMs, throttleRules.perAddress.maxWaitMs) + throttleRules.perKey.windowMs;
       stopMaintenance ??= scheduleMaintenance({

@@ -33,6 +33,7 @@ import { composedCalls, composedSlice } from './composed-page';
 import { pageLinks, presentCdr } from './present';
 import { canStandIn, staleReason, UpstreamPages } from '../cache/server';
 import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../upstream/server';
+import { countCacheAnswer } from '../metrics/server';
 
 const NOT_FOUND_TTL_MS = 5 * 60_000;
 
@@ -171,6 +172,7 @@ export class TransactionsService {
                 : 'cache',
       };
     }
+    countCacheAnswer(answer.source, answer.calls);
     return this.compose(account, query, answer);
   }
 
@@ -264,6 +266,17 @@ export class TransactionsService {
 
   /** One transaction: from the local history or the cache when it was seen, else one detail call. */
   async record(
+    account: UpstreamAccount,
+    trxId: string,
+    tz: Zone,
+    signal?: AbortSignal,
+  ): Promise<{ cdr: Cdr; meta: TransactionMeta }> {
+    const answer = await this.findRecord(account, trxId, tz, signal);
+    countCacheAnswer(answer.meta.source, answer.meta.calls);
+    return answer;
+  }
+
+  private async findRecord(
     account: UpstreamAccount,
     trxId: string,
     tz: Zone,

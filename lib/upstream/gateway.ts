@@ -17,12 +17,33 @@ import { requestKey, type UpstreamRequest } from '../query/wire';
 import { createTokenKeeper, type TokenKeeper } from './token-keeper';
 import { createUpstreamClient, type UpstreamClient, type UpstreamToken } from './report-api-client';
 import { CredentialsRefusedError, UpstreamError } from './errors';
+import { callOutcome } from './call-outcome';
+import { countUpstreamCall, observeGovernorWait } from '../metrics/server';
 
 /** Who is calling: the upstream account (API key) and how to get its secret for a renewal. */
 export interface UpstreamAccount {
   apiKey: string;
   enterpriseId: string | null;
   credentials: () => Promise<{ apiKey: string; secret: string }>;
+}
+
+/**
+ * A call as sent, counted (sms_upstream_calls_total) by class and how it ended, with how long it
+ * waited in the governor since `askedAt` (performance.now()) for its turn: the one place every
+ * call the upstream receives passes.
+ */
+function counted<T>(cls: CallClass, askedAt: number, send: () => Promise<T>): Promise<T> {
+  observeGovernorWait(cls, (performance.now() - askedAt) / 1000);
+  return send().then(
+    (value) => {
+      countUpstreamCall(cls, '2xx');
+      return value;
+    },
+    (err: unknown) => {
+      countUpstreamCall(cls, callOutcome(err));
+      throw err;
+    },
+  );
 }
 
 /** Without Retry-After, a 429 is read as "this minute is used up". */
@@ -143,9 +164,12 @@ export class UpstreamGateway {
   async verifyCredentials(apiKey: string, secret: string, opts: { knownAddress: boolean }): Promise<UpstreamToken> {
     // From an address the key signed in from lately, or not: the latter takes only part of the cap.
     const cls = opts.knownAddress ? 'signin' : 'signin-new';
+    const askedAt = performance.now();
     const token = await this.governor.run(
       { account: SIGN_IN_ACCOUNT, cls, kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS },
-      holdingOn429(this.governor, SIGN_IN_ACCOUNT, 'signin', this.now, () => this.client.getToken(apiKey, secret)),
+      holdingOn429(this.governor, SIGN_IN_ACCOUNT, 'signin', this.now, () =>
+        counted(cls, askedAt, () => this.client.getToken(apiKey, secret)),
+      ),
     );
     this.tokens.prime(apiKey, token);
     return token;
@@ -185,6 +209,11 @@ export class UpstreamGateway {
   /** The limits the governor holds (for what the exports page says about rates and the reserve). */
   get limits() {
     return this.governor.limits;
+  }
+
+  /** What is left of the windows over every account (the metrics). */
+  quotaLeft() {
+    return this.governor.quotaLeft();
   }
 
   /** What the account has left (the quota meter, and `_meta.quota` of every answer). */
@@ -284,10 +313,11 @@ export class UpstreamGateway {
       // upstream clock behind ours, every token would look spent (the 401 path copes then).
       const until = token.validUntil.getTime();
       const judged = until - this.now() > TOKEN_MARGIN_MS;
+      const askedAt = performance.now();
       const sendWhileGood = () => {
         if (judged && until - this.now() < TOKEN_MARGIN_MS) throw new TokenRanOutError();
         sent += 1;
-        return send(token.token);
+        return counted(cls, askedAt, () => send(token.token));
       };
       try {
         const value = await this.governor.run(
@@ -355,11 +385,15 @@ export function createGateway(
       log.warn('governor.ledger_write_failed', { error: err instanceof Error ? err.message : String(err) }),
   });
   const governedTokens = {
-    getToken: (apiKey: string, secret: string) =>
-      governor.run(
+    getToken: (apiKey: string, secret: string) => {
+      const askedAt = performance.now();
+      return governor.run(
         { account: apiKey, cls: 'renewal', kind: 'token' },
-        holdingOn429(governor, apiKey, 'token', now, () => client.getToken(apiKey, secret)),
-      ),
+        holdingOn429(governor, apiKey, 'token', now, () =>
+          counted('renewal', askedAt, () => client.getToken(apiKey, secret)),
+        ),
+      );
+    },
   };
   const tokens = createTokenKeeper({
     client: governedTokens,
