@@ -374,7 +374,11 @@ export function createGateway(
   now: () => number = Date.now,
   hooks: GatewayHooks = {},
 ): UpstreamGateway {
-  const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const client = createUpstreamClient({
+    baseUrl: config.UPSTREAM_BASE_URL,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
+  });
   const governor = new Governor({
     backend,
     limits: upstreamLimits(config),

@@ -91,6 +91,16 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
         headers: { 'Retry-After': '30' },
       };
     case 'malformed':
+      if (err.maxBodyBytes !== undefined)
+        return {
+          problem: {
+            type: `${TYPE_BASE}upstream-too-large`,
+            title: 'The Report API sent an answer larger than the dashboard reads',
+            status: 502,
+            detail: `Its answer went past ${err.maxBodyBytes} bytes (UPSTREAM_MAX_BODY_BYTES), so it was not read; a page of 100 records is about 100 KB. Try again later; if it keeps happening, tell the team running the dashboard.`,
+          },
+          headers: {},
+        };
       return {
         problem: {
           type: `${TYPE_BASE}upstream-malformed`,
