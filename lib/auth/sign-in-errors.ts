@@ -25,7 +25,8 @@ const TEXTS = {
   SignInBroken: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
   CredentialsRefused:
     'The Report API no longer accepts the secret this dashboard held for your API key (it was probably changed), so every session of the key here was signed out. Sign in with the current secret.',
-  SignedOutEverywhere: 'You signed out everywhere: every session of this API key has ended.',
+  SignedOutEverywhere:
+    'You signed out everywhere: every session of this API key has ended, and no secret of it is kept here any more (a local history that kept copying while you were signed out waits for your next sign-in).',
   TooManyAttempts: (seconds) =>
     seconds === undefined
       ? 'Too many sign-in attempts. Try again in a few minutes.'

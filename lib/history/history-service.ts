@@ -243,6 +243,33 @@ export class HistoryService {
     return this.get(account);
   }
 
+  /**
+   * Deletes the secrets kept for copying while signed out of every copy of the API key (each of its
+   * enterprises), and turns that option off: "sign out everywhere" leaves nothing that can call the
+   * upstream as the key. Each copy then waits for the next sign-in. How many copies kept one.
+   */
+  async forgetKeptSecrets(apiKey: string): Promise<number> {
+    const kept = (await this.deps.history.allSettings()).filter(
+      (s) => s.apiKey === apiKey && (s.keepSignedOut || s.sealedSecret !== null),
+    );
+    await Promise.all(
+      kept.map((s) =>
+        this.inTurn(s.scope, async () => {
+          const current = await this.deps.history.getSettings(s.scope);
+          if (!current) return;
+          await this.deps.history.putSettings({
+            ...current,
+            keepSignedOut: false,
+            sealedSecret: null,
+            updatedAt: this.deps.now(),
+          });
+          this.deps.runner.kick(s.scope);
+        }),
+      ),
+    );
+    return kept.length;
+  }
+
   /** Forgets the copy: records, days, results and settings. */
   async delete(account: HistoryAccount): Promise<void> {
     const scope = scopeOf(account).key;

@@ -71,6 +71,11 @@ export interface Services {
   signInThrottle: SignInThrottle;
   /** Ends every session of an API key (lib/auth/end-sessions.ts); how many there were. */
   endSessions(apiKey: string, reason: SessionsEndReason): Promise<number>;
+  /**
+   * "Sign out everywhere": every session of the key ends, and so does copying while signed out
+   * (the secret each of its local histories kept is deleted). How many of each.
+   */
+  signOutEverywhere(apiKey: string): Promise<{ ended: number; keptSecretsDeleted: number }>;
   /** Starts background work (the export runner, store maintenance): at server start, not in tests. */
   start(): void;
   /**
@@ -209,6 +214,13 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     insights,
     signInThrottle,
     endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
+    async signOutEverywhere(apiKey) {
+      const ended = await endSessions({ vault: store.vault, gateway }, apiKey, 'signed-out-everywhere');
+      const keptSecretsDeleted = await history.forgetKeptSecrets(apiKey);
+      if (keptSecretsDeleted > 0)
+        log.info('history.kept_secrets_deleted', { account: apiKey, copies: keptSecretsDeleted });
+      return { ended, keptSecretsDeleted };
+    },
     start() {
       // The figures the metrics read from the store at each scrape (lib/metrics/figures.ts).
       const figures = { db: store.db, history: store.history, policy, config, now };
