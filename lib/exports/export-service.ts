@@ -34,8 +34,6 @@ export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & {
  */
 const ownerOf = (account: ExportAccount): string => scopeOf(account).key;
 
-/** Active jobs one account may have at once: enough for real use, a bound on a runaway script. */
-export const MAX_ACTIVE_EXPORTS = 10;
 const LIST_LIMIT = 100;
 
 export interface ExportServiceDeps {
@@ -46,7 +44,10 @@ export interface ExportServiceDeps {
   /** The local history, which answers what it holds with no call (for estimates). */
   local: LocalReadDeps;
   runner: Pick<ExportRunner, 'kick' | 'cancel'>;
-  config: Pick<Config, 'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS'>;
+  config: Pick<
+    Config,
+    'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS' | 'MAX_ACTIVE_EXPORTS' | 'EXPORT_MAX_BYTES_PER_ACCOUNT'
+  >;
   log: Logger;
   now: () => number;
 }
@@ -103,14 +104,6 @@ export class ExportService {
       return { kind: 'estimate', estimate };
     }
 
-    if (active.length >= MAX_ACTIVE_EXPORTS) {
-      throw new ProblemError({
-        type: '/problems/too-many-exports',
-        title: 'Too many exports waiting',
-        status: 409,
-        detail: `Your account already has ${active.length} exports queued or running; cancel one or wait for one to finish.`,
-      });
-    }
     const job = createJobRecord({
       id: randomUUID(),
       account: { apiKey: account.apiKey, sid: account.sid, enterpriseId: account.enterpriseId },
@@ -121,7 +114,12 @@ export class ExportService {
       now,
     });
     await routeNewJob(this.deps.local, job);
-    await this.deps.store.insertJob(job, ownerOf(account));
+    const { MAX_ACTIVE_EXPORTS: maxActive, EXPORT_MAX_BYTES_PER_ACCOUNT: maxBytes } = this.deps.config;
+    const admission = await this.deps.store.insertJobWithin(job, ownerOf(account), { maxActive, maxBytes });
+    if (!admission.admitted) {
+      this.deps.log.info('export.refused', { account: account.apiKey, by: admission.by });
+      throw admission.by === 'active' ? tooManyExports(admission.active) : exportSpaceFull(admission.bytes, maxBytes);
+    }
     this.deps.log.info('export.created', {
       job: job.id,
       account: account.apiKey,
@@ -196,6 +194,26 @@ export class ExportService {
     if (bytes === null || !stream) throw notFound('The export\u2019s file is gone (deleted after its retention).');
     return { stream, fileName: job.fileName, bytes };
   }
+}
+
+function tooManyExports(active: number): ProblemError {
+  return new ProblemError({
+    type: '/problems/too-many-exports',
+    title: 'Too many exports waiting',
+    status: 409,
+    detail: `Your account already has ${active} exports queued or running (MAX_ACTIVE_EXPORTS); cancel one or wait for one to finish.`,
+  });
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+function exportSpaceFull(bytes: number, maxBytes: number): ProblemError {
+  return new ProblemError({
+    type: '/problems/export-space-full',
+    title: 'Your exports take all the space they may',
+    status: 507,
+    detail: `Your account's exports hold ${mib(bytes)} of the ${mib(maxBytes)} it may keep (EXPORT_MAX_BYTES_PER_ACCOUNT). Delete finished exports you have downloaded (on the Exports page) and try again; finished exports are also deleted after their retention.`,
+  });
 }
 
 /** Past its retention (a finished job's `expiresAt`; a running one has none). */
