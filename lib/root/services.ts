@@ -172,6 +172,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     vault: store.vault,
     gateway,
     runner: syncRunner,
+    cache,
     policy,
     config,
     now,
