@@ -20,7 +20,8 @@ import type { ExportJobRecord, StoredWindow } from './job-row';
 import { ExportJobCancelledError } from './job-store';
 import type { PageCacheStore } from '../cache/server';
 import type { VaultEntry, VaultStore } from '../auth/server';
-import { whenStoreAnswers } from '../db/unavailable';
+import { isStoreBlocked, whenStoreAnswers } from '../db/unavailable';
+import { paidPages } from '../background/server';
 import { formatWallClock } from '../time/zones';
 import { UpstreamError, isRetryable } from '../upstream/server';
 import { backoffMs, MAX_FAILURES } from '../background';
@@ -392,7 +393,11 @@ async function step(
 
   let body: ResultPage;
   let calls: number;
-  const call = deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
+  // A page paid for by a step whose store write failed (a full disk) is stored now, not paid again.
+  const paidKey = `export:${jobId}:${key}:${sortOrder}:${page}`;
+  const call = paidPages().fetch(paidKey, () =>
+    deps.gateway.query(account, { base, page, sortOrder }, 'export', signal),
+  );
   // The previous page's copy for the dashboard is written while this call is in flight.
   const writing = later.flushSoon();
   try {
@@ -408,8 +413,9 @@ async function step(
   const readId = randomUUID();
   await writing;
   // The page is paid for: kept even when the store cannot be written this moment (a database
-  // restarting), tried again for up to a minute, each time from the job as stored then.
-  return whenStoreAnswers(
+  // restarting), tried again for up to a minute, each time from the job as stored then; past that
+  // (a disk full until someone frees it) it stays held in memory for the next step.
+  const kept = await whenStoreAnswers(
     () => keepPage(deps, { jobId, w, page, key, body, calls, fetchedAt, readId }, later, signal),
     {
       maxWaitMs: KEEP_PAGE_WAIT_MS,
@@ -420,7 +426,12 @@ async function step(
           error: err instanceof Error ? err.message : String(err),
         }),
     },
-  );
+  ).catch((err: unknown) => {
+    if (!isStoreBlocked(err)) paidPages().stored(paidKey);
+    throw err;
+  });
+  paidPages().stored(paidKey);
+  return kept;
 }
 
 /** A page read from the upstream, to be kept (keepPage). */
