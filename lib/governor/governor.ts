@@ -244,8 +244,12 @@ export class Governor {
     return this.opts.limits;
   }
 
-  /** Runs `fn` (one upstream call) when the limits allow it. */
-  run<T>(req: CallRequest, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` (one upstream call) when the limits allow it. `fn` is given the signal of everyone
+   * waiting for the call (a shared call's: aborted only once every one of them has gone away), to
+   * give up the call in flight with.
+   */
+  run<T>(req: CallRequest, fn: (signal?: AbortSignal) => Promise<T>): Promise<T> {
     if (req.shareKey) {
       const key = `${req.account}\u0000${req.shareKey}`;
       const existing = this.shared.get(key);
@@ -264,12 +268,12 @@ export class Governor {
     return this.runUnshared(req, fn);
   }
 
-  private async runUnshared<T>(req: CallRequest, fn: () => Promise<T>): Promise<T> {
+  private async runUnshared<T>(req: CallRequest, fn: (signal?: AbortSignal) => Promise<T>): Promise<T> {
     const ticket = await this.waitForTurn(req);
     try {
       let result: T;
       try {
-        result = await fn();
+        result = await fn(req.signal);
       } catch (err) {
         await this.settle(
           ticket.id,

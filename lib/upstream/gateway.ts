@@ -58,11 +58,11 @@ function holdingOn429<T>(
   account: string,
   kind: string,
   now: () => number,
-  send: () => Promise<T>,
-): () => Promise<T> {
-  return async () => {
+  send: (signal?: AbortSignal) => Promise<T>,
+): (signal?: AbortSignal) => Promise<T> {
+  return async (signal) => {
     try {
-      return await send();
+      return await send(signal);
     } catch (err) {
       if (err instanceof UpstreamError && err.kind === 'rate_limited') {
         const wait = err.retryAfterMs ?? DEFAULT_429_WAIT_MS;
@@ -185,8 +185,8 @@ export class UpstreamGateway {
     cls: QueryClass,
     signal?: AbortSignal,
   ): Promise<{ page: ResultPage; calls: number }> {
-    const { value, sent } = await this.call(account, cls, 'query', requestKey(req), signal, (token) =>
-      this.client.queryTransactions(token, req),
+    const { value, sent } = await this.call(account, cls, 'query', requestKey(req), signal, (token, flight) =>
+      this.client.queryTransactions(token, req, flight),
     );
     return { page: value, calls: sent };
   }
@@ -288,7 +288,7 @@ export class UpstreamGateway {
     kind: string,
     shareKey: string,
     signal: AbortSignal | undefined,
-    send: (token: string) => Promise<T>,
+    send: (token: string, signal?: AbortSignal) => Promise<T>,
   ): Promise<{ value: T; sent: number }> {
     const refusedKey = `${account.apiKey}\u0000${account.enterpriseId ?? ''}\u0000${shareKey}`;
     const refused = this.forbidden.get(refusedKey);
@@ -314,10 +314,13 @@ export class UpstreamGateway {
       const until = token.validUntil.getTime();
       const judged = until - this.now() > TOKEN_MARGIN_MS;
       const askedAt = performance.now();
-      const sendWhileGood = () => {
+      // Background work gives up its call in flight when it is cancelled or the server stops (the
+      // signal of everyone sharing the call: a person's identical request keeps it going); a
+      // person's call runs to its answer, which is paid for and kept even if they left.
+      const sendWhileGood = (flight?: AbortSignal) => {
         if (judged && until - this.now() < TOKEN_MARGIN_MS) throw new TokenRanOutError();
         sent += 1;
-        return counted(cls, askedAt, () => send(token.token));
+        return counted(cls, askedAt, () => send(token.token, cls === 'interactive' ? undefined : flight));
       };
       try {
         const value = await this.governor.run(
