@@ -22,7 +22,8 @@ export class PaidPages {
   /** The page held for `key`, or what `call` answers (held until `stored`). */
   async fetch<T extends { calls: number }>(key: string, call: () => Promise<T>): Promise<T> {
     if (this.held.has(key)) {
-      log.info('background.paid_page_reused', { key });
+      // Not the key: it holds the query, which may name a phone number.
+      log.info('background.paid_page_reused', { held: this.held.size });
       // As it was answered, its calls included: they were spent for this page, and are counted
       // when it is stored (the try that failed stored nothing, the count neither).
       return this.held.get(key) as T;
