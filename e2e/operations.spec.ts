@@ -221,7 +221,7 @@ test('a stop is bounded with the upstream hanging, gives its leases back, and th
   await dashboard.stop('SIGTERM');
   const took = Date.now() - started;
   expect(took).toBeLessThan(10_000);
-  expect(dashboard.exitCode).toBe(143);
+  expect(dashboard.lastExit).toEqual({ code: 143, signal: null });
   expect(dashboard.log).toContain('"event":"shutdown.done"');
   // Its leases were given back as it stopped, not left to expire.
   const store = new SqliteDatabase(path.join(DATA_DIR, 'dashboard.sqlite'), { readonly: true });
