@@ -66,11 +66,12 @@ export function installGracefulStop(deps: StopDeps): void {
     // As a signal ends a process: 128 + its number.
     const code = signal === 'SIGTERM' ? 143 : 130;
     log.info('shutdown.started', { signal });
+    // Not unref'd: it also keeps the process alive while the stop waits for threads that do not
+    // (the history writer's), which would otherwise let it end mid-stop with exit code 0.
     const deadline = setTimeout(() => {
       log.warn('shutdown.deadline', { signal, ms: deadlineMs });
       deps.exit(code);
     }, deadlineMs);
-    deadline.unref?.();
     void (async () => {
       const [cut] = await Promise.all([
         deps.drainRequests(graceMs).catch((err: unknown) => {
