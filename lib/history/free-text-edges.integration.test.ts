@@ -12,7 +12,7 @@ import type { Harness } from '../../tests/support/service-harness';
 import { loadHistoryFixture } from '../../tests/support/history-fixture';
 import { scopeOf } from './scope';
 import { addDays, dayOf } from './days';
-import { prefixSuccessor } from './store/history-search';
+import { prefixSuccessor } from '../cdr/typed-text';
 
 const TEXTS = [
   '\u{10FFFF}\u{10FFFF}',

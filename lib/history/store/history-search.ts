@@ -11,7 +11,7 @@ import 'server-only';
  * Every search names its scope: one account's copy is never read for another.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { searchFolded } from '../../cdr/typed-text';
+import { prefixSuccessor, searchFolded } from '../../cdr/typed-text';
 import { DAY_MS, HOUR_MS } from '../../time/units';
 import { joinRanges, type TimeRange } from '../../query/ranges';
 import { packPlan, utcDaysOf } from './pack-plan';
@@ -169,23 +169,6 @@ function ftsMatch(text: string): RawBuilder<string> {
   const upper = prefixSuccessor(needle);
   const below = upper === null ? sql`` : sql` and term < ${upper}`;
   return sql<string>`(select coalesce(group_concat('"' || replace(term, '"', '""') || '"', ' OR '), '""') from history_fts_vocab where term >= ${needle}${below})`;
-}
-
-/**
- * The first string after every string that starts with `prefix` (SQLite compares text as UTF-8
- * bytes, which is code point order): its last character one code point up. A last character at
- * the top of Unicode (U+10FFFF) has none above it: the one before it goes up instead, and a prefix
- * of nothing but U+10FFFF has no successor (null: no upper bound).
- */
-export function prefixSuccessor(prefix: string): string | null {
-  const chars = [...prefix];
-  while (chars.length > 0) {
-    const code = chars.pop()!.codePointAt(0)!;
-    // A lone surrogate's next is another surrogate: skip past them to a character UTF-8 can carry.
-    const next = code === 0xd7ff ? 0xe000 : code + 1;
-    if (next <= 0x10ffff) return chars.join('') + String.fromCodePoint(next);
-  }
-  return null;
 }
 
 /**
