@@ -4,7 +4,9 @@
  */
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../tests/support/service-harness';
+import { BACKENDS } from '../../tests/support/backends';
+import { startHarnessOn } from '../../tests/support/harness-on';
+import type { Harness } from '../../tests/support/service-harness';
 import { readiness } from './readiness';
 
 const harnesses: Harness[] = [];
@@ -12,9 +14,9 @@ afterAll(async () => {
   for (const h of harnesses) await h.close().catch(() => undefined);
 });
 
-describe('readiness', () => {
+describe.each(BACKENDS)('readiness on %s', (dialect) => {
   it('names the failing check, and is ready once every one holds', async () => {
-    const h = await startHarness();
+    const h = await startHarnessOn(dialect);
     harnesses.push(h);
     const services = async () => h;
     // Built, but the runners not started (as before the startup hook's start()).
