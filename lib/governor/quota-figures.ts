@@ -6,7 +6,8 @@
  */
 import type { WindowName } from './api';
 import { countsInQueryWindows } from './classes';
-import { accountWindows, sharedWindows, type GovernorState, type PolicyLimits } from './policy';
+import type { GovernorState, PolicyLimits } from './decision';
+import { accountWindows, sharedWindows } from './forecast';
 
 export interface QuotaLeft {
   window: WindowName;

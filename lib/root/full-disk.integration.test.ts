@@ -144,7 +144,7 @@ describe.skipIf(!smallDiskAvailable()).each(BACKENDS)('a full disk under the sto
     }
 
     disk.free();
-    await until(async () => (await h.exports.get(account, id)).state === 'done', 60_000, 'the export to finish');
+    await until(async () => (await h.exports.get(account, id)).state === 'done', 120_000, 'the export to finish');
     const job = await h.exports.get(account, id);
     // Every page paid for once: the calls the simulator answered are the export's pages.
     const pages = Math.ceil((job.progress.totalExpected ?? 0) / 100);
@@ -152,5 +152,5 @@ describe.skipIf(!smallDiskAvailable()).each(BACKENDS)('a full disk under the sto
     expect(queries()).toBe(pages);
     expect(job.progress.callsSpent).toBe(pages);
     expect(job.countCheck).toMatchObject({ expected: job.progress.totalExpected, written: job.progress.totalExpected });
-  }, 120_000);
+  }, 200_000);
 });
