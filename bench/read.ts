@@ -117,7 +117,8 @@ async function main(): Promise<void> {
     simToken,
   );
   const records = sample.json<{ _embedded: { cdrs: Cdr[] } }>()._embedded.cdrs;
-  const seeded = { firstFrom: dayStart(now - 200 * DAY) };
+  // One page a minute of ranges, every one settled (ended more than 72 h ago): the first far enough back.
+  const seeded = { firstFrom: dayStart(now - Math.ceil(SEEDED_PAGES / 1440 + 10) * DAY) };
   const seedStarted = performance.now();
   if (PARTS.has('3')) {
     await seedPages({
@@ -298,10 +299,11 @@ async function main(): Promise<void> {
         next = until;
       };
       const checkpoints: { pages: number; rss: number }[] = [];
-      for (let until = BLOCK; until <= SEEDED_PAGES; until += BLOCK) {
+      // Halfway through each block too (its pages small so far: the cache holds small pages there).
+      for (let until = BLOCK / 2; until <= SEEDED_PAGES; until += BLOCK / 2) {
         await ask(until);
         const rss = dash.rss();
-        checkpoints.push({ pages: until, rss });
+        if (until % BLOCK === 0) checkpoints.push({ pages: until, rss });
         console.log(
           `   after ${fmt(until)}: ${mb(rss)} (${rss >= rssBefore ? '+' : ''}${mb(rss - rssBefore)} over before); ${await heap()}; ${fmt(until / ((performance.now() - askStarted) / 1000))} pages/s so far   (load ${load()})`,
         );
