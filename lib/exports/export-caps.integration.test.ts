@@ -5,6 +5,7 @@
  * EXPORT_MAX_BYTES_PER_ACCOUNT is refused a new one (507, saying what to delete) until it deletes one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { exportRequest } from '../../tests/support/parsed';
 import { BACKENDS } from '../../tests/support/backends';
 import { startHarnessOn } from '../../tests/support/harness-on';
 import type { Harness } from '../../tests/support/service-harness';
@@ -42,16 +43,23 @@ describe.each(BACKENDS)('export bounds on %s', (dialect) => {
     const account = { apiKey: 'fuji', enterpriseId: null, sid: 'sid-fuji' };
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        outcome(harnesses[i % harnesses.length]!.exports.create(account, day(1 + (i % 28)))),
+        outcome(
+          harnesses[i % harnesses.length]!.exports.create(
+            account,
+            exportRequest(day(1 + (i % 28)), account.enterpriseId),
+          ),
+        ),
       ),
     );
     expect(results.filter((r) => r === 'created')).toHaveLength(5);
     expect(results.filter((r) => r === '409 /problems/too-many-exports')).toHaveLength(25);
     expect(await first.store.exportJobs.activeJobs()).toHaveLength(5);
     // Another key has its own bound.
-    expect(await outcome(first.exports.create({ apiKey: 'minato', enterpriseId: null, sid: 's' }, day(1)))).toBe(
-      'created',
-    );
+    expect(
+      await outcome(
+        first.exports.create({ apiKey: 'minato', enterpriseId: null, sid: 's' }, exportRequest(day(1), null)),
+      ),
+    ).toBe('created');
   });
 
   it('refuses a new export once the account’s files reach EXPORT_MAX_BYTES_PER_ACCOUNT, until one is deleted', async () => {
@@ -69,7 +77,7 @@ describe.each(BACKENDS)('export bounds on %s', (dialect) => {
     const account = { apiKey: 'fuji', enterpriseId: null, sid: 'sid-fuji' };
     const from = new Date(now - 5 * 86_400_000).toISOString().slice(0, 10);
     const range = { 'date-from': `${from} 00:00:00`, 'date-to': `${from} 12:00:00`, tz: 'UTC' };
-    const created = await h.exports.create(account, range);
+    const created = await h.exports.create(account, exportRequest(range, account.enterpriseId));
     if (created.kind !== 'job') throw new Error('expected a job');
     h.exportRunner.start();
     const until = Date.now() + 30_000;
@@ -79,14 +87,18 @@ describe.each(BACKENDS)('export bounds on %s', (dialect) => {
     }
     expect(await h.store.exportFiles.size(created.job.id)).toBeGreaterThan(4096);
 
-    const refused = await h.exports.create(account, range).catch((err: unknown) => err);
+    const refused = await h.exports
+      .create(account, exportRequest(range, account.enterpriseId))
+      .catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ProblemError);
     expect((refused as ProblemError).problem).toMatchObject({ status: 507, type: '/problems/export-space-full' });
     expect((refused as ProblemError).problem.detail).toMatch(/EXPORT_MAX_BYTES_PER_ACCOUNT.*Delete finished exports/);
     // Another key's space is its own.
-    expect(await outcome(h.exports.create({ apiKey: 'minato', enterpriseId: null, sid: 's' }, range))).toBe('created');
+    expect(
+      await outcome(h.exports.create({ apiKey: 'minato', enterpriseId: null, sid: 's' }, exportRequest(range, null))),
+    ).toBe('created');
 
     await h.exports.cancel(account, created.job.id);
-    expect(await outcome(h.exports.create(account, range))).toBe('created');
+    expect(await outcome(h.exports.create(account, exportRequest(range, account.enterpriseId)))).toBe('created');
   });
 });

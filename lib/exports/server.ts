@@ -4,6 +4,7 @@ import 'server-only';
  */
 export { exportJobCounts } from './export-figures';
 export { ExportService } from './export-service';
+export { exportRequestOf, type ExportRequest } from './export-request';
 export { createExportFileStore, type ExportFileStore } from './file-store';
 export { createExportJobStore, type ExportJobStore } from './job-store';
 export { ExportRunner } from './runner';

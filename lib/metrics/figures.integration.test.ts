@@ -3,6 +3,7 @@
  * local history's days by state and its lag, the quota left — as a scrape shows them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { exportRequest } from '../../tests/support/parsed';
 import { BACKENDS } from '../../tests/support/backends';
 import { startHarnessOn } from '../../tests/support/harness-on';
 import type { Harness } from '../../tests/support/service-harness';
@@ -26,7 +27,13 @@ describe.each(BACKENDS)('the store’s figures on %s', (dialect) => {
     h.start();
     const account = { apiKey: 'fuji', enterpriseId: null, sid: 'sid-fuji' };
     for (const d of ['01', '02', '03'])
-      await h.exports.create(account, { 'date-from': `2026-08-${d} 00:00:00`, 'date-to': `2026-08-${d} 01:00:00` });
+      await h.exports.create(
+        account,
+        exportRequest(
+          { 'date-from': `2026-08-${d} 00:00:00`, 'date-to': `2026-08-${d} 01:00:00` },
+          account.enterpriseId,
+        ),
+      );
     // A copy turned on, ten settled days back, nothing copied (no session: it waits).
     const since = addDays(dayOf(Date.now()), -13);
     await h.history.put({ apiKey: 'demo', enterpriseId: 'ent-sakura', sid: 'none' }, { enabled: true, since });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { exportRequest } from '../../tests/support/parsed';
 import { BACKENDS } from '../../tests/support/backends';
 import { mountSmallDisk, smallDiskAvailable, type SmallDisk } from '../../tests/support/small-disk';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
@@ -103,11 +104,17 @@ describe.skipIf(!smallDiskAvailable()).each(BACKENDS)('a full disk under the sto
   it('answers 507 with words, holds the page it paid for, and goes on once space is back', async () => {
     const account = { apiKey: 'fuji', enterpriseId: null, sid: 'sid-fuji' };
     const day = new Date(Date.now() - 5 * 24 * HOUR).toISOString().slice(0, 10);
-    const created = await h.exports.create(account, {
-      'date-from': `${day} 00:00:00`,
-      'date-to': `${day} 23:59:59`,
-      tz: 'UTC',
-    });
+    const created = await h.exports.create(
+      account,
+      exportRequest(
+        {
+          'date-from': `${day} 00:00:00`,
+          'date-to': `${day} 23:59:59`,
+          tz: 'UTC',
+        },
+        account.enterpriseId,
+      ),
+    );
     if (created.kind !== 'job') throw new Error('expected a job');
     const id = created.job.id;
     const queries = () => h.sim.stats().accounts.fuji?.queryRequests ?? 0;

@@ -5,6 +5,7 @@
  * page twice (only the call that never got an answer is made again).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { exportRequest } from '../../tests/support/parsed';
 import { startHarnessOn } from '../../tests/support/harness-on';
 import type { Harness } from '../../tests/support/service-harness';
 import { authSecret } from '../auth/auth-secret';
@@ -44,7 +45,10 @@ describe('a stop with the upstream hanging, on PostgreSQL with two instances', (
     });
     const fuji = { apiKey: 'fuji', enterpriseId: null, sid: 'sid-fuji' };
     const day = new Date(now - 6 * 86_400_000).toISOString().slice(0, 10);
-    const created = await a.exports.create(fuji, { 'date-from': `${day} 00:00:00`, 'date-to': `${day} 23:59:59` });
+    const created = await a.exports.create(
+      fuji,
+      exportRequest({ 'date-from': `${day} 00:00:00`, 'date-to': `${day} 23:59:59` }, fuji.enterpriseId),
+    );
     if (created.kind !== 'job') throw new Error('expected a job');
     const id = created.job.id;
     const calls = () => a.sim.stats().accounts.fuji?.queryRequests ?? 0;

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exportRequest } from '../../tests/support/parsed';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
 import { authSecret } from '../../lib/auth/auth-secret';
 import { seal } from '../../lib/auth/secret-box';
@@ -89,14 +90,20 @@ describe('backup and restore of the embedded store', () => {
     const day = (n: number) => addDays(dayOf(now), -n);
 
     // A finished export.
-    const small = await h.exports.create(fuji, { 'date-from': `${day(6)} 00:00:00`, 'date-to': `${day(6)} 03:00:00` });
+    const small = await h.exports.create(
+      fuji,
+      exportRequest({ 'date-from': `${day(6)} 00:00:00`, 'date-to': `${day(6)} 03:00:00` }, fuji.enterpriseId),
+    );
     if (small.kind !== 'job') throw new Error('expected a job');
     h.exportRunner.start();
     await until(async () => (await h.exports.get(fuji, small.job.id)).state === 'done', 30_000, 'the first export');
     const finishedFile = await fileBytes(h, fuji, small.job.id);
 
     // A large export under way, and the local history's copy under way.
-    const large = await h.exports.create(fuji, { 'date-from': `${day(9)} 00:00:00`, 'date-to': `${day(4)} 23:59:59` });
+    const large = await h.exports.create(
+      fuji,
+      exportRequest({ 'date-from': `${day(9)} 00:00:00`, 'date-to': `${day(4)} 23:59:59` }, fuji.enterpriseId),
+    );
     if (large.kind !== 'job') throw new Error('expected a job');
     await h.history.put(demo, { enabled: true, since: day(8) });
     h.syncRunner.start();
