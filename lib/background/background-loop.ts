@@ -19,6 +19,8 @@ export class BackgroundLoop {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private kicked = false;
+  /** A kick came while a pass ran: one more pass after it. */
+  private again = false;
   private ticking: Promise<void> | undefined;
   private halted = false;
   /** When the last pass ended (ms), whatever it found; null before the first. */
@@ -41,19 +43,43 @@ export class BackgroundLoop {
     this.kick();
   }
 
-  /** Something changed: one pass soon (kicks in the meantime are one). */
+  /**
+   * Something changed: one pass soon (kicks in the meantime are one). Passes never overlap: a kick
+   * while one runs asks for another after it. Two at once would each find the same work free and,
+   * holding the same lease holder, both start a worker on it (two steps of one export writing the
+   * same page).
+   */
   kick(): void {
-    if (this.kicked || this.halted) return;
+    if (this.halted) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    if (this.kicked) return;
     this.kicked = true;
     setTimeout(() => {
       this.kicked = false;
-      this.ticking = this.opts
-        .tick()
-        .catch(this.opts.onTickError)
-        .finally(() => {
-          this.lastTickAt = this.opts.now();
-        });
+      this.pass();
     }, 0).unref?.();
+  }
+
+  private pass(): void {
+    if (this.halted) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.opts
+      .tick()
+      .catch(this.opts.onTickError)
+      .finally(() => {
+        this.lastTickAt = this.opts.now();
+        this.ticking = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   /**

@@ -152,6 +152,11 @@ export class ExportRunner {
         seen.add(job.account);
         continue;
       }
+      // Stopped while the lease was being taken: the stop drains only the workers it saw.
+      if (this.loop.stopped) {
+        await leases.release(leaseOf(job.id), this.holder).catch(() => undefined);
+        return;
+      }
       seen.add(job.account);
       this.startWorker(job.account, job.id);
     }

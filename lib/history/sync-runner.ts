@@ -100,6 +100,11 @@ export class SyncRunner {
         continue;
       }
       if (!(await this.deps.leases.tryAcquire(leaseOf(scope), this.holder, now, LEASE_MS))) continue;
+      // Stopped while the lease was being taken: the stop drains only the workers it saw.
+      if (this.loop.stopped) {
+        await this.deps.leases.release(leaseOf(scope), this.holder).catch(() => undefined);
+        return;
+      }
       this.startWorker(scope);
     }
     this.loop.wakeAt(wakeAt);
