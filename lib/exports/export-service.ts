@@ -12,6 +12,7 @@ import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
 import { InvalidInputError } from '../errors/invalid-input';
 import { notFound, ProblemError } from '../http/problem';
+import { msg } from '../i18n/message';
 import type { Logger } from '../log';
 import type { UpstreamAccount, UpstreamGateway } from '../upstream/server';
 import type { ExportFileStore } from './file-store';
@@ -202,9 +203,9 @@ export class ExportService {
 function tooManyExports(active: number): ProblemError {
   return new ProblemError({
     type: '/problems/too-many-exports',
-    title: 'Too many exports waiting',
+    title: msg('problems.exports.tooMany.title'),
     status: 409,
-    detail: `Your account already has ${active} exports queued or running (MAX_ACTIVE_EXPORTS); cancel one or wait for one to finish.`,
+    detail: msg('problems.exports.tooMany.detail', { active }),
   });
 }
 
@@ -213,9 +214,9 @@ const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 function exportSpaceFull(bytes: number, maxBytes: number): ProblemError {
   return new ProblemError({
     type: '/problems/export-space-full',
-    title: 'Your exports take all the space they may',
+    title: msg('problems.exports.spaceFull.title'),
     status: 507,
-    detail: `Your account's exports hold ${mib(bytes)} of the ${mib(maxBytes)} it may keep (EXPORT_MAX_BYTES_PER_ACCOUNT). Delete finished exports you have downloaded (on the Exports page) and try again; finished exports are also deleted after their retention.`,
+    detail: msg('problems.exports.spaceFull.detail', { held: mib(bytes), max: mib(maxBytes) }),
   });
 }
 

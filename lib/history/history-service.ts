@@ -12,7 +12,7 @@ import type { UpstreamGateway } from '../upstream/server';
 import type { HistoryStore } from './store/history-store';
 import type { VaultStore } from '../auth/server';
 import type { PageCacheStore } from '../cache/server';
-import { formatDuration } from '../time/duration';
+import { formatDuration } from '../i18n/format';
 import type { DayProgress } from './sync-day-progress';
 import { callsStillNeeded, typicalDayCalls } from './calls-needed';
 import { addDays, dayOf, daysBetween, lastSettledDay, startOf } from './days';

@@ -11,7 +11,7 @@ const TOKEN = 'a-scrape-token-of-some-length';
 
 describe('the metrics endpoint', () => {
   it('does not exist without METRICS_TOKEN', async () => {
-    expect((await scrapeResponse(`Bearer ${TOKEN}`, undefined)).status).toBe(404);
+    expect((await scrapeResponse(`Bearer ${TOKEN}`, undefined, 'en')).status).toBe(404);
   });
 
   it('wants the token as a bearer, and says how without saying what was wrong', async () => {
@@ -24,7 +24,7 @@ describe('the metrics endpoint', () => {
       `Bearer ${TOKEN.slice(1)}`,
       TOKEN,
     ]) {
-      const res = await scrapeResponse(header, TOKEN);
+      const res = await scrapeResponse(header, TOKEN, 'en');
       expect(res.status, String(header)).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
       expect(((await res.json()) as { detail: string }).detail).toContain('METRICS_TOKEN');
@@ -39,7 +39,7 @@ describe('the metrics endpoint', () => {
     countCacheAnswer('cache', 0);
     countCacheAnswer('upstream', 1);
     observeHttpRequest('/api/transactions/0123456789abcdef0123456789abcdef?tz=JST', 200, 0.012);
-    const res = await scrapeResponse(`Bearer ${TOKEN}`, TOKEN);
+    const res = await scrapeResponse(`Bearer ${TOKEN}`, TOKEN, 'en');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();

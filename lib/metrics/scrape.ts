@@ -7,6 +7,8 @@ import 'server-only';
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { notFound, problemResponse } from '../http/problem';
+import type { Locale } from '../i18n/locales';
+import { msg } from '../i18n/message';
 import { metrics } from './registry';
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -17,17 +19,22 @@ export function bearerMatches(authorization: string | null, token: string): bool
   return timingSafeEqual(digest(m?.[1] ?? ''), digest(token)) && m !== null;
 }
 
-export async function scrapeResponse(authorization: string | null, token: string | undefined): Promise<Response> {
-  if (!token) return problemResponse(notFound('No such endpoint.').problem);
+/** `locale`: the request's (lib/i18n/request-locale.ts), for the words of a refusal. */
+export async function scrapeResponse(
+  authorization: string | null,
+  token: string | undefined,
+  locale: Locale,
+): Promise<Response> {
+  if (!token) return problemResponse(notFound(msg('problems.metrics.noEndpoint')).spec, locale);
   if (!bearerMatches(authorization, token)) {
     return problemResponse(
       {
         type: '/problems/metrics-unauthorized',
-        title: 'The metrics need the scrape token',
+        title: msg('problems.metrics.unauthorized.title'),
         status: 401,
-        detail:
-          'Send the value of METRICS_TOKEN as `Authorization: Bearer <token>` (Prometheus: `authorization: { credentials: … }` in the scrape config).',
+        detail: msg('problems.metrics.unauthorized.detail'),
       },
+      locale,
       { 'WWW-Authenticate': 'Bearer realm="metrics"' },
     );
   }

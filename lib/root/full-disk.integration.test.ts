@@ -143,7 +143,7 @@ describe.skipIf(!smallDiskAvailable()).each(BACKENDS)('a full disk under the sto
       (e: unknown) => e,
     );
     if (dialect === 'sqlite' || answered !== null) {
-      const { problem, headers } = toProblem(answered);
+      const { problem, headers } = toProblem(answered, 'en');
       expect(problem.status).toBe(507);
       expect(problem.type).toBe('/problems/store-full');
       expect(problem.detail).toMatch(/no space left/i);

@@ -9,6 +9,7 @@ import { formatWallClock } from '../time/zones';
 import { createUpstreamClient, type UpstreamClient } from './report-api-client';
 import { UpstreamError } from './errors';
 import { upstreamProblem } from './problems';
+import { renderProblem } from '../http/problem';
 import { baseOf, type UpstreamRequest } from '../query/wire';
 import { createTokenKeeper } from './token-keeper';
 
@@ -116,7 +117,7 @@ describe('client ↔ simulator', () => {
     expect(err.status).toBe(200);
     expect(err.maxBodyBytes).toBe(8 * 1024);
     expect(err.message).toMatch(/larger than 8192 bytes \(UPSTREAM_MAX_BODY_BYTES\)/);
-    const { problem } = upstreamProblem(err);
+    const problem = renderProblem(upstreamProblem(err).problem, 'en');
     expect(problem.status).toBe(502);
     expect(problem.detail).toContain('UPSTREAM_MAX_BODY_BYTES');
     // A page under the limit is read as before.

@@ -4,6 +4,7 @@
  */
 import type { NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { scrapeResponse } from '@/lib/metrics/server';
 import { getServices } from '@/lib/root/services';
@@ -15,7 +16,7 @@ export async function GET(req: NextRequest): Promise<Response> {
   const token = getConfig().METRICS_TOKEN;
   // The store's figures are registered when the services are built (lib/root/services.ts).
   if (token) await getServices().catch(() => undefined);
-  return scrapeResponse(req.headers.get('authorization'), token);
+  return scrapeResponse(req.headers.get('authorization'), token, localeOfRequest(req));
 }
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
