@@ -12,7 +12,9 @@ import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportRequest } from '../../tests/support/parsed';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
+import { authSecret } from '../auth/auth-secret';
 import { unauthenticated } from '../auth/problems';
+import { seal } from '../auth/secret-box';
 import { beyondReach } from '../cache/upstream-pages';
 import { QuotaExceededError } from '../governor/quota-errors';
 import { readJsonBody } from '../http/body-limit';
@@ -21,6 +23,7 @@ import { badRequest, crossSiteRefused, notFound, payloadTooLarge } from '../http
 import type { Problem } from '../http/problem-types';
 import { LOCALES, type Locale } from '../i18n/locales';
 import { msg } from '../i18n/message';
+import { scrapeResponse } from '../metrics/scrape';
 import { CredentialsRefusedError, UpstreamError, type UpstreamErrorKind } from '../upstream/errors';
 import { toProblem } from './error-problems';
 import { tooManyAttempts } from './throttled-sign-in';
@@ -48,33 +51,40 @@ function typesInSource(): Set<string> {
   return types;
 }
 
-/** A problem as the route wrapper answers it in `locale`. */
-type Case = (locale: Locale) => Promise<Problem>;
+/** Makes a problem once (a service refusing changes what it holds), then says it in a language. */
+type Case = () => Promise<(locale: Locale) => Promise<Problem>>;
 
+/** A problem thrown, answered as the route wrapper answers it (toProblem). */
 const rendered =
   (make: () => unknown): Case =>
-  async (locale) =>
-    toProblem(
-      await Promise.resolve()
-        .then(make)
-        .catch((err: unknown) => err),
-      locale,
-    ).problem;
+  async () => {
+    const err = await Promise.resolve()
+      .then(make)
+      .then(
+        () => new Error('the case threw nothing'),
+        (thrown: unknown) => thrown,
+      );
+    return async (locale) => toProblem(err, locale).problem;
+  };
 
-/** A problem a function answers as a Response (the sign-in throttle): read back as JSON. */
+/** A problem a function answers as a Response in the request's language: read back as JSON. */
 const answered =
-  (make: (req: NextRequest) => Response): Case =>
+  (make: (locale: Locale) => Response | Promise<Response>): Case =>
+  async () =>
   async (locale) =>
-    (await make(
-      new NextRequest('http://localhost/api/auth/callback/credentials', {
-        method: 'POST',
-        headers: { cookie: `sms-locale=${locale}` },
-      }),
-    ).json()) as Problem;
+    (await (await make(locale)).json()) as Problem;
+
+/** A request in `locale` (the sign-in throttle reads it from the request). */
+const requestIn = (locale: Locale) =>
+  new NextRequest('http://localhost/api/auth/callback/credentials', {
+    method: 'POST',
+    headers: { cookie: `sms-locale=${locale}` },
+  });
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  // A small space for exports, so one finished export fills it (export-space-full).
+  h = await startHarness({ env: { EXPORT_MAX_BYTES_PER_ACCOUNT: '4096' } });
 });
 afterAll(async () => {
   await h.close();
@@ -139,7 +149,14 @@ const CASES: Record<string, Case> = {
   'the quota spent': rendered(() => {
     throw new QuotaExceededError('minute', Date.now() + 45_000, 45_000, 'account', { limit: 3 });
   }),
-  'too many sign-in attempts': answered((req) => tooManyAttempts(req, 120_000, 'http://localhost')),
+  'too many sign-in attempts': answered((locale) => tooManyAttempts(requestIn(locale), 120_000, 'http://localhost')),
+  'the metrics without their token': answered((locale) => scrapeResponse('Bearer nope', 'scrape-token', locale)),
+  'the disk full': rendered(() => {
+    throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+  }),
+  'an upstream answer too large': rendered(() => {
+    throw new UpstreamError('malformed', 'too large', { maxBodyBytes: 1_048_576 });
+  }),
   'a page beyond the upstream’s reach': rendered(() => {
     throw beyondReach(100);
   }),
@@ -174,14 +191,35 @@ const CASES: Record<string, Case> = {
     await h.exports.cancel(asked, created.job.id);
     await h.exports.file(asked, created.job.id);
   }),
+  'the exports’ space full': rendered(async () => {
+    const now = Date.now();
+    const full = { apiKey: 'demo', enterpriseId: null, sid: 'sid-demo-problems' };
+    await h.store.vault.put({
+      ...full,
+      sealedSecret: seal('demo-secret', authSecret()),
+      createdAt: now,
+      expiresAt: now + 3600_000,
+    });
+    const from = new Date(now - 5 * 86_400_000).toISOString().slice(0, 10);
+    const range = exportRequest({ 'date-from': `${from} 00:00:00`, 'date-to': `${from} 12:00:00`, tz: 'UTC' }, null);
+    const created = await h.exports.create(full, range);
+    if (created.kind !== 'job') throw new Error('expected a job');
+    h.exportRunner.start();
+    for (const until = Date.now() + 30_000; (await h.exports.get(full, created.job.id)).state !== 'done';) {
+      if (Date.now() > until) throw new Error('the export did not finish');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await h.exports.create(full, range);
+  }),
 };
 
 /** Every case in both languages, made once. */
 const said = new Map<string, Record<Locale, Problem>>();
 beforeAll(async () => {
   for (const [name, make] of Object.entries(CASES)) {
+    const say = await make();
     const byLocale = {} as Record<Locale, Problem>;
-    for (const locale of LOCALES) byLocale[locale] = await make(locale);
+    for (const locale of LOCALES) byLocale[locale] = await say(locale);
     said.set(name, byLocale);
   }
 }, 120_000);
