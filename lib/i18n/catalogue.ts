@@ -68,8 +68,22 @@ export function messagesFor(locale: Locale): Messages {
   return CATALOGUES[locale];
 }
 
-/** What a page hands the browser (NextIntlClientProvider): its language, without the server's namespaces. */
-export function clientMessages(locale: Locale): Partial<Messages> {
+/**
+ * Namespaces only one or two pages speak: the root layout leaves them out, so every other page's
+ * HTML does not carry them; the page that needs one adds it (components/common/page-messages.tsx).
+ */
+export const PAGE_ONLY: readonly (keyof Messages)[] = ['history', 'insights'];
+
+/**
+ * What a page hands the browser (NextIntlClientProvider): its language, without the server's
+ * namespaces, and of the pages' own namespaces only those named (`pageNamespaces`).
+ */
+export function clientMessages(locale: Locale, pageNamespaces: readonly (keyof Messages)[] = []): Partial<Messages> {
   const all = CATALOGUES[locale];
-  return Object.fromEntries(Object.entries(all).filter(([ns]) => !SERVER_ONLY.includes(ns as keyof Messages)));
+  return Object.fromEntries(
+    Object.entries(all).filter(([name]) => {
+      const ns = name as keyof Messages;
+      return !SERVER_ONLY.includes(ns) && (!PAGE_ONLY.includes(ns) || pageNamespaces.includes(ns));
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
+import { PageMessages } from '@/components/common/page-messages';
 import { HistoryView } from '@/components/history/history-view';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -12,7 +13,9 @@ export default function HistoryPage() {
   return (
     // The view reads the zone from the URL (useSearchParams), which needs a Suspense boundary.
     <Suspense>
-      <HistoryView />
+      <PageMessages namespaces={['history']}>
+        <HistoryView />
+      </PageMessages>
     </Suspense>
   );
 }

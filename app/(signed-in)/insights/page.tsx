@@ -5,6 +5,7 @@ import { firstParam } from '@/lib/http/page-params';
 import { presetRange } from '@/lib/search';
 import { zoneOf } from '@/lib/query/page-url';
 import { preferredZone } from '@/lib/root/page-session';
+import { PageMessages } from '@/components/common/page-messages';
 import { InsightsView } from '@/components/insights/insights-view';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -24,7 +25,10 @@ export default async function InsightsPage({ searchParams }: { searchParams: Pro
   );
   return (
     <Suspense>
-      <InsightsView defaultRange={defaultRange} />
+      {/* The coverage panel says the local history's state in its words. */}
+      <PageMessages namespaces={['insights', 'history']}>
+        <InsightsView defaultRange={defaultRange} />
+      </PageMessages>
     </Suspense>
   );
 }
