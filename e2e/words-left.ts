@@ -4,7 +4,7 @@
  * for an English reader, any holding Japanese. Data is not interface: what the page shows of the
  * records and the account (names, codes, message bodies, numbers) may be in either language, so it
  * is left out — inside `translate="no"` (HTML's own mark for words not to translate), code and
- * monospace values, the results table's body, a record's field values, a chart's axis values, and
+ * monospace values, a quoted message, the results table's body, a record's field values, a chart's axis values, and
  * anything marked as another language (`lang`, as the language switch names each language in
  * itself). A word is English when it holds a lower-case Latin letter: codes (DELIVRD, UTC, JST,
  * API, CSV) are upper case, and a few proper names are allowed by name.
@@ -23,11 +23,12 @@ export const DATA_SELECTOR = [
   'kbd',
   'samp',
   '.mono',
-  'input',
-  'textarea',
+  'blockquote',
   '[data-testid="results-table"] tbody',
   '[data-field] dd',
   '.recharts-cartesian-axis-tick',
+  // Recharts measures its labels' width in an off-screen copy of them.
+  '#recharts_measurement_span',
 ].join(',');
 
 /** Proper names a Japanese interface writes in Latin letters: the upstream's product, formats, the browser's own terms. */
@@ -73,6 +74,7 @@ export async function wordsLeft(page: Page, locale: Locale): Promise<Leftover[]>
           if (text && foreign(text)) out.push({ at: `${where(el)}[${attr}]`, text });
         }
       }
+      if (foreign(document.title)) out.push({ at: 'title', text: document.title });
       return out;
     },
     { locale, dataSelector: DATA_SELECTOR, names: NAMES_IN_LATIN },
