@@ -26,7 +26,8 @@ export const DATA_SELECTOR = [
   'blockquote',
   '[data-testid="results-table"] tbody',
   '[data-field] dd',
-  '.recharts-cartesian-axis-tick',
+  '.recharts-cartesian-axis-tick-label',
+  '.recharts-cartesian-axis-tick-value',
   // Recharts measures its labels' width in an off-screen copy of them.
   '#recharts_measurement_span',
 ].join(',');
@@ -69,7 +70,13 @@ export async function wordsLeft(page: Page, locale: Locale): Promise<Leftover[]>
       }
       for (const el of document.body.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
         if (isData(el)) continue;
-        for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+        // A name inside what screen readers are told to skip is read by no one (a chart drawn
+        // beside its table: Recharts names its legend icons in English); a tooltip (title) still shows.
+        const unread = el.closest('[aria-hidden="true"]') !== null;
+        // A placeholder is an example of what to type, which may be data in either language
+        // (`e.g. 配達`): checked for English words left in a Japanese page, not for Japanese in an English one.
+        const attrs = ['title', ...(unread ? [] : ['aria-label', 'alt']), ...(locale === 'ja' ? ['placeholder'] : [])];
+        for (const attr of attrs) {
           const text = el.getAttribute(attr)?.trim();
           if (text && foreign(text)) out.push({ at: `${where(el)}[${attr}]`, text });
         }
