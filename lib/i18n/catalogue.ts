@@ -70,7 +70,7 @@ export function messagesFor(locale: Locale): Messages {
 
 /**
  * Namespaces only one or two pages speak: the root layout leaves them out, so every other page's
- * HTML does not carry them; the page that needs one adds it (components/common/page-messages.tsx).
+ * HTML does not carry them; the page that needs one adds it (app/(signed-in)/page-messages.tsx).
  */
 export const PAGE_ONLY: readonly (keyof Messages)[] = ['history', 'insights'];
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
-import { PageMessages } from '@/components/common/page-messages';
+import { PageMessages } from '../page-messages';
 import { HistoryView } from '@/components/history/history-view';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -5,7 +5,7 @@ import { firstParam } from '@/lib/http/page-params';
 import { presetRange } from '@/lib/search';
 import { zoneOf } from '@/lib/query/page-url';
 import { preferredZone } from '@/lib/root/page-session';
-import { PageMessages } from '@/components/common/page-messages';
+import { PageMessages } from '../page-messages';
 import { InsightsView } from '@/components/insights/insights-view';
 
 export async function generateMetadata(): Promise<Metadata> {
