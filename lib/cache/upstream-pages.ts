@@ -7,8 +7,9 @@ import 'server-only';
  */
 import { QuotaExceededError } from '../governor/server';
 import { ProblemError } from '../http/problem';
-import { msg } from '../i18n/message';
 import { log } from '../log';
+import { translate } from '../i18n/translate';
+import { msg } from '../i18n/message';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import { pageFault, reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
@@ -17,17 +18,6 @@ import { CachedPages, type Slice } from './cached-pages';
 import { isRetryable, UpstreamError } from '../upstream/server';
 import type { CachePolicy } from './cache-policy';
 import { callsSpentBy, type QueryClass, type UpstreamAccount, type UpstreamGateway } from '../upstream/server';
-
-/** A page past the last one the upstream serves (MAX_PAGE pages of `pageSize`): a 400 naming `page`. */
-export function beyondReach(pageSize: number): ProblemError {
-  return new ProblemError({
-    type: '/problems/beyond-reach',
-    title: msg('problems.beyondReach.title'),
-    status: 400,
-    detail: msg('problems.beyondReach.detail', { pages: MAX_PAGE, pageSize }),
-    errors: { page: msg('problems.beyondReach.page') },
-  });
-}
 
 export interface SliceResult extends Slice {
   /** Upstream calls this answer spent (0 for pages read with another request's call). */
@@ -78,7 +68,13 @@ export class UpstreamPages {
     if (start >= reach) {
       const total = await this.cached.knownTotal(account.apiKey, base);
       if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0, fresh: false };
-      throw beyondReach(pageSize);
+      throw new ProblemError({
+        type: '/problems/beyond-reach',
+        title: msg('problems.beyondReach.title'),
+        status: 400,
+        detail: msg('problems.beyondReach.detail', { pages: String(MAX_PAGE), size: pageSize }),
+        errors: { page: msg('problems.beyondReach.page') },
+      });
     }
     end = Math.min(end, reach);
     let lookup = await this.cached.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
@@ -120,7 +116,8 @@ export class UpstreamPages {
               records: body._embedded.cdrs.length,
               totalFound: entry.totalFound,
             });
-            notWhole = fault;
+            // The search's answer says it in English (its page JSON is one for every reader).
+            notWhole = translate('en', fault);
             continue;
           }
           // The page is paid for and answers this search whether or not it can be kept: a store

@@ -186,10 +186,12 @@ export class ExportService {
         type: '/problems/export-not-ready',
         title: msg('problems.exports.notReady.title'),
         status: 409,
-        detail:
+        detail: msg(
           job.state === 'failed' || job.state === 'cancelled'
-            ? msg('problems.exports.notReady.ended', { state: job.state })
-            : msg('problems.exports.notReady.running', { state: job.state }),
+            ? 'problems.exports.notReady.ended'
+            : 'problems.exports.notReady.pending',
+          { state: job.state },
+        ),
       });
     }
     const [bytes, stream] = await Promise.all([this.deps.files.size(job.id), this.deps.files.read(job.id)]);

@@ -15,7 +15,7 @@ import { startHarness, type Harness } from '../../tests/support/service-harness'
 import { authSecret } from '../auth/auth-secret';
 import { unauthenticated } from '../auth/problems';
 import { seal } from '../auth/secret-box';
-import { beyondReach } from '../cache/upstream-pages';
+import { UpstreamPages } from '../cache/upstream-pages';
 import { QuotaExceededError } from '../governor/quota-errors';
 import { readJsonBody } from '../http/body-limit';
 import { headRefused, methodNotAllowed } from '../http/methods';
@@ -23,6 +23,7 @@ import { badRequest, crossSiteRefused, notFound, payloadTooLarge } from '../http
 import type { Problem } from '../http/problem-types';
 import { LOCALES, type Locale } from '../i18n/locales';
 import { msg } from '../i18n/message';
+import type { UpstreamBase } from '../query/wire';
 import { scrapeResponse } from '../metrics/scrape';
 import { CredentialsRefusedError, UpstreamError, type UpstreamErrorKind } from '../upstream/errors';
 import { toProblem } from './error-problems';
@@ -157,9 +158,24 @@ const CASES: Record<string, Case> = {
   'an upstream answer too large': rendered(() => {
     throw new UpstreamError('malformed', 'too large', { maxBodyBytes: 1_048_576 });
   }),
-  'a page beyond the upstream’s reach': rendered(() => {
-    throw beyondReach(100);
-  }),
+  'a page beyond the upstream’s reach': rendered(() =>
+    // Records 50,000 on in pages of 50: past the upstream's last page, and the cache knows no total.
+    new UpstreamPages({
+      gateway: h.gateway,
+      cache: h.store.cache,
+      policy: h.policy,
+      pageSize: 50,
+      now: Date.now,
+    }).slice(
+      h.account('demo'),
+      { params: {}, key: 'beyond-reach' } as unknown as UpstreamBase,
+      0,
+      'asc',
+      50_000,
+      50_100,
+      'interactive',
+    ),
+  ),
   ...Object.fromEntries(
     UPSTREAM_KINDS.map((kind) => [
       `the upstream: ${kind}`,
