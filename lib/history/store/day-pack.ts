@@ -144,17 +144,18 @@ export class IdSet {
   private readonly first: number;
   readonly size: number;
 
-  constructor(ids: readonly number[]) {
+  constructor(ids: ArrayLike<number>) {
     let min = Infinity;
     let max = -Infinity;
-    for (const id of ids) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
       if (id < min) min = id;
       if (id > max) max = id;
     }
     this.first = ids.length > 0 ? min : 0;
     this.bits = new Uint32Array(ids.length > 0 ? Math.floor((max - min) / 32) + 1 : 0);
-    for (const id of ids) {
-      const at = id - this.first;
+    for (let i = 0; i < ids.length; i++) {
+      const at = ids[i]! - this.first;
       this.bits[at >>> 5]! |= 1 << (at & 31);
     }
     this.size = ids.length;

@@ -4,7 +4,6 @@
  * with its tie rule) finds what a person would expect, scopes never see each other, and deleting a
  * copy leaves nothing a search could find.
  */
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Cdr } from '../../cdr/schema';
 import { historyRow } from '../../cdr/record-columns';
@@ -12,6 +11,7 @@ import { localSearchOf } from '../local-query';
 import { scopeOf } from '../scope';
 import { parseQuery, type TransactionsQuery } from '../../query/query';
 import { forEachBackend } from '@/tests/support/backends';
+import { checkTextIndex } from '@/tests/support/text-index';
 import type { Condition } from './history-search';
 import { createHistoryStore, type HistoryDay, type HistoryRecordRow, type HistoryStore } from './history-store';
 import { createDayPackStore, type DayPackStore } from './day-pack-store';
@@ -165,7 +165,7 @@ forEachBackend((open, dialect) => {
         expect(await find(history, A, { q: '完了' })).toEqual([3]);
         expect(await find(history, A, { q: '了配' })).toEqual([]);
         await history.settled();
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
       }
     });
 
@@ -330,9 +330,9 @@ forEachBackend((open, dialect) => {
         // FTS5 checks its index against the records it indexes: an entry missing, extra or stale
         // fails. (It is written when the writer is idle: settled.)
         await history.settled();
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
         await history.deleteScope(A);
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
       }
     });
 
@@ -365,9 +365,9 @@ forEachBackend((open, dialect) => {
         expect(await writes.indexPendingText(100)).toBe(7);
         expect(await writes.indexPendingText(100)).toBe(0);
         for (const [i, params] of searches.entries()) expect(await find(history, A, params)).toEqual(beforeIndexed[i]);
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
         await writes.deleteScope(A);
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
         expect(await find(history, B, { q: '配達' })).toEqual([7]);
       });
     }

@@ -18,8 +18,11 @@ import type { HistoryRecordRow } from '../../cdr/record-columns';
 import { zoneDayIndex } from '../../time/zone-days';
 import type { Database, SqlDialect } from '../../db/schema';
 import type { DayPackStore } from './day-pack-store';
-import { createHistorySearch, type HistorySearch } from './history-search';
+import { createHistorySearch, type HistorySearch, type RecordReads } from './history-search';
+import type { TextIndex } from './text-search';
 import type { HistoryWriter } from './writer';
+import { postgresTextIndex } from './text-postgres';
+import { inlineTextLookup, sqliteTextIndex } from './text-thread';
 
 export type { HistoryRecordRow };
 
@@ -59,6 +62,8 @@ export type DayVerifier<P> = (progress: P, held: (from: number, to: number) => P
 
 /** The copy's state and writes, and its searches (./history-search.ts: count, page, slice, a record, its size). */
 export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
+  /** The records' searches as Insights reads them (the same WHERE, the same free text). */
+  reads: RecordReads;
   getSettings(scope: string): Promise<HistorySettings | null>;
   putSettings(settings: HistorySettings): Promise<void>;
   /** Scopes whose copy is wanted (the sync runner's work list). */
@@ -151,16 +156,18 @@ const PAGES_PER_BUILD_SLICE = 20;
 const PAGES_TO_START_BUILDING = PAGES_PER_BUILD_SLICE;
 
 /**
- * `options.fewFinds`: see createHistorySearch.
+ * `text`: where free text is looked up (./text-search.ts; by default on this connection: SQLite's
+ * text thread is the server's, lib/root/open-store.ts). `options.fewFinds`: see createHistorySearch.
  */
 export function createHistoryStore(
   db: Kysely<Database>,
   dialect: SqlDialect,
   writer: HistoryWriter,
   dayPacks: DayPackStore,
-  options: { fewFinds?: number } = {},
+  options: { fewFinds?: number; text?: TextIndex } = {},
 ): HistoryStore {
-  const search = createHistorySearch(db, dialect, dayPacks, options);
+  const text = options.text ?? (dialect === 'postgres' ? postgresTextIndex(db) : sqliteTextIndex(inlineTextLookup(db)));
+  const search = createHistorySearch(db, dialect, dayPacks, text, options);
 
   const saveDay = async (q: Kysely<Database>, scope: string, day: HistoryDay): Promise<void> => {
     const row = {
@@ -468,6 +475,7 @@ export function createHistoryStore(
         .execute();
     },
 
+    reads: search.reads,
     record: search.record,
     count: search.count,
     page: search.page,
