@@ -14,6 +14,8 @@ import {
   completeAtText,
   historyStateDetail,
   historyStateWord,
+  keepsUpWithText,
+  pageSizeText,
   peopleCallsText,
   recordsKeptText,
   reserveText,
@@ -101,6 +103,14 @@ export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zon
         <div>
           <dt>Start day</dt>
           <dd className="mono">{state.since}</dd>
+        </div>
+        <div>
+          <dt>Page size</dt>
+          <dd data-testid="history-page-size">{pageSizeText(state)}</dd>
+        </div>
+        <div>
+          <dt>Keeps up with</dt>
+          <dd data-testid="history-keeps-up-with">{keepsUpWithText(state)}</dd>
         </div>
       </dl>
       <p className={styles.people} data-testid="history-people-calls">

@@ -48,6 +48,7 @@ const TABLES = [
   'sign_in_known_addresses',
   'upstream_blocks',
   'upstream_calls',
+  'upstream_page_size',
 ];
 /** The local history's data: in SQLite, its own file (lib/db/history-file.ts). */
 const DATA_TABLES = [

@@ -315,6 +315,19 @@ export interface HistoryRollupsFacetsTable {
   latencies: Buffer;
 }
 
+/** The page size the upstream accepts for background reads, once found (lib/history/sync-page-size.ts): one row. */
+export interface UpstreamPageSizeTable {
+  /** Always 1. */
+  id: number;
+  size: number;
+  source: 'probed' | 'fallback';
+  /** The size asked for when it was decided. */
+  asked: number;
+  /** The upstream's status when it refused `asked` (fallback). */
+  status: number | null;
+  decided_at: number;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -343,6 +356,7 @@ export interface Database {
   history_rollups_facets: HistoryRollupsFacetsTable;
   history_day_packs: HistoryDayPacksTable;
   history_staged_pages: HistoryStagedPagesTable;
+  upstream_page_size: UpstreamPageSizeTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

@@ -24,6 +24,7 @@ export interface ResultRecorderDeps {
   index: HistoryIndex;
   /** When a range ending at `to` settles (its records no longer change): CachePolicy.settlesAt. */
   settlesAt: (to: number) => number;
+  /** The page size of a base that names none. */
   pageSize: number;
   /** HISTORY_MAX_DAYS: with the start day, where the local history begins (./retention.ts). */
   maxDays: number;
@@ -56,7 +57,10 @@ export class ResultRecorder {
     sortOrder: SortOrder,
     totalFound: number,
   ): Promise<void> {
-    const { cache, history, index, pageSize } = this.deps;
+    const { cache, history, index } = this.deps;
+    // The size its pages were read at: an export's window is read at the background page size.
+    const asked = Number(base.params['page-size']);
+    const pageSize = Number.isSafeInteger(asked) && asked >= 1 ? asked : this.deps.pageSize;
     const from = parseWallClock(base.params['date-from'] ?? '', 'UTC')?.getTime();
     const to = parseWallClock(base.params['date-to'] ?? '', 'UTC')?.getTime();
     if (from === undefined || to === undefined) return;

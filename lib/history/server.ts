@@ -23,3 +23,12 @@ export { inlineTextLookup, sqliteTextIndex, threadTextLookup } from './store/tex
 export { createHistoryWriter, inlineBackend } from './store/writer';
 export { createHistoryWrites } from './store/writes';
 export { SyncRunner } from './sync-runner';
+export { createPageSizeStore } from './store/page-size-store';
+export {
+  effectivePageSize,
+  FALLBACK_PAGE_SIZE,
+  PageSizes,
+  SEARCH_PAGE_SIZE,
+  searchPageSize,
+  type PageSizeState,
+} from './sync-page-size';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuotaSnapshot } from '../governor/api';
+import type { HistoryState } from './api';
 import { quotaSnapshot } from '@/tests/support/quota-snapshot';
 import {
   callsLeftText,
@@ -7,6 +8,8 @@ import {
   dayLabel,
   historyStateDetail,
   historyStateWord,
+  keepsUpWithText,
+  pageSizeText,
   peopleCallsText,
   recordsKeptText,
   reserveText,
@@ -98,5 +101,21 @@ describe('the local history in words', () => {
       'Already complete',
     );
     expect(completeAtText({ state: 'off', completeAt: null }, 'UTC')).toBe('Not while the copy is stopped');
+  });
+
+  it('says the page size the copy reads with, and why, and how many messages a day it keeps up with', () => {
+    const size = (s: Partial<HistoryState['pageSize']>) => ({
+      pageSize: { size: 1000, source: 'probed' as const, decidedAt: null, refused: null, ...s },
+    });
+    expect(pageSizeText(size({}))).toBe('1,000 records a call (the most the Report API serves)');
+    expect(pageSizeText(size({ size: 100, source: 'fallback', refused: { asked: 1000, status: 422 } }))).toBe(
+      '100 records a call: the Report API refused 1,000 a page (422)',
+    );
+    expect(pageSizeText(size({ size: 250, source: 'configured' }))).toBe(
+      '250 records a call (set by UPSTREAM_PAGE_SIZE)',
+    );
+    expect(pageSizeText(size({ size: 100, source: 'unprobed' }))).toMatch(/^100 records a call until/);
+    expect(keepsUpWithText({ keepsUpWith: 60_000 })).toBe('About 60,000 messages a day');
+    expect(keepsUpWithText({ keepsUpWith: 0 })).toMatch(/^None/);
   });
 });

@@ -100,3 +100,30 @@ export function completeAtText(state: Pick<HistoryState, 'state' | 'completeAt'>
   const at = new Date(state.completeAt);
   return Number.isNaN(at.getTime()) ? 'Not known yet' : `${formatInstant(at, zone)} ${zone}`;
 }
+
+/**
+ * `1,000 records a call (the upstream's largest)` — the page size the copy reads with and why:
+ * found from the upstream's answer, fallen back after a refusal, pinned, or not asked yet.
+ */
+export function pageSizeText(state: Pick<HistoryState, 'pageSize'>): string {
+  const { size, source, refused } = state.pageSize;
+  const records = `${formatCount(size)} ${size === 1 ? 'record' : 'records'} a call`;
+  switch (source) {
+    case 'configured':
+      return `${records} (set by UPSTREAM_PAGE_SIZE)`;
+    case 'probed':
+      return `${records} (the most the Report API serves)`;
+    case 'fallback':
+      return refused
+        ? `${records}: the Report API refused ${formatCount(refused.asked)} a page (${refused.status})`
+        : `${records} (the Report API refused more)`;
+    case 'unprobed':
+      return `${records} until the Report API has answered the copy’s first page, asked with more`;
+  }
+}
+
+/** `About 60,000 messages a day` — what the copy keeps up with at the account's limits. */
+export function keepsUpWithText(state: Pick<HistoryState, 'keepsUpWith'>): string {
+  if (state.keepsUpWith <= 0) return 'None: the calls kept for people take every call of a window';
+  return `About ${formatCount(state.keepsUpWith)} messages a day`;
+}

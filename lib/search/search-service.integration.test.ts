@@ -10,6 +10,7 @@ import { QuotaExceededError } from '../governor/governor';
 import { ProblemError } from '../http/problem';
 import { statusInfo } from '../cdr/status';
 import { HistoryIndex } from '../history/history-index';
+import { searchPageSize } from '../history/server';
 import { TransactionsService } from './search-service';
 
 const HOUR = 3600_000;
@@ -279,7 +280,7 @@ describe('while the store cannot be reached', () => {
       policy: h.policy,
       history: h.store.history,
       historyIndex: new HistoryIndex(h.store.history),
-      upstreamPageSize: h.config.UPSTREAM_PAGE_SIZE,
+      upstreamPageSize: searchPageSize(h.config),
     });
     const demo = h.account('demo');
     // A whole day nothing else here asked for: enough records at any time of day, none cached.
