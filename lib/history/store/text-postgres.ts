@@ -9,6 +9,7 @@ import 'server-only';
  */
 import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import { log } from '../../log';
 import { joinRanges, type TimeRange } from '../../query/ranges';
 import { idsOfList, likeLiteral, textNeedles, type TextIds, type TextIndex } from './text-search';
 
@@ -30,10 +31,30 @@ function holdsAny(needles: readonly string[]): Expression<SqlBool> {
   return needles.length === 1 ? one(needles[0]!) : sql<SqlBool>`(${sql.join(needles.map(one), sql` or `)})`;
 }
 
+/**
+ * pg_trgm makes trigrams of the characters the database's LC_CTYPE calls letters: under C or POSIX
+ * that is ASCII alone, and Japanese text is then read record by record, never found through the
+ * index. Said once, with what to do.
+ */
+async function checkLocale(db: Kysely<Database>): Promise<void> {
+  const { rows } = await sql<{ ctype: string }>`select current_setting('lc_ctype') as ctype`.execute(db);
+  const ctype = rows[0]?.ctype ?? '';
+  if (/^(c|posix)$/i.test(ctype))
+    log.warn('history.text_locale', {
+      lcCtype: ctype,
+      effect:
+        'free text in Japanese is read record by record: pg_trgm indexes only the letters of LC_CTYPE, ASCII alone under C',
+      fix: "create the database with a UTF-8 LC_CTYPE (CREATE DATABASE … LC_CTYPE 'C.UTF-8' TEMPLATE template0) and restore into it",
+    });
+}
+
 export function postgresTextIndex(db: Kysely<Database>): TextIndex {
+  let checked: Promise<void> | null = null;
   return {
     needsIds: false,
     async matchIds(scopeNo: number, ranges: readonly TimeRange[], text: string): Promise<TextIds> {
+      checked ??= checkLocale(db).catch(() => undefined);
+      if (ranges.length === 0) return new Float64Array(0);
       const no = sql.lit(Number(scopeNo));
       const within = joinRanges(ranges).map((r) => sql<SqlBool>`received_ms between ${r.from} and ${r.to}`);
       const { rows } = await sql<{ ids: string | null }>`select string_agg(id::text, ',') as ids from history_records
