@@ -15,7 +15,7 @@ import type { Cdr } from '../../cdr/schema';
 import { historyRow } from '../../cdr/record-columns';
 import { forEachBackend } from '@/tests/support/backends';
 import { scopeOf } from '../scope';
-import { createHistoryStore, type HistoryDay } from './history-store';
+import { createHistoryStore } from './history-store';
 import { createDayPackStore } from './day-pack-store';
 import { createHistoryWriter, inlineBackend } from './writer';
 import { createHistoryWrites } from './writes';
@@ -44,15 +44,6 @@ function records(prefix: string, days: number, perDay: number, text: string, fir
   });
 }
 
-const day = (d: string): HistoryDay => ({
-  day: d,
-  state: 'syncing',
-  progress: {},
-  records: 0,
-  calls: 1,
-  updatedAt: 0,
-  completedAt: null,
-});
 
 /** The history file the store's connection has attached (the text thread opens its own connection to it). */
 async function historyFile(db: Kysely<Database>): Promise<string> {
