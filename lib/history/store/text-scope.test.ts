@@ -44,7 +44,6 @@ function records(prefix: string, days: number, perDay: number, text: string, fir
   });
 }
 
-
 /** The history file the store's connection has attached (the text thread opens its own connection to it). */
 async function historyFile(db: Kysely<Database>): Promise<string> {
   const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'history'`.execute(
