@@ -206,6 +206,8 @@ export interface HistoryTextPendingTable {
 export interface HistoryTextMonthsTable {
   scope_no: number;
   month: number;
+  /** Raised whenever the month's table changes: a lookup kept from before it is not used again. */
+  version: Generated<number>;
 }
 
 /**

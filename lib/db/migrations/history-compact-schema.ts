@@ -78,7 +78,7 @@ export function compactTableStatements(dialect: SqlDialect, records: string, sch
   if (!pg) {
     statements.push(
       `create table ${s}history_text_pending (id integer primary key, scope_no integer not null, month integer not null, search_text text not null)`,
-      `create table ${s}history_text_months (scope_no integer not null, month integer not null, primary key (scope_no, month)) without rowid`,
+      `create table ${s}history_text_months (scope_no integer not null, month integer not null, version integer not null default 0, primary key (scope_no, month)) without rowid`,
     );
   }
   return statements;

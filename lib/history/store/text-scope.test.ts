@@ -191,6 +191,37 @@ forEachBackend((open, dialect) => {
         }
       }, 120_000);
 
+      it('keeps what a month’s lookup found for the next one, and looks again once the month changed', async () => {
+        const store = await open();
+        const writes = createHistoryWrites(store.db, dialect);
+        await writes.addRecords(A, records('a', 2, 30, 'お荷物の配達'));
+        while ((await writes.indexPendingText(100_000)) > 0);
+        const no = Number(
+          (
+            await store.db
+              .selectFrom('history_scopes')
+              .select('scope_no')
+              .where('scope', '=', A)
+              .executeTakeFirstOrThrow()
+          ).scope_no,
+        );
+        const lookup = threadTextLookup(await historyFile(store.db));
+        try {
+          expect((await lookup.lookup(no, [202601], ['配達'])).length).toBe(60);
+          // Asked again: the same finds.
+          expect((await lookup.lookup(no, [202601], ['配達'])).length).toBe(60);
+          // A record more (pending, then indexed), and two fewer: every lookup sees the month as it is.
+          await writes.addRecords(A, records('z', 1, 1, 'お荷物の配達', 5));
+          expect((await lookup.lookup(no, [202601], ['配達'])).length).toBe(61);
+          while ((await writes.indexPendingText(100_000)) > 0);
+          expect((await lookup.lookup(no, [202601], ['配達'])).length).toBe(61);
+          await writes.deleteBefore(A, '2026-01-02');
+          expect((await lookup.lookup(no, [202601], ['配達'])).length).toBe(31);
+        } finally {
+          await lookup.close();
+        }
+      });
+
       it('takes the months of the lookups waiting in turns: a short one asked after a long one is answered first', async () => {
         const store = await open();
         const writes = createHistoryWrites(store.db, dialect);

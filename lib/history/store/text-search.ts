@@ -33,7 +33,7 @@ export function monthsOf(ranges: readonly TimeRange[]): number[] {
   return [...months].sort((a, b) => a - b);
 }
 
-/** The records a free text finds, as their ids: each once, ascending. */
+/** The records a free text finds, as their ids: each once, in no order. */
 export type TextIds = Float64Array;
 
 export interface TextIndex {

@@ -22,6 +22,16 @@ const run = async (q: Q, statements: readonly string[]) => {
   for (const statement of statements) await sql.raw(statement).execute(q);
 };
 
+/** The month's table changed: what the text thread kept of it is not used again (./text-worker.ts). */
+async function changed(q: Q, scopeNo: number, month: number): Promise<void> {
+  await q
+    .updateTable('history_text_months')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('scope_no', '=', scopeNo)
+    .where('month', '=', month)
+    .execute();
+}
+
 /** Keeps the records' texts until the index takes them (indexPendingText). */
 export async function addPendingText(
   q: Q,
@@ -75,6 +85,7 @@ export async function indexPendingText(db: Kysely<Database>, schema: string, lim
       await sql`insert into ${table} (rowid, search_text)
         select id, search_text || char(10, 10) from history_text_pending
         where scope_no = ${scopeNo} and month = ${month} and id <= ${upto}`.execute(trx);
+      await changed(trx, Number(scopeNo), Number(month));
       indexed += Number(n);
     }
     await trx.deleteFrom('history_text_pending').where('id', '<=', upto).execute();
@@ -116,10 +127,12 @@ export async function deleteText(
   const present = new Set(tables.map((t) => Number(t.month)));
   for (const [month, ids] of byMonth) {
     const list = JSON.stringify(ids);
-    if (present.has(month))
+    if (present.has(month)) {
       await sql`delete from ${sql.raw(`${schema}.${textTableName(scopeNo, month)}`)} where rowid in (select value from json_each(${list}))`.execute(
         q,
       );
+      await changed(q, scopeNo, month);
+    }
     await sql`delete from history_text_pending where id in (select value from json_each(${list}))`.execute(q);
   }
 }

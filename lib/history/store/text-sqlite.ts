@@ -48,10 +48,22 @@ async function matchesOf(run: RunSql, scopeNo: number, month: number, needles: r
   return matches;
 }
 
+/** Ids from comma-separated lists, each once (two forms of a text may find the same record). */
+export function idsOfLists(lists: readonly string[]): Float64Array {
+  const joined = lists.filter((l) => l !== '').join(',');
+  if (joined === '') return new Float64Array(0);
+  const ids = Float64Array.from(JSON.parse(`[${joined}]`) as number[]);
+  if (lists.length < 2) return ids;
+  ids.sort();
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[n - 1]) ids[n++] = ids[i]!;
+  return ids.subarray(0, n);
+}
+
 /**
- * The ids (comma-separated, or null) of the scope's records of `month` whose text holds any of
- * `needles`: the month's table, if it has one, and the texts still pending. One month is the unit
- * of work a search is cut into (a month of one account: tens of milliseconds for a common text).
+ * The ids of the scope's records of `month` whose text holds any of `needles`, in the month's
+ * table (when it has one: `hasTable`). One month is the unit of work a lookup is cut into (a month
+ * of one account: tens of milliseconds for a common text).
  */
 export async function monthMatches(
   run: RunSql,
@@ -59,33 +71,59 @@ export async function monthMatches(
   month: number,
   needles: readonly string[],
   hasTable: boolean,
-): Promise<string[]> {
+): Promise<Float64Array> {
+  if (!hasTable) return new Float64Array(0);
+  const table = textTableName(scopeNo, month);
   const lists: string[] = [];
-  if (hasTable) {
-    const table = textTableName(scopeNo, month);
-    for (const match of await matchesOf(run, scopeNo, month, needles)) {
-      const rows = await run(`select group_concat(rowid) as ids from ${table} where ${table} match ?`, [match]);
-      const ids = rows[0]?.ids;
-      if (typeof ids === 'string' && ids !== '') lists.push(ids);
-    }
+  for (const match of await matchesOf(run, scopeNo, month, needles)) {
+    const rows = await run(`select group_concat(rowid) as ids from ${table} where ${table} match ?`, [match]);
+    const ids = rows[0]?.ids;
+    if (typeof ids === 'string' && ids !== '') lists.push(ids);
   }
-  // Pending texts are few (none once the writer is quiet): read, each form a LIKE (ASCII case folded as the index folds it).
-  const likes = needles.map(() => `search_text like ? escape '\\'`).join(' or ');
-  const pending = await run(
-    `select group_concat(id) as ids from history_text_pending where scope_no = ? and month = ? and (${likes})`,
-    [scopeNo, month, ...needles.map((n) => `%${likeLiteral(n)}%`)],
-  );
-  const ids = pending[0]?.ids;
-  if (typeof ids === 'string' && ids !== '') lists.push(ids);
-  return lists;
+  return idsOfLists(lists);
 }
 
-/** The months of `months` the scope has a text table for. */
-export async function monthsWithTables(run: RunSql, scopeNo: number, months: readonly number[]): Promise<Set<number>> {
-  if (months.length === 0) return new Set();
+/**
+ * The ids of the scope's records of these months still waiting for the index (read directly: a
+ * few, none once the writer is quiet), each form a LIKE (ASCII case folded, as the index folds it).
+ */
+export async function pendingMatches(
+  run: RunSql,
+  scopeNo: number,
+  months: readonly number[],
+  needles: readonly string[],
+): Promise<Float64Array> {
+  if (months.length === 0) return new Float64Array(0);
+  const likes = needles.map(() => `search_text like ? escape '\\'`).join(' or ');
   const rows = await run(
-    `select month from history_text_months where scope_no = ? and month in (${months.map(() => '?').join(',')})`,
+    `select group_concat(id) as ids from history_text_pending where scope_no = ? and month in (${months.map(() => '?').join(',')}) and (${likes})`,
+    [scopeNo, ...months, ...needles.map((n) => `%${likeLiteral(n)}%`)],
+  );
+  const ids = rows[0]?.ids;
+  return typeof ids === 'string' && ids !== '' ? idsOfLists([ids]) : new Float64Array(0);
+}
+
+/** The months of `months` the scope has a text table for, each with its version (raised at every change). */
+export async function monthsWithTables(
+  run: RunSql,
+  scopeNo: number,
+  months: readonly number[],
+): Promise<Map<number, number>> {
+  if (months.length === 0) return new Map();
+  const rows = await run(
+    `select month, version from history_text_months where scope_no = ? and month in (${months.map(() => '?').join(',')})`,
     [scopeNo, ...months],
   );
-  return new Set(rows.map((r) => Number(r.month)));
+  return new Map(rows.map((r) => [Number(r.month), Number(r.version)]));
+}
+
+/** Arrays of ids one after another. */
+export function concatIds(parts: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

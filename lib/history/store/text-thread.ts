@@ -15,8 +15,8 @@ import { Worker } from 'node:worker_threads';
 import { CompiledQuery, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema';
 import { log } from '../../log';
-import { monthMatches, monthsWithTables, type RunSql } from './text-sqlite';
-import { monthsOf, textNeedles, uniqueSorted, type TextIds, type TextIndex } from './text-search';
+import { concatIds, monthMatches, monthsWithTables, pendingMatches, type RunSql } from './text-sqlite';
+import { monthsOf, textNeedles, type TextIds, type TextIndex } from './text-search';
 
 export type TextRequest =
   { id: number; op: 'lookup'; scopeNo: number; months: number[]; needles: string[] } | { id: number; op: 'close' };
@@ -35,12 +35,9 @@ export function inlineTextLookup(db: Kysely<Database>): TextLookup {
   return {
     async lookup(scopeNo, months, needles) {
       const tables = await monthsWithTables(run, scopeNo, months);
-      const lists: string[] = [];
-      for (const month of months) lists.push(...(await monthMatches(run, scopeNo, month, needles, tables.has(month))));
-      const joined = lists.join(',');
-      return uniqueSorted(
-        joined === '' ? new Float64Array(0) : Float64Array.from(JSON.parse(`[${joined}]`) as number[]),
-      );
+      const found = [await pendingMatches(run, scopeNo, months, needles)];
+      for (const month of months) found.push(await monthMatches(run, scopeNo, month, needles, tables.has(month)));
+      return concatIds(found);
     },
     close: async () => undefined,
   };
