@@ -60,7 +60,7 @@ export async function copyRecords(db: Kysely<unknown>, target: CopyTarget): Prom
     (await sql<{ n: number }>`select count(*) as n from ${sql.raw(`${from}history_records`)}`.execute(db)).rows[0]!.n,
   );
   if (total === 0) return 0;
-  // Measured on the 2-core machine: about 4,000 records a second (bench/NOTES.md, 2026-12).
+  // About 4,000 records a second on two cores (bench/NOTES.md).
   log.info('history.rebuild_started', {
     records: total,
     estimatedSeconds: Math.ceil(total / 4_000),

@@ -9,11 +9,10 @@ export const HISTORY_SCHEMA = 'history';
  * Bytes per page of a history file created from now on (SQLite's default is 4,096). Its records
  * are written a day at a time (about 5 MB a day of a busy account) into a dozen indexes and a text
  * index: with pages four times larger, a day's transaction writes a quarter of the pages to the
- * log, and each index has fewer levels to walk and split. Measured on the copy of 14 days: the
- * copy's own cost per page about 0.9 ms lower (bench/NOTES.md, 2026-11-28); 8 KB gave half of
- * that, 32 and 64 KB no more. A file created before keeps its 4,096 (SQLite changes the size of a
- * file in WAL mode only by copying it whole): it works as before. (Here, with the migrations:
- * 0040-history-compact writes a new history file with them.)
+ * log, and each index has fewer levels to walk and split: about 0.9 ms less of the copy's own cost
+ * a page; 8 KB gives half of that, 32 and 64 KB no more (bench/NOTES.md). A file that exists keeps
+ * its page size (SQLite changes it in WAL mode only by copying the whole file): either size works.
+ * Here, with the migrations: 0040-history-compact writes a new history file with them.
  */
 export const HISTORY_PAGE_BYTES = 16_384;
 

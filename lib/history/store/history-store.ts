@@ -150,8 +150,8 @@ const PAGES_PER_BUILD_SLICE = 20;
  * is read). As many as a slice holds: a day of up to 2,000 records goes in with one transaction,
  * once it is read, and a larger one a slice at a time while it is read. Each transaction writes
  * every index page it touched and the text index a segment of its own, so fewer, larger ones cost
- * less a record: starting at 8 pages (two transactions for a day of 1,500 records) the copy of
- * bench:mirror took about 0.7 ms a page more (bench/NOTES.md, 2026-11-27 night).
+ * less a record: starting at 8 pages (two transactions for a day of 1,500 records) the copy costs
+ * about 0.7 ms a page more (bench/NOTES.md).
  */
 const PAGES_TO_START_BUILDING = PAGES_PER_BUILD_SLICE;
 

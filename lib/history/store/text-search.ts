@@ -14,8 +14,7 @@ import type { TimeRange } from '../../query/ranges';
 /**
  * The forms a free text is looked for in: as typed (in lower case), and folded as records are
  * stored (lib/cdr/typed-text.ts searchFolded: ｻｸﾗ as サクラ, ＯＲＤ as ord, ㈱ as (株)). A record
- * copied before stored text was folded (November 2026) holds it unfolded and is found by the form
- * it holds. One form when folding changes nothing.
+ * an earlier version copied holds its text unfolded and is found by the form it holds. One form when folding changes nothing.
  */
 export function textNeedles(text: string): string[] {
   return [...new Set([text.toLowerCase(), searchFolded(text)])];
