@@ -5,7 +5,8 @@ import 'server-only';
  * write a file at a time: with the history apart, the thread that copies days into it
  * (lib/history/store/writer-thread.ts) never holds the lock the server's own writes need (a
  * search's cached page, the governor's ledger), nor waits for them. The server's connection
- * attaches it to read (searches, Insights) as schema `history`: the tables are named as before.
+ * attaches it to read (searches, Insights) as schema `history`, under the tables' own names: a
+ * query need not know which file holds them.
  */
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
