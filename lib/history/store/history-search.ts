@@ -15,9 +15,9 @@ import { bodiesOf, recordOf } from './bodies';
 import type { DayPackStore } from './day-pack-store';
 import { createScopeNumbers, scopeNoSql } from './scopes';
 import { createPackSearch } from './search-packs';
-import { FEW_FINDS, textFirst, wayOf } from './search-plan';
+import { FEW_FINDS, orderFromIndex, textFirst, wayOf } from './search-plan';
 import { createRollupSearch } from './search-rollups';
-import { createSqlSearch, isSelective, searchWhere, type SearchWhere } from './search-sql';
+import { createSqlSearch, isSelective, ORDER_INDEXED, searchWhere, type SearchWhere } from './search-sql';
 import type { LocalSearch, ResolvedSearch } from './search-types';
 import type { TextIds, TextIndex } from './text-search';
 
@@ -80,15 +80,36 @@ export function createHistorySearch(
     return { ...search, scopeNo, textIds };
   };
 
-  /** The WHERE SQL reads, the free text's finds first when they are fewer (SQLite). */
-  const sqlWhere = async (search: ResolvedSearch): Promise<SearchWhere> => {
+  /**
+   * The WHERE SQL reads (SQLite: which index, see searchWhere): the free text's finds first when
+   * they are fewer; an order's own index when it reads fewer records than sorting the range
+   * (`end`: the offset and limit of the page).
+   */
+  const sqlWhere = async (search: ResolvedSearch, end = 0): Promise<SearchWhere> => {
     const finds = search.textIds?.length;
+    const rangeRecords = () => rollups.count({ ...search, where: [], text: undefined, textIds: null });
     const first =
-      finds !== undefined &&
-      text.needsIds &&
+      finds !== undefined && text.needsIds && !isSelective(search) && (await textFirst(finds, rangeRecords));
+    const sort = search.sort;
+    const byOrder =
+      dialect === 'sqlite' &&
+      !first &&
       !isSelective(search) &&
-      (await textFirst(finds, () => rollups.count({ ...search, where: [], text: undefined, textIds: null })));
-    return searchWhere(search, dialect, text, { textFirst: first });
+      sort !== undefined &&
+      'column' in sort &&
+      ORDER_INDEXED.has(sort.column) &&
+      orderFromIndex(end, await rangeRecords(), await scopeRecords(search.scope));
+    return searchWhere(search, dialect, text, { textFirst: first, byOrder });
+  };
+
+  /** The scope's records in its copied days (their counts: no row read). */
+  const scopeRecords = async (scope: string): Promise<number> => {
+    const row = await db
+      .selectFrom('history_days')
+      .select((eb) => eb.fn.sum<number>('records').as('n'))
+      .where('scope', '=', scope)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   };
 
   const way = (search: ResolvedSearch) => wayOf(search, search.textIds ? search.textIds.length : null, fewFinds);
@@ -101,7 +122,13 @@ export function createHistorySearch(
     }
     const sought = await rollups.seek(search, offset);
     if (!sought) return [];
-    const { ids } = await sql.pageIds(sought.search, sought.offset, limit, await sqlWhere(sought.search), false);
+    const { ids } = await sql.pageIds(
+      sought.search,
+      sought.offset,
+      limit,
+      await sqlWhere(sought.search, sought.offset + limit),
+      false,
+    );
     return bodiesOf(db, ids);
   };
 
@@ -142,7 +169,7 @@ export function createHistorySearch(
       }
       // Anything else (free text found a few times, a number, another order, days not complete)
       // reads its matching rows anyway: the count comes with the page, from the same read.
-      const where = await sqlWhere(resolved);
+      const where = await sqlWhere(resolved, offset + Math.max(limit, 1));
       const { ids, total } = await sql.pageIds(resolved, offset, Math.max(limit, 1), where, true);
       const counted = total ?? (offset === 0 ? 0 : await sql.count(resolved, where));
       return { total: counted, bodies: limit > 0 ? await bodiesOf(db, ids.slice(0, limit)) : [] };

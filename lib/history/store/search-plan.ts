@@ -51,3 +51,14 @@ export async function textFirst(finds: number, rangeRecords: () => Promise<numbe
   if (finds <= FEW_FINDS) return true;
   return finds * LOOKUP_COST < (await rangeRecords());
 }
+
+/**
+ * Whether an order by a column with an index of its own reads that index (checking each record's
+ * time against the range) rather than sorting the range: whichever reads fewer records. Reading
+ * the index in order, a page at `end` (offset + limit) is found after about end × scope ÷ range
+ * records; sorting reads the range's every record (and sorts them).
+ */
+export function orderFromIndex(end: number, rangeRecords: number, scopeRecords: number): boolean {
+  if (rangeRecords <= 0) return false;
+  return (end * scopeRecords) / rangeRecords < rangeRecords * 2;
+}

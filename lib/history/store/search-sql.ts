@@ -14,6 +14,9 @@ import { scopeNoSql } from './scopes';
 import type { ResolvedSearch, RecordColumn } from './search-types';
 import type { TextIndex } from './text-search';
 
+/** Orders read from an index of their own (searchWhere's `byOrder`). */
+export const ORDER_INDEXED = new Set<RecordColumn>(['price_units', 'latency_ms']);
+
 /** Columns whose conditions pick a few records each (see searchWhere). */
 const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 'trx_id']);
 
@@ -37,19 +40,22 @@ export function searchWhere(
   search: ResolvedSearch,
   dialect: SqlDialect,
   text: TextIndex,
-  plan: { textFirst?: boolean } = {},
+  plan: { textFirst?: boolean; byOrder?: boolean } = {},
 ): SearchWhere {
   // Which index SQLite should read (`+column` keeps it from using that column's index):
   //  - a condition that picks a handful of records (a number, its last digits, a reference): its
   //    own index, the time range only checked (else the planner walks a month of received time);
-  //  - `textFirst`: the found ids, each looked up by id.
+  //  - `textFirst`: the found ids, each looked up by id;
+  //  - `byOrder` (an order by a column with an index of its own: price, latency): that index, read
+  //    in the order asked with the range only checked, rather than the range sorted (a year of
+  //    records sorted for a page of 25).
   // PostgreSQL plans from its statistics; the plus is left out there.
   const selective = isSelective(search);
   const textFirst = !selective && plan.textFirst === true && search.text !== undefined;
   const column = (name: 'scope_no' | 'received_ms', plus: boolean) =>
     sql.raw(`${plus && dialect === 'sqlite' ? '+' : ''}history_records.${name}`);
   const scope = column('scope_no', textFirst);
-  const received = column('received_ms', selective || textFirst);
+  const received = column('received_ms', selective || textFirst || plan.byOrder === true);
   return (eb) => {
     const parts: Expression<SqlBool>[] = [sql<SqlBool>`${scope} = ${scopeNoSql(search.scopeNo)}`];
     parts.push(eb.or(joinRanges(search.ranges).map((r) => sql<SqlBool>`${received} between ${r.from} and ${r.to}`)));
