@@ -1,6 +1,6 @@
 /**
  * bench:history, parts 3 and 4: a year of a busy account in the local history, on SQLite or
- * PostgreSQL. The copy is filled straight from the simulator's records (tests/support/
+ * PostgreSQL. The sync is filled straight from the simulator's records (tests/support/
  * history-fixture.ts: what a finished sync leaves, through the store's own writes: records, text
  * index, rollups, day packs), every day complete; then:
  *  - disk bytes per record (SQLite: both files and their logs; PostgreSQL: the history's tables

@@ -2,8 +2,8 @@
  * bench:history, part 1 and 2: the sync's own cost, at the page size it finds, and the calls a
  * support day saves.
  *  1. The real sync (the services of lib/root/services.ts, limits off, UPSTREAM_PAGE_SIZE=auto)
- *     copies 14 settled days of a busy account from a simulator running in a process of its own,
- *     as the upstream is, that serves 1,000 records a page: the copy's first page finds the page
+ *     syncs 14 settled days of a busy account from a simulator running in a process of its own,
+ *     as the upstream is, that serves 1,000 records a page: the sync's first page finds the page
  *     size. Every upstream HTTP exchange is timed (headers and body), and what the sync spends
  *     besides until the last day is complete — parsing, checking, staging, building the days on
  *     the history writer's thread, the governor, the lease — is divided by the pages it read and
@@ -105,7 +105,7 @@ async function replayAlone(gets: readonly SentRequest[]): Promise<number> {
       redirect: 'manual',
     });
     await res.text();
-    if (res.status !== 200) throw new Error(`the simulator answered ${res.status} to a request the copy made`);
+    if (res.status !== 200) throw new Error(`the simulator answered ${res.status} to a request the sync made`);
     ms += performance.now() - started;
   }
   return ms;
@@ -211,7 +211,7 @@ export async function syncAndSupportDay(): Promise<{ missed: string[] }> {
   const withoutCalls = (plain.sim.stats().accounts.demo?.queryRequests ?? 0) - before;
   await plain.close();
 
-  // With it: the copy of the 14 days (timed against its upstream exchanges), then the same questions.
+  // With it: the sync of the 14 days (timed against its upstream exchanges), then the same questions.
   const h = await startHarness({
     sim: { ...base, perDay: 1, days: 1 },
     env: { ...ROOMY, UPSTREAM_BASE_URL: upstream.url },
@@ -262,7 +262,7 @@ export async function syncAndSupportDay(): Promise<{ missed: string[] }> {
   await h.close();
   await upstream.stop();
 
-  // What the copy keeps up with at the seed's limits (100 a day, the copy's share 0.6, 3 kept for people).
+  // What the sync keeps up with at the seed's limits (100 a day, the sync's share 0.6, 3 kept for people).
   const seedRate = backgroundRate(upstreamLimits({ ...configSchema.parse({}), dataDir: '' }), 'sync');
   const perPage = (syncMs - upstreamMs) / syncCalls;
   const perRecord = (syncMs - upstreamMs) / state.records;

@@ -48,13 +48,13 @@ export interface HistoryState {
   callsLeft: number | null;
   /** Calls a typical day takes (the complete days' average, else a day being read); null as callsLeft. */
   callsPerDay: number | null;
-  /** Records one of the copy's calls reads at most (pageSize.size): a day takes one call per this many. */
+  /** Records one of the sync's calls reads at most (pageSize.size): a day takes one call per this many. */
   recordsPerCall: number;
   /**
-   * The page size the copy (and exports) read with, and how it was decided: pinned by
+   * The page size the sync (and exports) read with, and how it was decided: pinned by
    * UPSTREAM_PAGE_SIZE (`configured`), found from the upstream's answer to a larger size
    * (`probed`), fallen back after the upstream refused a larger one (`fallback`, with `refused`),
-   * or not asked yet (`unprobed`: the copy's next page asks with the probe's size).
+   * or not asked yet (`unprobed`: the sync's next page asks with the probe's size).
    */
   pageSize: {
     size: number;
@@ -64,7 +64,7 @@ export interface HistoryState {
     refused: { asked: number; status: number } | null;
   };
   /**
-   * Messages a day the copy keeps up with at the account's limits: the calls it may make in a day
+   * Messages a day the sync keeps up with at the account's limits: the calls it may make in a day
    * (its share of each window, never the calls kept for people) times the page size.
    */
   keepsUpWith: number;

@@ -1,5 +1,5 @@
 /**
- * Copying one UTC day in full, page by page: which upstream page comes next, and what a page
+ * Syncing one UTC day in full, page by page: which upstream page comes next, and what a page
  * teaches. Pure, so a restart resumes from the stored progress and the rules are tested alone.
  *
  * A day D is asked as [D 00:00:00, D+1 00:00:00]: the upstream reads date-to to the second and
@@ -151,7 +151,7 @@ export function applyPage(
   if (w.pagesDone < (w.pagesTotal ?? 0) && records > 0) return;
   w.state = 'done';
   // Read to its end, but not as the upstream counted it (a page short or empty before the last,
-  // pages smaller than asked for): there is no page left to read, so without a problem the copy
+  // pages smaller than asked for): there is no page left to read, so without a problem the sync
   // would come back to this day at once, forever. It rests instead and is read afresh later.
   if (w.received !== w.total || w.pagesDone !== w.pagesTotal) {
     p.problem = `The upstream counted ${w.total} records for ${spanOf(w)} but sent ${w.received} in ${w.pagesDone} of ${w.pagesTotal} pages; the day is read again later.`;

@@ -1,9 +1,9 @@
 /**
- * The page size the copy finds, over real HTTP against the simulator (its --max-page-size and
+ * The page size the sync finds, over real HTTP against the simulator (its --max-page-size and
  * --page-size-over): asked with 1,000 first, it reads at 1,000 where the upstream serves it, at
  * what it serves where it clamps, and at 100 where it refuses, the refusal costing one call; an
  * upstream that refuses later a size it served before is read on at 100 from the page it stopped
- * at, saying so, no page paid twice. Every day copied equals the simulator's, record for record.
+ * at, saying so, no page paid twice. Every day synced equals the simulator's, record for record.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
@@ -47,7 +47,7 @@ async function harness(sim: { maxPageSize: number; pageSizeOver: 'refuse' | 'cla
   return h;
 }
 
-/** The steps of the copy, as its runner runs them, the days read in full built meanwhile. */
+/** The steps of the sync, as its runner runs them, the days read in full built meanwhile. */
 function stepper(h: Harness) {
   const builds = new DayBuilds({
     history: h.store.history,
@@ -69,7 +69,7 @@ function stepper(h: Harness) {
   return { step: () => runSyncStep(deps, scope), builds };
 }
 
-/** Copies until every wanted day is complete (or `steps` run out). */
+/** Syncs until every wanted day is complete (or `steps` run out). */
 async function copyAll(h: Harness, steps = 200): Promise<void> {
   const { step, builds } = stepper(h);
   for (let i = 0; i < steps && (await h.history.get(account)).state !== 'complete'; i++) {
@@ -109,8 +109,8 @@ async function sameAsSimulator(h: Harness, size: number): Promise<number> {
   return pages;
 }
 
-describe('the page size the copy reads with', () => {
-  it('is 1,000 where the upstream serves it: found by the copy’s first page, no call of its own', async () => {
+describe('the page size the sync reads with', () => {
+  it('is 1,000 where the upstream serves it: found by the sync’s first page, no call of its own', async () => {
     const h = await harness({ maxPageSize: 1000, pageSizeOver: 'refuse' });
     const newest = lastSettledDay(h.policy.settledBefore(Date.now()));
     await h.history.put(account, { enabled: true, since: addDays(newest, -2) });
@@ -119,7 +119,7 @@ describe('the page size the copy reads with', () => {
     expect(state.state).toBe('complete');
     expect(state.pageSize).toMatchObject({ size: 1000, source: 'probed', refused: null });
     expect(state.recordsPerCall).toBe(1000);
-    // Unlimited here; at the seed's limits the copy's 60 calls a day read 60,000 records.
+    // Unlimited here; at the seed's limits the sync's 60 calls a day read 60,000 records.
     expect(state.keepsUpWith).toBeGreaterThan(60_000);
     expect(queryCalls(h)).toBe(await sameAsSimulator(h, 1000));
   }, 60_000);

@@ -39,7 +39,7 @@ describe('the size an answer was served at', () => {
     expect(effectivePageSize(1000, answer({ held: 250, total: 5000, last: null }))).toBe(250);
   });
 
-  it('is not a smaller size when a page comes short of its own count (a fault the copy reads again later)', () => {
+  it('is not a smaller size when a page comes short of its own count (a fault the sync reads again later)', () => {
     expect(effectivePageSize(100, answer({ held: 97, total: 864, pageSize: 100 }))).toBe(100);
     expect(effectivePageSize(100, answer({ held: 97, total: 5000, pageSize: 100, page: 3 }))).toBe(100);
     // The last page holds what is left.
@@ -129,8 +129,8 @@ describe('the page size kept', () => {
     expect(searchPageSize({ UPSTREAM_PAGE_SIZE: 50 })).toBe(50);
   });
 
-  it('says how many messages a day the copy keeps up with: its calls a day at the tightest window, times the page size', () => {
-    // The seed's limits: 3/min, 10/h, 100/day, the copy's share 0.6 and 3 calls kept for people.
+  it('says how many messages a day the sync keeps up with: its calls a day at the tightest window, times the page size', () => {
+    // The seed's limits: 3/min, 10/h, 100/day, the sync's share 0.6 and 3 calls kept for people.
     expect(keepsUpWith({ perMinute: 1, perHour: 6, perDay: 60 }, 1000)).toBe(60_000);
     expect(keepsUpWith({ perMinute: 1, perHour: 6, perDay: 60 }, 100)).toBe(6_000);
     expect(keepsUpWith({ perMinute: 1, perHour: 2, perDay: 60 }, 100)).toBe(4_800);

@@ -1,10 +1,10 @@
 import 'server-only';
 /**
- * The page size background reads ask the upstream for: the local history's copy, exports and
+ * The page size background reads ask the upstream for: the local history's sync, exports and
  * reconciliations (people's searches keep reading 100 a page at most: SEARCH_PAGE_SIZE). The
  * upstream documents no maximum and says nothing of what it does above it (it may refuse, or
  * answer fewer records than asked), and every call is precious, so:
- *  - UPSTREAM_PAGE_SIZE pins a size, or `auto` (the default) finds it: the first page the copy
+ *  - UPSTREAM_PAGE_SIZE pins a size, or `auto` (the default) finds it: the first page the sync
  *    needs anyway is asked with UPSTREAM_PAGE_SIZE_PROBE (1,000). An answer says the size it
  *    served (effectivePageSize: its page_size, the records a full page holds, its last page's
  *    number); a refusal (400 or 422) falls back to 100. Either way it is kept in the store, so
@@ -30,7 +30,7 @@ export function searchPageSize(config: Pick<Config, 'UPSTREAM_PAGE_SIZE'>): numb
 }
 
 /**
- * Messages a day the copy keeps up with: the calls it may make in a day at `rate` (its calls a
+ * Messages a day the sync keeps up with: the calls it may make in a day at `rate` (its calls a
  * minute, an hour and a day: the tightest gives the day's) times the records a call reads.
  */
 export function keepsUpWith(rate: { perMinute: number; perHour: number; perDay: number }, pageSize: number): number {
@@ -46,7 +46,7 @@ export interface PageSizeState {
   size: number;
   /**
    * configured: pinned by UPSTREAM_PAGE_SIZE; probed: what the upstream served when asked for
-   * more; fallback: the upstream refused a larger size; unprobed: nothing asked yet (the copy's
+   * more; fallback: the upstream refused a larger size; unprobed: nothing asked yet (the sync's
    * next page asks with the probe's size).
    */
   source: 'configured' | 'probed' | 'fallback' | 'unprobed';
@@ -68,7 +68,7 @@ function pageOfLink(href: unknown): number {
  * checked against its last page's number (the pages needed at the size served: the links decide,
  * as they decide which page comes next). When the two disagree, a full page (one with records
  * after it) that agrees with the links says the size; else the largest size the links allow.
- * A page short of its own count (a fault, the copy reads the day again later) is not a smaller
+ * A page short of its own count (a fault, the sync reads the day again later) is not a smaller
  * size: its links and page_size still say the size it was asked at. Without either, a full page
  * is all there is to go by.
  */

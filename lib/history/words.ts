@@ -102,7 +102,7 @@ export function completeAtText(state: Pick<HistoryState, 'state' | 'completeAt'>
 }
 
 /**
- * `1,000 records a call (the upstream's largest)` — the page size the copy reads with and why:
+ * `1,000 records a call (the upstream's largest)` — the page size the sync reads with and why:
  * found from the upstream's answer, fallen back after a refusal, pinned, or not asked yet.
  */
 export function pageSizeText(state: Pick<HistoryState, 'pageSize'>): string {
@@ -118,11 +118,11 @@ export function pageSizeText(state: Pick<HistoryState, 'pageSize'>): string {
         ? `${records}: the Report API refused ${formatCount(refused.asked)} a page (${refused.status})`
         : `${records} (the Report API refused more)`;
     case 'unprobed':
-      return `${records} until the Report API has answered the copy’s first page, asked with more`;
+      return `${records} until the Report API has answered the sync’s first page, asked with more`;
   }
 }
 
-/** `About 60,000 messages a day` — what the copy keeps up with at the account's limits. */
+/** `About 60,000 messages a day` — what the sync keeps up with at the account's limits. */
 export function keepsUpWithText(state: Pick<HistoryState, 'keepsUpWith'>): string {
   if (state.keepsUpWith <= 0) return 'None: the calls kept for people take every call of a window';
   return `About ${formatCount(state.keepsUpWith)} messages a day`;

@@ -95,7 +95,7 @@ async function rebuildSqlite(db: Kysely<unknown>): Promise<void> {
   } finally {
     await sql`detach database ${sql.raw(NEXT)}`.execute(db);
   }
-  // The swap: the old file and its log out, the new one in, attached again as before.
+  // The swap: the old file and its log out, the new one in, attached again under the same name.
   await sql`detach database ${sql.raw(HISTORY_SCHEMA)}`.execute(db);
   for (const old of [`${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(old, { force: true });
   fs.renameSync(next, file);

@@ -47,7 +47,7 @@ export async function bodiesOf(db: Kysely<Database>, ids: readonly (number | str
   });
 }
 
-/** The record (JSON) of a trx_id in the scope's copy, or null. */
+/** The record (JSON) of a trx_id in the scope's local history, or null. */
 export async function recordOf(db: Kysely<Database>, scopeNo: number, trxId: string): Promise<string | null> {
   const row = await db
     .selectFrom('history_records')

@@ -2,12 +2,12 @@ import 'server-only';
 /**
  * Where the day packs (lib/history/store/day-pack.ts) are read: `history_day_packs`, decoded in a bounded
  * cache in memory, so the same month is not read from disk and decoded again for every search.
- * They are written by the history writer (./writes.ts): built once a day's copy is
+ * They are written by the history writer (./writes.ts): built once a day's sync is
  * complete and nothing else waits, dropped when the day's records change. A complete day found
  * without its pack is answered by SQL this time and gets its pack built in the background.
  *
  * A pack is only ever served for a day that `history_days` says is complete, read in the same
- * statement: a day being copied again, or deleted, is not answered from an old pack.
+ * statement: a day being synced again, or deleted, is not answered from an old pack.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
@@ -26,9 +26,9 @@ export interface DayPackStore {
    * the others); a complete day without one is handed to `build`.
    */
   packs(scope: string, days: readonly string[]): Promise<Map<string, DayPack>>;
-  /** The scope's complete days without a pack (copied before packs existed, or changed since), newest first. */
+  /** The scope's complete days without a pack (synced before packs existed, or changed since), newest first. */
   missing(scope: string): Promise<string[]>;
-  /** Drops the scope's packs from memory (its copy was deleted). */
+  /** Drops the scope's packs from memory (its local history was deleted). */
   evict(scope: string): void;
 }
 

@@ -7,7 +7,7 @@
  * found 70,000 or 400,000 times in a month, a latency bound — spends almost all its time looking
  * up rows one by one (about 1.3 µs each) and sorting them. The same answer from a month's packs
  * is a scan of typed arrays: ids and times in received order already, the conditions tested on
- * codes. Only days whose copy is complete get a pack (their records no longer change); the rest
+ * codes. Only days whose local history is complete get a pack (their records no longer change); the rest
  * is answered by SQL. Pure: encoding, decoding and the scan; lib/history/store/day-pack-store.ts keeps them.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';

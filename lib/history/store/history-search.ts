@@ -6,7 +6,7 @@ import 'server-only';
  * picks the executor its shape allows — the rollups, the day packs or SQL — and the records of
  * the page are read from their blocks (./bodies.ts).
  *
- * Every search names its scope: one account's copy is never read for another, and its free text
+ * Every search names its scope: one account's local history is never read for another, and its free text
  * reads that account's text index only.
  */
 import type { Kysely } from 'kysely';
@@ -24,7 +24,7 @@ import type { TextIds, TextIndex } from './text-search';
 export type { Condition, LocalSearch, RecordColumn, ResolvedSearch, SortKey } from './search-types';
 
 export interface HistorySearch {
-  /** The record of a trx_id in the scope's copy (JSON), or null. */
+  /** The record of a trx_id in the scope's local history (JSON), or null. */
   record(scope: string, trxId: string): Promise<string | null>;
   count(search: LocalSearch): Promise<number>;
   /** The records (JSON) at positions [offset, offset + limit) of the search's order. */

@@ -85,7 +85,7 @@ const FACET_NAMES = Object.keys(FACETS) as Facet[];
 
 /**
  * The facets of a UTC day summed again from its daily rows, with the day facet's latencies — for
- * the UTC day and for the two JST days it touches: when the day's copy is complete, or records
+ * the UTC day and for the two JST days it touches: when the day's sync is complete, or records
  * were added to it.
  */
 export async function refreshDayFacets(q: Q, dialect: SqlDialect, scope: string, utcDayStart: number): Promise<void> {

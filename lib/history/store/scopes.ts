@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * Scope numbers (history_scopes, migration 0040-history-compact): the local history's data names a
  * scope by a small integer, given by the history writer the first time it stores a record of the
- * scope, and never given to another (a deleted copy keeps its number: a number read once stays
+ * scope, and never given to another (a deleted local history keeps its number: a number read once stays
  * true, so readers keep them in memory).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';

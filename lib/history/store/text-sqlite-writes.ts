@@ -3,8 +3,8 @@ import 'server-only';
  * The history writer's side of SQLite's text index (./text-sqlite.ts reads it): a stored record's
  * text waits in `history_text_pending` and goes into its scope's month table
  * (lib/db/migrations/history-text-tables.ts) when the writer has nothing else to do, a slice at a
- * time (a copied day is complete, and searchable, as soon as its records are in); a scope's text
- * goes with its copy, a month's with its days.
+ * time (a synced day is complete, and searchable, as soon as its records are in); a scope's text
+ * goes with its local history, a month's with its days.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';

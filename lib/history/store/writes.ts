@@ -295,7 +295,7 @@ export function createHistoryWrites(
         await deleteRollups(trx, scope);
         await trx.deleteFrom('history_day_packs').where('scope', '=', scope).execute();
       });
-      // The log still holds the pages as they were written: emptied, so the copy is gone from disk.
+      // The log still holds the pages as they were written: emptied, so the sync is gone from disk.
       if (dialect === 'sqlite') await sql.raw(truncateHistoryLog(historySchema)).execute(db);
     },
     async deleteBefore(scope, day) {
