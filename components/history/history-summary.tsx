@@ -4,10 +4,12 @@
  * copied, the calls it spent today beside those people still have, the calls it still needs and
  * when it should be complete. A change of state is announced; the numbers that tick are not.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { HistoryState } from '@/lib/history';
 import type { Zone } from '@/lib/time/zones';
 import { formatCount } from '@/lib/i18n/format';
+import { useWords } from '@/lib/i18n/use-words';
 import { dayTally } from '@/lib/history';
 import {
   callsLeftText,
@@ -48,6 +50,8 @@ function useStateAnnouncement(word: string): string {
 
 export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zone }) {
   const { quota } = useQuota();
+  const t = useTranslations('history');
+  const say = useWords();
   const word = historyStateWord(state);
   const announcement = useStateAnnouncement(word);
   const tally = dayTally(state.days);
@@ -105,12 +109,12 @@ export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zon
           <dd className="mono">{state.since}</dd>
         </div>
         <div>
-          <dt>Page size</dt>
-          <dd data-testid="history-page-size">{pageSizeText(state)}</dd>
+          <dt>{t('pageSize.label')}</dt>
+          <dd data-testid="history-page-size">{say(pageSizeText(state))}</dd>
         </div>
         <div>
-          <dt>Keeps up with</dt>
-          <dd data-testid="history-keeps-up-with">{keepsUpWithText(state)}</dd>
+          <dt>{t('keepsUpWith.label')}</dt>
+          <dd data-testid="history-keeps-up-with">{say(keepsUpWithText(state))}</dd>
         </div>
       </dl>
       <p className={styles.people} data-testid="history-people-calls">

@@ -6,6 +6,7 @@ import type { HistoryDay, HistoryState } from './api';
 import type { QuotaSnapshot } from '../governor';
 import type { Zone } from '../time/zones';
 import { formatCount, formatInstant } from '../i18n/format';
+import { msg, type Message } from '../i18n/message';
 import { tightestWindow, WINDOW_WORDS } from '../governor';
 
 export const HISTORY_STATE_WORDS: Record<HistoryState['state'], string> = {
@@ -102,28 +103,18 @@ export function completeAtText(state: Pick<HistoryState, 'state' | 'completeAt'>
 }
 
 /**
- * `1,000 records a call (the upstream's largest)` — the page size the sync reads with and why:
- * found from the upstream's answer, fallen back after a refusal, pinned, or not asked yet.
+ * `1,000 records a call (the most the Report API serves)` — the page size the sync reads with and
+ * why: found from the upstream's answer, fallen back after a refusal, pinned, or not asked yet.
  */
-export function pageSizeText(state: Pick<HistoryState, 'pageSize'>): string {
+export function pageSizeText(state: Pick<HistoryState, 'pageSize'>): Message {
   const { size, source, refused } = state.pageSize;
-  const records = `${formatCount(size)} ${size === 1 ? 'record' : 'records'} a call`;
-  switch (source) {
-    case 'configured':
-      return `${records} (set by UPSTREAM_PAGE_SIZE)`;
-    case 'probed':
-      return `${records} (the most the Report API serves)`;
-    case 'fallback':
-      return refused
-        ? `${records}: the Report API refused ${formatCount(refused.asked)} a page (${refused.status})`
-        : `${records} (the Report API refused more)`;
-    case 'unprobed':
-      return `${records} until the Report API has answered the sync’s first page, asked with more`;
-  }
+  if (source === 'fallback' && refused)
+    return msg('history.pageSize.refused', { size, asked: refused.asked, status: String(refused.status) });
+  return msg(`history.pageSize.${source}`, { size });
 }
 
 /** `About 60,000 messages a day` — what the sync keeps up with at the account's limits. */
-export function keepsUpWithText(state: Pick<HistoryState, 'keepsUpWith'>): string {
-  if (state.keepsUpWith <= 0) return 'None: the calls kept for people take every call of a window';
-  return `About ${formatCount(state.keepsUpWith)} messages a day`;
+export function keepsUpWithText(state: Pick<HistoryState, 'keepsUpWith'>): Message {
+  if (state.keepsUpWith <= 0) return msg('history.keepsUpWith.none');
+  return msg('history.keepsUpWith.messages', { count: state.keepsUpWith });
 }
