@@ -13,7 +13,8 @@
  *   npm run bench:history [-- --records 300000] [--skip-sync] [--skip-sqlite] [--skip-postgres] [--data <folder>]
  *
  * --records N: SQLite's records (PostgreSQL gets a third). --data: SQLite's data folder, kept and
- * reused by the next run (loading 3,000,000 records takes about 15 minutes on 2 cores).
+ * reused by the next run (loading 3,000,000 records takes about 20 minutes on 2 cores: README
+ * "Tests and benchmarks").
  */
 import os from 'node:os';
 import { createDatabase, startPostgres, type PostgresServer } from '../tests/support/postgres';
