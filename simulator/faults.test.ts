@@ -254,6 +254,7 @@ describe('admin endpoints', () => {
       resetSecrets: () => {},
       pageSizeLimit: () => ({ max: 100, over: 'refuse' }),
       setPageSizeLimit: () => {},
+      setLimits: () => true,
     };
     expect(await handleAdmin(ctx, req, res, '/__admin/stats')).toBe(403);
     expect(status).toBe(403);

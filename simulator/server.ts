@@ -66,6 +66,8 @@ export interface RunningSimulator {
   /** Rotates an account's secret (false: no such account); `resetSecrets` puts every one back. */
   setSecret(apiKey: string, secret: string): boolean;
   resetSecrets(): void;
+  /** Lifts the limits (false) or puts them back with empty windows (true); false without limits. */
+  setLimits(enabled: boolean): boolean;
   dataset: Dataset;
 }
 
@@ -148,6 +150,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
       return credential !== undefined;
     },
     resetSecrets: () => secrets.clear(),
+    setLimits: (enabled: boolean) => {
+      if (!limiter) return false;
+      if (enabled && api.limiter === null) limiter.resetWindows();
+      api.limiter = enabled ? limiter : null;
+      return true;
+    },
   };
 
   const log = (req: IncomingMessage, path: string, status: number | null, started: number) => {
@@ -214,6 +222,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     setSecret: admin.setSecret,
     resetSecrets: admin.resetSecrets,
     setPageSizeLimit,
+    setLimits: admin.setLimits,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -7,6 +7,7 @@ import 'server-only';
  * pack, a text found a few times.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { prefixSuccessor } from '../../cdr/typed-text';
 import { joinRanges } from '../../query/ranges';
 import type { Database, SqlDialect } from '../../db/schema';
 import { fieldOf } from './bodies';
@@ -22,12 +23,6 @@ const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 
 
 export const isSelective = (search: Pick<ResolvedSearch, 'where'>) =>
   search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));
-
-/** The string just after every string that starts with `prefix` (for a range that finds them). */
-function prefixUpperBound(prefix: string): string {
-  const last = prefix.charCodeAt(prefix.length - 1);
-  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
-}
 
 export type SearchWhere = (eb: ExpressionBuilder<Database, 'history_records'>) => Expression<SqlBool>;
 
@@ -60,9 +55,14 @@ export function searchWhere(
     const parts: Expression<SqlBool>[] = [sql<SqlBool>`${scope} = ${scopeNoSql(search.scopeNo)}`];
     parts.push(eb.or(joinRanges(search.ranges).map((r) => sql<SqlBool>`${received} between ${r.from} and ${r.to}`)));
     for (const c of search.where) {
-      if (c.op === 'prefix')
-        parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
-      else parts.push(eb(c.column, c.op, c.value));
+      if (c.op === 'prefix') {
+        const upper = prefixSuccessor(c.value);
+        parts.push(
+          upper === null
+            ? eb(c.column, '>=', c.value)
+            : eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', upper)]),
+        );
+      } else parts.push(eb(c.column, c.op, c.value));
     }
     if (search.text !== undefined) parts.push(text.condition(search.text, search.textIds));
     return eb.and(parts);

@@ -10,6 +10,7 @@
  * starts with them, found in its vocabulary (a range of its sorted terms): every indexed text ends
  * with two line ends, so each character has two after it.
  */
+import { prefixSuccessor } from '../../cdr/typed-text';
 import { likeLiteral } from './text-search';
 import { textTableName, textVocabularyName } from '../../db/migrations/history-text-tables';
 
@@ -33,13 +34,13 @@ async function matchesOf(run: RunSql, scopeNo: number, month: number, needles: r
       terms.push(phrase(needle));
       continue;
     }
-    const chars = [...needle];
-    const last = chars.pop()!;
-    const upper = chars.join('') + String.fromCodePoint(last.codePointAt(0)! + 1);
-    const rows = await run(`select term from ${textVocabularyName(scopeNo, month)} where term >= ? and term < ?`, [
-      needle,
-      upper,
-    ]);
+    // The terms that start with it: from it up to its successor (none past the last character).
+    const upper = prefixSuccessor(needle);
+    const vocabulary = textVocabularyName(scopeNo, month);
+    const rows =
+      upper === null
+        ? await run(`select term from ${vocabulary} where term >= ?`, [needle])
+        : await run(`select term from ${vocabulary} where term >= ? and term < ?`, [needle, upper]);
     for (const r of rows) terms.push(phrase(String(r.term)));
   }
   const matches: string[] = [];
