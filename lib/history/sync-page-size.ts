@@ -15,6 +15,7 @@ import 'server-only';
  *    History page; the pages already kept are not read again.
  */
 import type { ResultPage } from '../cdr/schema';
+import { pageOfLink } from '../query/wire';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { PageSizeStore, StoredPageSize } from './store/page-size-store';
@@ -54,13 +55,6 @@ export interface PageSizeState {
   decidedAt: number | null;
   /** The size the upstream refused, and its status, when it fell back. */
   refused: { asked: number; status: number } | null;
-}
-
-/** The page number a link points at (NaN when there is none). */
-function pageOfLink(href: unknown): number {
-  if (typeof href !== 'string') return NaN;
-  const query = href.split('?')[1];
-  return query === undefined ? NaN : Number(new URLSearchParams(query).get('page') ?? NaN);
 }
 
 /**
