@@ -17,6 +17,8 @@ import {
   completeAtText,
   historyStateDetail,
   historyStateWord,
+  keepsUpWithText,
+  pageSizeText,
   peopleCallsText,
   recordsKeptText,
   reserveText,
@@ -50,6 +52,7 @@ function useStateAnnouncement(word: string): string {
 
 export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zone }) {
   const t = useTranslations('history.summary');
+  const tHistory = useTranslations('history');
   const say = useWords();
   const f = useFormat();
   const locale = useLocale();
@@ -109,6 +112,14 @@ export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zon
         <div>
           <dt>{t('startDay')}</dt>
           <dd className="mono">{state.since}</dd>
+        </div>
+        <div>
+          <dt>{tHistory('pageSize.label')}</dt>
+          <dd data-testid="history-page-size">{say(pageSizeText(state))}</dd>
+        </div>
+        <div>
+          <dt>{tHistory('keepsUpWith.label')}</dt>
+          <dd data-testid="history-keeps-up-with">{say(keepsUpWithText(state))}</dd>
         </div>
       </dl>
       <p className={styles.people} data-testid="history-people-calls">

@@ -22,6 +22,8 @@ import type { HistoryIndex } from './history-index';
 import { firstKeptDay, sinceBounds } from './retention';
 import { scopeOf } from './scope';
 import type { SyncRunner } from './sync-runner';
+import { keepsUpWith, type PageSizes } from './sync-page-size';
+import { backgroundRate } from '../governor/server';
 import { problemRetryAt, wantedDays } from './sync-step';
 
 export interface HistoryAccount {
@@ -35,11 +37,13 @@ export interface HistoryServiceDeps {
   index: HistoryIndex;
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'nextCallAt' | 'planCalls' | 'callsMade' | 'limits'>;
+  /** The page size the copy reads with (./sync-page-size.ts). */
+  pageSizes: Pick<PageSizes, 'state'>;
   runner: Pick<SyncRunner, 'kick' | 'cancel' | 'forget'>;
   /** The page cache: deleting the local history forgets the key's cached pages and records too. */
   cache: Pick<PageCacheStore, 'forget'>;
   policy: CachePolicy;
-  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS' | 'UPSTREAM_PAGE_SIZE' | 'DEFAULT_LOCALE'>;
+  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS' | 'DEFAULT_LOCALE'>;
   now: () => number;
 }
 
@@ -160,7 +164,8 @@ export class HistoryService {
       return { ...base, state: 'pending' };
     });
 
-    const callsPerDay = typicalDayCalls([...stored.values()], config.UPSTREAM_PAGE_SIZE);
+    const pageSize = await this.deps.pageSizes.state();
+    const callsPerDay = typicalDayCalls([...stored.values()], pageSize.size);
     const remaining = callsStillNeeded(missing, stored, callsPerDay);
     const plan =
       enabled && remaining !== null && remaining > 0
@@ -187,7 +192,14 @@ export class HistoryService {
       callsToday: await gateway.callsMade(account.apiKey, 'sync', startOf(today)),
       callsLeft: remaining,
       callsPerDay,
-      recordsPerCall: config.UPSTREAM_PAGE_SIZE,
+      recordsPerCall: pageSize.size,
+      pageSize: {
+        size: pageSize.size,
+        source: pageSize.source,
+        decidedAt: pageSize.decidedAt === null ? null : new Date(pageSize.decidedAt).toISOString(),
+        refused: pageSize.refused,
+      },
+      keepsUpWith: keepsUpWith(backgroundRate(gateway.limits, 'sync'), pageSize.size),
       completeAt: finishAt
         ? new Date(finishAt).toISOString()
         : missing.length === 0 && enabled

@@ -14,6 +14,8 @@ export {
   dayStateWords,
   historyStateDetail,
   historyStateWord,
+  keepsUpWithText,
+  pageSizeText,
   peopleCallsText,
   recordsKeptText,
   recordsText,

@@ -99,3 +99,20 @@ export function completeAtText(state: Pick<HistoryState, 'state' | 'completeAt'>
   if (!at || Number.isNaN(at.getTime())) return msg('history.completeAt.unknown');
   return msg('history.completeAt.at', { at: formatInstant(at, zone, false, locale), zone });
 }
+
+/**
+ * `1,000 records a call (the most the Report API serves)` — the page size the sync reads with and
+ * why: found from the upstream's answer, fallen back after a refusal, pinned, or not asked yet.
+ */
+export function pageSizeText(state: Pick<HistoryState, 'pageSize'>): Message {
+  const { size, source, refused } = state.pageSize;
+  if (source === 'fallback' && refused)
+    return msg('history.pageSize.refused', { size, asked: refused.asked, status: String(refused.status) });
+  return msg(`history.pageSize.${source}`, { size });
+}
+
+/** `About 60,000 messages a day` — what the sync keeps up with at the account's limits. */
+export function keepsUpWithText(state: Pick<HistoryState, 'keepsUpWith'>): Message {
+  if (state.keepsUpWith <= 0) return msg('history.keepsUpWith.none');
+  return msg('history.keepsUpWith.messages', { count: state.keepsUpWith });
+}
