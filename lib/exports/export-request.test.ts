@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_COLUMNS } from '../csv/csv-format';
 import { wallClocks } from '../query/query';
-import { freezeRange, parseExportRequest } from './export-request';
+import { said } from '@/tests/support/said';
+import { freezeRange, parseExportRequest as parse } from './export-request';
+
+const parseExportRequest = (...args: Parameters<typeof parse>) => said(parse(...args));
 
 const base = { 'date-from': '2026-01-01 00:00:00', 'date-to': '2026-01-08 00:00:00' };
 

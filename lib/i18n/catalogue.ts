@@ -24,6 +24,16 @@ import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
 import jaShell from '../../messages/ja/shell.json';
 import jaSignin from '../../messages/ja/signin.json';
+import enFields from '../../messages/en/fields.json';
+import jaFields from '../../messages/ja/fields.json';
+import enQuery from '../../messages/en/query.json';
+import jaQuery from '../../messages/ja/query.json';
+import enLookup from '../../messages/en/lookup.json';
+import jaLookup from '../../messages/ja/lookup.json';
+import enSearch from '../../messages/en/search.json';
+import jaSearch from '../../messages/ja/search.json';
+import enDetail from '../../messages/en/detail.json';
+import jaDetail from '../../messages/ja/detail.json';
 import type { Locale } from './locales';
 import type { Messages } from './messages-type';
 
@@ -35,6 +45,11 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: enQuota,
     shell: enShell,
     signin: enSignin,
+    detail: enDetail,
+    search: enSearch,
+    lookup: enLookup,
+    query: enQuery,
+    fields: enFields,
   },
   ja: {
     cdr: jaCdr,
@@ -43,6 +58,11 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: jaQuota,
     shell: jaShell,
     signin: jaSignin,
+    detail: jaDetail,
+    search: jaSearch,
+    lookup: jaLookup,
+    query: jaQuery,
+    fields: jaFields,
   },
 };
 
