@@ -8,6 +8,7 @@ import 'server-only';
 import { QuotaExceededError } from '../governor/server';
 import { ProblemError } from '../http/problem';
 import { log } from '../log';
+import { translate } from '../i18n/translate';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import { pageFault, reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
@@ -114,7 +115,8 @@ export class UpstreamPages {
               records: body._embedded.cdrs.length,
               totalFound: entry.totalFound,
             });
-            notWhole = fault;
+            // The search's answer says it in English (its page JSON is one for every reader).
+            notWhole = translate('en', fault);
             continue;
           }
           // The page is paid for and answers this search whether or not it can be kept: a store

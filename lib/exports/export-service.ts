@@ -4,6 +4,7 @@ import 'server-only';
  * find the file of export jobs. A job of another account is "not found", never "forbidden": its
  * existence is not anyone else's business.
  */
+import { msg } from '../i18n/message';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from './api';
@@ -171,7 +172,7 @@ export class ExportService {
       finishedAt: now,
       expiresAt: retentionEnd(now, this.deps.config),
       waitingUntil: null,
-      message: 'Cancelled.',
+      message: msg('exports.job.cancelled'),
     } satisfies Partial<ExportJobRecord>);
     await store.saveJob(job);
     await store.deleteRows(job.id);

@@ -13,6 +13,7 @@ import 'server-only';
  *  - finished jobs and their files past their retention are deleted.
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
+import { msg } from '../i18n/message';
 import { BackgroundLoop } from '../background';
 import { holdLease, leaseHolder } from '../background/server';
 import type { LeaseStore } from '../background/server';
@@ -186,7 +187,7 @@ export class ExportRunner {
         finishedAt: now,
         expiresAt: retentionEnd(now, this.deps.config),
         waitingUntil: null,
-        message: 'The export failed on the server; it was logged. Start it again.',
+        message: msg('exports.job.serverFailed'),
       });
       await store.saveJob(job);
       await store.deleteRows(job.id);
@@ -195,7 +196,7 @@ export class ExportRunner {
     Object.assign(job, {
       state: 'waiting',
       waitingUntil: now + AFTER_CRASH_RETRY_MS,
-      message: 'A problem on the server interrupted the export; it tries again in a minute.',
+      message: msg('exports.job.serverInterrupted'),
     });
     await store.saveJob(job);
   }

@@ -8,6 +8,7 @@ import 'server-only';
 import { QuotaExceededError } from '../governor/server';
 import { callsSpentBy, isRetryable, UpstreamError } from '../upstream/server';
 import { backoffMs, MAX_FAILURES } from '../background';
+import { msg } from '../i18n/message';
 import type { ExportJobRecord } from './job-row';
 import { SignInNeededError } from './job-account';
 import { at, fail, wait } from './job-state';
@@ -18,7 +19,7 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
   if (err instanceof SignInNeededError) {
     // This session's secret is of no use: only a session signed in from now on can help.
     job.signInNeededSince = now;
-    return wait(deps, job, null, err.message);
+    return wait(deps, job, null, err.words);
   }
   if (err instanceof QuotaExceededError) {
     // The upstream's own hold (a 429's Retry-After) is kept as it is; the governor's guess is asked again.
@@ -26,7 +27,7 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
       deps,
       job,
       err.nextCallAt,
-      `Waiting for quota: ${err.message}`,
+      msg('exports.job.quota', { reason: err.words }),
       err.limitedBy === 'upstream' ? undefined : 'quota',
     );
   }
@@ -36,16 +37,12 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
     job.callsSpent += callsSpentBy(err);
     if (err.kind === 'unauthorized') {
       job.signInNeededSince = now;
-      return wait(deps, job, null, 'The Report API refused the stored credentials: sign in again to continue.');
+      return wait(deps, job, null, msg('exports.job.refusedCredentials'));
     }
     if (isRetryable(err) || err.kind === 'malformed') {
       const failures = job.failures + 1;
       if (failures > MAX_FAILURES) {
-        return fail(
-          deps,
-          job,
-          `The Report API failed ${failures} times in a row (${err.kind.replace('_', ' ')}); the export stopped. Start it again later: pages already read are not read again.`,
-        );
+        return fail(deps, job, msg('exports.job.failedTooOften', { failures, kind: err.kind.replace('_', ' ') }));
       }
       const until = now + Math.max(backoffMs(failures), err.retryAfterMs ?? 0);
       job.failures = failures;
@@ -54,14 +51,21 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
         deps,
         job,
         until,
-        `The Report API failed (${err.kind.replace('_', ' ')}); trying again at ${at(until, job)} (attempt ${failures + 1} of ${MAX_FAILURES + 1}).`,
+        msg('exports.job.retrying', {
+          kind: err.kind.replace('_', ' '),
+          at: at(until, job),
+          attempt: failures + 1,
+          attempts: MAX_FAILURES + 1,
+        }),
       );
     }
-    const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
     return fail(
       deps,
       job,
-      `The Report API refused the query (${err.status ?? err.kind}); the export cannot continue.${said}`,
+      msg('exports.job.refusedQuery', {
+        status: String(err.status ?? err.kind),
+        said: err.upstreamMessage ? msg('exports.job.upstreamSaid', { message: err.upstreamMessage }) : '',
+      }),
     );
   }
   deps.log.error('export.unexpected', {
@@ -69,5 +73,5 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
     account: job.account,
     error: err instanceof Error ? err.message : String(err),
   });
-  return fail(deps, job, 'An unexpected error stopped the export; it was logged. Start the export again.');
+  return fail(deps, job, msg('exports.job.unexpected'));
 }

@@ -34,6 +34,8 @@ import enSearch from '../../messages/en/search.json';
 import jaSearch from '../../messages/ja/search.json';
 import enDetail from '../../messages/en/detail.json';
 import jaDetail from '../../messages/ja/detail.json';
+import enExports from '../../messages/en/exports.json';
+import jaExports from '../../messages/ja/exports.json';
 import type { Locale } from './locales';
 import type { Messages } from './messages-type';
 
@@ -45,6 +47,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: enQuota,
     shell: enShell,
     signin: enSignin,
+    exports: enExports,
     detail: enDetail,
     search: enSearch,
     lookup: enLookup,
@@ -58,6 +61,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: jaQuota,
     shell: jaShell,
     signin: jaSignin,
+    exports: jaExports,
     detail: jaDetail,
     search: jaSearch,
     lookup: jaLookup,

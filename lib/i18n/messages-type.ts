@@ -15,6 +15,7 @@ import type query from '../../messages/en/query.json';
 import type lookup from '../../messages/en/lookup.json';
 import type search from '../../messages/en/search.json';
 import type detail from '../../messages/en/detail.json';
+import type exports from '../../messages/en/exports.json';
 
 export interface Messages {
   cdr: typeof cdr;
@@ -23,6 +24,7 @@ export interface Messages {
   quota: typeof quota;
   shell: typeof shell;
   signin: typeof signin;
+  exports: typeof exports;
   detail: typeof detail;
   search: typeof search;
   lookup: typeof lookup;
