@@ -4,7 +4,6 @@ import 'server-only';
  * find the file of export jobs. A job of another account is "not found", never "forbidden": its
  * existence is not anyone else's business.
  */
-import { msg } from '../i18n/message';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from './api';

@@ -213,9 +213,7 @@ export class ExportRunner {
         state: 'waiting',
         waitingUntil: now + STORE_BLOCKED_RETRY_MS,
         updatedAt: now,
-        message: isStoreFull(err)
-          ? 'The dashboard’s disk is full: the export waits (the page it paid for is held) and goes on by itself once space is freed.'
-          : 'The dashboard cannot reach its database: the export waits and goes on by itself once it can.',
+        message: msg(isStoreFull(err) ? 'exports.job.diskFull' : 'exports.job.storeUnreachable'),
       } as const;
       // Written if the store takes this small write; the job goes on either way.
       await store
