@@ -170,7 +170,7 @@ async function jobFor(
   const parsed = parseExportRequest(body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const frozen = freezeRange(parsed.request.query, NOW);
-  if (!frozen.ok) throw new Error(frozen.error);
+  if (!frozen.ok) throw new Error(translate('en', frozen.error));
   const apiKey = opts.apiKey ?? 'demo';
   const job = createJobRecord({
     id: `job-${Math.random().toString(36).slice(2)}`,
@@ -975,7 +975,7 @@ describe('exports over the local history', () => {
       const parsed = parseExportRequest(body);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
       const frozen = freezeRange(parsed.request.query, NOW);
-      if (!frozen.ok) throw new Error(frozen.error);
+      if (!frozen.ok) throw new Error(translate('en', frozen.error));
       const deps = { gateway: w.gateway, cache: w.cache, local: w.deps.local, now: () => NOW, pageSize: 100 };
       return estimateExport(deps, {
         account: { apiKey: 'demo', enterpriseId: null },

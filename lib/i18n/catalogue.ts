@@ -36,6 +36,8 @@ import enDetail from '../../messages/en/detail.json';
 import jaDetail from '../../messages/ja/detail.json';
 import enExports from '../../messages/en/exports.json';
 import jaExports from '../../messages/ja/exports.json';
+import enNetwork from '../../messages/en/network.json';
+import jaNetwork from '../../messages/ja/network.json';
 import type { Locale } from './locales';
 import type { Messages } from './messages-type';
 
@@ -47,6 +49,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: enQuota,
     shell: enShell,
     signin: enSignin,
+    network: enNetwork,
     exports: enExports,
     detail: enDetail,
     search: enSearch,
@@ -61,6 +64,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: jaQuota,
     shell: jaShell,
     signin: jaSignin,
+    network: jaNetwork,
     exports: jaExports,
     detail: jaDetail,
     search: jaSearch,

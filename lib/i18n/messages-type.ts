@@ -16,6 +16,7 @@ import type lookup from '../../messages/en/lookup.json';
 import type search from '../../messages/en/search.json';
 import type detail from '../../messages/en/detail.json';
 import type exports from '../../messages/en/exports.json';
+import type network from '../../messages/en/network.json';
 
 export interface Messages {
   cdr: typeof cdr;
@@ -24,6 +25,7 @@ export interface Messages {
   quota: typeof quota;
   shell: typeof shell;
   signin: typeof signin;
+  network: typeof network;
   exports: typeof exports;
   detail: typeof detail;
   search: typeof search;
