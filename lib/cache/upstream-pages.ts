@@ -9,6 +9,7 @@ import { QuotaExceededError } from '../governor/server';
 import { ProblemError } from '../http/problem';
 import { log } from '../log';
 import { translate } from '../i18n/translate';
+import { msg } from '../i18n/message';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import { pageFault, reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
@@ -69,10 +70,10 @@ export class UpstreamPages {
       if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0, fresh: false };
       throw new ProblemError({
         type: '/problems/beyond-reach',
-        title: 'This page is beyond the upstream\u2019s reach',
+        title: msg('problems.beyondReach.title'),
         status: 400,
-        detail: `The Report API serves at most ${MAX_PAGE} pages of ${pageSize}; narrow the range or add filters to see these records.`,
-        errors: { page: 'Beyond the last page the upstream can serve; narrow the range.' },
+        detail: msg('problems.beyondReach.detail', { pages: String(MAX_PAGE), size: pageSize }),
+        errors: { page: msg('problems.beyondReach.page') },
       });
     }
     end = Math.min(end, reach);
