@@ -19,9 +19,7 @@ export function IdleState() {
   const t = useTranslations('search.states');
   const tq = useTranslations('quota');
   const { quota } = useQuota();
-  const limits = quota?.windows
-    .map((w) => t('limit', { limit: w.limit, window: tq(`window.${w.name}`) }))
-    .join(tq('listSeparator'));
+  const limits = quota?.windows.map((w) => t('limit', { limit: w.limit, window: w.name })).join(tq('listSeparator'));
   return (
     <div className={styles.state} data-testid="idle-state">
       <h3 className={styles.stateTitle}>{t('idleTitle')}</h3>
