@@ -38,6 +38,8 @@ import enExports from '../../messages/en/exports.json';
 import jaExports from '../../messages/ja/exports.json';
 import enNetwork from '../../messages/en/network.json';
 import jaNetwork from '../../messages/ja/network.json';
+import enStore from '../../messages/en/store.json';
+import jaStore from '../../messages/ja/store.json';
 import type { Locale } from './locales';
 import type { Messages } from './messages-type';
 
@@ -49,6 +51,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: enQuota,
     shell: enShell,
     signin: enSignin,
+    store: enStore,
     network: enNetwork,
     exports: enExports,
     detail: enDetail,
@@ -64,6 +67,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: jaQuota,
     shell: jaShell,
     signin: jaSignin,
+    store: jaStore,
     network: jaNetwork,
     exports: jaExports,
     detail: jaDetail,

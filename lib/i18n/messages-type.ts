@@ -17,6 +17,7 @@ import type search from '../../messages/en/search.json';
 import type detail from '../../messages/en/detail.json';
 import type exports from '../../messages/en/exports.json';
 import type network from '../../messages/en/network.json';
+import type store from '../../messages/en/store.json';
 
 export interface Messages {
   cdr: typeof cdr;
@@ -25,6 +26,7 @@ export interface Messages {
   quota: typeof quota;
   shell: typeof shell;
   signin: typeof signin;
+  store: typeof store;
   network: typeof network;
   exports: typeof exports;
   detail: typeof detail;
