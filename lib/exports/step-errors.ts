@@ -11,7 +11,9 @@ import { backoffMs, MAX_FAILURES } from '../background';
 import { msg } from '../i18n/message';
 import type { ExportJobRecord } from './job-row';
 import { SignInNeededError } from './job-account';
-import { at, fail, wait } from './job-state';
+import { at, fail, save, wait } from './job-state';
+import { MAX_PAGE } from '../query/query';
+import { pagesFor, reachableRecords } from '../query/ranges';
 import type { StepDeps, StepOutcome } from './step-deps';
 
 export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): Promise<StepOutcome> {
@@ -59,6 +61,17 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
         }),
       );
     }
+    // The upstream refused the job's page size (one it served before, or larger than it serves):
+    // read on at the fallback, from the record the job stopped at.
+    const size = await deps.pageSizes?.refused(job.pageSize, err.status);
+    if (size !== undefined && size !== null) {
+      const was = job.pageSize;
+      resizeJob(job, size);
+      job.warnings.push(msg('exports.warning.pageSizeRefused', { was, status: String(err.status), size }));
+      deps.log.warn('export.page_size_refused', { job: job.id, account: job.account, asked: was, size });
+      await save(deps, job, {});
+      return { next: 'continue' };
+    }
     return fail(
       deps,
       job,
@@ -74,4 +87,23 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
     error: err instanceof Error ? err.message : String(err),
   });
   return fail(deps, job, msg('exports.job.unexpected'));
+}
+
+/**
+ * Counts a job's windows at page size `size` from now on: the pages read so far are those their
+ * records fill (a page read in part is read again; its records are kept once), none already read
+ * is asked for twice. A window deeper than the upstream reaches at the new size is read afresh.
+ */
+export function resizeJob(job: ExportJobRecord, size: number): void {
+  job.pageSize = size;
+  for (const w of job.windows) {
+    if (w.state !== 'pending' || w.local || w.totalFound === null) continue;
+    if (w.totalFound > reachableRecords(size)) {
+      Object.assign(w, { totalFound: null, pagesDone: 0, pagesTotal: null, received: 0 });
+      continue;
+    }
+    w.pagesDone = Math.floor(w.received / size);
+    w.received = w.pagesDone * size;
+    w.pagesTotal = Math.max(1, pagesFor(w.totalFound, size, MAX_PAGE));
+  }
 }
