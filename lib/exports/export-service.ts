@@ -168,7 +168,7 @@ export class ExportService {
       finishedAt: now,
       expiresAt: retentionEnd(now, this.deps.config),
       waitingUntil: null,
-      message: 'Cancelled.',
+      message: msg('exports.job.cancelled'),
     } satisfies Partial<ExportJobRecord>);
     await store.saveJob(job);
     await store.deleteRows(job.id);
