@@ -19,6 +19,7 @@ import { runSyncStep, type SyncDeps } from './sync-step';
 import { parseHistorySettings } from './settings-request';
 import { badRequest } from '../http/problem';
 import { translate } from '../i18n/translate';
+import { said } from '@/tests/support/said';
 
 const NOW = Date.now();
 let h: Harness;
@@ -262,7 +263,7 @@ describe('the copy when the upstream misbehaves', () => {
       maxDays: h.config.HISTORY_MAX_DAYS,
     });
     expect(refused.ok === false && badRequest(refused.errors).problem.status).toBe(400);
-    expect(refused.ok === false && Object.entries(refused.errors)).toEqual([
+    expect(refused.ok === false && Object.entries(said(refused).errors)).toEqual([
       ['__proto__', expect.stringContaining('Unknown setting')],
     ]);
   });
