@@ -41,6 +41,9 @@ function memoryVault(): VaultStore {
     endSessions: async () => 0,
     endedReason: async () => null,
     forApiKey: async () => [],
+    forPerson: async () => [],
+    claimRoleCheck: async () => false,
+    updateTeamSession: async () => undefined,
     prune: async () => undefined,
   };
 }

@@ -8,6 +8,15 @@ import type { Problem } from '../http/problem-types';
 import type { CredentialsRefusedError } from '../upstream/server';
 import { CREDENTIALS_REFUSED_PROBLEM, type SessionsEndReason } from './api';
 
+/** Why a team person's session ended, said on their next request (a page says the same: sign-in-errors.ts). */
+const ENDED_DETAIL = {
+  suspended: 'An admin of this dashboard suspended your access; every session of yours has ended. Ask them to restore it.',
+  'role-removed':
+    'The identity provider no longer puts you in a group that may use this dashboard; every session of yours has ended.',
+  'role-unconfirmed':
+    'Your role could not be read again from the identity provider (your sign-in there ended). Sign in again at /signin.',
+} as const;
+
 const CREDENTIALS_REFUSED_TITLE = 'The Report API no longer accepts this API key\u2019s secret';
 
 /**
@@ -28,6 +37,12 @@ export function unauthenticated(ended: SessionsEndReason | null = null): Problem
       challenge,
     );
   }
+  if (ended === 'suspended' || ended === 'role-removed' || ended === 'role-unconfirmed') {
+    return new ProblemError(
+      { type: `${TYPE_BASE}session-ended`, title: 'Your session was ended', status: 401, detail: ENDED_DETAIL[ended] },
+      challenge,
+    );
+  }
   return new ProblemError(
     {
       type: `${TYPE_BASE}unauthenticated`,
@@ -36,7 +51,7 @@ export function unauthenticated(ended: SessionsEndReason | null = null): Problem
       detail:
         ended === 'signed-out-everywhere'
           ? 'Every session of this API key was signed out ("sign out everywhere"). Sign in again at /signin with your Report API key and secret.'
-          : 'This needs a signed-in session: sign in at /signin with your Report API key and secret.',
+          : 'This needs a signed-in session: sign in at /signin.',
     },
     // A 401 names how to authenticate (RFC 9110 §11.6.1): a session, got at the sign-in page.
     challenge,

@@ -26,12 +26,26 @@ const TEXTS = {
   CredentialsRefused:
     'The Report API no longer accepts the secret this dashboard held for your API key (it was probably changed), so every session of the key here was signed out. Sign in with the current secret.',
   SignedOutEverywhere: 'You signed out everywhere: every session of this API key has ended.',
+  // Team mode (lib/team): sign-in with the organisation's identity provider.
+  NoTeamRole:
+    'Your account at the identity provider is in none of the groups that may use this dashboard (its admin, support or viewer groups). Ask whoever manages those groups to add you, then sign in again.',
+  Suspended: 'An admin of this dashboard suspended your access. Ask them to restore it.',
+  RoleRemoved:
+    'The identity provider no longer puts you in a group that may use this dashboard, so you were signed out. Ask whoever manages those groups if that is a mistake.',
+  RoleUnconfirmed:
+    'Your role could not be read again from the identity provider (your sign-in there ended), so you were signed out. Sign in again.',
+  IdentityProviderUnreachable: 'The identity provider cannot be reached right now. Try again in a minute.',
   TooManyAttempts: (seconds) =>
     seconds === undefined
       ? 'Too many sign-in attempts. Try again in a few minutes.'
       : `Too many sign-in attempts. Try again in ${seconds < 60 ? `${seconds} s` : formatDuration(seconds * 1000)}.`,
-  // next-auth's own (the ones a credentials sign-in can meet; the OAuth and e-mail ones cannot).
+  // next-auth's own (a credentials sign-in's, and an OpenID Connect one's; the e-mail ones cannot happen).
   CredentialsSignin: 'Sign-in failed. Check the API key and secret.',
+  OAuthSignin: 'The sign-in with the identity provider could not start. Try again; if it persists, tell the team.',
+  OAuthCallback:
+    'The identity provider\u2019s answer could not be checked (it may have taken too long). Sign in again.',
+  OAuthCreateAccount: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
+  OAuthAccountNotLinked: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
   SessionRequired: 'Sign in to see that page.',
   Callback: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
   Configuration: 'Sign-in is not set up correctly on this server. Tell the team.',

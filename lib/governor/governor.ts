@@ -52,6 +52,12 @@ export interface CallRequest {
   /** Overrides the wait bound (background work waits as long as it takes). */
   maxWaitMs?: number;
   signal?: AbortSignal;
+  /**
+   * The team person the call is for (lib/team), when several share the account: among the
+   * account's waiters, the person served least recently goes first, so one person's burst does not
+   * hold the others back. Noted in the ledger.
+   */
+  person?: string;
 }
 
 const QUOTAEXCEEDEDERROR_BRAND = brandCheck('QuotaExceededError');
@@ -172,6 +178,7 @@ interface Ticket {
 interface Waiter extends WaitingCall {
   seq: number;
   kind: string;
+  person?: string;
   deadline: number;
   start: (ticket: Ticket) => void;
   fail: (err: Error) => void;
@@ -212,6 +219,9 @@ function sharedSignal(): { signal: AbortSignal; join(signal: AbortSignal | undef
   };
 }
 
+/** People whose last call each Governor remembers (personServedOf). */
+const MAX_PEOPLE_REMEMBERED = 10_000;
+
 /** Tries of a ledger write that failed (settle): 1 s, 2 s, 4 s … then every minute, about 15 minutes in all. */
 const LEDGER_RETRIES = 20;
 
@@ -222,6 +232,8 @@ export class Governor {
     { promise: Promise<unknown>; join(signal: AbortSignal | undefined): void }
   >();
   private waiters: Waiter[] = [];
+  /** When each account's person last had a call start here (this instance's view: see personServedOf). */
+  private readonly personServed = new Map<string, number>();
   /** Accounts with a call of this instance in flight. */
   private readonly running = new Set<string>();
   private seq = 0;
@@ -407,6 +419,7 @@ export class Governor {
         cls: req.cls,
         rank: rankOf(req.cls),
         kind: req.kind,
+        ...(req.person !== undefined ? { person: req.person } : {}),
         lastServed: lastServedOf(state, req.account),
         since: now,
         deadline: now + maxWait,
@@ -484,7 +497,13 @@ export class Governor {
       const candidates = this.waiters
         .filter((w) => !this.running.has(w.account) && verdict(state, limits, w.account, w.cls, now).at <= now)
         .map((w) => ({ w, lastServed: lastServedOf(state, w.account) }))
-        .sort((a, b) => a.w.rank - b.w.rank || a.lastServed - b.lastServed || a.w.seq - b.w.seq);
+        .sort(
+          (a, b) =>
+            a.w.rank - b.w.rank ||
+            a.lastServed - b.lastServed ||
+            this.personServedOf(a.w) - this.personServedOf(b.w) ||
+            a.w.seq - b.w.seq,
+        );
       const best = candidates[0]?.w;
       if (!best) break;
       const fresh = state;
@@ -502,7 +521,13 @@ export class Governor {
       let id: number | null;
       try {
         id = await backend.admit(
-          { account: best.account, at: now, cls: best.cls, kind: best.kind },
+          {
+            account: best.account,
+            at: now,
+            cls: best.cls,
+            kind: best.kind,
+            ...(best.person !== undefined ? { person: best.person } : {}),
+          },
           (fresh) => verdict(fresh, limits, best.account, best.cls, now).at <= now,
         );
       } catch (err) {
@@ -530,6 +555,7 @@ export class Governor {
       }
       this.waiters.splice(i, 1);
       this.running.add(best.account);
+      this.notePersonServed(best, now);
       best.detach?.();
       best.start({ id, lease });
       state = await backend.state(now);
@@ -553,6 +579,27 @@ export class Governor {
       else if (!this.running.has(w.account) && this.running.size < maxInFlight) wakeAt = Math.min(wakeAt, now);
     }
     this.scheduleWake(wakeAt);
+  }
+
+  /**
+   * Fairness per person inside an account: among waiters of one account (their account's turn is
+   * the same), the person whose last call started longest ago goes first; a waiter of no person
+   * (a personal session, background work) ranks as never served, as before. Kept per instance: across
+   * instances the accounts' order is shared (mayGoFirst), a person's only approximately, like the rest.
+   */
+  private personServedOf(w: Waiter): number {
+    if (w.person === undefined) return Number.NEGATIVE_INFINITY;
+    return this.personServed.get(`${w.account}\u0000${w.person}`) ?? Number.NEGATIVE_INFINITY;
+  }
+
+  private notePersonServed(w: Waiter, at: number): void {
+    if (w.person === undefined) return;
+    const key = `${w.account}\u0000${w.person}`;
+    this.personServed.delete(key);
+    this.personServed.set(key, at);
+    // Bounded: the least recently served go first (they would rank as never served, which they nearly are).
+    if (this.personServed.size > MAX_PEOPLE_REMEMBERED)
+      this.personServed.delete(this.personServed.keys().next().value as string);
   }
 
   private backendWaiters(): void {

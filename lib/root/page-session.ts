@@ -33,6 +33,9 @@ export async function preferredZone(): Promise<Zone> {
 const ENDED_CODES = {
   'credentials-refused': 'CredentialsRefused',
   'signed-out-everywhere': 'SignedOutEverywhere',
+  suspended: 'Suspended',
+  'role-removed': 'RoleRemoved',
+  'role-unconfirmed': 'RoleUnconfirmed',
 } as const satisfies Record<SessionsEndReason, SignInErrorCode>;
 
 /**
