@@ -44,6 +44,9 @@ const TABLES = [
   'sessions',
   'sign_in_attempts',
   'sign_in_known_addresses',
+  'team_accounts',
+  'team_audit',
+  'team_people',
   'upstream_blocks',
   'upstream_calls',
 ];
