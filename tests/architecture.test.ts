@@ -227,6 +227,10 @@ describe('the import graph', () => {
       'app/api/exports/[id]/route.ts GET',
       'app/api/exports/[id]/file/route.ts GET',
       'app/api/history/route.ts GET',
+      'app/api/audit/route.ts GET',
+      'app/api/team/accounts/route.ts GET',
+      'app/api/team/people/route.ts GET',
+      'app/api/team/session/route.ts GET',
     ]);
     const routes = files.filter((f) => /^app\/api\/.*route\.ts$/.test(f) && !f.startsWith('app/api/auth/'));
     const handlers = routes.flatMap((file) => {
@@ -244,6 +248,9 @@ describe('the import graph', () => {
         'app/api/transactions/[trxId]/route.ts GET',
         'app/api/exports/route.ts POST',
         'app/api/history/route.ts PUT',
+        'app/api/transactions/[trxId]/reveal/route.ts POST',
+        'app/api/team/people/[id]/route.ts PUT',
+        'app/api/team/accounts/[id]/route.ts PUT',
       ]),
     );
   });

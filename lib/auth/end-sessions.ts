@@ -47,11 +47,7 @@ export async function endSessions(
  * Ends every session of a team person at once (suspended, no role any more, "sign out everywhere"):
  * their rows go, so every instance refuses their cookies from the next request on, told why.
  */
-export async function endPersonSessions(
-  vault: VaultStore,
-  person: string,
-  reason: SessionsEndReason,
-): Promise<number> {
+export async function endPersonSessions(vault: VaultStore, person: string, reason: SessionsEndReason): Promise<number> {
   const ended = await vault.endSessions(await vault.forPerson(person), reason);
   log.info('sessions.ended', { person, reason, sessions: ended });
   return ended;

@@ -44,6 +44,7 @@ function memoryVault(): VaultStore {
     forPerson: async () => [],
     claimRoleCheck: async () => false,
     updateTeamSession: async () => undefined,
+    moveTeamSessions: async () => 0,
     prune: async () => undefined,
   };
 }

@@ -10,7 +10,8 @@ import { CREDENTIALS_REFUSED_PROBLEM, type SessionsEndReason } from './api';
 
 /** Why a team person's session ended, said on their next request (a page says the same: sign-in-errors.ts). */
 const ENDED_DETAIL = {
-  suspended: 'An admin of this dashboard suspended your access; every session of yours has ended. Ask them to restore it.',
+  suspended:
+    'An admin of this dashboard suspended your access; every session of yours has ended. Ask them to restore it.',
   'role-removed':
     'The identity provider no longer puts you in a group that may use this dashboard; every session of yours has ended.',
   'role-unconfirmed':

@@ -66,7 +66,15 @@ export interface VaultStore {
    */
   claimRoleCheck(sid: string, seen: number, now: number): Promise<boolean>;
   /** Writes what a reading of the role found (the role, when, the provider's tokens, sealed). */
-  updateTeamSession(sid: string, changes: Partial<Omit<TeamSession, 'person'>>): Promise<void>;
+  updateTeamSession(sid: string, changes: Partial<Omit<TeamSession, 'person' | 'account'>>): Promise<void>;
+  /**
+   * Moves team sessions — one (`sid`), or every one on a team account (`account`) — to another team
+   * account: its id, API key and enterprise. How many moved.
+   */
+  moveTeamSessions(
+    which: { sid: string } | { account: string },
+    to: { account: string; apiKey: string; enterpriseId: string | null },
+  ): Promise<number>;
   prune(now: number): Promise<void>;
 }
 
@@ -211,9 +219,17 @@ export function createVault(db: Kysely<Database>): VaultStore {
       if (changes.role !== undefined) set.role = changes.role;
       if (changes.roleCheckedAt !== undefined) set.role_checked_at = changes.roleCheckedAt;
       if (changes.sealedTokens !== undefined) set.idp_tokens = changes.sealedTokens;
-      if (changes.account !== undefined) set.team_account = changes.account;
       if (Object.keys(set).length === 0) return;
       await db.updateTable('sessions').set(set).where('sid', '=', sid).execute();
+    },
+    async moveTeamSessions(which, to) {
+      const result = await db
+        .updateTable('sessions')
+        .set({ team_account: to.account, api_key: to.apiKey, enterprise_id: to.enterpriseId })
+        .where('person', 'is not', null)
+        .where((eb) => ('sid' in which ? eb('sid', '=', which.sid) : eb('team_account', '=', which.account)))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
     async prune(now) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();

@@ -25,8 +25,19 @@ import { routeNewJob, type LocalReadDeps } from './local-windows';
 import { presentJob } from './present-job';
 import type { ExportRunner } from './runner';
 
-/** The signed-in account an export belongs to (its session renews the upstream token). */
-export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & { sid: string };
+/**
+ * The signed-in account an export belongs to (its session renews the upstream token), and in team
+ * mode the person asking: who they are, whether they see everyone's exports (an admin) and whether
+ * they see personal data masked (their files are written masked, and they get no file that is not).
+ */
+export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & {
+  sid: string;
+  requester?: { person: string; seesAll: boolean; masked: boolean };
+};
+
+/** Whether the person may see the job at all: a personal session or an admin sees every one of the account's. */
+const visibleTo = (account: ExportAccount, job: ExportJobRecord): boolean =>
+  !account.requester || account.requester.seesAll || job.person === account.requester.person;
 
 /**
  * Whose an export is: the account that asked, its API key and its enterprise (the local history's
@@ -76,7 +87,7 @@ export class ExportService {
   /** The account's job; one past its retention is gone, whether or not the pruner (every few minutes) has deleted it yet. */
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
-    if (!job || isExpired(job, this.deps.now()))
+    if (!job || isExpired(job, this.deps.now()) || !visibleTo(account, job))
       throw notFound(
         `No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`,
       );
@@ -120,6 +131,8 @@ export class ExportService {
       pageSize: this.deps.config.UPSTREAM_PAGE_SIZE,
       now,
     });
+    if (account.requester) job.person = account.requester.person;
+    if (account.requester?.masked) job.masked = true;
     await routeNewJob(this.deps.local, job);
     await this.deps.store.insertJob(job, ownerOf(account));
     this.deps.log.info('export.created', {
@@ -137,7 +150,9 @@ export class ExportService {
     // Someone of this account is here: a job waiting for a sign-in may go on now.
     if (active.length > 0) this.deps.runner.kick();
     const now = this.deps.now();
-    const jobs = (await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).filter((job) => !isExpired(job, now));
+    const jobs = (await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).filter(
+      (job) => !isExpired(job, now) && visibleTo(account, job),
+    );
     return Promise.all(jobs.map((job) => this.present(job, active)));
   }
 
@@ -181,6 +196,15 @@ export class ExportService {
   /** The finished file of a job: a stream of its bytes (one chunk in memory at a time), its name and size. */
   async file(account: ExportAccount, id: string): Promise<{ stream: Readable; fileName: string; bytes: number }> {
     const job = await this.ownJob(account, id);
+    // Written in clear for an admin: not for someone who sees personal data masked (an admin since demoted).
+    if (account.requester?.masked && !job.masked)
+      throw new ProblemError({
+        type: '/problems/role-needed',
+        title: 'This needs the admin role',
+        status: 403,
+        detail: 'This export\u2019s file holds full numbers and message text: only an admin may download it.',
+        neededRole: 'admin',
+      });
     if (job.state !== 'done') {
       throw new ProblemError({
         type: '/problems/export-not-ready',

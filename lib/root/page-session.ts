@@ -9,6 +9,7 @@ import type { SessionsEndReason } from '../auth';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
 import type { SignInErrorCode } from '../auth';
 import { unlessStoreUnavailable } from '../db/unavailable';
+import { ProblemError } from '../http/problem';
 import { signInHref } from '../http/paths';
 import { preferredZoneOf, ZONE_COOKIE } from '../query/zone-preference';
 import type { Zone } from '../time/zones';
@@ -20,8 +21,17 @@ export interface PageAccount {
   enterpriseId?: string;
 }
 
+/** The page's account, a team person's role confirmed when due (a session that ended meanwhile: none). */
 export async function currentAccount(): Promise<SignedInAccount | null> {
-  return accountFromCookies(await cookies(), await headers(), (await getServices()).store.vault);
+  const services = await getServices();
+  const account = await accountFromCookies(await cookies(), await headers(), services.vault);
+  if (!account) return null;
+  try {
+    return await services.team.confirm(account);
+  } catch (err) {
+    if (err instanceof ProblemError && err.problem.status === 401) return null;
+    throw err;
+  }
 }
 
 /** The zone the person last picked (lib/query/zone-preference.ts), for a page's first paint. */
@@ -54,7 +64,7 @@ export async function requirePageSession(callbackPath?: string): Promise<PageSes
       const account = await currentAccount();
       const ended = account
         ? null
-        : await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
+        : await endedSessionReason(await cookies(), await headers(), (await getServices()).vault);
       return { account, ended };
     })(),
     null,

@@ -36,6 +36,9 @@ import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
 import { withMemoryCache } from '../cache/server';
 import { postgresGovernorBackend } from '../governor/server';
+import { createOidcClient, type VaultStore } from '../auth/server';
+import { createTeamStores, TeamService, teamAwareVault, type Presenter } from '../team/server';
+import type { SignedInAccount } from '../auth/server';
 
 /**
  * Decoded pages kept in memory in front of the page cache: about 100 KB each (100 records), and
@@ -48,6 +51,18 @@ export const MEMORY_CACHE_PAGES = 400;
 export interface Services {
   config: Config;
   store: DurableStore;
+  /**
+   * The session vault as the server reads it: a team person's session takes its team account's key
+   * and secret (lib/team/team-vault.ts). Read sessions through this, never store.vault.
+   */
+  vault: VaultStore;
+  /** Team mode: people, roles, the audit log, the team's accounts (lib/team). */
+  team: TeamService;
+  /**
+   * The presenter for a session's role (lib/team/presenter.ts): every answer that carries records
+   * passes it. Taken from here, as `answers` is: it keeps the masked records' JSON in this copy.
+   */
+  present(account: Pick<SignedInAccount, 'team'>): Presenter;
   /** The page cache with the in-memory copy of decoded pages in front. */
   cache: PageCacheStore;
   policy: CachePolicy;
@@ -96,8 +111,22 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   // A renewal refused upstream ends the key's sessions: none of them can renew with that secret.
   const gateway: UpstreamGateway = createGateway(config, backend, now, {
     onCredentialsRefused: (apiKey, refusedSecret) =>
-      endSessions({ vault: store.vault, gateway }, apiKey, 'credentials-refused', refusedSecret),
+      endSessions({ vault, gateway }, apiKey, 'credentials-refused', refusedSecret),
   });
+  const teamStores = createTeamStores(store.db, store.dialect);
+  // Every read of a session below goes through this one (a team session's secret is its account's).
+  const vault = teamAwareVault(store.vault, teamStores.accounts);
+  const team = new TeamService({
+    config,
+    ...teamStores,
+    vault,
+    oidc: createOidcClient(config),
+    callsByPerson: (apiKey, since) => store.ledger.callsByPerson(apiKey, since),
+    forgetToken: (apiKey) => gateway.forget(apiKey),
+    now,
+    log,
+  });
+  await team.start();
   const throttleRules = throttleRulesOf(config);
   const signInThrottle = new SignInThrottle({
     store: store.signInAttempts,
@@ -132,7 +161,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     store: store.exportJobs,
     files: store.exportFiles,
     leases: store.leases,
-    vault: store.vault,
+    vault,
     cache,
     local: { historyIndex, history: store.history },
     // A settled window an export read in full is a complete result the local history can answer from.
@@ -148,7 +177,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const syncRunner = new SyncRunner({
     history: store.history,
     index: historyIndex,
-    vault: store.vault,
+    vault,
     leases: store.leases,
     gateway,
     policy,
@@ -160,7 +189,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const history = new HistoryService({
     history: store.history,
     index: historyIndex,
-    vault: store.vault,
+    vault,
     gateway,
     runner: syncRunner,
     policy,
@@ -204,7 +233,10 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     syncRunner,
     insights,
     signInThrottle,
-    endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
+    endSessions: (apiKey, reason) => endSessions({ vault, gateway }, apiKey, reason),
+    vault,
+    team,
+    present: (account) => team.presenter(account),
     start() {
       const signInStreakMs =
         Math.max(throttleRules.perKey.maxWaitMs, throttleRules.perAddress.maxWaitMs) + throttleRules.perKey.windowMs;
@@ -215,6 +247,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
         signInAttempts: store.signInAttempts,
         signInStreakMs,
         historyRetention: history,
+        auditRetention: team,
       });
       exportRunner.start();
       syncRunner.start();

@@ -18,12 +18,14 @@ const BODY_HINT = 'Send only enabled, since and keepSyncingSignedOut as JSON.';
 
 export const GET = withAccount(async (_req, account, { history }) => json(await history.get(account)));
 
+const SETTINGS = { least: 'admin', what: 'Changing the local history\u2019s settings' } as const;
+
 export const PUT = withAccount(
   async (req: NextRequest, account, { history }) => {
     const body = await readJsonBody(req, BODY_LIMIT, BODY_HINT, '{"enabled": true, "since": "2026-10-01"}');
     return json(await history.put(account, body));
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: SETTINGS },
 );
 
 export const DELETE = withAccount(
@@ -31,7 +33,7 @@ export const DELETE = withAccount(
     await history.delete(account);
     return new Response(null, { status: 204 });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: SETTINGS },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -12,8 +12,14 @@ import { otherMethodsRefused } from '@/lib/http/methods';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (req: NextRequest, account, { insights }) =>
-  json(await insights.get(account, req.nextUrl.searchParams)),
+export const GET = withAccount(
+  async (req: NextRequest, account, { insights, present, team }) => {
+    const answer = present(account).insights(await insights.get(account, req.nextUrl.searchParams));
+    if (req.nextUrl.searchParams.get('da'))
+      await team.audit(account, 'number-search', { query: req.nextUrl.searchParams });
+    return json(answer);
+  },
+  { readsQuery: true },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

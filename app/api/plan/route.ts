@@ -12,11 +12,14 @@ import { otherMethodsRefused } from '@/lib/http/methods';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (req: NextRequest, account, { transactions }) => {
-  const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: [], sessionEnterpriseId: account.enterpriseId });
-  if (!parsed.ok) throw badRequest(parsed.errors);
-  return json(await transactions.plan(account, parsed.query));
-});
+export const GET = withAccount(
+  async (req: NextRequest, account, { transactions }) => {
+    const parsed = parseQuery(req.nextUrl.searchParams, { alsoAllowed: [], sessionEnterpriseId: account.enterpriseId });
+    if (!parsed.ok) throw badRequest(parsed.errors);
+    return json(await transactions.plan(account, parsed.query));
+  },
+  { role: { least: 'support', what: 'Searching the records' }, readsQuery: true },
+);
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);

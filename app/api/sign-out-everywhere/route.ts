@@ -1,11 +1,13 @@
 /**
  * POST /api/sign-out-everywhere: ends every session of the signed-in API key — this browser's, the
- * others', a script's, a copied cookie's — and answers how many ended (`{"ended": 3}`). Each ended
+ * others', a script's, a copied cookie's — and answers how many ended (`{"ended": 3}`); for a team
+ * person, every session of theirs (the account is the team's, not theirs to sign out). Each ended
  * session's next request meets sign-in. Refused from another site, like everything that changes what
  * the account owns.
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
+import { endPersonSessions } from '@/lib/auth/server';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
@@ -13,7 +15,11 @@ export const dynamic = 'force-dynamic';
 
 export const POST = withAccount(
   async (_req, account, services) =>
-    json({ ended: await services.endSessions(account.apiKey, 'signed-out-everywhere') }),
+    json({
+      ended: account.team
+        ? await endPersonSessions(services.vault, account.team.person, 'signed-out-everywhere')
+        : await services.endSessions(account.apiKey, 'signed-out-everywhere'),
+    }),
   { refuseCrossSite: true },
 );
 

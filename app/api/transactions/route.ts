@@ -2,7 +2,9 @@
  * GET /api/transactions: the upstream's query, with the upstream's parameter names and result-page
  * shape (plus `_meta`), served through the cache and the governor. Validated before anything is
  * spent: a bad query is a 400 naming each parameter and costs no upstream call. An answer that did
- * not change since the client's copy (`If-None-Match`) is a 304 without a body.
+ * not change since the client's copy (`If-None-Match`) is a 304 without a body. Support and admins
+ * only; what leaves passes the role's presenter (JSON and CSV alike), and a search by a full number
+ * and a page's CSV go on the audit log.
  */
 import type { NextRequest } from 'next/server';
 import { badRequest, jsonResponse } from '@/lib/http/problem';
@@ -16,7 +18,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(
-  async (req: NextRequest, account, { transactions, answers }) => {
+  async (req: NextRequest, account, { transactions, answers, present, team }) => {
     // `columns` and `excel`: the CSV's (Accept: text/csv).
     const parsed = parseQuery(req.nextUrl.searchParams, {
       alsoAllowed: ['columns', 'excel'],
@@ -24,15 +26,19 @@ export const GET = withAccount(
     });
     if (!parsed.ok) throw badRequest(parsed.errors);
     const csv = csvRequest(req, req.nextUrl.searchParams.get('columns'), req.nextUrl.searchParams.get('excel'));
-    const page = await transactions.page(account, parsed.query, req.signal);
-    if (csv) return csvPageResponse(page, parsed.query, csv);
+    const page = present(account).page(await transactions.page(account, parsed.query, req.signal));
+    if (csv) {
+      await team.audit(account, 'page-csv', { query: req.nextUrl.searchParams });
+      return csvPageResponse(page, parsed.query, csv);
+    }
+    if (parsed.query.filters.da) await team.audit(account, 'number-search', { query: req.nextUrl.searchParams });
     // Written through the services: they hold the JSON kept with each presented record.
     const etag = answers.etag(page);
     if (notModified(req, etag))
       return new Response(null, { status: 304, headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
     return jsonResponse(answers.json(page), { headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: { least: 'support', what: 'Searching the records' }, readsQuery: true },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */

@@ -26,7 +26,12 @@ export type RecordColumn = Exclude<keyof HistoryRecordsTable, 'id' | 'scope' | '
 export type Condition =
   | { column: RecordColumn; op: '=' | '>=' | '<='; value: string | number }
   /** Text that starts with `value` (a range on the column, so an index serves it). */
-  | { column: RecordColumn; op: 'prefix'; value: string };
+  | { column: RecordColumn; op: 'prefix'; value: string }
+  /**
+   * Text found anywhere in the column or in any of `or`, case-insensitively (LIKE): the identifier
+   * free text (`id-text`). Neither the rollups nor the day packs keep it: SQL answers.
+   */
+  | { column: RecordColumn; op: 'contains'; value: string; or: readonly RecordColumn[] };
 
 /** How to order: a column, or a field of the record that has none (read from the record's JSON). */
 export type SortKey = { column: RecordColumn } | { field: string; numeric: boolean };
@@ -113,11 +118,23 @@ export function searchWhere(
     for (const c of search.where) {
       if (c.op === 'prefix')
         parts.push(eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', prefixUpperBound(c.value))]));
+      else if (c.op === 'contains') parts.push(containsCondition(c, dialect));
       else parts.push(eb(c.column, c.op, c.value));
     }
     if (search.text) parts.push(textCondition(search.text, dialect, plan.textScan === true));
     return eb.and(parts);
   };
+}
+
+/** `contains`: the text in any of the columns, whatever its case (and as folded, as free text is looked for). */
+function containsCondition(c: Extract<Condition, { op: 'contains' }>, dialect: SqlDialect): Expression<SqlBool> {
+  const like = dialect === 'postgres' ? sql`ilike` : sql`like`;
+  const tests = [c.column, ...c.or].flatMap((column) =>
+    textNeedles(c.value).map(
+      (n) => sql<SqlBool>`lower(${sql.ref(`history_records.${column}`)}) ${like} ${`%${likeLiteral(n)}%`} escape '\\'`,
+    ),
+  );
+  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
 const isSelective = (search: Pick<LocalSearch, 'where'>) => search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));

@@ -52,12 +52,18 @@ async function handleAuth(req: NextRequest, context: Context): Promise<Response>
     throw err;
   }
   const services = await getServices();
+  // Sessions are read through the services' vault (a team session's secret is its account's).
+  const deps = {
+    ...services,
+    store: { vault: services.vault },
+    teamSignIn: services.team.signIn(),
+  };
   if (req.method === 'POST' && action === 'callback' && provider === 'credentials') {
     return throttledSignIn(request, services, (attempt) =>
-      NextAuth(authOptions({ ...services, attempt }))(request, context),
+      NextAuth(authOptions({ ...deps, attempt }))(request, context),
     );
   }
-  return NextAuth(authOptions(services))(request, context);
+  return NextAuth(authOptions(deps))(request, context);
 }
 
 export { handler as GET, handler as POST };

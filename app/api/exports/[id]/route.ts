@@ -12,18 +12,23 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withAccount<Context>(async (_req, account, { exports }, context) => {
-  const { id } = await context.params;
-  return json(await exports.get(account, id));
-});
+const EXPORTS = { least: 'support', what: 'Exporting records' } as const;
+
+export const GET = withAccount<Context>(
+  async (_req, account, { exports, team }, context) => {
+    const { id } = await context.params;
+    return json(await exports.get(team.exportAccount(account), id));
+  },
+  { role: EXPORTS },
+);
 
 export const DELETE = withAccount<Context>(
-  async (_req, account, { exports }, context) => {
+  async (_req, account, { exports, team }, context) => {
     const { id } = await context.params;
-    const job = await exports.cancel(account, id);
+    const job = await exports.cancel(team.exportAccount(account), id);
     return job ? json(job) : new Response(null, { status: 204 });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: EXPORTS },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -15,7 +15,7 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ trxId: string }> };
 
 export const GET = withAccount<Context>(
-  async (req: NextRequest, account, { transactions }, context) => {
+  async (req: NextRequest, account, { transactions, present }, context) => {
     const { trxId } = await context.params;
     const errors = noFieldErrors();
     const problem = trxIdProblem(trxId);
@@ -25,9 +25,10 @@ export const GET = withAccount<Context>(
     const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
     if (Object.keys(errors).length > 0) throw badRequest(errors);
     const { cdr, meta } = await transactions.record(account, normaliseTrxId(trxId), tz, req.signal);
-    return json({ ...cdr, _meta: meta });
+    const presenter = present(account);
+    return json({ ...presenter.record(cdr), _meta: presenter.meta(meta) });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: { least: 'support', what: 'Opening a record' } },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */

@@ -13,21 +13,24 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withAccount<Context>(async (_req, account, { exports }, context) => {
-  const { id } = await context.params;
-  const file = await exports.file(account, id);
-  const body = Readable.toWeb(file.stream) as ReadableStream<Uint8Array>;
-  return new Response(body, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      // Next.js drops Content-Length itself; this one reaches the browser as it (lib/http/content-length.ts).
-      [CONTENT_LENGTH_HEADER]: String(file.bytes),
-      // The whole name (Japanese free text included) in filename*, which browsers read; an ASCII
-      // one in filename for clients that do not (lib/csv/file-name.ts).
-      'Content-Disposition': `attachment; filename="${asciiFileName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-    },
-  });
-});
+export const GET = withAccount<Context>(
+  async (_req, account, { exports, team }, context) => {
+    const { id } = await context.params;
+    const file = await exports.file(team.exportAccount(account), id);
+    const body = Readable.toWeb(file.stream) as ReadableStream<Uint8Array>;
+    return new Response(body, {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        // Next.js drops Content-Length itself; this one reaches the browser as it (lib/http/content-length.ts).
+        [CONTENT_LENGTH_HEADER]: String(file.bytes),
+        // The whole name (Japanese free text included) in filename*, which browsers read; an ASCII
+        // one in filename for clients that do not (lib/csv/file-name.ts).
+        'Content-Disposition': `attachment; filename="${asciiFileName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+      },
+    });
+  },
+  { role: { least: 'support', what: 'Exporting records' } },
+);
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethodsRefused(['GET']);

@@ -1,0 +1,46 @@
+/**
+ * PUT /api/team/accounts/<id> with `{"secret": "…"}`: replaces the account's secret, without a
+ * restart — every session and instance renews its token with it from the next renewal (rotating the
+ * team secret: README, "Team mode"). DELETE: removes an account added here (its sessions move to the
+ * environment's account). On the audit log. Admins only.
+ */
+import type { NextRequest } from 'next/server';
+import { readJsonBody } from '@/lib/http/body-limit';
+import { badRequest, json } from '@/lib/http/problem';
+import { withAccount } from '@/lib/root/with-account';
+import { otherMethodsRefused } from '@/lib/http/methods';
+import { signInProblems } from '@/lib/auth';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ id: string }> };
+
+const ACCOUNTS = { least: 'admin', what: 'Managing the team\u2019s accounts' } as const;
+
+export const PUT = withAccount<Context>(
+  async (req: NextRequest, account, { team }, context) => {
+    const { id } = await context.params;
+    const body = (await readJsonBody(req, 2 * 1024, 'Send only secret, as JSON.', '{"secret": "…"}')) as Record<
+      string,
+      unknown
+    > | null;
+    const secret = typeof body?.secret === 'string' ? body.secret : '';
+    const problem = signInProblems({ apiKey: 'x', apiSecret: secret, enterpriseId: '' }).apiSecret;
+    if (problem) throw badRequest({ secret: problem });
+    return json(await team.replaceSecret(account, id, secret));
+  },
+  { refuseCrossSite: true, role: ACCOUNTS },
+);
+
+export const DELETE = withAccount<Context>(
+  async (_req, account, { team }, context) => {
+    const { id } = await context.params;
+    await team.removeAccount(account, id);
+    return new Response(null, { status: 204 });
+  },
+  { refuseCrossSite: true, role: ACCOUNTS },
+);
+
+/** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
+export const { GET, POST, PATCH, OPTIONS } = otherMethodsRefused(['PUT', 'DELETE']);
