@@ -44,9 +44,9 @@ export function oidcProvider(config: OidcConfig): OAuthConfig<Claims> {
     wellKnown: `${issuerOf(config)}/.well-known/openid-configuration`,
     clientId: config.OIDC_CLIENT_ID,
     clientSecret: config.OIDC_CLIENT_SECRET,
-    // offline_access asks for a refresh token; `prompt=consent` is what some providers (oidc-provider
-    // among them) need before they give one. A provider that gives none: see readClaimsAgain.
-    authorization: { params: { scope: SCOPES, prompt: 'consent' } },
+    // offline_access asks for a refresh token (Okta and Entra give one only then); a provider that
+    // gives none is asked with the access token while it lasts (readClaimsAgain).
+    authorization: { params: { scope: SCOPES } },
     checks: ['pkce', 'state'],
     idToken: true,
     profile(claims) {
