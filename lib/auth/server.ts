@@ -5,7 +5,7 @@ import 'server-only';
 export { authSecret } from './auth-secret';
 export { endPersonSessions, endSessions } from './end-sessions';
 export { fingerprint, logFingerprint } from './fingerprint';
-export { authOptions, type TeamSignIn } from './options';
+export { authOptions, type AuthDeps, type TeamSignIn } from './options';
 export {
   createOidcClient,
   displayName,

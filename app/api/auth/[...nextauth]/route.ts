@@ -5,6 +5,7 @@ import { withBodyLimit } from '@/lib/http/body-limit';
 import { ProblemError, problemResponse, storeUnavailableResponse } from '@/lib/http/problem';
 import { getServices } from '@/lib/root/services';
 import { throttledSignIn } from '@/lib/root/throttled-sign-in';
+import { authDepsOf } from '@/lib/root/auth-deps';
 import { allowHeader, methodNotAllowed, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
