@@ -53,18 +53,12 @@ async function handleAuth(req: NextRequest, context: Context): Promise<Response>
     throw err;
   }
   const services = await getServices();
-  // Sessions are read through the services' vault (a team session's secret is its account's).
-  const deps = {
-    ...services,
-    store: { vault: services.vault },
-    teamSignIn: services.team.signIn(),
-  };
   if (req.method === 'POST' && action === 'callback' && provider === 'credentials') {
     return throttledSignIn(request, services, (attempt) =>
-      NextAuth(authOptions({ ...deps, attempt }))(request, context),
+      NextAuth(authOptions(authDepsOf(services, attempt)))(request, context),
     );
   }
-  return NextAuth(authOptions(deps))(request, context);
+  return NextAuth(authOptions(authDepsOf(services)))(request, context);
 }
 
 export { handler as GET, handler as POST };
