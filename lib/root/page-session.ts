@@ -10,6 +10,8 @@ import { accountFromCookies, endedSessionReason, type SignedInAccount } from '..
 import type { SignInErrorCode } from '../auth';
 import { unlessStoreUnavailable } from '../db/unavailable';
 import { ProblemError } from '../http/problem';
+import type { Role } from '../team';
+import { roleOf } from '../team/server';
 import { signInHref } from '../http/paths';
 import { preferredZoneOf, ZONE_COOKIE } from '../query/zone-preference';
 import type { Zone } from '../time/zones';
@@ -19,6 +21,10 @@ import { getServices } from './services';
 export interface PageAccount {
   apiKey: string;
   enterpriseId?: string;
+  /** The role (lib/team/api.ts); a personal session is the admin of its own account. */
+  role: Role;
+  /** A team person: their name and the team account they work on (by its label). */
+  person?: { name: string; account: string };
 }
 
 /** The page's account, a team person's role confirmed when due (a session that ended meanwhile: none). */
@@ -72,8 +78,14 @@ export async function requirePageSession(callbackPath?: string): Promise<PageSes
   if (!looked) return { unavailable: true };
   const { account, ended } = looked;
   if (!account) redirect(signInHref(callbackPath, ended ? ENDED_CODES[ended] : undefined));
+  const person = account.team ? await (await getServices()).team.whoIs(account) : null;
   return {
-    account: { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) },
+    account: {
+      apiKey: account.apiKey,
+      ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}),
+      role: roleOf(account),
+      ...(person ? { person: { name: person.name, account: person.account } } : {}),
+    },
   };
 }
 
