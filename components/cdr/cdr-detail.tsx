@@ -10,6 +10,7 @@ import { exactFilterFor, type FilterParam } from '@/lib/query/filters';
 import { ZONES, type Zone } from '@/lib/time/zones';
 import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/cdr/cdr-view';
 import { EMPTY, formatDuration, formatTimestamp } from '@/lib/i18n/format';
+import { isMaskedValue } from '@/lib/team';
 import { StatusBadge } from './status-badge';
 import { FieldValue } from './field-value';
 import type { ReactNode } from 'react';
@@ -73,7 +74,7 @@ function FieldRow({
       <dd className={styles.value}>
         <span className={styles.valueLine}>
           {shown}
-          {filter && onFilter && value.trim() !== '' ? (
+          {filter && onFilter && value.trim() !== '' && !isMaskedValue(value) ? (
             <button
               type="button"
               className={`button button-small button-ghost ${styles.filter}`}

@@ -21,5 +21,5 @@ export {
   type TeamAccount,
   type TeamPerson,
 } from './api';
-export { MASKED_FIELDS, maskNumber, maskRecord } from './masking';
+export { MASKED_FIELDS, isMaskedValue, maskNumber, maskRecord } from './masking';
 export { MASKED_SUFFIX_DIGITS, refusedParam } from './query-rules';

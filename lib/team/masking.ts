@@ -41,6 +41,11 @@ export function maskSender(value: string): string {
   return isNumber(value) ? maskNumber(value) : value;
 }
 
+/** Whether a value is shown masked (a number with its middle digits starred): nothing to filter or copy by. */
+export function isMaskedValue(value: string): boolean {
+  return /\d\*+\d/.test(value);
+}
+
 /** A record as a masked role sees it: a new object, the record itself untouched. */
 export function maskRecord<T extends Cdr | Record<string, unknown>>(record: T): T {
   const out: Record<string, unknown> = { ...record };

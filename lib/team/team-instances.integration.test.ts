@@ -103,10 +103,12 @@ describe('two instances on one PostgreSQL', () => {
     const record = { trx_id: 'a'.repeat(32), to_address: '819011112222' } as never;
     const results = await Promise.all(
       [onA, onB, onA, onB, onA, onB].map((account, i) =>
-        (i % 2 ? b : a).team.reveal(account, 'a'.repeat(32), `ticket ${i} about a missing code`, async () => record).then(
-          () => 'revealed',
-          (err: { problem?: { status: number } }) => err.problem?.status,
-        ),
+        (i % 2 ? b : a).team
+          .reveal(account, 'a'.repeat(32), `ticket ${i} about a missing code`, async () => record)
+          .then(
+            () => 'revealed',
+            (err: { problem?: { status: number } }) => err.problem?.status,
+          ),
       ),
     );
     expect(results.filter((r) => r === 'revealed')).toHaveLength(3);

@@ -1,11 +1,16 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { HistoryView } from '@/components/history/history-view';
+import { RoleNeeded } from '@/components/team/role-needed';
+import { pageAllows } from '@/lib/root/page-role';
 
 export const metadata: Metadata = { title: 'Local history' };
 
 /** The account's local history: how far the copy of its settled days has come, and its controls. */
-export default function HistoryPage() {
+export default async function HistoryPage() {
+  // Its settings are an admin's (team mode); its state reaches others through Insights' coverage.
+  const { role, allowed } = await pageAllows('admin');
+  if (!allowed) return <RoleNeeded page="history" needed="admin" yours={role} />;
   return (
     // The view reads the zone from the URL (useSearchParams), which needs a Suspense boundary.
     <Suspense>
