@@ -224,7 +224,7 @@ test('a viewer gets Insights only; someone in no group is refused, saying why', 
   const refusedPage = await nobody.newPage();
   await signInAs(refusedPage, 'nobu');
   await expect(refusedPage).toHaveURL(/\/signin\?error=NoTeamRole/);
-  await expect(refusedPage.getByRole('alert')).toContainText('in none of the groups');
+  await expect(refusedPage.locator('form').getByRole('alert')).toContainText('in none of the groups');
   await screenshot(refusedPage, 'team-refused');
   await nobody.close();
 });
@@ -280,7 +280,7 @@ test("a suspended person's next click meets the sign-in page, saying why", async
 
   await support.getByRole('link', { name: 'Insights', exact: true }).click();
   await expect(support).toHaveURL(/\/signin/);
-  await expect(support.getByRole('alert')).toContainText('suspended your access');
+  await expect(support.locator('form').getByRole('alert')).toContainText('suspended your access');
   await supportContext.close();
   await adminContext.close();
 });
