@@ -6,7 +6,7 @@
  * anyway; a viewer may not (403).
  */
 import type { NextRequest } from 'next/server';
-import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
+import { normaliseTrxId, trxIdProblem } from '@/lib/lookup';
 import { readJsonBody } from '@/lib/http/body-limit';
 import { badRequest, json } from '@/lib/http/problem';
 import { noFieldErrors, parseZone, unexpectedParams } from '@/lib/query/query';
@@ -22,7 +22,7 @@ const BODY_LIMIT = 4 * 1024;
 const BODY_HINT = 'Send only the reason, as JSON.';
 
 export const POST = withAccount<Context>(
-  async (req: NextRequest, account, { transactions, team }, context) => {
+  async (req: NextRequest, account, { lookup, team }, context) => {
     const { trxId } = await context.params;
     const errors = noFieldErrors();
     const problem = trxIdProblem(trxId);
@@ -35,7 +35,7 @@ export const POST = withAccount<Context>(
     const id = normaliseTrxId(trxId);
     let meta: object = {};
     const cdr = await team.reveal(account, id, reason, async () => {
-      const found = await transactions.record(account, id, tz, req.signal);
+      const found = await lookup.lookUp(account, id, tz, req.signal);
       meta = found.meta;
       return found.cdr;
     });
