@@ -266,6 +266,7 @@ describe('the import graph', () => {
         'app/api/transactions/[trxId]/reveal/route.ts POST',
         'app/api/team/people/[id]/route.ts PUT',
         'app/api/team/accounts/[id]/route.ts PUT',
+        'app/api/audit/page-csv/route.ts POST',
       ]),
     );
   });

@@ -16,12 +16,13 @@ import type { Cdr } from '@/lib/cdr/schema';
 import type { TransactionsQuery } from '@/lib/query/query';
 import { csvFileName } from '@/lib/csv/file-name';
 import { progressText, stateText } from '@/lib/exports';
-import { queryBody } from '@/lib/query/query';
+import { queryBody, queryParams } from '@/lib/query/query';
 import { errorText } from '@/lib/http/api-client';
 import { formatCount } from '@/lib/i18n/format';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/exports/client';
 import { saveFile } from '@/lib/csv/save-file';
+import { notePageCsv } from '@/lib/team/client';
 import modal from '../common/modal-dialog.module.css';
 import styles from './download-csv-button.module.css';
 
@@ -127,6 +128,8 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
     // Lazily: the CSV writer is only needed on this click.
     const { recordsToCsv } = await import('@/lib/csv/csv');
     const text = recordsToCsv(view.rows as unknown as Record<string, unknown>[], columns, excel);
+    // On a team's audit log, like every CSV (the server answers 204 for a personal session).
+    await notePageCsv(queryParams(query).toString(), view.rows.length).catch(() => undefined);
     saveFile({ text, fileName: csvFileName(query, { page: query.page }) });
     setPageDownloaded(`Downloaded the ${formatCount(view.rows.length)} rows on screen. No upstream call was made.`);
   }

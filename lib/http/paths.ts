@@ -30,6 +30,7 @@ export const API_PATHS = {
   signOutEverywhere: '/api/sign-out-everywhere',
   reveal: (trxId: string, tz: Zone) => `/api/transactions/${encodeURIComponent(trxId)}/reveal?tz=${tz}`,
   audit: '/api/audit',
+  auditPageCsv: '/api/audit/page-csv',
   teamPeople: '/api/team/people',
   teamPerson: (id: string) => `/api/team/people/${encodeURIComponent(id)}`,
   teamAccounts: '/api/team/accounts',

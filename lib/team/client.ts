@@ -8,6 +8,7 @@ export {
   addAccount,
   auditCsvText,
   auditQueryOptions,
+  notePageCsv,
   peopleQueryOptions,
   removeAccount,
   replaceSecret,

@@ -36,6 +36,7 @@ const quota = await import('../../app/api/quota/route');
 const history = await import('../../app/api/history/route');
 const audit = await import('../../app/api/audit/route');
 const session = await import('../../app/api/team/session/route');
+const pageCsv = await import('../../app/api/audit/page-csv/route');
 
 /** What Next.js passes a static route's handler as its context. */
 const NO_CONTEXT = undefined as never;
@@ -296,6 +297,24 @@ describe('a support session', () => {
     const rows = await h.store.db.selectFrom('team_audit').selectAll().execute();
     expect(leaks(JSON.stringify(rows))).toEqual([]);
     expect((await audit.GET(routeRequest('/api/audit', support), NO_CONTEXT)).status).toBe(403);
+  });
+});
+
+describe('the rows on screen written as CSV in the browser', () => {
+  it('go on the audit log when the page says so, the number in the query masked and kept as its hash', async () => {
+    const query = qs({ ...localRange(), da: '819012345678' });
+    const res = await pageCsv.POST(
+      routeRequest('/api/audit/page-csv', support, { method: 'POST', body: { query, rows: 25 } }),
+      NO_CONTEXT,
+    );
+    expect(res.status).toBe(204);
+    const log = await audit.GET(
+      routeRequest(`/api/audit?${qs({ action: 'page-csv', number: '090-1234-5678' })}`, admin),
+      NO_CONTEXT,
+    );
+    const { entries } = (await log.json()) as { entries: { actor: string; query: string; detail: string }[] };
+    expect(entries[0]).toMatchObject({ actor: 'sora', detail: '25 rows on screen' });
+    expect(entries[0]!.query).toContain('da=81******5678');
   });
 });
 

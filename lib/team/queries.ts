@@ -86,3 +86,7 @@ export const switchAccount = (id: string) =>
 /** A record whole, for a reason (kept on the audit log). */
 export const revealRecord = (trxId: string, tz: Zone, reason: string) =>
   apiRequest<Cdr & { _meta: { revealed: true } }>('POST', API_PATHS.reveal(trxId, tz), { body: { reason } });
+
+/** Tells the server the rows on screen were written as CSV (a team person's download goes on the audit log). */
+export const notePageCsv = (query: string, rows: number) =>
+  apiRequest<null>('POST', API_PATHS.auditPageCsv, { body: { query, rows } });
