@@ -5,7 +5,9 @@
  * parser before the request is made.
  */
 import { useMemo, useRef, useState, type RefObject } from 'react';
-import { filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { FREE_TEXT_PARAM, filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { rolesMasked } from '@/lib/team';
+import { useAccount } from '../shell/account-context';
 import { queryKey, type TransactionsQuery } from '@/lib/query/query';
 import type { RangeProblems } from '@/lib/search';
 import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/search';
@@ -34,6 +36,10 @@ export function SearchForm({
   searchButtonRef,
   busy,
 }: SearchFormProps) {
+  // A role that sees numbers and text masked searches the identifiers (id-text), not free text
+  // over what it cannot see (lib/team/query-rules.ts: the server refuses q for it).
+  const masked = rolesMasked(useAccount().role);
+  const localFilters = masked ? LOCAL_FILTERS.filter((f) => f.param !== FREE_TEXT_PARAM) : LOCAL_FILTERS;
   const checked = useMemo(() => checkDraft(draft, settings), [draft, settings]);
   const errors = checked.ok ? {} : checked.errors;
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
@@ -100,7 +106,7 @@ export function SearchForm({
         <FilterFields
           legend="Local history only"
           note="Free text, partial numbers and these filters search the days copied to the local history (see History), at no cost. Days not copied yet are not searched; the result says which."
-          filters={LOCAL_FILTERS}
+          filters={localFilters}
           values={draft.filters}
           problems={filterProblems}
           onChange={setFilter}
