@@ -9,9 +9,15 @@ import { NavLink } from './nav-link';
 import { SignOutButton, SignOutEverywhereButton } from './sign-out-button';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import type { ShellAccount } from './account';
+import { roleAtLeast } from '@/lib/team';
+import { AdminLinks } from '../team/admin-links';
+import { PersonBadge } from '../team/person-badge';
 import styles from './app-header.module.css';
 
 export function AppHeader({ account }: { account: ShellAccount }) {
+  // What the role may open (lib/team/api.ts); the pages and the API refuse the rest themselves.
+  const records = roleAtLeast(account.role, 'support');
+  const admin = account.role === 'admin';
   return (
     <header className={styles.header}>
       <Link href={PAGE_PATHS.transactions} className={styles.brand}>
@@ -19,28 +25,36 @@ export function AppHeader({ account }: { account: ShellAccount }) {
         SMS history
       </Link>
       <nav aria-label="Main" className={styles.nav}>
-        <NavLink href={PAGE_PATHS.transactions}>Transactions</NavLink>
+        {records ? <NavLink href={PAGE_PATHS.transactions}>Transactions</NavLink> : null}
         <NavLink href={PAGE_PATHS.insights}>Insights</NavLink>
         {/* Exports area (components/exports): the page link and the badge of exports under way. */}
-        <NavLink href={PAGE_PATHS.exports}>Exports</NavLink>
-        <ExportsBadge />
-        <NavLink href={PAGE_PATHS.history}>History</NavLink>
+        {records ? <NavLink href={PAGE_PATHS.exports}>Exports</NavLink> : null}
+        {records ? <ExportsBadge /> : null}
+        {admin ? <NavLink href={PAGE_PATHS.history}>History</NavLink> : null}
+        {/* Team mode's admin pages (components/team). */}
+        {admin && account.person ? <AdminLinks /> : null}
       </nav>
-      <div className={styles.lookup}>
-        <TrxLookup />
-      </div>
+      {records ? (
+        <div className={styles.lookup}>
+          <TrxLookup />
+        </div>
+      ) : null}
       <div className={styles.end}>
         <QuotaMeter />
-        <div className={styles.account}>
-          <span className={styles.accountName} title="Signed-in API key">
-            {account.apiKey}
-          </span>
-          {account.enterpriseId ? (
-            <span className={styles.enterprise} title="Enterprise">
-              {account.enterpriseId}
+        {account.person ? (
+          <PersonBadge name={account.person.name} role={account.role} account={account.person.account} />
+        ) : (
+          <div className={styles.account}>
+            <span className={styles.accountName} title="Signed-in API key">
+              {account.apiKey}
             </span>
-          ) : null}
-        </div>
+            {account.enterpriseId ? (
+              <span className={styles.enterprise} title="Enterprise">
+                {account.enterpriseId}
+              </span>
+            ) : null}
+          </div>
+        )}
         <SignOutButton />
         <SignOutEverywhereButton />
       </div>
