@@ -4,6 +4,10 @@ import { signInErrorText } from '@/lib/auth';
 import { signedInAlready } from '@/lib/root/page-session';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { SignInForm } from './sign-in-form';
+import { getTranslations } from 'next-intl/server';
+import { getConfig } from '@/lib/config';
+import { OidcSignInButton } from '@/components/team/oidc-sign-in-button';
+import teamStyles from '@/components/team/team.module.css';
 import styles from './signin.module.css';
 
 export const metadata: Metadata = { title: 'Sign in · SMS history' };
@@ -28,13 +32,25 @@ export default async function SignInPage({ searchParams }: Props) {
   const target = safeCallback(callbackUrl);
   // Signed in already, another site's link goes on to its page, which sees where it came from itself.
   if (await signedInAlready()) redirect(target);
+  const config = getConfig();
+  const team = config.OIDC_ISSUER ? { name: config.OIDC_NAME } : null;
+  const tTeam = await getTranslations('team.signIn');
   return (
     <main className={styles.page}>
       <section className={styles.card} aria-labelledby="signin-title">
         <h1 id="signin-title" className={styles.title}>
           SMS transaction history
         </h1>
-        <p className={styles.lead}>Sign in with the API key and secret of your Report API account.</p>
+        {/* Team mode: the organisation's identity provider first, the own-account sign-in beside it. */}
+        {team ? (
+          <>
+            <p className={styles.lead}>{tTeam('lead')}</p>
+            <OidcSignInButton name={team.name} callbackUrl={target} />
+            <p className={teamStyles.or}>{tTeam('or')}</p>
+          </>
+        ) : (
+          <p className={styles.lead}>Sign in with the API key and secret of your Report API account.</p>
+        )}
         {/* Only the app's own text for the code: `?error=` is anyone's to write. */}
         <SignInForm
           callbackUrl={target}
