@@ -10,7 +10,7 @@ import { SignOutButton, SignOutEverywhereButton } from './sign-out-button';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import type { ShellAccount } from './account';
 import { roleAtLeast } from '@/lib/team';
-import { AdminLinks } from '../team/admin-links';
+import { AdminLinks } from './admin-links';
 import { PersonBadge } from '../team/person-badge';
 import styles from './app-header.module.css';
 

@@ -1,7 +1,7 @@
 /** The header's links to the admin pages (team mode, admins only). */
 import { getTranslations } from 'next-intl/server';
 import { PAGE_PATHS } from '@/lib/http/paths';
-import { NavLink } from '../shell/nav-link';
+import { NavLink } from './nav-link';
 
 export async function AdminLinks() {
   const t = await getTranslations('team.header');
