@@ -10,13 +10,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
-import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportQuery } from '@/lib/exports';
+import { isActiveExportState, type ExportEstimate, type ExportJob } from '@/lib/exports';
 import { CDR_FIELDS, type CdrFieldKey } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import type { TransactionsQuery } from '@/lib/query/query';
 import { csvFileName } from '@/lib/csv/file-name';
 import { progressText, stateText } from '@/lib/exports';
-import { queryBody, queryParams } from '@/lib/query/query';
+import { queryBody } from '@/lib/query/query';
 import { errorText } from '@/lib/http/api-client';
 import { formatCount } from '@/lib/i18n/format';
 import { PAGE_PATHS } from '@/lib/http/paths';
@@ -98,7 +98,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   const columns: CdrFieldKey[] = columnChoice === 'visible' ? visible : allColumns;
   const total = view.total;
   const bodyOf = (cols: CdrFieldKey[]) => ({
-    ...(queryBody(query) as ExportQuery),
+    ...queryBody(query),
     columns: cols,
     ...(excel ? { excel: true } : {}),
   });
@@ -129,7 +129,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
     const { recordsToCsv } = await import('@/lib/csv/csv');
     const text = recordsToCsv(view.rows as unknown as Record<string, unknown>[], columns, excel);
     // On a team's audit log, like every CSV (the server answers 204 for a personal session).
-    await notePageCsv(queryParams(query).toString(), view.rows.length).catch(() => undefined);
+    await notePageCsv(queryBody(query), view.rows.length).catch(() => undefined);
     saveFile({ text, fileName: csvFileName(query, { page: query.page }) });
     setPageDownloaded(`Downloaded the ${formatCount(view.rows.length)} rows on screen. No upstream call was made.`);
   }

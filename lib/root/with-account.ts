@@ -5,13 +5,16 @@ import 'server-only';
  * problem without one), a team person's role confirmed with the identity provider when due
  * (lib/team/role-check.ts); refuses a role below the route's own (403, naming the role needed) and,
  * for a role that sees personal data masked, a query that would give it away (lib/team/query-rules.ts);
- * hands the handler the process's services; turns anything thrown into problem details; keeps
- * answers out of shared caches.
+ * reads and checks the request's query when the route names its reader (`query`: 400 naming each
+ * parameter, before the handler runs, so nothing is spent); hands the handler the process's
+ * services and the parsed query; turns anything thrown into problem details; keeps answers out of
+ * shared caches.
  */
 import type { NextRequest } from 'next/server';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
 import { unauthenticated } from '../auth/server';
-import { crossSiteRefused, problemResponse } from '../http/problem';
+import { badRequest, crossSiteRefused, problemResponse } from '../http/problem';
+import { queryBody, type ParseResult, type QueryBody, type QuerySelection } from '../query/query';
 import { toProblem } from './error-problems';
 import { crossSiteRefusalOf } from '../http/request-intent';
 import { log } from '../log';
@@ -20,29 +23,38 @@ import { roleNeeded, roleOf, teamSecretRefused } from '../team/server';
 import { CredentialsRefusedError } from '../upstream/server';
 import { getServices, type Services } from './services';
 
-export type AccountHandler<C> = (
+export type AccountHandler<C, Q = undefined> = (
   req: NextRequest,
   account: SignedInAccount,
   services: Services,
   context: C,
+  query: Q,
 ) => Promise<Response>;
 
-export interface RouteOptions {
+/**
+ * Reads a route's query: the URL's parameters or the JSON body, parsed by the query codec
+ * (lib/query) or a feature's reader around it. Services receive only what it returns.
+ */
+export type RouteQuery<Q, C = unknown> = (
+  req: NextRequest,
+  account: SignedInAccount,
+  services: Services,
+  context: C,
+) => ParseResult<Q> | Promise<ParseResult<Q>>;
+
+export interface RouteOptions<Q = undefined, C = unknown> {
   /**
    * For handlers that spend upstream calls or change what the account owns: only the dashboard's
    * own pages and scripts may ask, checked before anything else.
    */
   refuseCrossSite?: boolean;
+  /** The route's query reader; its value is the handler's last argument. */
+  query?: RouteQuery<Q, C>;
   /**
    * The least role the route needs (lib/team/api.ts: viewer < support < admin), and what it does,
    * said in the 403 ("Searching the records"). A personal session is the admin of its own account.
    */
   role?: { least: Role; what: string };
-  /**
-   * The route reads a query from its URL's parameters: for a masked role, the parameters it may not
-   * send are refused before anything is read or spent.
-   */
-  readsQuery?: boolean;
 }
 
 /** The request's account, its role confirmed when due; a 401 problem (saying why the session ended) without one. */
@@ -52,25 +64,40 @@ export async function requestAccount(req: NextRequest, services: Services): Prom
   return services.team.confirm(account);
 }
 
-/** The role checks of a route, in order: the role itself, then what a masked role may ask. */
-export function checkRole(req: NextRequest, account: SignedInAccount, options: RouteOptions): void {
+/** A route's role check: a role below the route's own is refused (403, naming the role needed). */
+export function checkRole<Q, C>(account: SignedInAccount, options: RouteOptions<Q, C>): void {
   const role = roleOf(account);
   if (options.role && !roleAtLeast(role, options.role.least))
     throw roleNeeded(options.role.least, role, options.role.what);
-  if (options.readsQuery) {
-    const refused = refusedParam(role, (name) => req.nextUrl.searchParams.get(name));
-    if (refused) throw roleNeeded('admin', role, refused.what);
-  }
 }
 
-/** The role checks of a query read from a JSON body (an export's), as `readsQuery` does for a URL's. */
-export function checkQueryOf(account: SignedInAccount, params: Record<string, unknown>): void {
+/** What a masked role may not ask (lib/team/query-rules.ts), of a query in the codec's body form. */
+export function checkQueryOf(account: SignedInAccount, body: QueryBody): void {
   const role = roleOf(account);
-  const refused = refusedParam(role, (name) => (typeof params[name] === 'string' ? (params[name] as string) : null));
+  const refused = refusedParam(role, (name) => body[name as keyof QueryBody] ?? null);
   if (refused) throw roleNeeded('admin', role, refused.what);
 }
 
-export function withAccount<C>(handler: AccountHandler<C>, options: RouteOptions = {}) {
+/**
+ * A route's reader whose query, once read, is held to what a masked role may ask: refused (403)
+ * before the handler runs, so nothing is spent. `selectionOf` finds the search query in what the
+ * reader returns (a page's request holds its CSV choice too).
+ */
+export function maskedRoleChecked<Q, C = unknown>(
+  reader: RouteQuery<Q, C>,
+  selectionOf: (query: Q) => QuerySelection,
+): RouteQuery<Q, C> {
+  return async (req, account, services, context) => {
+    const parsed = await reader(req, account, services, context);
+    if (parsed.ok) checkQueryOf(account, queryBody(selectionOf(parsed.query)));
+    return parsed;
+  };
+}
+
+export function withAccount<C = unknown, Q = undefined>(
+  handler: AccountHandler<C, Q>,
+  options: RouteOptions<Q, C> = {},
+) {
   return async (req: NextRequest, context: C): Promise<Response> => {
     let account: SignedInAccount | null = null;
     try {
@@ -83,17 +110,20 @@ export function withAccount<C>(handler: AccountHandler<C>, options: RouteOptions
         }
       }
       account = await requestAccount(req, services);
-      checkRole(req, account, options);
-      const res = await handler(req, account, services, context);
+      checkRole(account, options);
+      let query = undefined as Q;
+      if (options.query) {
+        const parsed = await options.query(req, account, services, context);
+        if (!parsed.ok) throw badRequest(parsed.errors);
+        query = parsed.query;
+      }
+      const res = await handler(req, account, services, context, query);
       if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', 'private, no-store');
       return res;
     } catch (err) {
       // A team account's secret refused upstream is an admin's to replace: the person is not signed out.
-      if (err instanceof CredentialsRefusedError && account?.team) {
-        const { problem, headers } = toProblem(teamSecretRefused(err.apiKey));
-        return problemResponse(problem, headers);
-      }
-      const { problem, headers } = toProblem(err);
+      const refused = err instanceof CredentialsRefusedError && account?.team ? teamSecretRefused(err.apiKey) : err;
+      const { problem, headers } = toProblem(refused);
       return problemResponse(problem, headers);
     }
   };

@@ -21,16 +21,15 @@ export interface AuditedQuery {
   numberHash: string | null;
 }
 
-/** The query of a request (its URL's parameters, or an export's JSON body) as the audit log keeps it. */
-export function auditedQuery(params: URLSearchParams | Record<string, unknown> | null): AuditedQuery {
-  if (!params) return { query: null, numberHash: null };
-  const entries: [string, string][] =
-    params instanceof URLSearchParams
-      ? [...params.entries()]
-      : Object.entries(params).flatMap(([k, v]) =>
-          typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? [[k, String(v)]] : [],
-        );
-  const kept = entries.filter(([k, v]) => !NOT_THE_QUERY.has(k) && v !== '');
+/**
+ * A request's query, in the codec's body form (lib/query `queryBody`: what a search, a page's CSV or
+ * an export asked), as the audit log keeps it: written as a query string for a person to read.
+ */
+export function auditedQuery(body: Readonly<Record<string, unknown>> | null): AuditedQuery {
+  if (!body) return { query: null, numberHash: null };
+  const kept = Object.entries(body).flatMap(([k, v]): [string, string][] =>
+    !NOT_THE_QUERY.has(k) && (typeof v === 'string' || typeof v === 'number') && v !== '' ? [[k, String(v)]] : [],
+  );
   const number = kept.find(([k]) => k === 'da')?.[1];
   const text = new URLSearchParams(
     kept.map(([k, v]) => [k, NOT_A_NUMBER.has(k) ? v : v.replace(NUMBER_RUN, (n) => maskNumber(n))]),

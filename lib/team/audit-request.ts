@@ -68,3 +68,10 @@ export function parseAuditRequest(
   else if (before) request.before = Number(before);
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, request };
 }
+
+/** The link of the entries older than `before`, with the same filters (an answer's `next`). */
+export function olderEntriesHref(path: string, params: URLSearchParams, before: number): string {
+  const next = new URLSearchParams(params);
+  next.set('before', String(before));
+  return `${path}?${next.toString()}`;
+}

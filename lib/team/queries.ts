@@ -6,6 +6,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Cdr } from '../cdr/schema';
 import { ApiError, apiRequest, getJson, problemOf } from '../http/api-client';
 import { API_PATHS } from '../http/paths';
+import type { QueryBody } from '../query/query';
 import type { Zone } from '../time/zones';
 import type { AuditPage, SignedInPersonView, TeamAccount, TeamPerson } from './api';
 
@@ -88,5 +89,5 @@ export const revealRecord = (trxId: string, tz: Zone, reason: string) =>
   apiRequest<Cdr & { _meta: { revealed: true } }>('POST', API_PATHS.reveal(trxId, tz), { body: { reason } });
 
 /** Tells the server the rows on screen were written as CSV (a team person's download goes on the audit log). */
-export const notePageCsv = (query: string, rows: number) =>
+export const notePageCsv = (query: QueryBody, rows: number) =>
   apiRequest<null>('POST', API_PATHS.auditPageCsv, { body: { query, rows } });

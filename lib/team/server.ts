@@ -8,4 +8,14 @@ export { createTeamStores, type TeamStores } from './stores';
 export { roleOf, TeamService, type AuditFields } from './team-service';
 export { standInSid, teamAwareVault } from './team-vault';
 export { auditCsv } from './audit-csv';
-export { parseAuditRequest } from './audit-request';
+export { olderEntriesHref, parseAuditRequest } from './audit-request';
+export {
+  accountChoiceRequest,
+  auditLogRequest,
+  newAccountRequest,
+  newSecretRequest,
+  pageCsvRequest,
+  revealRequest,
+  suspensionRequest,
+  type RevealRequest,
+} from './requests';

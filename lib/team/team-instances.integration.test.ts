@@ -82,7 +82,7 @@ describe('two instances on one PostgreSQL', () => {
   it('read one audit log, whichever instance wrote', async () => {
     const admin = await requestAccount(request(await teamSession(b, 'aiko', 'admin')), b);
     const saki = await requestAccount(request(await teamSession(b, 'saki', 'support')), b);
-    await a.team.audit(saki, 'page-csv', { query: new URLSearchParams({ da: '819012345678', status: 'DELIVRD' }) });
+    await a.team.audit(saki, 'page-csv', { query: { da: '819012345678', status: 'DELIVRD' } });
     await b.team.audit(admin, 'export', { query: { 'date-from': '2026-11-01 00:00:00' } });
     const fromA = await a.team.auditLog({}, 50);
     const fromB = await b.team.auditLog({}, 50);

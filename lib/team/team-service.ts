@@ -55,8 +55,8 @@ export interface TeamServiceDeps {
 export interface AuditFields {
   trxId?: string;
   reason?: string;
-  /** The request's query (its URL's parameters, or an export's body). */
-  query?: URLSearchParams | Record<string, unknown> | null;
+  /** The request's query, in the codec's body form (lib/query `queryBody`). */
+  query?: Readonly<Record<string, unknown>> | null;
   /** A full number looked up otherwise than by a query (a reveal: its record's). */
   number?: string;
   detail?: string;

@@ -4,22 +4,25 @@
  * API key, exact latency percentiles, parts, prices per currency, DLR error codes — with the
  * coverage said. Spends no upstream call (lib/insights/insights-service.ts).
  */
-import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
-import { withAccount } from '@/lib/root/with-account';
+import { searchQuery } from '@/lib/query/request';
+import { queryBody } from '@/lib/query/query';
+import { maskedRoleChecked, withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
+/** The search query in the URL; for a masked role, what it may not ask refused (403). */
+const searchRequest = maskedRoleChecked(searchQuery(), (query) => query);
+
 export const GET = withAccount(
-  async (req: NextRequest, account, { insights, present, team }) => {
-    const answer = present(account).insights(await insights.get(account, req.nextUrl.searchParams));
-    if (req.nextUrl.searchParams.get('da'))
-      await team.audit(account, 'number-search', { query: req.nextUrl.searchParams });
+  async (_req, account, { insights, present, team }, _context, query) => {
+    const answer = present(account).insights(await insights.get(account, query));
+    if (query.filters.da) await team.audit(account, 'number-search', { query: queryBody(query) });
     return json(answer);
   },
-  { readsQuery: true },
+  { query: searchRequest },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -3,11 +3,10 @@
  * (`{"person": null}` for a personal session), and the team's accounts to choose from.
  * PUT /api/team/session with `{"account": "<id>"}`: works on another team account from the next request.
  */
-import type { NextRequest } from 'next/server';
-import { readJsonBody } from '@/lib/http/body-limit';
-import { badRequest, json } from '@/lib/http/problem';
+import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
+import { accountChoiceRequest } from '@/lib/team/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -19,18 +18,8 @@ export const GET = withAccount(async (_req, account, { team }) => {
 });
 
 export const PUT = withAccount(
-  async (req: NextRequest, account, { team }) => {
-    if (!account.team) throw badRequest({ account: 'A personal session works on its own account only.' });
-    const body = (await readJsonBody(req, 1024, 'Send only account, as JSON.', '{"account": "env"}')) as Record<
-      string,
-      unknown
-    > | null;
-    const id = typeof body?.account === 'string' ? body.account : '';
-    if (!id)
-      throw badRequest({ account: 'account must be the id of a team account (GET /api/team/session lists them).' });
-    return json(await team.useAccount(account, id));
-  },
-  { refuseCrossSite: true },
+  async (_req, account, { team }, _context, choice) => json(await team.useAccount(account, choice.account)),
+  { refuseCrossSite: true, query: accountChoiceRequest },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -1,15 +1,14 @@
 /**
  * PUT /api/team/accounts/<id> with `{"secret": "…"}`: replaces the account's secret, without a
  * restart — every session and instance renews its token with it from the next renewal (rotating the
- * team secret: README, "Team mode"). DELETE: removes an account added here (its sessions move to the
+ * team secret: README, "Team mode"). The body is read before the handler runs
+ * (lib/team/requests.ts). DELETE: removes an account added here (its sessions move to the
  * environment's account). On the audit log. Admins only.
  */
-import type { NextRequest } from 'next/server';
-import { readJsonBody } from '@/lib/http/body-limit';
-import { badRequest, json } from '@/lib/http/problem';
+import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
-import { signInProblems } from '@/lib/auth';
+import { newSecretRequest } from '@/lib/team/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -18,19 +17,12 @@ type Context = { params: Promise<{ id: string }> };
 
 const ACCOUNTS = { least: 'admin', what: 'Managing the team\u2019s accounts' } as const;
 
-export const PUT = withAccount<Context>(
-  async (req: NextRequest, account, { team }, context) => {
+export const PUT = withAccount<Context, { secret: string }>(
+  async (_req, account, { team }, context, { secret }) => {
     const { id } = await context.params;
-    const body = (await readJsonBody(req, 2 * 1024, 'Send only secret, as JSON.', '{"secret": "…"}')) as Record<
-      string,
-      unknown
-    > | null;
-    const secret = typeof body?.secret === 'string' ? body.secret : '';
-    const problem = signInProblems({ apiKey: 'x', apiSecret: secret, enterpriseId: '' }).apiSecret;
-    if (problem) throw badRequest({ secret: problem });
     return json(await team.replaceSecret(account, id, secret));
   },
-  { refuseCrossSite: true, role: ACCOUNTS },
+  { refuseCrossSite: true, query: newSecretRequest, role: ACCOUNTS },
 );
 
 export const DELETE = withAccount<Context>(
