@@ -161,6 +161,12 @@ export const configSchema = z
     /** How long the audit log keeps an entry. */
     AUDIT_RETENTION_DAYS: int(400, 1),
     LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+    /**
+     * The interface's language for a request that says nothing (no choice of the person's, no
+     * Accept-Language of ours): lib/i18n/negotiate.ts. The languages of lib/i18n/locales.ts, named
+     * here again because the kernel's i18n reads this file (config.test.ts checks they agree).
+     */
+    DEFAULT_LOCALE: z.preprocess(unsetIfEmpty, z.enum(['ja', 'en']).default('ja')),
   })
   .refine((c) => c.HISTORY_DEFAULT_DAYS <= c.HISTORY_MAX_DAYS, {
     path: ['HISTORY_DEFAULT_DAYS'],

@@ -8,6 +8,9 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from './api';
 import type { Config } from '../config';
+import { msg } from '../i18n/message';
+import type { Role } from '../team';
+import { roleNeeded } from '../team/server';
 import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
 import { InvalidInputError } from '../errors/invalid-input';
@@ -33,7 +36,7 @@ import type { ExportRunner } from './runner';
  */
 export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & {
   sid: string;
-  requester?: { person: string; seesAll: boolean; masked: boolean };
+  requester?: { person: string; role: Role; seesAll: boolean; masked: boolean };
 };
 
 /** Whether the person may see the job at all: a personal session or an admin sees every one of the account's. */
@@ -201,13 +204,7 @@ export class ExportService {
     const job = await this.ownJob(account, id);
     // Written in clear for an admin: not for someone who sees personal data masked (an admin since demoted).
     if (account.requester?.masked && !job.masked)
-      throw new ProblemError({
-        type: '/problems/role-needed',
-        title: 'This needs the admin role',
-        status: 403,
-        detail: 'This export\u2019s file holds full numbers and message text: only an admin may download it.',
-        neededRole: 'admin',
-      });
+      throw roleNeeded('admin', account.requester.role, msg('team.problems.roleNeeded.whatClearFile'));
     if (job.state !== 'done') {
       throw new ProblemError({
         type: '/problems/export-not-ready',

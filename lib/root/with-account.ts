@@ -7,13 +7,15 @@ import 'server-only';
  * for a role that sees personal data masked, a query that would give it away (lib/team/query-rules.ts);
  * reads and checks the request's query when the route names its reader (`query`: 400 naming each
  * parameter, before the handler runs, so nothing is spent); hands the handler the process's
- * services and the parsed query; turns anything thrown into problem details; keeps answers out of
- * shared caches.
+ * services and the parsed query; turns anything thrown into problem details, in the request's
+ * language (lib/i18n/request-locale.ts); keeps answers out of shared caches.
  */
 import type { NextRequest } from 'next/server';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
 import { unauthenticated } from '../auth/server';
 import { badRequest, crossSiteRefused, problemResponse } from '../http/problem';
+import { localeOfRequest } from '../i18n/request-locale';
+import type { Words } from '../i18n/message';
 import { queryBody, type ParseResult, type QueryBody, type QuerySelection } from '../query/query';
 import { toProblem } from './error-problems';
 import { crossSiteRefusalOf } from '../http/request-intent';
@@ -52,9 +54,10 @@ export interface RouteOptions<Q = undefined, C = unknown> {
   query?: RouteQuery<Q, C>;
   /**
    * The least role the route needs (lib/team/api.ts: viewer < support < admin), and what it does,
-   * said in the 403 ("Searching the records"). A personal session is the admin of its own account.
+   * said in the 403 (`msg('team.problems.roleNeeded.whatSearch')`). A personal session is the admin
+   * of its own account.
    */
-  role?: { least: Role; what: string };
+  role?: { least: Role; what: Words };
 }
 
 /** The request's account, its role confirmed when due; a 401 problem (saying why the session ended) without one. */
@@ -99,6 +102,9 @@ export function withAccount<C = unknown, Q = undefined>(
   options: RouteOptions<Q, C> = {},
 ) {
   return async (req: NextRequest, context: C): Promise<Response> => {
+    // Whoever asks, signed in or not: a 401 is said in their language too. (A team person's
+    // profile, once there is one, comes first: lib/i18n/negotiate.ts.)
+    const locale = localeOfRequest(req);
     let account: SignedInAccount | null = null;
     try {
       const services = await getServices();
@@ -123,8 +129,8 @@ export function withAccount<C = unknown, Q = undefined>(
     } catch (err) {
       // A team account's secret refused upstream is an admin's to replace: the person is not signed out.
       const refused = err instanceof CredentialsRefusedError && account?.team ? teamSecretRefused(err.apiKey) : err;
-      const { problem, headers } = toProblem(refused);
-      return problemResponse(problem, headers);
+      const { problem, headers } = toProblem(refused, locale);
+      return problemResponse(problem, locale, headers);
     }
   };
 }

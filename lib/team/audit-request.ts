@@ -5,6 +5,7 @@
  */
 import { filterDef, filterProblem } from '../query/filters';
 import { parseWallClock, ZONES, type Zone } from '../time/zones';
+import { msg, type Words } from '../i18n/message';
 import { isAuditAction } from './api';
 
 export const AUDIT_PARAMS = ['from', 'to', 'actor', 'action', 'number', 'before', 'tz'] as const;
@@ -28,17 +29,17 @@ function instant(value: string, zone: Zone, end: boolean): number | null {
 
 export function parseAuditRequest(
   params: URLSearchParams,
-): { ok: true; request: AuditRequest } | { ok: false; errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
+): { ok: true; request: AuditRequest } | { ok: false; errors: Record<string, Words> } {
+  const errors: Record<string, Words> = {};
   for (const name of new Set(params.keys()))
     if (!(AUDIT_PARAMS as readonly string[]).includes(name))
-      errors[name] = `${name} is not a parameter of the audit log; it takes ${AUDIT_PARAMS.join(', ')}.`;
+      errors[name] = msg('team.problems.audit.unknownParam', { name, params: AUDIT_PARAMS.join(', ') });
   const get = (name: string) => {
     const v = params.get(name)?.trim();
     return v ? v : undefined;
   };
   const tz = (get('tz') ?? 'UTC') as Zone;
-  if (!(ZONES as readonly string[]).includes(tz)) errors.tz = 'tz must be UTC or JST.';
+  if (!(ZONES as readonly string[]).includes(tz)) errors.tz = msg('team.problems.audit.tz');
   const request: AuditRequest = {};
   for (const [name, end] of [
     ['from', false],
@@ -47,24 +48,23 @@ export function parseAuditRequest(
     const value = get(name);
     if (value === undefined) continue;
     const at = instant(value, tz, end);
-    if (at === null) errors[name] = `${name} must be a day (2026-11-01) or a time (2026-11-01 09:30:00), in ${tz}.`;
+    if (at === null) errors[name] = msg('team.problems.audit.instant', { name, zone: tz });
     else request[name] = at;
   }
   const actor = get('actor');
   if (actor) request.actor = actor.slice(0, 200);
   const action = get('action');
-  if (action && !isAuditAction(action))
-    errors.action = `action must be one of the audit log's actions (reveal, export, …).`;
+  if (action && !isAuditAction(action)) errors.action = msg('team.problems.audit.action');
   else if (action) request.action = action;
   const number = get('number');
   if (number) {
     const def = filterDef('da');
     const normalised = def.normalise?.(number) ?? number;
-    if (filterProblem(def, normalised)) errors.number = `number must be ${def.hint}.`;
+    if (filterProblem(def, normalised)) errors.number = msg('team.problems.audit.number');
     else request.number = normalised;
   }
   const before = get('before');
-  if (before && !/^\d{1,15}$/.test(before)) errors.before = 'before must be the id of an entry (from a `next` link).';
+  if (before && !/^\d{1,15}$/.test(before)) errors.before = msg('team.problems.audit.before');
   else if (before) request.before = Number(before);
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, request };
 }

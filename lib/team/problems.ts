@@ -1,23 +1,23 @@
 import 'server-only';
 /**
  * The problems of team mode: a request a person's role does not allow (403, naming the role it
- * needs), a reveal past the hourly limit (429), and the team account's secret refused upstream (an
- * admin's to replace, not the person's).
+ * needs), a reveal past the hourly limit (429), a reason that is no reason (400), and the team
+ * account's secret refused upstream (an admin's to replace, not the person's). Their words are the
+ * catalogue's (messages/<locale>/team.json, `problems`), said in the request's language.
  */
 import { ProblemError, TYPE_BASE } from '../http/problem';
+import { msg, type Words } from '../i18n/message';
 import { REVEAL_LIMIT_PROBLEM, ROLE_NEEDED_PROBLEM, TEAM_SECRET_REFUSED_PROBLEM, type Role } from './api';
-import { formatDuration } from '../i18n/format';
 
-/** What each role is called on screen (the glossary's words are the Japanese catalogue's). */
-export const ROLE_NAMES: Record<Role, string> = { admin: 'admin', support: 'support', viewer: 'viewer' };
+const roleName = (role: Role) => msg(`team.roles.${role}`);
 
-export function roleNeeded(needed: Role, yours: Role, what: string): ProblemError {
-  const roles = needed === 'admin' ? 'the admin role' : `the ${ROLE_NAMES[needed]} or admin role`;
+/** 403: `what` needs `needed` (or a higher role); the person has `yours`. */
+export function roleNeeded(needed: Role, yours: Role, what: Words): ProblemError {
   return new ProblemError({
     type: ROLE_NEEDED_PROBLEM,
-    title: `This needs ${roles}`,
+    title: msg('team.problems.roleNeeded.title', { needed: roleName(needed) }),
     status: 403,
-    detail: `${what} needs ${roles}; you are signed in as ${ROLE_NAMES[yours]}. Your role comes from your groups at the identity provider: ask whoever manages them.`,
+    detail: msg('team.problems.roleNeeded.detail', { what, needed: roleName(needed), yours: roleName(yours) }),
     neededRole: needed,
     yourRole: yours,
   });
@@ -28,9 +28,9 @@ export function revealLimitReached(limit: number, retryAfterMs: number): Problem
   return new ProblemError(
     {
       type: REVEAL_LIMIT_PROBLEM,
-      title: 'Too many reveals this hour',
+      title: msg('team.problems.revealLimit.title'),
       status: 429,
-      detail: `You may reveal ${limit} records an hour and have revealed ${limit} in the last hour. The next one can be revealed in ${formatDuration(seconds * 1000)}.`,
+      detail: msg('team.problems.revealLimit.detail', { limit, wait: { seconds } }),
       retryAfterSeconds: seconds,
     },
     { 'Retry-After': String(seconds) },
@@ -40,23 +40,21 @@ export function revealLimitReached(limit: number, retryAfterMs: number): Problem
 export function teamSecretRefused(account: string): ProblemError {
   return new ProblemError({
     type: TEAM_SECRET_REFUSED_PROBLEM,
-    title: 'The Report API no longer accepts the team account\u2019s secret',
+    title: msg('team.problems.teamSecretRefused.title'),
     status: 502,
-    detail: `When the access token was renewed, the Report API refused the secret this dashboard holds for the team account ${account}: it was probably changed there. An admin must enter the current one (Admin \u2192 Accounts); nothing else needs to be done, and nobody was signed out.`,
+    detail: msg('team.problems.teamSecretRefused.detail', { account }),
   });
 }
 
 export function reasonProblem(min: number, max: number, length: number): ProblemError {
   return new ProblemError({
     type: `${TYPE_BASE}invalid-query`,
-    title: 'The request has invalid parameters',
+    title: msg('problems.invalidQuery.title'),
     status: 400,
-    detail: 'Fix reason and try again. Nothing was revealed.',
+    detail: msg('team.problems.reason.detail'),
     errors: {
       reason:
-        length < min
-          ? `Say why you need the full number and text, in at least ${min} characters (the reason is kept on the audit log).`
-          : `A reason has at most ${max} characters.`,
+        length < min ? msg('team.problems.reason.tooShort', { min }) : msg('team.problems.reason.tooLong', { max }),
     },
   });
 }

@@ -6,31 +6,25 @@
  * four digits, and by text over the client reference, sender ID and trx_id (`id-text`). Browser-safe:
  * the form asks only what the role may, the server refuses the rest (lib/root/with-account.ts).
  */
+import { msg, type Words } from '../i18n/message';
 import { rolesMasked, type Role } from './api';
 import { MASKED_FIELDS } from './masking';
 
 /** The last digits a masked role sees of a number, and so may search by. */
 export const MASKED_SUFFIX_DIGITS = 4;
 
-/** The parameter a masked role may not send, and why (null when the query is fine for the role). */
+/** The parameter a masked role may not send, and what it would do, said in the 403 (null when the query is fine). */
 export function refusedParam(
   role: Role,
   get: (name: string) => string | null | undefined,
-): { param: string; what: string } | null {
+): { param: string; what: Words } | null {
   if (!rolesMasked(role)) return null;
-  if (get('q'))
-    return {
-      param: 'q',
-      what: 'Free text over message text and numbers (q; text over the reference, sender ID and transaction ID is id-text)',
-    };
+  if (get('q')) return { param: 'q', what: msg('team.problems.roleNeeded.whatFreeText') };
   const suffix = get('da-suffix');
   if (suffix && suffix.replace(/\D/g, '').length > MASKED_SUFFIX_DIGITS)
-    return {
-      param: 'da-suffix',
-      what: `Searching by more than the last ${MASKED_SUFFIX_DIGITS} digits of a number (da-suffix)`,
-    };
+    return { param: 'da-suffix', what: msg('team.problems.roleNeeded.whatSuffix', { digits: MASKED_SUFFIX_DIGITS }) };
   const sort = get('sort');
   if (sort && MASKED_FIELDS.includes(sort))
-    return { param: 'sort', what: `Sorting by ${sort}, which your role sees masked` };
+    return { param: 'sort', what: msg('team.problems.roleNeeded.whatSort', { field: sort }) };
   return null;
 }

@@ -2,19 +2,16 @@ import 'server-only';
 /**
  * What team mode's routes are asked, read before their handlers run (each route's `query` reader,
  * lib/root/with-account.ts): the body read under a byte limit, each wrong field named with what it
- * should be, so a handler and the service behind it receive only checked input.
+ * should be, so a handler and the service behind it receive only checked input. Their words are the
+ * catalogue's (messages/<locale>/team.json `problems`), so a reader here answers the 400 itself
+ * (badRequest, said in the request's language) rather than as a codec's plain-text field errors.
  */
 import { signInProblems } from '../auth';
 import { readJsonBody } from '../http/body-limit';
+import { badRequest } from '../http/problem';
+import { msg, type Words } from '../i18n/message';
 import { lookupRequest, type LookupRequest } from '../lookup/server';
-import {
-  EXPORT_MAX_RANGE_DAYS,
-  noFieldErrors,
-  parseQuery,
-  queryBody,
-  type ParseResult,
-  type QueryBody,
-} from '../query/query';
+import { EXPORT_MAX_RANGE_DAYS, parseQuery, queryBody, type ParseResult, type QueryBody } from '../query/query';
 import { parseAuditRequest, type AuditRequest } from './audit-request';
 
 /** A JSON body's object (null for anything else) and one of its text fields ('' when not text). */
@@ -25,8 +22,10 @@ async function bodyOf(req: Request, maxBytes: number, hint: string, example: str
   return { record, text };
 }
 
-function result<Q>(errors: Record<string, string>, query: () => Q): ParseResult<Q> {
-  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, query: query() };
+/** The request read: a 400 naming each wrong field when there is one, else what the handler receives. */
+function result<Q>(errors: Record<string, Words>, query: () => Q): ParseResult<Q> {
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+  return { ok: true, query: query() };
 }
 
 export interface NewTeamAccount {
@@ -47,9 +46,9 @@ export async function newAccountRequest(req: Request): Promise<ParseResult<NewTe
   const input = { apiKey: text('apiKey').trim(), apiSecret: text('secret'), enterpriseId: text('enterpriseId').trim() };
   // The sign-in form's rules for a key, a secret and an enterprise: one rule for what each one is.
   const { apiSecret, ...problems } = signInProblems(input);
-  const errors: Record<string, string> = { ...problems };
+  const errors: Record<string, Words> = { ...problems };
   if (apiSecret) errors.secret = apiSecret;
-  if (text('label').length > 80) errors.label = 'A label has at most 80 characters.';
+  if (text('label').length > 80) errors.label = msg('team.problems.labelTooLong');
   return result(errors, () => ({
     label: text('label').trim(),
     apiKey: input.apiKey,
@@ -70,8 +69,9 @@ export async function newSecretRequest(req: Request): Promise<ParseResult<{ secr
 export async function suspensionRequest(req: Request): Promise<ParseResult<{ suspended: boolean }>> {
   const { record } = await bodyOf(req, 1024, 'Send only suspended, as JSON.', '{"suspended": true}');
   const suspended = record.suspended;
-  if (typeof suspended !== 'boolean') return { ok: false, errors: { suspended: 'suspended must be true or false.' } };
-  return { ok: true, query: { suspended } };
+  return result(typeof suspended === 'boolean' ? {} : { suspended: msg('team.problems.suspendedBoolean') }, () => ({
+    suspended: suspended as boolean,
+  }));
 }
 
 /** PUT /api/team/session: the team account to work on; a personal session has only its own. */
@@ -79,15 +79,10 @@ export async function accountChoiceRequest(
   req: Request,
   account: { team?: unknown },
 ): Promise<ParseResult<{ account: string }>> {
-  if (!account.team) return { ok: false, errors: { account: 'A personal session works on its own account only.' } };
+  if (!account.team) return result({ account: msg('team.problems.personalAccount') }, () => ({ account: '' }));
   const { text } = await bodyOf(req, 1024, 'Send only account, as JSON.', '{"account": "env"}');
   const id = text('account');
-  if (!id)
-    return {
-      ok: false,
-      errors: { account: 'account must be the id of a team account (GET /api/team/session lists them).' },
-    };
-  return { ok: true, query: { account: id } };
+  return result(id ? {} : { account: msg('team.problems.accountId') }, () => ({ account: id }));
 }
 
 export interface RevealRequest extends LookupRequest {
@@ -121,18 +116,18 @@ export async function pageCsvRequest(req: Request): Promise<ParseResult<{ query:
     'Send only query (the page’s query, as POST /api/exports takes it) and rows, as JSON.',
     '{"query": {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-02 00:00:00", "tz": "UTC"}, "rows": 25}',
   );
-  const errors = noFieldErrors();
+  const errors: Record<string, Words> = {};
   // A page's query reaches as far as an export's (the local history answers beyond the search's 31 days).
   const parsed =
     record.query && typeof record.query === 'object' && !Array.isArray(record.query)
       ? parseQuery(record.query as QueryBody, { maxRangeDays: EXPORT_MAX_RANGE_DAYS })
       : null;
-  if (!parsed?.ok) errors.query = 'query must be the page’s query, as POST /api/exports takes it.';
   const rows = record.rows;
-  if (typeof rows !== 'number' || !Number.isInteger(rows) || rows < 0)
-    errors.rows = 'rows must be the number of rows written.';
-  if (!parsed?.ok || typeof rows !== 'number' || Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, query: { query: queryBody(parsed.query), rows } };
+  const rowsOk = typeof rows === 'number' && Number.isInteger(rows) && rows >= 0;
+  if (parsed?.ok && rowsOk) return { ok: true, query: { query: queryBody(parsed.query), rows } };
+  if (!parsed?.ok) errors.query = msg('team.problems.pageCsvQuery');
+  if (!rowsOk) errors.rows = msg('team.problems.pageCsvRows');
+  throw badRequest(errors);
 }
 
 export interface AuditLogRequest {
@@ -145,5 +140,6 @@ export interface AuditLogRequest {
 export function auditLogRequest(req: Request): ParseResult<AuditLogRequest> {
   const params = new URL(req.url).searchParams;
   const parsed = parseAuditRequest(params);
-  return parsed.ok ? { ok: true, query: { filters: parsed.request, params } } : { ok: false, errors: parsed.errors };
+  if (!parsed.ok) throw badRequest(parsed.errors);
+  return { ok: true, query: { filters: parsed.request, params } };
 }

@@ -11,6 +11,7 @@ import { endPersonSessions, oidcProvider } from '../auth/server';
 import type { Cdr } from '../cdr/schema';
 import type { Config } from '../config';
 import { notFound, ProblemError, TYPE_BASE } from '../http/problem';
+import { msg } from '../i18n/message';
 import type { Logger } from '../log';
 import { DAY_MS, HOUR_MS } from '../time/units';
 import {
@@ -130,12 +131,12 @@ export class TeamService {
    */
   exportAccount<A extends SignedInAccount>(
     account: A,
-  ): A & { requester?: { person: string; seesAll: boolean; masked: boolean } } {
+  ): A & { requester?: { person: string; role: Role; seesAll: boolean; masked: boolean } } {
     if (!account.team) return account;
     const role = roleOf(account);
     return {
       ...account,
-      requester: { person: account.team.person, seesAll: role === 'admin', masked: rolesMasked(role) },
+      requester: { person: account.team.person, role, seesAll: role === 'admin', masked: rolesMasked(role) },
     };
   }
 
@@ -230,14 +231,14 @@ export class TeamService {
     if (admin.team?.person === personId)
       throw new ProblemError({
         type: `${TYPE_BASE}cannot-suspend-yourself`,
-        title: 'You cannot suspend yourself',
+        title: msg('team.problems.cannotSuspendYourself.title'),
         status: 409,
-        detail: 'Another admin can; you can sign out.',
+        detail: msg('team.problems.cannotSuspendYourself.detail'),
       });
     const now = this.deps.now();
     const person = await this.deps.people.get(personId);
     if (!person || !(await this.deps.people.setSuspended(personId, admin.team?.person ?? admin.apiKey, now)))
-      throw notFound(`Nobody with id ${personId.slice(0, 100)} has signed in here.`);
+      throw notFound(msg('team.problems.noPerson', { id: personId.slice(0, 100) }));
     const ended = await endPersonSessions(this.deps.vault, personId, 'suspended');
     await this.audit(admin, 'suspend', { detail: `${person.name} (${personId}); ${ended} sessions ended` });
     return this.person(personId);
@@ -246,14 +247,14 @@ export class TeamService {
   async restore(admin: SignedInAccount, personId: string): Promise<TeamPerson> {
     const person = await this.deps.people.get(personId);
     if (!person || !(await this.deps.people.setSuspended(personId, null, this.deps.now())))
-      throw notFound(`Nobody with id ${personId.slice(0, 100)} has signed in here.`);
+      throw notFound(msg('team.problems.noPerson', { id: personId.slice(0, 100) }));
     await this.audit(admin, 'restore', { detail: `${person.name} (${personId})` });
     return this.person(personId);
   }
 
   private async person(id: string): Promise<TeamPerson> {
     const found = (await this.people()).find((p) => p.id === id);
-    if (!found) throw notFound(`Nobody with id ${id.slice(0, 100)} has signed in here.`);
+    if (!found) throw notFound(msg('team.problems.noPerson', { id: id.slice(0, 100) }));
     return found;
   }
 
@@ -274,7 +275,7 @@ export class TeamService {
   async replaceSecret(admin: SignedInAccount, id: string, secret: string): Promise<TeamAccount> {
     const record = await this.deps.accounts.get(id);
     if (!record || !(await this.deps.accounts.replaceSecret(id, secret, this.deps.now())))
-      throw notFound(`No team account ${id.slice(0, 100)}.`);
+      throw notFound(msg('team.problems.noAccount', { id: id.slice(0, 100) }));
     // This instance's token was got with the old secret: the next call gets one with the new.
     this.deps.forgetToken(record.apiKey);
     await this.audit(admin, 'account-change', { detail: `secret replaced for ${record.label}` });
@@ -284,13 +285,13 @@ export class TeamService {
   /** Removes an account added here; the sessions on it move to the environment's account. */
   async removeAccount(admin: SignedInAccount, id: string): Promise<void> {
     const record = await this.deps.accounts.get(id);
-    if (!record) throw notFound(`No team account ${id.slice(0, 100)}.`);
+    if (!record) throw notFound(msg('team.problems.noAccount', { id: id.slice(0, 100) }));
     if (record.source === 'env')
       throw new ProblemError({
         type: `${TYPE_BASE}env-account`,
-        title: 'The environment\u2019s account stays',
+        title: msg('team.problems.envAccount.title'),
         status: 409,
-        detail: 'TEAM_API_KEY configures this account: change or unset it in the environment instead.',
+        detail: msg('team.problems.envAccount.detail'),
       });
     const fallback = await this.deps.accounts.get(ENV_ACCOUNT_ID);
     if (fallback)
@@ -305,7 +306,7 @@ export class TeamService {
   /** Moves the person's session to another team account. */
   async useAccount(account: SignedInAccount, id: string): Promise<TeamAccount> {
     const record = await this.deps.accounts.get(id);
-    if (!record) throw notFound(`No team account ${id.slice(0, 100)}.`);
+    if (!record) throw notFound(msg('team.problems.noAccount', { id: id.slice(0, 100) }));
     await this.deps.vault.moveTeamSessions(
       { sid: account.sid },
       { account: record.id, apiKey: record.apiKey, enterpriseId: record.enterpriseId },

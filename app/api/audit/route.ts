@@ -8,6 +8,7 @@
  */
 import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { wantsCsv } from '@/lib/search/server';
@@ -36,7 +37,7 @@ export const GET = withAccount(
     const next = before === null ? null : olderEntriesHref(API_PATHS.audit, params, before);
     return json({ entries, next }, { headers: { Vary: 'Accept' } });
   },
-  { query: auditLogRequest, role: { least: 'admin', what: 'Reading the audit log' } },
+  { query: auditLogRequest, role: { least: 'admin', what: msg('team.problems.roleNeeded.whatAudit') } },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -6,6 +6,7 @@
  */
 import { json } from '@/lib/http/problem';
 import { queryBody } from '@/lib/query/query';
+import { msg } from '@/lib/i18n/message';
 import { maskedRoleChecked, withAccount } from '@/lib/root/with-account';
 import { exportRequestOf } from '@/lib/exports/server';
 import { API_PATHS } from '@/lib/http/paths';
@@ -14,7 +15,7 @@ import { otherMethodsRefused } from '@/lib/http/methods';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const EXPORTS = { least: 'support', what: 'Exporting records' } as const;
+const EXPORTS = { least: 'support', what: msg('team.problems.roleNeeded.whatExport') } as const;
 
 /** The export's body, checked; for a masked role, what it may not ask refused as a search's is. */
 const exportRequest = maskedRoleChecked(exportRequestOf, (request) => request.query);

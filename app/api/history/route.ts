@@ -8,6 +8,7 @@
  */
 import { json } from '@/lib/http/problem';
 import { historySettingsOf } from '@/lib/history/server';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
@@ -16,7 +17,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(async (_req, account, { history }) => json(await history.get(account)));
 
-const SETTINGS = { least: 'admin', what: 'Changing the local history\u2019s settings' } as const;
+const SETTINGS = { least: 'admin', what: msg('team.problems.roleNeeded.whatHistory') } as const;
 
 export const PUT = withAccount(
   async (_req, account, { history }, _context, change) => json(await history.put(account, change)),

@@ -5,6 +5,7 @@
  */
 import { json } from '@/lib/http/problem';
 import { searchQuery } from '@/lib/query/request';
+import { msg } from '@/lib/i18n/message';
 import { maskedRoleChecked, withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
@@ -18,7 +19,7 @@ export const GET = withAccount(
   async (_req, account, { transactions }, _context, query) => json(await transactions.plan(account, query)),
   {
     query: searchRequest,
-    role: { least: 'support', what: 'Searching the records' },
+    role: { least: 'support', what: msg('team.problems.roleNeeded.whatSearch') },
   },
 );
 

@@ -10,6 +10,7 @@ import type { NextRequest } from 'next/server';
 import { jsonResponse } from '@/lib/http/problem';
 import { notModified } from '@/lib/search/server';
 import { queryBody } from '@/lib/query/query';
+import { msg } from '@/lib/i18n/message';
 import { maskedRoleChecked, withAccount } from '@/lib/root/with-account';
 import { csvPageResponse, PAGE_VARIES_BY, pageRequest } from '@/lib/search/server';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
@@ -37,7 +38,7 @@ export const GET = withAccount(
   {
     refuseCrossSite: true,
     query: request,
-    role: { least: 'support', what: 'Searching the records' },
+    role: { least: 'support', what: msg('team.problems.roleNeeded.whatSearch') },
   },
 );
 

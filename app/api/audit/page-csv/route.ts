@@ -5,6 +5,7 @@
  * query (numbers masked, a full number as its keyed hash). The body is read before the handler runs
  * (lib/team/requests.ts). A personal session's is not recorded: 204 either way.
  */
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { pageCsvRequest } from '@/lib/team/server';
@@ -17,7 +18,11 @@ export const POST = withAccount(
     await team.audit(account, 'page-csv', { query, detail: `${rows} rows on screen` });
     return new Response(null, { status: 204 });
   },
-  { refuseCrossSite: true, query: pageCsvRequest, role: { least: 'support', what: 'Downloading the rows on screen' } },
+  {
+    refuseCrossSite: true,
+    query: pageCsvRequest,
+    role: { least: 'support', what: msg('team.problems.roleNeeded.whatPageCsv') },
+  },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

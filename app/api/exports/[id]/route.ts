@@ -4,6 +4,7 @@
  * and file are deleted), or deletes a finished one (204). Another account's job is a 404.
  */
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
@@ -12,7 +13,7 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-const EXPORTS = { least: 'support', what: 'Exporting records' } as const;
+const EXPORTS = { least: 'support', what: msg('team.problems.roleNeeded.whatExport') } as const;
 
 export const GET = withAccount<Context>(
   async (_req, account, { exports, team }, context) => {

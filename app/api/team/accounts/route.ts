@@ -4,6 +4,7 @@
  * secret sealed at once (the body read before the handler runs: lib/team/requests.ts). On the audit log. Admins only.
  */
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { newAccountRequest } from '@/lib/team/server';
@@ -11,7 +12,7 @@ import { newAccountRequest } from '@/lib/team/server';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const ACCOUNTS = { least: 'admin', what: 'Managing the team\u2019s accounts' } as const;
+const ACCOUNTS = { least: 'admin', what: msg('team.problems.roleNeeded.whatAccounts') } as const;
 
 export const GET = withAccount(async (_req, _account, { team }) => json({ accounts: await team.accounts() }), {
   role: ACCOUNTS,

@@ -4,6 +4,7 @@
  * open sessions, and whether they are suspended. Admins only.
  */
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
@@ -11,7 +12,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(async (_req, _account, { team }) => json({ people: await team.people() }), {
-  role: { least: 'admin', what: 'Seeing the team\u2019s people' },
+  role: { least: 'admin', what: msg('team.problems.roleNeeded.whatPeople') },
 });
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -7,6 +7,7 @@
 import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
 import { lookupRequest, type LookupRequest } from '@/lib/lookup/server';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
@@ -21,7 +22,11 @@ export const GET = withAccount<Context, LookupRequest>(
     const presenter = present(account);
     return json({ ...presenter.record(cdr), _meta: presenter.meta(meta) });
   },
-  { refuseCrossSite: true, query: lookupRequest, role: { least: 'support', what: 'Opening a record' } },
+  {
+    refuseCrossSite: true,
+    query: lookupRequest,
+    role: { least: 'support', what: msg('team.problems.roleNeeded.whatRecord') },
+  },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */

@@ -3,8 +3,9 @@
  * does not grow with the file), named for what is in it. 409 while the job is not done; 404 for another account's job.
  */
 import { Readable } from 'node:stream';
-import { asciiFileName } from '@/lib/csv/file-name';
+import { attachmentDisposition } from '@/lib/http/content-disposition';
 import { CONTENT_LENGTH_HEADER } from '@/lib/http/content-length';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
@@ -23,13 +24,12 @@ export const GET = withAccount<Context>(
         'Content-Type': 'text/csv; charset=utf-8',
         // Next.js drops Content-Length itself; this one reaches the browser as it (lib/http/content-length.ts).
         [CONTENT_LENGTH_HEADER]: String(file.bytes),
-        // The whole name (Japanese free text included) in filename*, which browsers read; an ASCII
-        // one in filename for clients that do not (lib/csv/file-name.ts).
-        'Content-Disposition': `attachment; filename="${asciiFileName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        // The whole name (Japanese free text included) in filename*, an ASCII one in filename.
+        'Content-Disposition': attachmentDisposition(file.fileName),
       },
     });
   },
-  { role: { least: 'support', what: 'Exporting records' } },
+  { role: { least: 'support', what: msg('team.problems.roleNeeded.whatExport') } },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

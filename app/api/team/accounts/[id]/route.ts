@@ -6,6 +6,7 @@
  * environment's account). On the audit log. Admins only.
  */
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { newSecretRequest } from '@/lib/team/server';
@@ -15,7 +16,7 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-const ACCOUNTS = { least: 'admin', what: 'Managing the team\u2019s accounts' } as const;
+const ACCOUNTS = { least: 'admin', what: msg('team.problems.roleNeeded.whatAccounts') } as const;
 
 export const PUT = withAccount<Context, { secret: string }>(
   async (_req, account, { team }, context, { secret }) => {

@@ -4,6 +4,7 @@
  * refused — or, with `false`, restores them. On the audit log. Admins only; not oneself.
  */
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { suspensionRequest } from '@/lib/team/server';
@@ -18,7 +19,11 @@ export const PUT = withAccount<Context, { suspended: boolean }>(
     const { id } = await context.params;
     return json(suspended ? await team.suspend(account, id) : await team.restore(account, id));
   },
-  { refuseCrossSite: true, query: suspensionRequest, role: { least: 'admin', what: 'Suspending a person' } },
+  {
+    refuseCrossSite: true,
+    query: suspensionRequest,
+    role: { least: 'admin', what: msg('team.problems.roleNeeded.whatPeople') },
+  },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

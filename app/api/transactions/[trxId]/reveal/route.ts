@@ -8,6 +8,7 @@
  */
 import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { revealRequest, type RevealRequest } from '@/lib/team/server';
@@ -27,7 +28,11 @@ export const POST = withAccount<Context, RevealRequest>(
     });
     return json({ ...cdr, _meta: { ...meta, revealed: true } });
   },
-  { refuseCrossSite: true, query: revealRequest, role: { least: 'support', what: 'Revealing a record' } },
+  {
+    refuseCrossSite: true,
+    query: revealRequest,
+    role: { least: 'support', what: msg('team.problems.roleNeeded.whatReveal') },
+  },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
