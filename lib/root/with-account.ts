@@ -75,7 +75,7 @@ export function checkRole<Q, C>(account: SignedInAccount, options: RouteOptions<
 }
 
 /** What a masked role may not ask (lib/team/query-rules.ts), of a query in the codec's body form. */
-export function checkQueryOf(account: SignedInAccount, body: QueryBody): void {
+function checkQueryOf(account: SignedInAccount, body: QueryBody): void {
   const role = roleOf(account);
   const refused = refusedParam(role, (name) => body[name as keyof QueryBody] ?? null);
   if (refused) throw roleNeeded('admin', role, refused.what);
