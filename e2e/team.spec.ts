@@ -238,7 +238,7 @@ test('the audit log: reveals by a number typed as a person types it, filters, an
   await expect(page.getByTestId('audit-table')).toContainText('Revealed a record');
   await expect(page.getByTestId('audit-table')).toContainText('Customer called about ticket 4711');
 
-  await page.getByLabel('Action').selectOption('reveal');
+  await page.getByLabel('Action', { exact: true }).selectOption('reveal');
   await page.getByTestId('audit-apply').click();
   await expect(page).toHaveURL(/action=reveal/);
   await expect(page.locator('[data-testid="audit-table"] tbody tr')).toHaveCount(2);
