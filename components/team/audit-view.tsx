@@ -41,6 +41,8 @@ export function AuditView() {
     const next = new URLSearchParams(Object.entries(draft).filter(([, v]) => v.trim() !== ''));
     router.replace(`${pathname}${next.size > 0 ? `?${next.toString()}` : ''}`);
   };
+  // A select's name is said by aria-label: from its wrapping label alone, a screen reader (and a
+  // test) would hear every option's text after it.
   const input = (name: Filter, label: string, type = 'text', hint?: string) => (
     <label>
       {label}
@@ -68,6 +70,7 @@ export function AuditView() {
           <select
             className="control"
             name="tz"
+            aria-label={t('zone')}
             value={draft.tz || zone}
             onChange={(e) => setDraft({ ...draft, tz: e.target.value })}
           >
@@ -83,6 +86,7 @@ export function AuditView() {
           <select
             className="control"
             name="actor"
+            aria-label={t('actor')}
             value={draft.actor}
             onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
           >
@@ -99,6 +103,7 @@ export function AuditView() {
           <select
             className="control"
             name="action"
+            aria-label={t('action')}
             value={draft.action}
             onChange={(e) => setDraft({ ...draft, action: e.target.value })}
           >
