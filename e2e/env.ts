@@ -16,6 +16,8 @@ export const TEAM_PORT = Number(process.env.E2E_TEAM_PORT ?? 3120);
 export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 4120);
 /** The startup spec's servers, which refuse to start (e2e/startup.spec.ts). */
 export const STARTUP_PORT = Number(process.env.E2E_STARTUP_PORT ?? 3106);
+/** The operations spec's server: metrics, health, request ids, a stop (e2e/operations.spec.ts). */
+export const OPS_PORT = Number(process.env.E2E_OPS_PORT ?? 3107);
 
 export const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 export const APP_URL = `http://localhost:${APP_PORT}`;

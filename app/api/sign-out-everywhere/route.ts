@@ -1,9 +1,10 @@
 /**
  * POST /api/sign-out-everywhere: ends every session of the signed-in API key — this browser's, the
- * others', a script's, a copied cookie's — and answers how many ended (`{"ended": 3}`); for a team
- * person, every session of theirs (the account is the team's, not theirs to sign out). Each ended
- * session's next request meets sign-in. Refused from another site, like everything that changes what
- * the account owns.
+ * others', a script's, a copied cookie's — and deletes the secret any of its local histories kept to
+ * go on copying while signed out; answers how many of each (`{"ended": 3, "keptSecretsDeleted": 1}`).
+ * For a team person, every session of theirs only, and no kept secret (the account and its local
+ * history are the team's, not theirs to sign out). Each ended session's next request meets sign-in.
+ * Refused from another site, like everything that changes what the account owns.
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
@@ -15,11 +16,14 @@ export const dynamic = 'force-dynamic';
 
 export const POST = withAccount(
   async (_req, account, services) =>
-    json({
-      ended: account.team
-        ? await endPersonSessions(services.vault, account.team.person, 'signed-out-everywhere')
-        : await services.endSessions(account.apiKey, 'signed-out-everywhere'),
-    }),
+    json(
+      account.team
+        ? {
+            ended: await endPersonSessions(services.vault, account.team.person, 'signed-out-everywhere'),
+            keptSecretsDeleted: 0,
+          }
+        : await services.signOutEverywhere(account.apiKey),
+    ),
   { refuseCrossSite: true },
 );
 
