@@ -13,6 +13,7 @@ import { ProblemError } from '../http/problem';
 import type { Role } from '../team';
 import { roleOf } from '../team/server';
 import { signInHref } from '../http/paths';
+import { REQUEST_PATH_HEADER, safeRequestPath } from '../http/request-path';
 import { preferredZoneOf, ZONE_COOKIE } from '../query/zone-preference';
 import type { Zone } from '../time/zones';
 import { getServices } from './services';
@@ -92,4 +93,14 @@ export async function requirePageSession(callbackPath?: string): Promise<PageSes
 /** Whether someone is signed in already; no while the store cannot be reached (sign-in then says so itself). */
 export async function signedInAlready(): Promise<boolean> {
   return (await unlessStoreUnavailable(currentAccount(), null)) !== null;
+}
+
+/**
+ * A page's own look at its session. The layout's check runs when a page is loaded whole, not on a
+ * click from one signed-in page to another (Next.js keeps the shared layout and renders only the
+ * page), so each page looks again: a session ended meanwhile (a person suspended, signed out
+ * everywhere, their role gone) meets the sign-in page, told why, at the next click.
+ */
+export async function recheckPageSession(): Promise<void> {
+  await requirePageSession(safeRequestPath((await headers()).get(REQUEST_PATH_HEADER)) ?? undefined);
 }

@@ -3,11 +3,13 @@ import { Suspense } from 'react';
 import { HistoryView } from '@/components/history/history-view';
 import { RoleNeeded } from '@/components/team/role-needed';
 import { pageAllows } from '@/lib/root/page-role';
+import { recheckPageSession } from '@/lib/root/page-session';
 
 export const metadata: Metadata = { title: 'Local history' };
 
 /** The account's local history: how far the copy of its settled days has come, and its controls. */
 export default async function HistoryPage() {
+  await recheckPageSession();
   // Its settings are an admin's (team mode); its state reaches others through Insights' coverage.
   const { role, allowed } = await pageAllows('admin');
   if (!allowed) return <RoleNeeded page="history" needed="admin" yours={role} />;

@@ -4,7 +4,7 @@ import { firstParam } from '@/lib/http/page-params';
 import { DEFAULT_PRESET, presetRange } from '@/lib/search';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { zoneOf } from '@/lib/query/page-url';
-import { preferredZone } from '@/lib/root/page-session';
+import { preferredZone, recheckPageSession } from '@/lib/root/page-session';
 import { TransactionsView } from '@/components/search/transactions-view';
 import { MaskedNote } from '@/components/team/masked-note';
 import { RoleNeeded } from '@/components/team/role-needed';
@@ -16,6 +16,7 @@ export const metadata: Metadata = { title: 'Transactions' };
 type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function TransactionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await recheckPageSession();
   const { role, allowed } = await pageAllows('support');
   if (!allowed) return <RoleNeeded page="transactions" needed="support" yours={role} />;
   const params = await searchParams;

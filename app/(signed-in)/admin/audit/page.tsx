@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { AuditView } from '@/components/team/audit-view';
 import { RoleNeeded } from '@/components/team/role-needed';
 import { pageAllows } from '@/lib/root/page-role';
+import { recheckPageSession } from '@/lib/root/page-session';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations('team.audit'))('title') };
@@ -11,6 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** The audit log (admins): filters, entries, CSV. */
 export default async function AuditPage() {
+  await recheckPageSession();
   const { role, allowed } = await pageAllows('admin');
   if (!allowed) return <RoleNeeded page="admin" needed="admin" yours={role} />;
   return (

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { PeopleTable } from '@/components/team/people-table';
 import { RoleNeeded } from '@/components/team/role-needed';
-import { currentAccount } from '@/lib/root/page-session';
+import { currentAccount, recheckPageSession } from '@/lib/root/page-session';
 import { pageAllows } from '@/lib/root/page-role';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -11,6 +11,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** Team mode's people (admins): roles, use of the shared accounts, suspensions. */
 export default async function PeoplePage() {
+  await recheckPageSession();
   const { role, allowed } = await pageAllows('admin');
   if (!allowed) return <RoleNeeded page="admin" needed="admin" yours={role} />;
   return <PeopleTable self={(await currentAccount())?.team?.person ?? null} />;
