@@ -6,6 +6,8 @@
 import { json } from '@/lib/http/problem';
 import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
+import { jobSaid } from '@/lib/exports/server';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
@@ -16,18 +18,18 @@ type Context = { params: Promise<{ id: string }> };
 const EXPORTS = { least: 'support', what: msg('team.problems.roleNeeded.whatExport') } as const;
 
 export const GET = withAccount<Context>(
-  async (_req, account, { exports, team }, context) => {
+  async (req, account, { exports, team }, context) => {
     const { id } = await context.params;
-    return json(await exports.get(team.exportAccount(account), id));
+    return json(jobSaid(await exports.get(team.exportAccount(account), id), localeOfRequest(req)));
   },
   { role: EXPORTS },
 );
 
 export const DELETE = withAccount<Context>(
-  async (_req, account, { exports, team }, context) => {
+  async (req, account, { exports, team }, context) => {
     const { id } = await context.params;
     const job = await exports.cancel(team.exportAccount(account), id);
-    return job ? json(job) : new Response(null, { status: 204 });
+    return job ? json(jobSaid(job, localeOfRequest(req))) : new Response(null, { status: 204 });
   },
   { refuseCrossSite: true, role: EXPORTS },
 );
