@@ -13,6 +13,7 @@ import { deliveryLatencyMs, fieldText, type RecordLike } from '@/lib/cdr/cdr-vie
 import { EMPTY } from '@/lib/i18n/format';
 import { useFormat } from '@/lib/i18n/use-format';
 import { useCdrSentences } from './use-cdr-sentences';
+import { isMaskedValue } from '@/lib/team';
 import { StatusBadge } from './status-badge';
 import { FieldValue } from './field-value';
 import type { ReactNode } from 'react';
@@ -80,7 +81,7 @@ function FieldRow({
       <dd className={styles.value}>
         <span className={styles.valueLine}>
           {shown}
-          {filter && onFilter && value.trim() !== '' ? (
+          {filter && onFilter && value.trim() !== '' && !isMaskedValue(value) ? (
             <button
               type="button"
               className={`button button-small button-ghost ${styles.filter}`}

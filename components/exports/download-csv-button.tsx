@@ -24,6 +24,7 @@ import { errorText } from '@/lib/http/api-client';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/exports/client';
 import { saveFile } from '@/lib/csv/save-file';
+import { notePageCsv } from '@/lib/team/client';
 import modal from '../common/modal-dialog.module.css';
 import styles from './download-csv-button.module.css';
 
@@ -133,6 +134,8 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
     // Lazily: the CSV writer is only needed on this click.
     const { recordsToCsv } = await import('@/lib/csv/csv');
     const text = recordsToCsv(view.rows as unknown as Record<string, unknown>[], columns, excel);
+    // On a team's audit log, like every CSV (the server answers 204 for a personal session).
+    await notePageCsv(queryBody(query), view.rows.length).catch(() => undefined);
     saveFile({ text, fileName: csvFileName(query, { page: query.page }) });
     setPageDownloaded(t('pageDone', { rows: view.rows.length }));
   }

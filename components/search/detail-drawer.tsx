@@ -8,7 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { PAGE_PATHS } from '@/lib/http/paths';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { rolesMasked } from '@/lib/team';
+import { useAccount } from '../shell/account-context';
+import { RevealButton } from '../team/reveal-button';
 import type { Field } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import type { FilterParam } from '@/lib/query/filters';
@@ -44,7 +47,13 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
   const index = rows.findIndex((r) => r.trx_id === trxId);
   const onPage = index >= 0 ? rows[index]! : null;
   const fetched = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: onPage === null && rowsSettled });
-  const record = onPage ?? fetched.data ?? null;
+  // A record revealed (team mode: a support person, with a reason) stands for the masked one until
+  // the drawer moves to another row or closes.
+  const [revealed, setRevealed] = useState<Cdr | null>(null);
+  const masked = rolesMasked(useAccount().role);
+  const tReveal = useTranslations('team.reveal');
+  const shownRevealed = revealed?.trx_id === trxId ? revealed : null;
+  const record = shownRevealed ?? onPage ?? fetched.data ?? null;
   const prev = index > 0 ? rows[index - 1]! : null;
   const next = index >= 0 && index < rows.length - 1 ? rows[index + 1]! : null;
 
@@ -117,6 +126,9 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
             >
               ↓
             </button>
+            {masked && record && !shownRevealed ? (
+              <RevealButton trxId={trxId} zone={zone} onRevealed={setRevealed} />
+            ) : null}
             <button
               type="button"
               className="button button-small"
@@ -139,6 +151,11 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
           <span className={styles.hint}>{t.rich('keys', { kbd: (chunks) => <kbd>{chunks}</kbd> })}</span>
         </div>
         <div className={styles.body} data-testid="drawer-body">
+          {shownRevealed ? (
+            <p className={styles.hint} role="status" data-testid="revealed-note">
+              {tReveal('done')}
+            </p>
+          ) : null}
           {record ? (
             <CdrDetail record={record as Record<string, unknown>} zone={zone} onFilter={onFilter} />
           ) : fetched.isError ? (

@@ -6,9 +6,11 @@
  */
 import { useTranslations } from 'next-intl';
 import { useMemo, useRef, useState, type RefObject } from 'react';
-import { filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { FREE_TEXT_PARAM, filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
 import { queryKey, type FieldErrors, type QuerySettings, type TransactionsQuery } from '@/lib/query/query';
 import type { Words } from '@/lib/i18n/message';
+import { rolesMasked } from '@/lib/team';
+import { useAccount } from '../shell/account-context';
 import type { RangeProblems } from '@/lib/search';
 import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/query/draft';
 import { DateRangePicker } from './date-range-picker';
@@ -36,6 +38,10 @@ export function SearchForm({
   searchButtonRef,
   busy,
 }: SearchFormProps) {
+  // A role that sees numbers and text masked searches the identifiers (id-text), not free text
+  // over what it cannot see (lib/team/query-rules.ts: the server refuses q for it).
+  const masked = rolesMasked(useAccount().role);
+  const localFilters = masked ? LOCAL_FILTERS.filter((f) => f.param !== FREE_TEXT_PARAM) : LOCAL_FILTERS;
   const t = useTranslations('search.form');
   const checked = useMemo(() => checkDraft(draft, settings), [draft, settings]);
   const errors: FieldErrors = checked.ok ? {} : checked.errors;
@@ -97,7 +103,7 @@ export function SearchForm({
         <FilterFields
           legend={t('localLegend')}
           note={t('localNote')}
-          filters={LOCAL_FILTERS}
+          filters={localFilters}
           values={draft.filters}
           problems={filterProblems}
           onChange={setFilter}

@@ -6,6 +6,7 @@
  * spend the account's calls by linking to made-up ids.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslations } from 'next-intl';
 import { useQueryStates } from 'nuqs';
 import Link from 'next/link';
@@ -17,6 +18,10 @@ import { fieldText } from '@/lib/cdr/record-text';
 import { transactionQueryOptions } from '@/lib/lookup/client';
 import { pageHref, zoneOf } from '@/lib/query/page-url';
 import { CdrDetail } from '../cdr/cdr-detail';
+import type { Cdr } from '@/lib/cdr/schema';
+import { rolesMasked } from '@/lib/team';
+import { useAccount } from '../shell/account-context';
+import { RevealButton } from '../team/reveal-button';
 import { CopyButton } from '../common/copy-button';
 import { ZoneToggle } from '../common/zone-toggle';
 import { QueryProblem } from './query-problem';
@@ -45,6 +50,10 @@ export function TransactionDetailView({ trxId, heldLink = false }: { trxId: stri
   const [held, setHeld] = useHeldLink(heldLink);
   const record = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: !held });
   const around = record.data ? searchAroundHref(fieldText(record.data, 'date_received'), trxId, zone) : null;
+  // Team mode: a masked role may reveal this record with a reason (components/team/reveal-button.tsx).
+  const masked = rolesMasked(useAccount().role);
+  const [revealed, setRevealed] = useState<Cdr | null>(null);
+  const shown = revealed ?? record.data;
 
   return (
     <article className={styles.page} aria-labelledby="trx-title">
@@ -72,6 +81,9 @@ export function TransactionDetailView({ trxId, heldLink = false }: { trxId: stri
               {t('around')}
             </Link>
           ) : null}
+          {masked && record.data && !revealed ? (
+            <RevealButton trxId={trxId} zone={zone} onRevealed={setRevealed} />
+          ) : null}
           <ZoneToggle zone={zone} onChange={(tz) => void setUrl({ tz })} />
         </div>
       </header>
@@ -89,8 +101,8 @@ export function TransactionDetailView({ trxId, heldLink = false }: { trxId: stri
               {t('lookUp')}
             </button>
           </div>
-        ) : record.data ? (
-          <CdrDetail record={record.data as unknown as Record<string, unknown>} zone={zone} headingLevel={2} />
+        ) : shown ? (
+          <CdrDetail record={shown as unknown as Record<string, unknown>} zone={zone} headingLevel={2} />
         ) : record.isError ? (
           <QueryProblem
             key={record.errorUpdatedAt}

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from './api';
 import type { Config } from '../config';
+import type { Role } from '../team';
+import { roleNeeded } from '../team/server';
 import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
 import { InvalidInputError } from '../errors/invalid-input';
@@ -28,8 +30,19 @@ import { routeNewJob, type LocalReadDeps } from './local-windows';
 import { presentJob } from './present-job';
 import type { ExportRunner } from './runner';
 
-/** The signed-in account an export belongs to (its session renews the upstream token). */
-export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & { sid: string };
+/**
+ * The signed-in account an export belongs to (its session renews the upstream token), and in team
+ * mode the person asking: who they are, whether they see everyone's exports (an admin) and whether
+ * they see personal data masked (their files are written masked, and they get no file that is not).
+ */
+export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & {
+  sid: string;
+  requester?: { person: string; role: Role; seesAll: boolean; masked: boolean };
+};
+
+/** Whether the person may see the job at all: a personal session or an admin sees every one of the account's. */
+const visibleTo = (account: ExportAccount, job: ExportJobRecord): boolean =>
+  !account.requester || account.requester.seesAll || job.person === account.requester.person;
 
 /**
  * Whose an export is: the account that asked, its API key and its enterprise (the local history's
@@ -79,7 +92,7 @@ export class ExportService {
   /** The account's job; one past its retention is gone, whether or not the pruner (every few minutes) has deleted it yet. */
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
-    if (!job || isExpired(job, this.deps.now()))
+    if (!job || isExpired(job, this.deps.now()) || !visibleTo(account, job))
       throw notFound(msg('problems.exports.notYours', { id: id.slice(0, 64) }));
     return job;
   }
@@ -115,6 +128,8 @@ export class ExportService {
       pageSize: (await this.deps.pageSizes.state()).size,
       now,
     });
+    if (account.requester) job.person = account.requester.person;
+    if (account.requester?.masked) job.masked = true;
     await routeNewJob(this.deps.local, job);
     const { MAX_ACTIVE_EXPORTS: maxActive, EXPORT_MAX_BYTES_PER_ACCOUNT: maxBytes } = this.deps.config;
     const admission = await this.deps.store.insertJobWithin(job, ownerOf(account), { maxActive, maxBytes });
@@ -137,7 +152,9 @@ export class ExportService {
     // Someone of this account is here: a job waiting for a sign-in may go on now.
     if (active.length > 0) this.deps.runner.kick();
     const now = this.deps.now();
-    const jobs = (await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).filter((job) => !isExpired(job, now));
+    const jobs = (await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).filter(
+      (job) => !isExpired(job, now) && visibleTo(account, job),
+    );
     return Promise.all(jobs.map((job) => this.present(job, active)));
   }
 
@@ -181,6 +198,9 @@ export class ExportService {
   /** The finished file of a job: a stream of its bytes (one chunk in memory at a time), its name and size. */
   async file(account: ExportAccount, id: string): Promise<{ stream: Readable; fileName: string; bytes: number }> {
     const job = await this.ownJob(account, id);
+    // Written in clear for an admin: not for someone who sees personal data masked (an admin since demoted).
+    if (account.requester?.masked && !job.masked)
+      throw roleNeeded('admin', account.requester.role, msg('team.problems.roleNeeded.whatClearFile'));
     if (job.state !== 'done') {
       throw new ProblemError({
         type: '/problems/export-not-ready',

@@ -34,6 +34,13 @@ export interface ExportJobRecord {
   /** The session that created it (its vault entry renews the upstream token). */
   sid: string;
   enterpriseId: string | null;
+  /** The team person who asked for it (lib/team): only they and admins see it. Absent for a personal session's. */
+  person?: string;
+  /**
+   * Written for a role that sees personal data masked: every line of the file through the masking
+   * rule (lib/team/masking.ts), and nobody who sees it masked may download one that is not.
+   */
+  masked?: true;
   state: ExportState;
   createdAt: number;
   updatedAt: number;

@@ -21,6 +21,7 @@ import enProblems from '../../messages/en/problems.json';
 import enQuota from '../../messages/en/quota.json';
 import enShell from '../../messages/en/shell.json';
 import enSignin from '../../messages/en/signin.json';
+import enTeam from '../../messages/en/team.json';
 import jaCdr from '../../messages/ja/cdr.json';
 import jaCommon from '../../messages/ja/common.json';
 import jaHistory from '../../messages/ja/history.json';
@@ -30,6 +31,7 @@ import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
 import jaShell from '../../messages/ja/shell.json';
 import jaSignin from '../../messages/ja/signin.json';
+import jaTeam from '../../messages/ja/team.json';
 import enFields from '../../messages/en/fields.json';
 import jaFields from '../../messages/ja/fields.json';
 import enQuery from '../../messages/en/query.json';
@@ -60,6 +62,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: enQuota,
     shell: enShell,
     signin: enSignin,
+    team: enTeam,
     store: enStore,
     network: enNetwork,
     exports: enExports,
@@ -79,6 +82,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     quota: jaQuota,
     shell: jaShell,
     signin: jaSignin,
+    team: jaTeam,
     store: jaStore,
     network: jaNetwork,
     exports: jaExports,

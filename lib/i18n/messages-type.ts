@@ -13,6 +13,7 @@ import type problems from '../../messages/en/problems.json';
 import type quota from '../../messages/en/quota.json';
 import type shell from '../../messages/en/shell.json';
 import type signin from '../../messages/en/signin.json';
+import type team from '../../messages/en/team.json';
 import type fields from '../../messages/en/fields.json';
 import type query from '../../messages/en/query.json';
 import type lookup from '../../messages/en/lookup.json';
@@ -32,6 +33,7 @@ export interface Messages {
   quota: typeof quota;
   shell: typeof shell;
   signin: typeof signin;
+  team: typeof team;
   store: typeof store;
   network: typeof network;
   exports: typeof exports;

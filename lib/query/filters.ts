@@ -21,9 +21,14 @@ export type UpstreamFilterParam =
     : never;
 
 export const FREE_TEXT_PARAM = 'q';
+/**
+ * Free text over the identifiers only — client reference, sender ID, trx_id — never over the
+ * message or a number: what a role that sees those masked may search by (lib/team/query-rules.ts).
+ */
+export const ID_TEXT_PARAM = 'id-text';
 export const LATENCY_PARAM = 'latency-min';
 
-export type FilterParam = FieldFilterParam | typeof FREE_TEXT_PARAM | typeof LATENCY_PARAM;
+export type FilterParam = FieldFilterParam | typeof FREE_TEXT_PARAM | typeof ID_TEXT_PARAM | typeof LATENCY_PARAM;
 
 export interface FilterDef extends FilterSpec {
   readonly param: FilterParam;
@@ -57,6 +62,19 @@ const DERIVED_FILTERS: FilterDef[] = [
     placeholder: 'Any text, e.g. 配達 or 5678',
   },
   {
+    param: ID_TEXT_PARAM,
+    field: null,
+    label: 'Reference, sender or ID contains',
+    source: 'local',
+    match: 'suffix', // not used: matched as a substring of three fields (lib/history/local-query.ts)
+    maxLength: 100,
+    pattern: /^[^\p{Cc}]{2,}$/u,
+    checkedAs: searchFolded,
+    hint: 'at least 2 characters of a client reference, sender ID or transaction ID',
+    input: 'text',
+    placeholder: 'e.g. ORD-2026 or SakuraMart',
+  },
+  {
     param: LATENCY_PARAM,
     field: null,
     label: 'Delivered after (s)',
@@ -71,11 +89,13 @@ const DERIVED_FILTERS: FilterDef[] = [
 ];
 
 /** In the order the form and the canonical URL show them: the upstream's first, then the local ones. */
+const TEXT_PARAMS: readonly string[] = [FREE_TEXT_PARAM, ID_TEXT_PARAM];
+
 export const FILTERS: readonly FilterDef[] = [
   ...FIELD_FILTERS.filter((f) => f.source === 'upstream'),
-  ...DERIVED_FILTERS.filter((f) => f.param === FREE_TEXT_PARAM),
+  ...DERIVED_FILTERS.filter((f) => TEXT_PARAMS.includes(f.param)),
   ...FIELD_FILTERS.filter((f) => f.source === 'local'),
-  ...DERIVED_FILTERS.filter((f) => f.param !== FREE_TEXT_PARAM),
+  ...DERIVED_FILTERS.filter((f) => !TEXT_PARAMS.includes(f.param)),
 ];
 
 export const UPSTREAM_FILTERS: readonly FilterDef[] = FILTERS.filter((f) => f.source === 'upstream');

@@ -247,6 +247,7 @@ describe('writing the query', () => {
       network: '44010',
       'dlr-error-code': '27',
       q: '配達',
+      'id-text': 'ORD-2026',
       'latency-min': '30',
     };
     expect(Object.keys(values).sort()).toEqual(FILTERS.map((f) => f.param).sort());

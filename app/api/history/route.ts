@@ -9,6 +9,7 @@
 import { json } from '@/lib/http/problem';
 import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { historySettingsOf } from '@/lib/history/server';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
@@ -20,9 +21,11 @@ export const GET = withAccount(async (req, account, { history }) =>
   json(await history.get(account, localeOfRequest(req))),
 );
 
+const SETTINGS = { least: 'admin', what: msg('team.problems.roleNeeded.whatHistory') } as const;
+
 export const PUT = withAccount(
   async (req, account, { history }, _context, change) => json(await history.put(account, change, localeOfRequest(req))),
-  { refuseCrossSite: true, query: historySettingsOf },
+  { refuseCrossSite: true, query: historySettingsOf, role: SETTINGS },
 );
 
 export const DELETE = withAccount(
@@ -30,7 +33,7 @@ export const DELETE = withAccount(
     await history.delete(account);
     return new Response(null, { status: 204 });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: SETTINGS },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
