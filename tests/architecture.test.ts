@@ -227,6 +227,10 @@ describe('the import graph', () => {
       'app/api/exports/[id]/route.ts GET',
       'app/api/exports/[id]/file/route.ts GET',
       'app/api/history/route.ts GET',
+      'app/api/reconciliations/route.ts GET',
+      'app/api/reconciliations/[id]/route.ts GET',
+      'app/api/reconciliations/[id]/rows/route.ts GET',
+      'app/api/reconciliations/[id]/file/route.ts GET',
     ]);
     const routes = files.filter((f) => /^app\/api\/.*route\.ts$/.test(f) && !f.startsWith('app/api/auth/'));
     const handlers = routes.flatMap((file) => {

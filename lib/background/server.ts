@@ -5,3 +5,4 @@ import 'server-only';
 export { ForegroundWork } from './foreground-work';
 export { holdLease, leaseHolder } from './hold-lease';
 export { createLeaseStore, type LeaseStore } from './lease-store';
+export { SignInNeededError, backgroundAccount, type BackgroundJobOwner } from './job-account';

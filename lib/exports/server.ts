@@ -6,3 +6,4 @@ export { ExportService } from './export-service';
 export { createExportFileStore, type ExportFileStore } from './file-store';
 export { createExportJobStore, type ExportJobStore } from './job-store';
 export { ExportRunner } from './runner';
+export { retentionEnd } from './job-record';

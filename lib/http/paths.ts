@@ -11,6 +11,7 @@ export const PAGE_PATHS = {
   exports: '/exports',
   history: '/history',
   insights: '/insights',
+  reconcile: '/reconcile',
 } as const;
 
 export const API_PATHS = {
@@ -24,6 +25,11 @@ export const API_PATHS = {
   insights: '/api/insights',
   history: '/api/history',
   signOutEverywhere: '/api/sign-out-everywhere',
+  reconciliations: '/api/reconciliations',
+  reconciliation: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}`,
+  reconciliationStart: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}/start`,
+  reconciliationRows: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}/rows`,
+  reconciliationFile: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}/file`,
 } as const;
 
 /**

@@ -36,6 +36,7 @@ import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
 import { withMemoryCache } from '../cache/server';
 import { postgresGovernorBackend } from '../governor/server';
+import { ReconcileRunner, ReconcileService } from '../reconcile/server';
 
 /**
  * Decoded pages kept in memory in front of the page cache: about 100 KB each (100 records), and
@@ -64,6 +65,8 @@ export interface Services {
   history: HistoryService;
   syncRunner: SyncRunner;
   insights: InsightsService;
+  reconciliations: ReconcileService;
+  reconcileRunner: ReconcileRunner;
   /** Sign-in attempts checked before they reach the upstream (lib/auth/sign-in-throttle.ts). */
   signInThrottle: SignInThrottle;
   /** Ends every session of an API key (lib/auth/end-sessions.ts); how many there were. */
@@ -185,10 +188,39 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     log,
     now,
   });
+  const reconcileRunner = new ReconcileRunner({
+    store: store.reconcile,
+    leases: store.leases,
+    vault: store.vault,
+    secretOf: (entry) => unseal(entry.sealedSecret, authSecret()),
+    cache,
+    policy,
+    gateway,
+    config,
+    // A settled window read whole is a complete result the local history can answer from.
+    onSharedPage: (account, base, sortOrder, totalFound) => results.note(account, base, sortOrder, totalFound),
+    now,
+    log,
+  });
+  const reconciliations = new ReconcileService({
+    store: store.reconcile,
+    plan: {
+      local: { history: store.history, index: historyIndex },
+      sizes: { cache, history: store.history, now },
+      gateway,
+      now,
+    },
+    runner: reconcileRunner,
+    config,
+    // The one place reconciliations read the upstream page size from (issue 37 makes it probed).
+    pageSize: () => config.UPSTREAM_PAGE_SIZE,
+    log,
+    now,
+  });
   let stopMaintenance: (() => void) | undefined;
   const stopBackground = async () => {
     stopMaintenance?.();
-    await Promise.all([exportRunner.stop(), syncRunner.stop()]);
+    await Promise.all([exportRunner.stop(), syncRunner.stop(), reconcileRunner.stop()]);
   };
   return {
     config,
@@ -203,6 +235,8 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     history,
     syncRunner,
     insights,
+    reconciliations,
+    reconcileRunner,
     signInThrottle,
     endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
     start() {
@@ -218,6 +252,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
       });
       exportRunner.start();
       syncRunner.start();
+      reconcileRunner.start();
     },
     stopBackground,
     async close() {

@@ -26,6 +26,7 @@ import { signInKnownAddressesMigration } from './0020-sign-in-known-addresses';
 import { searchTextWithoutCiphertextMigration } from './0021-search-text-without-ciphertext';
 import { endedSessionsMigration } from './0022-ended-sessions';
 import { exportRowsByTimeMigration } from './0023-export-rows-by-time';
+import { reconciliationsMigration } from './0030-reconciliations';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -49,5 +50,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0021-search-text-without-ciphertext': searchTextWithoutCiphertextMigration(dialect),
     '0022-ended-sessions': endedSessionsMigration(dialect),
     '0023-export-rows-by-time': exportRowsByTimeMigration(dialect),
+    '0030-reconciliations': reconciliationsMigration(dialect),
   };
 }

@@ -1,0 +1,48 @@
+/**
+ * One cell of an uploaded list read as what it names, through the rules the rest of the dashboard
+ * reads the same input by: a `trx_id` as the lookup box reads it (lib/cdr/trx-id.ts: capitals,
+ * groups, the UUID form, a link to its page, full-width), a number as the `da` filter normalises it
+ * (lib/query/filters.ts: `+81 90-1234-5678`, `090-1234-5678`, full-width digits), a client reference
+ * as a Japanese keyboard types it folded (lib/cdr/typed-text.ts: `ＯＲＤ－２０２６` is ORD-2026).
+ * Pure, browser-safe: the page checks a paste with it before sending.
+ */
+import { normaliseTrxId, trxIdProblem } from '../cdr/trx-id';
+import { halfWidth } from '../cdr/typed-text';
+import { filterDef, filterProblem } from '../query/filters';
+import type { ReconcileKind } from './api';
+
+export type ValueReading = { ok: true; value: string } | { ok: false; code: ValueProblem; detail: string };
+
+export type ValueProblem = 'empty' | 'not-a-trx-id' | 'not-a-number' | 'not-a-reference';
+
+/** A client reference read folded, so either form a person or a record writes finds the other. */
+export function foldReference(value: string): string {
+  return halfWidth(value).trim();
+}
+
+export function readValue(kind: ReconcileKind, cell: string): ValueReading {
+  const raw = cell.trim();
+  if (raw === '') return { ok: false, code: 'empty', detail: 'The cell is empty.' };
+  if (kind === 'trx_id') {
+    const problem = trxIdProblem(raw);
+    return problem === null
+      ? { ok: true, value: normaliseTrxId(raw) }
+      : { ok: false, code: 'not-a-trx-id', detail: problem };
+  }
+  const def = filterDef(kind);
+  // As the search form reads a typed filter (lib/query/query.ts): a number folded to half-width first.
+  const typed = kind === 'da' ? halfWidth(raw).trim() : foldReference(raw);
+  const value = def.normalise ? def.normalise(typed) : typed;
+  const problem = filterProblem(def, value);
+  if (problem === null) return { ok: true, value };
+  return { ok: false, code: kind === 'da' ? 'not-a-number' : 'not-a-reference', detail: problem };
+}
+
+/** The kind a column's values read as, when nobody said: every sampled value a trx_id, else a number, else references. */
+export function guessKind(cells: readonly string[]): ReconcileKind {
+  const sample = cells.filter((c) => c.trim() !== '').slice(0, 50);
+  if (sample.length === 0) return 'trx_id';
+  if (sample.every((c) => readValue('trx_id', c).ok)) return 'trx_id';
+  if (sample.every((c) => readValue('da', c).ok)) return 'da';
+  return 'client-reference';
+}
