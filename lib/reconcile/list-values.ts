@@ -38,11 +38,16 @@ export function readValue(kind: ReconcileKind, cell: string): ValueReading {
   return { ok: false, code: kind === 'da' ? 'not-a-number' : 'not-a-reference', detail: problem };
 }
 
-/** The kind a column's values read as, when nobody said: every sampled value a trx_id, else a number, else references. */
+/**
+ * The kind a column's values read as, when nobody said: trx_ids when nearly every sampled value
+ * is one (a mistyped one is listed as invalid, not taken for a reference), else numbers, else
+ * references.
+ */
 export function guessKind(cells: readonly string[]): ReconcileKind {
   const sample = cells.filter((c) => c.trim() !== '').slice(0, 50);
   if (sample.length === 0) return 'trx_id';
-  if (sample.every((c) => readValue('trx_id', c).ok)) return 'trx_id';
-  if (sample.every((c) => readValue('da', c).ok)) return 'da';
+  const mostly = (kind: ReconcileKind) => sample.filter((c) => readValue(kind, c).ok).length >= sample.length * 0.9;
+  if (mostly('trx_id')) return 'trx_id';
+  if (mostly('da')) return 'da';
   return 'client-reference';
 }

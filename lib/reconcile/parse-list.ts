@@ -65,13 +65,34 @@ export function readCost(cell: string): string | null | 'bad' {
   return text;
 }
 
+/**
+ * A first row of names the header list does not know (`a,b`), told by its value: the chosen
+ * column's first cell does not read as the list's kind where the next rows' do, and holds no digit
+ * (a mistyped first value usually does: it stays a row, and is listed as invalid).
+ */
+function unnamedHeader(table: readonly string[][], opts: ListOptions): boolean {
+  if (table.length < 2) return false;
+  const index = chosenColumn(opts.column, null) ?? 0;
+  const next = table.slice(1, 51).map((r) => r[index] ?? '');
+  const kind = opts.kind ?? guessKind(next);
+  const cell = table[0]![index] ?? '';
+  return (
+    !/\d/.test(cell) &&
+    !readValue(kind, cell).ok &&
+    next.filter((c) => c.trim() !== '').every((c) => readValue(kind, c).ok)
+  );
+}
+
 export function parseListText(text: string, opts: ListOptions): ListReading {
   const body = text.replace(/^\uFEFF/, '');
   const firstLine = body.slice(0, body.search(/\r?\n|$/));
   const table = dsvFormat(delimiterOf(firstLine)).parseRows(body);
   const first = table[0] ?? [];
   const namedByChoice = [opts.column, opts.timeColumn, opts.costColumn].some((c) => c && !/^\s*\d+\s*$/.test(c));
-  const header = table.length > 0 && (looksLikeHeader(first) || namedByChoice) ? first.map((c) => c.trim()) : null;
+  const header =
+    table.length > 0 && (looksLikeHeader(first) || namedByChoice || unnamedHeader(table, opts))
+      ? first.map((c) => c.trim())
+      : null;
   const data = header ? table.slice(1) : table;
   const width = Math.max(1, header?.length ?? 0, ...data.slice(0, 1000).map((r) => r.length));
   const columns = Array.from({ length: width }, (_, i) =>
