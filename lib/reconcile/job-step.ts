@@ -176,6 +176,22 @@ async function waitForQuota(deps: StepDeps, job: ReconcileJobRecord): Promise<St
   );
 }
 
+/** Pages of a task after those read that cost a call: the page cache holds the others fresh. */
+function pagesToRead(deps: StepDeps) {
+  return async (job: ReconcileJobRecord, task: StoredTask): Promise<number> => {
+    const key = taskQuery(job, task).key;
+    const now = deps.now();
+    let calls = 0;
+    for (let page = task.pagesDone + 1; page <= (task.pagesTotal ?? 0); page++) {
+      const cached = await deps.cache.getPage(job.account, key, 'asc', page);
+      if (!cached || cached.expiresAt <= now || cached.totalFound !== task.totalFound) calls += 1;
+    }
+    return calls;
+  };
+}
+
+const answerDeps = (deps: StepDeps) => ({ store: deps.store, now: deps.now, pagesToRead: pagesToRead(deps) });
+
 /** Runs one step of job `jobId`. `signal` aborts a call in flight (deletion, shutdown). */
 export async function runReconcileStep(deps: StepDeps, jobId: string, signal?: AbortSignal): Promise<StepOutcome> {
   try {
@@ -209,7 +225,7 @@ async function step(deps: StepDeps, jobId: string, signal: AbortSignal | undefin
       cached.expiresAt > deps.now() &&
       (task.totalFound === null || cached.totalFound === task.totalFound)
     ) {
-      await keepPage(deps, job, task, page, cached.body, { source: 'cache', calls: 0 });
+      await keepPage(answerDeps(deps), job, task, page, cached.body, { source: 'cache', calls: 0 });
       return { next: 'continue' };
     }
   }
@@ -230,7 +246,7 @@ async function step(deps: StepDeps, jobId: string, signal: AbortSignal | undefin
   try {
     if (!base) {
       const { cdr, calls } = await deps.gateway.detail(account, task.value!, signal, 'export');
-      return await keepAnswer(deps, jobId, (current) => keepLookup(deps, current, task, cdr, calls));
+      return await keepAnswer(deps, jobId, (current) => keepLookup(answerDeps(deps), current, task, cdr, calls));
     }
     const { page: body, calls } = await deps.gateway.query(account, { base, page, sortOrder: 'asc' }, 'export', signal);
     const readId = randomUUID();
@@ -239,7 +255,7 @@ async function step(deps: StepDeps, jobId: string, signal: AbortSignal | undefin
     // An unknown trx_id is an answer: the row is not found (the call is spent either way).
     if (!base && err instanceof UpstreamError && err.kind === 'not_found') {
       const calls = Math.max(1, callsSpentBy(err));
-      return keepAnswer(deps, jobId, (current) => keepLookup(deps, current, task, null, calls));
+      return keepAnswer(deps, jobId, (current) => keepLookup(answerDeps(deps), current, task, null, calls));
     }
     if (signal?.aborted) return { next: 'stop' };
     const current = await deps.store.getJob(jobId);
@@ -297,7 +313,7 @@ async function keepUpstreamPage(
       return { next: 'continue' };
     }
   }
-  await keepPage(deps, job, task, page, body, { source: 'upstream', calls, keptAsSent: fault !== null });
+  await keepPage(answerDeps(deps), job, task, page, body, { source: 'upstream', calls, keptAsSent: fault !== null });
   if (fault === null) await shareWithDashboard(deps, job, task, page, body);
   return { next: 'continue' };
 }

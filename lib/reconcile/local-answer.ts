@@ -17,7 +17,7 @@ import type { StoredRow } from './job-row';
 import { finalOutcome, matchOf, MAX_MATCHES_KEPT, withMatches } from './matches';
 
 export interface LocalDeps {
-  history: Pick<HistoryStore, 'record' | 'page'>;
+  history: Pick<HistoryStore, 'records' | 'page'>;
   index: Pick<HistoryIndex, 'intervals'>;
 }
 
@@ -62,25 +62,32 @@ export async function answerLocally(
   const drafts: DraftRow[] = rows.map((r) => ({ ...r, pieces: [] }));
   if (drafts.length === 0) return drafts;
   const byValue = new Map<string, DraftRow[]>();
-  for (const d of drafts) byValue.set(d.value!, [...(byValue.get(d.value!) ?? []), d]);
+  for (const d of drafts) {
+    const same = byValue.get(d.value!);
+    if (same) same.push(d);
+    else byValue.set(d.value!, [d]);
+  }
   const spans = drafts.map(spanOf);
   const from = Math.min(...spans.map((s) => s.from));
   const to = Math.max(...spans.map((s) => s.to));
 
   if (kind === 'trx_id') {
     const held = await deps.index.intervals(scope, from, to, {});
-    await eachLimited([...byValue.keys()], async (id) => {
-      const body = await deps.history.record(scope.key, id);
-      for (const d of byValue.get(id)!) {
-        if (body !== null) {
-          d.matches = [matchOf(JSON.parse(body) as Record<string, unknown>)];
-          d.outcome = 'matched';
-        } else {
-          d.pieces = upstreamPieces(spanOf(d), held);
-          if (d.pieces.length === 0) d.outcome = 'not_found';
-        }
+    const found = new Map<string, DraftRow['matches'][number]>();
+    for (const body of await deps.history.records(scope.key, [...byValue.keys()])) {
+      const m = matchOf(JSON.parse(body) as Record<string, unknown>);
+      found.set(m.trx_id, m);
+    }
+    for (const d of drafts) {
+      const m = found.get(d.value!);
+      if (m) {
+        d.matches = [m];
+        d.outcome = 'matched';
+      } else {
+        d.pieces = upstreamPieces(spanOf(d), held);
+        if (d.pieces.length === 0) d.outcome = 'not_found';
       }
-    });
+    }
     return drafts;
   }
 

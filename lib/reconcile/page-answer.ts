@@ -20,6 +20,8 @@ import { windowQuery } from './window-sizes';
 
 export interface AnswerDeps {
   store: ReconcileJobStore;
+  /** Pages of the task after `pagesDone` that cost a call (those the page cache holds fresh do not). */
+  pagesToRead(job: ReconcileJobRecord, task: StoredTask): Promise<number>;
   now(): number;
 }
 
@@ -88,12 +90,13 @@ async function answeredRows(
  * answered (not asked about again).
  */
 async function cheaperWay(
-  store: ReconcileJobStore,
+  deps: AnswerDeps,
   job: ReconcileJobRecord,
   task: StoredTask,
   answered: readonly RowUpdate[],
 ): Promise<StoredTask[] | null> {
-  const pagesLeft = (task.pagesTotal ?? 0) - task.pagesDone;
+  const { store } = deps;
+  const pagesLeft = await deps.pagesToRead(job, task);
   if (pagesLeft <= 0) return null;
   // A trx_id this page found is answered; a reference or a number may have more records on later pages.
   const doneValues = new Set(answered.filter((u) => u.outcome === 'matched').map((u) => u.matches[0]!.trx_id));
@@ -161,10 +164,10 @@ export async function keepPage(
     if (ended || records.length === 0) task.state = 'done';
   }
   if (task.kind === 'window' && page === 1 && task.state === 'pending') {
-    const cheaper = await cheaperWay(deps.store, job, task, rows);
+    const cheaper = await cheaperWay(deps, job, task, rows);
     if (cheaper) {
       task.state = 'replaced';
-      note(job, task, 'strategy-changed', { pagesLeft: (task.pagesTotal ?? 0) - 1, calls: cheaper.length });
+      note(job, task, 'strategy-changed', { pagesLeft: await deps.pagesToRead(job, task), calls: cheaper.length });
       added.push(...cheaper);
     }
   }

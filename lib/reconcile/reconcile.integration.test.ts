@@ -280,6 +280,30 @@ describe('references and numbers', () => {
   });
 });
 
+describe('whose it is', () => {
+  it('is never visible to another account, and is forgotten, rows and all, when deleted', async () => {
+    const from = dayStart(18);
+    const created = await h.reconciliations.create(
+      account(),
+      input(simIds(from, from + DAY).slice(0, 5), 'trx_id', from, from + DAY),
+    );
+    // The same key signed in for no enterprise is another account (as an export's owner is).
+    const other = { ...h.account('demo', null), sid: 'sid-demo' };
+    for (const read of [
+      () => h.reconciliations.get(other, created.id),
+      () => h.reconciliations.rows(other, created.id, { outcome: null, status: null, page: 1, pageSize: 10, tz: null }),
+      () => h.reconciliations.file(other, created.id, { excel: false, tz: null }),
+      () => h.reconciliations.start(other, created.id),
+      () => h.reconciliations.forget(other, created.id),
+    ])
+      await expect(read()).rejects.toMatchObject({ problem: { status: 404 } });
+    expect((await h.reconciliations.list(other)).map((r) => r.id)).not.toContain(created.id);
+    await h.reconciliations.forget(account(), created.id);
+    await expect(h.reconciliations.get(account(), created.id)).rejects.toMatchObject({ problem: { status: 404 } });
+    expect(await h.store.reconcile.rowBatch(created.id, 0, 10)).toEqual([]);
+  });
+});
+
 describe('the upload', () => {
   it('reads a form with a CSV in Shift_JIS, Japanese headers and full-width ids, and lists bad rows with why', async () => {
     const from = dayStart(14);

@@ -46,6 +46,11 @@ export interface LocalSearch {
 export interface HistorySearch {
   /** The record of a trx_id in the scope's copy (JSON), or null. */
   record(scope: string, trxId: string): Promise<string | null>;
+  /**
+   * The records of these trx_ids (lower case) the scope's copy holds (JSON), in no order: a list
+   * of thousands read with a statement per few hundred, not one each (a reconciliation's list).
+   */
+  records(scope: string, trxIds: readonly string[]): Promise<string[]>;
   count(search: LocalSearch): Promise<number>;
   /** The records (JSON) at positions [offset, offset + limit) of the search's order. */
   page(search: LocalSearch, offset: number, limit: number): Promise<string[]>;
@@ -63,6 +68,9 @@ export interface HistorySearch {
 
 /** From this offset on, a page in received-time order is found through the hourly rollups (seek). */
 const SEEK_FROM_OFFSET = 2_000;
+
+/** trx_ids looked up per statement by `records`: far below either dialect's parameter limit. */
+const RECORDS_PER_STATEMENT = 500;
 
 /** Finds of the text index looked up one by one whatever the range (a few ms: see textFirst). */
 const FEW_FINDS = 2_000;
@@ -551,6 +559,20 @@ export function createHistorySearch(
         .where('history_records.trx_id', '=', trxId.toLowerCase())
         .executeTakeFirst();
       return row?.body ?? null;
+    },
+    async records(scope, trxIds) {
+      const bodies: string[] = [];
+      for (let i = 0; i < trxIds.length; i += RECORDS_PER_STATEMENT) {
+        const rows = await db
+          .selectFrom('history_records')
+          .innerJoin('history_bodies', 'history_bodies.id', 'history_records.id')
+          .select('history_bodies.body')
+          .where('history_records.scope', '=', scope)
+          .where('history_records.trx_id', 'in', trxIds.slice(i, i + RECORDS_PER_STATEMENT))
+          .execute();
+        for (const r of rows) bodies.push(r.body);
+      }
+      return bodies;
     },
     async count(search) {
       if (search.ranges.length === 0) return 0;

@@ -469,6 +469,7 @@ export function createHistoryStore(
     },
 
     record: search.record,
+    records: search.records,
     count: search.count,
     page: search.page,
     slice: search.slice,
