@@ -12,7 +12,7 @@ import { dlrErrorSentence } from '../cdr/cdr-view';
 import type { Zone } from '../time/zones';
 import type { AnswerRecord, ReconcileRow } from './api';
 import type { ReconcileJobStore } from './job-store';
-import { presentRow } from './present';
+import { presentRow, type ProblemWords } from './present';
 
 const BOM = '\uFEFF';
 const END = '\r\n';
@@ -86,6 +86,7 @@ export function answerFile(
   job: { id: string; columns: readonly string[] },
   tz: Zone,
   excel: boolean,
+  say: ProblemWords,
 ): Readable {
   async function* lines(): AsyncGenerator<string> {
     yield BOM + [...job.columns, ...answerHeader(job.columns)].map((c) => csvCell(c)).join(',') + END;
@@ -94,7 +95,7 @@ export function answerFile(
       const batch = await store.rowBatch(job.id, after, BATCH);
       if (batch.length === 0) return;
       let text = '';
-      for (const row of batch) text += rowLines(presentRow(row, job.columns, tz), job.columns, excel);
+      for (const row of batch) text += rowLines(presentRow(row, job.columns, tz, say), job.columns, excel);
       yield text;
       after = batch[batch.length - 1]!.row;
     }

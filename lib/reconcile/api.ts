@@ -25,6 +25,25 @@ export function isActiveReconcileState(state: ReconcileState): boolean {
   return state === 'queued' || state === 'running' || state === 'waiting';
 }
 
+/** Why a row cannot be answered (its words: messages/<locale>/reconcile.json `problem.<code>`). */
+export const ROW_PROBLEMS = [
+  'empty',
+  'trx-id-characters',
+  'trx-id-length',
+  'not-a-number',
+  'not-a-reference',
+  'not-a-time',
+  'not-a-cost',
+  'time-out-of-reach',
+] as const;
+export type RowProblemCode = (typeof ROW_PROBLEMS)[number];
+
+/** A row's problem as kept: its code and what its words need (the cell, a length). */
+export interface RowProblem {
+  code: RowProblemCode;
+  values?: Record<string, string | number>;
+}
+
 /** Rows a list may hold. */
 export const MAX_RECONCILE_ROWS = 100_000;
 
@@ -230,8 +249,8 @@ export interface ReconcileRow {
   /** The row's send time (ISO), when it had one. */
   sentAt: string | null;
   outcome: Outcome | 'pending';
-  /** Why an `invalid` row is invalid. */
-  problem: { code: string; detail: string } | null;
+  /** Why an `invalid` row is invalid, in the words of the request's language. */
+  problem: { code: RowProblemCode; detail: string } | null;
   /** `matched`: one record; `several`: all of them. */
   records: AnswerRecord[];
 }

@@ -7,6 +7,8 @@ export {
   RECONCILE_KINDS,
   isActiveReconcileState,
   type AnswerRecord,
+  type CostVariance,
+  type VarianceFigure,
   type Outcome,
   type ReconcileCreated,
   type ReconcileKind,

@@ -12,6 +12,7 @@ import type {
   ReconcilePlan,
   ReconcileState,
   ReconcileSummary,
+  RowProblem,
 } from './api';
 
 export interface ReconcileJobRecord {
@@ -91,7 +92,7 @@ export interface StoredRow {
   cost: string | null;
   cells: string[];
   outcome: Outcome | 'pending';
-  problem: { code: string; detail: string } | null;
+  problem: RowProblem | null;
   matches: StoredMatch[];
 }
 

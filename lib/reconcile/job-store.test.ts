@@ -107,7 +107,7 @@ const rows: StoredRow[] = [
     cost: null,
     cells: ['?'],
     outcome: 'invalid',
-    problem: { code: 'empty', detail: 'The cell is empty.' },
+    problem: { code: 'empty' },
     matches: [],
   },
 ];

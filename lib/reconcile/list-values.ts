@@ -9,11 +9,9 @@
 import { normaliseTrxId, trxIdProblem } from '../cdr/trx-id';
 import { halfWidth } from '../cdr/typed-text';
 import { filterDef, filterProblem } from '../query/filters';
-import type { ReconcileKind } from './api';
+import type { ReconcileKind, RowProblem } from './api';
 
-export type ValueReading = { ok: true; value: string } | { ok: false; code: ValueProblem; detail: string };
-
-export type ValueProblem = 'empty' | 'not-a-trx-id' | 'not-a-number' | 'not-a-reference';
+export type ValueReading = { ok: true; value: string } | ({ ok: false } & RowProblem);
 
 /** A client reference read folded, so either form a person or a record writes finds the other. */
 export function foldReference(value: string): string {
@@ -22,12 +20,15 @@ export function foldReference(value: string): string {
 
 export function readValue(kind: ReconcileKind, cell: string): ValueReading {
   const raw = cell.trim();
-  if (raw === '') return { ok: false, code: 'empty', detail: 'The cell is empty.' };
+  if (raw === '') return { ok: false, code: 'empty' };
   if (kind === 'trx_id') {
-    const problem = trxIdProblem(raw);
-    return problem === null
-      ? { ok: true, value: normaliseTrxId(raw) }
-      : { ok: false, code: 'not-a-trx-id', detail: problem };
+    // The lookup box's rule says whether it is one; only its length is said apart, with the count.
+    const value = normaliseTrxId(raw);
+    if (trxIdProblem(raw) === null) return { ok: true, value };
+    if (value === '') return { ok: false, code: 'empty' };
+    return /^[0-9a-f]+$/.test(value)
+      ? { ok: false, code: 'trx-id-length', values: { length: value.length } }
+      : { ok: false, code: 'trx-id-characters' };
   }
   const def = filterDef(kind);
   // As the search form reads a typed filter (lib/query/query.ts): a number folded to half-width first.
@@ -35,7 +36,7 @@ export function readValue(kind: ReconcileKind, cell: string): ValueReading {
   const value = def.normalise ? def.normalise(typed) : typed;
   const problem = filterProblem(def, value);
   if (problem === null) return { ok: true, value };
-  return { ok: false, code: kind === 'da' ? 'not-a-number' : 'not-a-reference', detail: problem };
+  return { ok: false, code: kind === 'da' ? 'not-a-number' : 'not-a-reference' };
 }
 
 /**

@@ -20,7 +20,8 @@ describe('reading a value as the rest of the dashboard reads it', () => {
       '９５６ｆ５ｂ９ｆ１ａｄｂ４ａｄ８ｂ８ｃ５ｄ６ｅ７ｆ８０９１ａ２ｂ',
     ])
       expect(readValue('trx_id', typed)).toEqual({ ok: true, value: ID });
-    expect(readValue('trx_id', '956f5b9f')).toMatchObject({ ok: false, code: 'not-a-trx-id' });
+    expect(readValue('trx_id', '956f5b9f')).toEqual({ ok: false, code: 'trx-id-length', values: { length: 8 } });
+    expect(readValue('trx_id', 'not-an-id')).toEqual({ ok: false, code: 'trx-id-characters' });
   });
 
   it('takes a number as the da filter normalises it, and a reference folded', () => {
@@ -89,7 +90,7 @@ describe('reading an uploaded list', () => {
     // A mistyped first value stays a row (listed as invalid), not taken for a header.
     const typo = list([ID.slice(1), ...Array.from({ length: 9 }, () => ID)].join('\n'));
     expect(typo.kind).toBe('trx_id');
-    expect(typo.rows.slice(0, 2).map((r) => r.problem?.code ?? null)).toEqual(['not-a-trx-id', null]);
+    expect(typo.rows.slice(0, 2).map((r) => r.problem?.code ?? null)).toEqual(['trx-id-length', null]);
     const wrong = parseListText(text, { tz: 'UTC', column: 'c' });
     expect(wrong).toMatchObject({ ok: false, errors: { column: expect.stringContaining('"a", "b"') } });
   });
@@ -98,11 +99,11 @@ describe('reading an uploaded list', () => {
     const l = list(`trx_id,sent_at,cost\n${ID},2026-11-01 10:00,3.30\nnope,,\n${ID},someday,\n${ID},,free\n`);
     expect(l.rows.map((r) => [r.row, r.problem?.code ?? null])).toEqual([
       [1, null],
-      [2, 'not-a-trx-id'],
+      [2, 'trx-id-characters'],
       [3, 'not-a-time'],
       [4, 'not-a-cost'],
     ]);
-    expect(l.rows[2]!.problem!.detail).toContain('"someday"');
+    expect(l.rows[2]!.problem!.values).toEqual({ cell: 'someday' });
   });
 
   it('refuses an empty list and one over 100,000 rows', () => {
@@ -125,7 +126,7 @@ describe('reading an uploaded list', () => {
     expect(r.list.rows.map((x) => [x.value, x.span?.at ?? null, x.cost, x.problem?.code ?? null])).toEqual([
       [ID, null, null, null],
       [ID, Date.UTC(2026, 10, 1, 10), '3.3', null],
-      [null, null, null, 'not-a-trx-id'],
+      [null, null, null, 'trx-id-length'],
     ]);
   });
 

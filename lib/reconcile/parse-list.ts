@@ -9,7 +9,7 @@
 import { dsvFormat } from 'd3-dsv';
 import { halfWidth } from '../cdr/typed-text';
 import type { Zone } from '../time/zones';
-import { MAX_RECONCILE_ROWS, type ReconcileKind } from './api';
+import { MAX_RECONCILE_ROWS, type ReconcileKind, type RowProblem } from './api';
 import { chosenColumn, columnFor, looksLikeHeader, valueColumnOf } from './list-columns';
 import { guessKind, readValue } from './list-values';
 import { readSendTime, type SendSpan } from './send-time';
@@ -33,7 +33,7 @@ export interface ParsedRow {
   span: SendSpan | null;
   /** Expected cost of the row (decimal string), when the list has a cost column and the row a cost. */
   cost: string | null;
-  problem: { code: string; detail: string } | null;
+  problem: RowProblem | null;
 }
 
 export interface ParsedList {
@@ -173,25 +173,13 @@ function readRow(
 ): ParsedRow {
   const out: ParsedRow = { row, cells, value: null, span: null, cost: null, problem: null };
   const value = readValue(shape.kind, cells[shape.valueColumn] ?? '');
-  if (!value.ok) return { ...out, problem: { code: value.code, detail: value.detail } };
+  if (!value.ok) return { ...out, problem: { code: value.code, ...(value.values ? { values: value.values } : {}) } };
   const timeCell = shape.timeColumn === null ? '' : (cells[shape.timeColumn] ?? '').trim();
   const span = timeCell === '' ? null : readSendTime(timeCell, shape.tz);
   if (timeCell !== '' && span === null)
-    return {
-      ...out,
-      problem: {
-        code: 'not-a-time',
-        detail: `The send time "${timeCell.slice(0, 40)}" is not a date and time (e.g. 2026-11-01 10:00:05, 2026/11/1 10:00 or 2026-11-01T10:00:05+09:00).`,
-      },
-    };
+    return { ...out, problem: { code: 'not-a-time', values: { cell: timeCell.slice(0, 40) } } };
   const cost = shape.costColumn === null ? null : readCost(cells[shape.costColumn] ?? '');
   if (cost === 'bad')
-    return {
-      ...out,
-      problem: {
-        code: 'not-a-cost',
-        detail: `The cost "${(cells[shape.costColumn!] ?? '').slice(0, 30)}" is not an amount (e.g. 3.30 or ¥3.30).`,
-      },
-    };
+    return { ...out, problem: { code: 'not-a-cost', values: { cell: (cells[shape.costColumn!] ?? '').slice(0, 30) } } };
   return { ...out, value: value.value, span, cost };
 }

@@ -6,7 +6,7 @@
  */
 import { deliveryLatencyMs } from '../cdr/latency';
 import { rezoneTimestamp, type Zone } from '../time/zones';
-import type { AnswerRecord, ReconcileRow } from './api';
+import type { AnswerRecord, ReconcileRow, RowProblem } from './api';
 import type { StoredMatch, StoredRow } from './job-row';
 
 /** A record as an answer gives it, in `tz`. */
@@ -30,8 +30,11 @@ export function presentRecord(m: StoredMatch, tz: Zone): AnswerRecord {
   };
 }
 
+/** Says a row's problem in the reader's language. */
+export type ProblemWords = (problem: RowProblem) => string;
+
 /** A stored row as the API and the file give it. `columns`: the upload's column names. */
-export function presentRow(row: StoredRow, columns: readonly string[], tz: Zone): ReconcileRow {
+export function presentRow(row: StoredRow, columns: readonly string[], tz: Zone, say: ProblemWords): ReconcileRow {
   const input: Record<string, string> = {};
   columns.forEach((name, i) => (input[name] = row.cells[i] ?? ''));
   return {
@@ -40,7 +43,7 @@ export function presentRow(row: StoredRow, columns: readonly string[], tz: Zone)
     value: row.value ?? '',
     sentAt: row.sentAt === null ? null : new Date(row.sentAt).toISOString(),
     outcome: row.outcome,
-    problem: row.problem,
+    problem: row.problem ? { code: row.problem.code, detail: say(row.problem) } : null,
     records: row.outcome === 'invalid' ? [] : row.matches.map((m) => presentRecord(m, tz)),
   };
 }

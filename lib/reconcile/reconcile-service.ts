@@ -26,6 +26,10 @@ import { rowsOf } from './row-spans';
 import { SummaryTally } from './summary';
 import type { ReconcileRunner } from './runner';
 import type { RowsQuery } from './rows-query';
+import { problemWords } from './problem-words';
+
+/** The reader's language (lib/i18n's locales). */
+type Locale = 'en' | 'ja';
 import type { Zone } from '../time/zones';
 
 /** The signed-in account a reconciliation belongs to (its session renews the upstream token). */
@@ -238,7 +242,12 @@ export class ReconcileService {
     return this.present(job);
   }
 
-  async rows(account: ReconcileAccount, id: string, query: RowsQuery): Promise<ReconcileRowsPage> {
+  async rows(
+    account: ReconcileAccount,
+    id: string,
+    query: RowsQuery,
+    locale: Locale = 'en',
+  ): Promise<ReconcileRowsPage> {
     const job = await this.ownJob(account, id);
     const { pageSize } = query;
     const filter = {
@@ -247,7 +256,7 @@ export class ReconcileService {
     };
     const { rows, total } = await this.deps.store.rowsPage(job.id, filter, (query.page - 1) * pageSize, pageSize);
     return {
-      rows: rows.map((r) => presentRow(r, job.columns, query.tz ?? job.tz)),
+      rows: rows.map((r) => presentRow(r, job.columns, query.tz ?? job.tz, problemWords(locale))),
       page: query.page,
       pageSize,
       total,
@@ -261,10 +270,11 @@ export class ReconcileService {
     account: ReconcileAccount,
     id: string,
     opts: { excel: boolean; tz: Zone | null },
+    locale: Locale = 'en',
   ): Promise<{ stream: Readable; fileName: string }> {
     const job = await this.ownJob(account, id);
     return {
-      stream: answerFile(this.deps.store, job, opts.tz ?? job.tz, opts.excel),
+      stream: answerFile(this.deps.store, job, opts.tz ?? job.tz, opts.excel, problemWords(locale)),
       fileName: reconcileFileName(job),
     };
   }

@@ -321,7 +321,7 @@ describe('the upload', () => {
     expect(parsed.list.columns).toEqual(['トランザクションID', 'メモ']);
     expect(parsed.list.rows.map((r) => [r.value, r.problem?.code ?? null])).toEqual([
       [id, null],
-      [null, 'not-a-trx-id'],
+      [null, 'trx-id-characters'],
     ]);
     const created = await h.reconciliations.create(account(), parsed);
     expect(created.plan).toMatchObject({ rows: 2, invalid: 1 });

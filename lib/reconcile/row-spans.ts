@@ -9,7 +9,7 @@ import { badRequest } from '../http/problem';
 import { EXPORT_MAX_RANGE_DAYS } from '../query/query';
 import { DAY_MS } from '../time/units';
 import { formatWallClock } from '../time/zones';
-import type { ReconcileNote } from './api';
+import type { ReconcileNote, RowProblem } from './api';
 import type { StoredRow } from './job-row';
 import type { ReconcileInput } from './reconcile-request';
 
@@ -47,19 +47,18 @@ export function rowsOf(
     });
   const rows = input.list.rows.map((r): StoredRow => {
     const base = { row: r.row, value: r.value, cells: r.cells, cost: r.cost, matches: [] };
-    const invalid = (code: string, detail: string): StoredRow => ({
+    const invalid = (problem: RowProblem): StoredRow => ({
       ...base,
       value: null,
       spanFrom: null,
       spanTo: null,
       sentAt: r.span?.at ?? null,
       outcome: 'invalid',
-      problem: { code, detail },
+      problem,
     });
-    if (r.value === null) return invalid(r.problem!.code, r.problem!.detail);
+    if (r.value === null) return invalid(r.problem!);
     const span = r.span ? { from: Math.max(r.span.from, EARLIEST_MS), to: Math.min(r.span.to, now) } : range!;
-    if (r.span && (r.span.from > now || r.span.at < EARLIEST_MS))
-      return invalid('time-out-of-reach', 'The send time is in the future or before 2000: no record can answer it.');
+    if (r.span && (r.span.from > now || r.span.at < EARLIEST_MS)) return invalid({ code: 'time-out-of-reach' });
     return {
       ...base,
       spanFrom: span.from,
