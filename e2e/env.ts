@@ -11,6 +11,8 @@ export const EXPORTS_PORT = Number(process.env.E2E_EXPORTS_PORT ?? 3102);
 /** The cluster spec's two instances listen on this port and the next (e2e/cluster.spec.ts). */
 export const CLUSTER_PORT = Number(process.env.E2E_CLUSTER_PORT ?? 3103);
 export const HISTORY_PORT = Number(process.env.E2E_HISTORY_PORT ?? 3105);
+/** The reconcile spec's own dashboard (e2e/reconcile.spec.ts). */
+export const RECONCILE_PORT = Number(process.env.E2E_RECONCILE_PORT ?? 3112);
 /** The startup spec's servers, which refuse to start (e2e/startup.spec.ts). */
 export const STARTUP_PORT = Number(process.env.E2E_STARTUP_PORT ?? 3106);
 
