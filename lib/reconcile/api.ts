@@ -44,6 +44,9 @@ export interface RowProblem {
   values?: Record<string, string | number>;
 }
 
+/** Windows a plan lists, at most. */
+export const PLAN_WINDOWS_SHOWN = 50;
+
 /** Rows a list may hold. */
 export const MAX_RECONCILE_ROWS = 100_000;
 
@@ -83,7 +86,10 @@ export interface ReconcilePlan {
   callsAtMost: number;
   /** One lookup per row left: what answering the list one row at a time would cost. */
   callsOneByOne: number;
+  /** The first windows of the plan (PLAN_WINDOWS_SHOWN at most: a sparse list of a year can make thousands). */
   windows: PlannedWindow[];
+  /** Windows of the plan beyond those listed. */
+  windowsNotShown: number;
   /** When the calls can be done at the account's background rate (ISO); null when they never can at these limits. */
   eta: string | null;
   durationMs: number | null;

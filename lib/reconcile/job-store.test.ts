@@ -31,6 +31,7 @@ function job(id: string, state: ReconcileJobRecord['state'] = 'planned'): Reconc
       callsAtMost: 1,
       callsOneByOne: 2,
       windows: [],
+      windowsNotShown: 0,
       eta: null,
       durationMs: null,
       perHour: 7,

@@ -9,7 +9,7 @@ import 'server-only';
 import type { UpstreamGateway } from '../upstream/server';
 import { formatWallClock, type Zone } from '../time/zones';
 import { backgroundRate } from '../governor/server';
-import type { ReconcileKind, ReconcilePlan } from './api';
+import { PLAN_WINDOWS_SHOWN, type ReconcileKind, type ReconcilePlan } from './api';
 import type { StoredRow, StoredTask } from './job-row';
 import { answerLocally, type DraftRow, type LocalDeps } from './local-answer';
 import { planUpstream, windowsOf } from './plan-upstream';
@@ -76,11 +76,12 @@ export async function planRows(
       callsKnown: up.callsKnown,
       callsAtMost: up.callsAtMost,
       callsOneByOne: left.length,
-      windows: up.windows.map(({ from, to, ...w }) => ({
+      windows: up.windows.slice(0, PLAN_WINDOWS_SHOWN).map(({ from, to, ...w }) => ({
         ...w,
         dateFrom: formatWallClock(new Date(from), tz),
         dateTo: formatWallClock(new Date(to), tz),
       })),
+      windowsNotShown: Math.max(0, up.windows.length - PLAN_WINDOWS_SHOWN),
       eta:
         up.calls === 0
           ? new Date(now).toISOString()
