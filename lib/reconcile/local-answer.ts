@@ -8,31 +8,27 @@ import 'server-only';
  */
 import { cut, type Interval } from '../history';
 import type { HistoryIndex, HistoryStore } from '../history/server';
-import { localSearchOf } from '../history/server';
-import { UPSTREAM_SORT } from '../query/query';
 import type { TimeRange } from '../query/ranges';
 import { SECOND_MS } from '../time/units';
 import type { ReconcileKind } from './api';
-import type { StoredRow } from './job-row';
-import { finalOutcome, matchOf, MAX_MATCHES_KEPT, withMatches } from './matches';
+import type { StoredMatch, StoredRow } from './job-row';
+import { receivedMs } from '../cdr/record-columns';
+import { finalOutcome, matchOf, valueOf, withMatches } from './matches';
 
 export interface LocalDeps {
-  history: Pick<HistoryStore, 'records' | 'page'>;
+  history: Pick<HistoryStore, 'records'>;
   index: Pick<HistoryIndex, 'intervals'>;
 }
 
 /** A valid row still to answer, with the parts of its span only the upstream holds (set here). */
 export type DraftRow = StoredRow & { pieces: TimeRange[] };
 
-/** Lookups of the local history at once (PostgreSQL answers them in parallel; SQLite one by one anyway). */
-const PARALLEL = 4;
+/** The record column a kind's values are found by. */
+const COLUMN = { 'client-reference': 'ref', da: 'to_address' } as const;
 
-async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+/** Whether an instant lies in what is held. */
+function isHeld(at: number | null, held: readonly Interval[]): boolean {
+  return at !== null && held.some((h) => at >= h.from && at < h.until);
 }
 
 /** The span of a row in whole seconds (the upstream's unit), at least a second long. */
@@ -67,14 +63,18 @@ export async function answerLocally(
     if (same) same.push(d);
     else byValue.set(d.value!, [d]);
   }
-  const spans = drafts.map(spanOf);
-  const from = Math.min(...spans.map((s) => s.from));
-  const to = Math.max(...spans.map((s) => s.to));
+  let from = Infinity;
+  let to = -Infinity;
+  for (const d of drafts) {
+    const span = spanOf(d);
+    from = Math.min(from, span.from);
+    to = Math.max(to, span.to);
+  }
 
   if (kind === 'trx_id') {
     const held = await deps.index.intervals(scope, from, to, {});
-    const found = new Map<string, DraftRow['matches'][number]>();
-    for (const body of await deps.history.records(scope.key, [...byValue.keys()])) {
+    const found = new Map<string, StoredMatch>();
+    for (const body of await deps.history.records(scope.key, 'trx_id', [...byValue.keys()])) {
       const m = matchOf(JSON.parse(body) as Record<string, unknown>);
       found.set(m.trx_id, m);
     }
@@ -91,28 +91,25 @@ export async function answerLocally(
     return drafts;
   }
 
-  await eachLimited([...byValue.keys()], async (value) => {
-    const own = byValue.get(value)!;
-    // Complete results of a search by this very reference or number count too.
+  // A reference or a number: every record the local history holds of the list's values, read a few
+  // hundred values a statement, then each row given those received in its span where the history
+  // holds everything (complete days, and complete results of a search by this very value).
+  const byRecordValue = new Map<string, StoredMatch[]>();
+  for (const body of await deps.history.records(scope.key, COLUMN[kind], [...byValue.keys()])) {
+    const m = matchOf(JSON.parse(body) as Record<string, unknown>);
+    const value = valueOf(kind, m as unknown as Record<string, unknown>);
+    const same = byRecordValue.get(value);
+    if (same) same.push(m);
+    else byRecordValue.set(value, [m]);
+  }
+  for (const [value, own] of byValue) {
     const held = await deps.index.intervals(scope, from, to, { [kind]: value });
-    const local: TimeRange[] = [];
+    const records = (byRecordValue.get(value) ?? []).filter((m) => isHeld(receivedMs(m), held));
     for (const d of own) {
-      const span = spanOf(d);
-      d.pieces = upstreamPieces(span, held);
-      for (const p of cut(span.from, span.to, held)) if (p.kind === 'local') local.push({ from: p.from, to: p.to });
+      d.pieces = upstreamPieces(spanOf(d), held);
+      d.matches = withMatches(kind, d, records) ?? d.matches;
+      if (d.pieces.length === 0) d.outcome = finalOutcome(d.matches);
     }
-    if (local.length > 0) {
-      const search = localSearchOf(
-        scope.key,
-        { filters: { [kind]: value }, sort: UPSTREAM_SORT, sortOrder: 'asc' },
-        local,
-      );
-      const found = (await deps.history.page(search, 0, MAX_MATCHES_KEPT)).map((body) =>
-        matchOf(JSON.parse(body) as Record<string, unknown>),
-      );
-      for (const d of own) d.matches = withMatches(kind, d, found) ?? d.matches;
-    }
-    for (const d of own) if (d.pieces.length === 0) d.outcome = finalOutcome(d.matches);
-  });
+  }
   return drafts;
 }

@@ -70,6 +70,34 @@ export interface UpstreamPlan {
 
 const overlaps = (a: TimeRange, b: TimeRange) => a.from <= b.to && a.to >= b.from;
 
+/** The first of `windows` (in time order) that ends at or after `at`. */
+function firstEndingAfter(windows: readonly TimeRange[], at: number): number {
+  let lo = 0;
+  let hi = windows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (windows[mid]!.to < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The rows each window holds a piece of (a list of 100,000 rows in a year of windows: no rows × windows scan). */
+function rowsByWindow(rows: readonly PendingRow[], windows: readonly TimeRange[]): PendingRow[][] {
+  const members: PendingRow[][] = windows.map(() => []);
+  for (const r of rows) {
+    let last = -1;
+    for (const p of r.pieces) {
+      for (let i = Math.max(last + 1, firstEndingAfter(windows, p.from)); i < windows.length; i++) {
+        if (windows[i]!.from > p.to) break;
+        members[i]!.push(r);
+        last = i;
+      }
+    }
+  }
+  return members;
+}
+
 /** The tasks that answer `rows`, given each window's size (`sizes[i]` of `windows[i]`). */
 export function planUpstream(
   kind: ReconcileKind,
@@ -83,9 +111,10 @@ export function planUpstream(
   const filters = new Map<string, TimeRange[]>();
   const lookups = new Set<string>();
   let nextId = 1;
+  const members = rowsByWindow(rows, windows);
   windows.forEach((w, i) => {
     const size = sizes[i]!;
-    const inWindow = rows.filter((r) => r.pieces.some((p) => overlaps(p, w)));
+    const inWindow = members[i]!;
     const values = new Set(inWindow.map((r) => r.value));
     const whole = wholeCalls(size, w, pageSize);
     const askEach = whole === null ? values.size < 2 : cheaperToAskEach(whole, values.size);
@@ -149,22 +178,36 @@ export function planUpstream(
   }
   // A filtered query is counted in the window it starts in (a value's rows in two windows may be one query).
   for (const t of filterTasks) {
-    const first = plan.windows.find((w) => w.strategy === 'filter' && overlaps(w, t));
-    if (first) first.calls += 1;
+    for (let i = firstEndingAfter(plan.windows, t.from); i < plan.windows.length; i++) {
+      const w = plan.windows[i]!;
+      if (w.from > t.to) break;
+      if (w.strategy === 'filter') {
+        w.calls += 1;
+        break;
+      }
+    }
   }
   const askedAlone = filterTasks.length + lookups.size;
   plan.calls += askedAlone;
   plan.callsAtMost += askedAlone;
   for (const t of filterTasks) plan.tasks.push({ ...t, id: nextId++ });
+  const spans = new Map<string, TimeRange>();
+  for (const r of rows) {
+    if (!lookups.has(r.value)) continue;
+    for (const p of r.pieces) {
+      const known = spans.get(r.value);
+      spans.set(r.value, known ? { from: Math.min(known.from, p.from), to: Math.max(known.to, p.to) } : { ...p });
+    }
+  }
   for (const value of lookups) {
-    const spans = rows.filter((r) => r.value === value).flatMap((r) => r.pieces);
+    const span = spans.get(value)!;
     plan.tasks.push({
       id: nextId++,
       kind: 'lookup',
       param: null,
       value,
-      from: Math.min(...spans.map((s) => s.from)),
-      to: Math.max(...spans.map((s) => s.to)),
+      from: span.from,
+      to: span.to,
       state: 'pending',
       totalFound: null,
       pagesDone: 0,

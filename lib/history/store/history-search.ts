@@ -47,10 +47,11 @@ export interface HistorySearch {
   /** The record of a trx_id in the scope's copy (JSON), or null. */
   record(scope: string, trxId: string): Promise<string | null>;
   /**
-   * The records of these trx_ids (lower case) the scope's copy holds (JSON), in no order: a list
-   * of thousands read with a statement per few hundred, not one each (a reconciliation's list).
+   * The records (JSON) the scope's copy holds whose `column` is one of `values` (trx_ids in lower
+   * case, numbers, references), in no order: a list of thousands read with a statement per few
+   * hundred, each through the column's index, not one statement each (a reconciliation's list).
    */
-  records(scope: string, trxIds: readonly string[]): Promise<string[]>;
+  records(scope: string, column: 'trx_id' | 'to_address' | 'ref', values: readonly string[]): Promise<string[]>;
   count(search: LocalSearch): Promise<number>;
   /** The records (JSON) at positions [offset, offset + limit) of the search's order. */
   page(search: LocalSearch, offset: number, limit: number): Promise<string[]>;
@@ -69,7 +70,7 @@ export interface HistorySearch {
 /** From this offset on, a page in received-time order is found through the hourly rollups (seek). */
 const SEEK_FROM_OFFSET = 2_000;
 
-/** trx_ids looked up per statement by `records`: far below either dialect's parameter limit. */
+/** Values looked up per statement by `records`: far below either dialect's parameter limit. */
 const RECORDS_PER_STATEMENT = 500;
 
 /** Finds of the text index looked up one by one whatever the range (a few ms: see textFirst). */
@@ -560,15 +561,15 @@ export function createHistorySearch(
         .executeTakeFirst();
       return row?.body ?? null;
     },
-    async records(scope, trxIds) {
+    async records(scope, column, values) {
       const bodies: string[] = [];
-      for (let i = 0; i < trxIds.length; i += RECORDS_PER_STATEMENT) {
+      for (let i = 0; i < values.length; i += RECORDS_PER_STATEMENT) {
         const rows = await db
           .selectFrom('history_records')
           .innerJoin('history_bodies', 'history_bodies.id', 'history_records.id')
           .select('history_bodies.body')
           .where('history_records.scope', '=', scope)
-          .where('history_records.trx_id', 'in', trxIds.slice(i, i + RECORDS_PER_STATEMENT))
+          .where(`history_records.${column}`, 'in', values.slice(i, i + RECORDS_PER_STATEMENT))
           .execute();
         for (const r of rows) bodies.push(r.body);
       }
