@@ -15,7 +15,7 @@
  *     sync's own calls.
  *  3. At 1,000,000 records over 31 days (BENCH_MIRROR_RECORDS to change it; loaded straight from the
  *     simulator's dataset, each day marked complete, through the store's own write path): disk
- *     bytes per record, and p95 of searches answered by the planner (lib/search/search-service)
+ *     bytes per record, and p95 of searches answered by the planner (lib/search/planner.ts)
  *     — two filters, free text, another column's order, pages 1 and 1000 — with no call.
  *
  *   npm run bench:mirror

@@ -50,6 +50,7 @@ const isKernel = (file: string) => KERNEL.some((k) => file === `lib/${k}` || fil
 const isEntry = (file: string) => /^lib\/[^/]+\/(index|client|server)\.ts$/.test(file);
 const usesReact = (file: string) =>
   /from '(react|@tanstack\/react-query|nuqs)'/.test(fs.readFileSync(path.join(ROOT, file), 'utf8'));
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const serverOnly = (file: string) => /^import 'server-only';/m.test(fs.readFileSync(path.join(ROOT, file), 'utf8'));
 const edges = new Map<string, string[]>(
   files.map((file) => {
@@ -126,7 +127,7 @@ describe('the import graph', () => {
 
   it('lists the features a newcomer looks for, each with an entry file', () => {
     expect(FEATURES).toEqual(
-      expect.arrayContaining(['auth', 'exports', 'governor', 'history', 'insights', 'search', 'upstream']),
+      expect.arrayContaining(['auth', 'exports', 'governor', 'history', 'insights', 'lookup', 'search', 'upstream']),
     );
     expect(
       FEATURES.filter(
@@ -135,6 +136,20 @@ describe('the import graph', () => {
           !fs.existsSync(path.join(ROOT, 'lib', f, 'server.ts')),
       ),
     ).toEqual([]);
+  });
+
+  it('decides local or upstream in one module: only the planner cuts a range or names what only the local history answers', () => {
+    const PLANNER = 'lib/search/planner.ts';
+    // Types of the plan may be read anywhere; the cut itself, and the local-only rule, only here.
+    const cutters = [...edges]
+      .filter(([f, ts]) => f !== PLANNER && ts.includes('lib/search/range-pieces.ts'))
+      .filter(([f]) => /^\s*import\s+(?!type\b)[^;]*from\s*'\.\/range-pieces'/m.test(read(f)))
+      .map(([f]) => f);
+    expect(cutters).toEqual([]);
+    const deciders = files.filter(
+      (f) => f !== PLANNER && f !== 'lib/query/filters.ts' && /\blocalFiltersIn\b/.test(read(f)),
+    );
+    expect(deciders).toEqual([]);
   });
 
   it('keeps the kernel below the features: it uses none of them, nor the composition root', () => {

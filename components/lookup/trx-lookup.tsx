@@ -6,7 +6,7 @@
  */
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
-import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
+import { normaliseTrxId, trxIdProblem } from '@/lib/lookup';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { zoneOf } from '@/lib/search';
 import styles from './trx-lookup.module.css';

@@ -12,7 +12,7 @@ import type { Field } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import type { FilterParam } from '@/lib/query/filters';
 import type { Zone } from '@/lib/time/zones';
-import { transactionQueryOptions } from '@/lib/search/client';
+import { transactionQueryOptions } from '@/lib/lookup/client';
 import { CdrDetail } from '../cdr/cdr-detail';
 import { CopyButton } from '../common/copy-button';
 import { QueryProblem } from './query-problem';

@@ -13,7 +13,7 @@ import { QUERY_DEFAULTS } from '@/lib/query/query';
 import { parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { fieldText } from '@/lib/cdr/cdr-view';
-import { transactionQueryOptions } from '@/lib/search/client';
+import { transactionQueryOptions } from '@/lib/lookup/client';
 import { pageHref, zoneOf } from '@/lib/search';
 import { CdrDetail } from '../cdr/cdr-detail';
 import { CopyButton } from '../common/copy-button';

@@ -11,7 +11,7 @@ import dynamic from 'next/dynamic';
 import { useQueryStates } from 'nuqs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
-import { normaliseTrxId } from '@/lib/cdr/trx-id';
+import { normaliseTrxId } from '@/lib/lookup';
 import { filterDef, type FilterParam } from '@/lib/query/filters';
 import { queryKey, UPSTREAM_SORT, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';

@@ -5,7 +5,7 @@ import 'server-only';
  * text under the same secret always decodes to the same claims, so the claims are kept — keyed by a
  * digest of secret and cookie (the cookie is a bearer credential and is not kept) — and checked on
  * each use for expiry exactly as next-auth's decoder checks them. A cookie that does not decode is
- * not remembered: it is decoded (and refused) again each time, as before.
+ * not remembered: it is decoded (and refused) again each time.
  *
  * Bounded: past MAX_KEPT the least recently used are dropped (a dropped one is simply decoded again).
  */

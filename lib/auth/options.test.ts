@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JWT } from 'next-auth/jwt';
-import { QuotaExceededError } from '../governor/governor';
+import { QuotaExceededError } from '../governor/quota-errors';
 import type { VaultEntry, VaultStore } from './vault';
 import { UpstreamError } from '../upstream/errors';
 import { authOptions, type AuthDeps } from './options';

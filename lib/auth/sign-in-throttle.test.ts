@@ -107,7 +107,7 @@ describe('the sign-in throttle', () => {
       expect(await throttle.begin('demo', '198.51.100.7')).toMatchObject({ go: false, by: 'key' });
       const owner = await throttle.begin('demo', OWNER);
       expect(owner.go).toBe(true);
-      // Checked upstream as an owner's sign-in (the cap keeps room for those: lib/governor/policy.ts).
+      // Checked upstream as an owner's sign-in (the cap keeps room for those: lib/governor/decision.ts).
       expect(owner.go && owner.attempt.knownAddress).toBe(true);
       const elsewhere = await throttle.begin('fuji', STRANGER);
       expect(elsewhere.go && elsewhere.attempt.knownAddress).toBe(false);

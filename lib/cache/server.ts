@@ -5,4 +5,5 @@ import 'server-only';
 export { STALE_GRACE_MS, cachePolicy, type CachePolicy } from './cache-policy';
 export { withMemoryCache } from './memory-page-cache';
 export { createPageCache, type CachedPage, type PageCacheStore } from './page-cache-store';
-export { UpstreamPages, canStandIn, staleReason } from './upstream-pages';
+export { CachedPages } from './cached-pages';
+export { UpstreamPages, canStandIn, staleReason, type SliceResult } from './upstream-pages';

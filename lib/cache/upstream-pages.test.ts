@@ -89,11 +89,11 @@ describe('a slice near the upstream’s last page', () => {
     expect(refused).toBeInstanceOf(ProblemError);
     expect((refused as ProblemError).problem.type).toBe('/problems/beyond-reach');
     expect(asked).toEqual([]);
-    expect(await upstream.callsFor('demo', base, 0, 'asc', 50_000, 50_100)).toEqual({
+    expect(await upstream.cached.callsFor('demo', base, 0, 'asc', 50_000, 50_100)).toEqual({
       calls: 0,
       oldestFetchedAt: null,
     });
-    expect((await upstream.callsFor('demo', base, 0, 'asc', 49_950, 50_050)).calls).toBe(1);
+    expect((await upstream.cached.callsFor('demo', base, 0, 'asc', 49_950, 50_050)).calls).toBe(1);
   });
 
   it('asks for no page past the end of a small result, and answers a page past it empty with no call', async () => {

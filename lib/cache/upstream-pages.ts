@@ -1,15 +1,10 @@
 import 'server-only';
 /**
- * Records at positions [start, end) of one upstream query (a base: range and upstream filters, read
- * in UTC at the upstream's largest page size), in one sort order, spending as few calls as possible:
- *  - one cached upstream page serves every dashboard page size and zone;
- *  - a settled range serves the opposite sort order by mirroring positions (desc position i is asc
- *    position N-1-i, the tie rule being symmetric);
- *  - positions past the known end cost nothing;
- *  - when the upstream cannot be asked (limits, outage), expired pages stand in, said so.
- * Nothing is prefetched: a call is only made for a page somebody asked for.
+ * The upstream-pages executor: records at positions [start, end) of one upstream query, asking the
+ * upstream (through the governor) only for the pages the cache (cached-pages.ts) cannot answer,
+ * and keeping what it reads. When the upstream cannot be asked (limits, outage), expired pages
+ * stand in, said so. Nothing is prefetched: a call is only made for a page somebody asked for.
  */
-import type { Cdr } from '../cdr/schema';
 import { QuotaExceededError } from '../governor/server';
 import { ProblemError } from '../http/problem';
 import { log } from '../log';
@@ -17,16 +12,10 @@ import { MAX_PAGE, type SortOrder } from '../query/query';
 import { pageFault, reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
 import type { CachedPage, PageCacheStore } from './page-cache-store';
+import { CachedPages, type Slice } from './cached-pages';
 import { isRetryable, UpstreamError } from '../upstream/server';
 import type { CachePolicy } from './cache-policy';
 import { callsSpentBy, type QueryClass, type UpstreamAccount, type UpstreamGateway } from '../upstream/server';
-
-/** Records of consecutive positions, and the pages they came from. */
-export interface Slice {
-  total: number;
-  records: Cdr[];
-  pages: CachedPage[];
-}
 
 export interface SliceResult extends Slice {
   /** Upstream calls this answer spent (0 for pages read with another request's call). */
@@ -37,23 +26,6 @@ export interface SliceResult extends Slice {
   stale?: string;
   /** Set when a page read now did not hold what its count promises (shown as sent, not kept): what was wrong. */
   notWhole?: string;
-}
-
-/** What the cache can say before any call. */
-interface Lookup {
-  resolved: Slice | null;
-  /** Upstream pages (in the asked sort) to fetch when not resolved. */
-  missing: number[];
-  /** Expired pages that could stand in when the upstream cannot be asked. */
-  stale: Slice | null;
-}
-
-/** Upstream pages (1-based) holding positions [start, end). */
-export function upstreamPagesFor(start: number, end: number, pageSize: number): number[] {
-  if (end <= start) return [];
-  const first = Math.floor(start / pageSize) + 1;
-  const last = Math.floor((end - 1) / pageSize) + 1;
-  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
 export interface UpstreamPagesDeps {
@@ -67,7 +39,12 @@ export interface UpstreamPagesDeps {
 }
 
 export class UpstreamPages {
-  constructor(private readonly deps: UpstreamPagesDeps) {}
+  /** What the cache answers, asked before any call (the planner prices an upstream plan with it). */
+  readonly cached: CachedPages;
+
+  constructor(private readonly deps: UpstreamPagesDeps) {
+    this.cached = new CachedPages(deps);
+  }
 
   /** Positions [start, end) of `base` in `sortOrder` (`to` is the range's end, for the cache policy). */
   async slice(
@@ -87,7 +64,7 @@ export class UpstreamPages {
     const reach = reachableRecords(pageSize);
     // A page past the end of a result the cache knows the size of is empty, reachable or not.
     if (start >= reach) {
-      const total = await this.knownTotal(account.apiKey, base);
+      const total = await this.cached.knownTotal(account.apiKey, base);
       if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0, fresh: false };
       throw new ProblemError({
         type: '/problems/beyond-reach',
@@ -98,7 +75,7 @@ export class UpstreamPages {
       });
     }
     end = Math.min(end, reach);
-    let lookup = await this.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
+    let lookup = await this.cached.lookup(account.apiKey, base, to, sortOrder, start, end, this.deps.now(), fetched);
     if (lookup.resolved) return { ...lookup.resolved, calls: 0, fresh: false };
     let calls = 0;
     /** Whether a page was read from the upstream for this answer (with a call of its own or another request's). */
@@ -161,7 +138,7 @@ export class UpstreamPages {
         return { ...standIn, calls: calls + callsSpentBy(err), fresh: false, stale: staleReason(err) };
       }
       // Cut at the result's end: the pages past it were not asked for.
-      lookup = await this.lookup(
+      lookup = await this.cached.lookup(
         account.apiKey,
         base,
         to,
@@ -175,105 +152,6 @@ export class UpstreamPages {
     // Still moving after a second round: the pages as read (each of them fresh).
     return { ...((lookup.resolved ?? lookup.stale) as Slice), calls, fresh, ...(notWhole ? { notWhole } : {}) };
   }
-
-  /** Upstream calls `slice` would spend now (0 when the cache answers). */
-  async callsFor(
-    account: string,
-    base: UpstreamBase,
-    to: number,
-    sortOrder: SortOrder,
-    start: number,
-    end: number,
-  ): Promise<{ calls: number; oldestFetchedAt: number | null }> {
-    // Beyond the upstream's reach nothing is asked (slice refuses it).
-    const reach = reachableRecords(this.deps.pageSize);
-    if (start >= reach) return { calls: 0, oldestFetchedAt: null };
-    const lookup = await this.lookup(
-      account,
-      base,
-      to,
-      sortOrder,
-      start,
-      Math.min(end, reach),
-      this.deps.now(),
-      new Map(),
-    );
-    if (!lookup.resolved) return { calls: lookup.missing.length, oldestFetchedAt: null };
-    const oldest = Math.min(...lookup.resolved.pages.map((p) => p.fetchedAt));
-    return { calls: 0, oldestFetchedAt: Number.isFinite(oldest) ? oldest : null };
-  }
-
-  /** A fresh page of a query (either sort), which says its total (the answer's age is the page's), else null. */
-  async countingPage(account: string, base: UpstreamBase): Promise<CachedPage | null> {
-    return this.deps.cache.anyPage(account, base.key, this.deps.now());
-  }
-
-  /** The total of a query when a fresh page of it (either sort) is cached, else null. */
-  async knownTotal(account: string, base: UpstreamBase): Promise<number | null> {
-    return (await this.countingPage(account, base))?.totalFound ?? null;
-  }
-
-  private async lookup(
-    account: string,
-    base: UpstreamBase,
-    to: number,
-    sortOrder: SortOrder,
-    start: number,
-    end: number,
-    now: number,
-    fetched: Map<number, CachedPage>,
-  ): Promise<Lookup> {
-    const { cache, policy, pageSize: U } = this.deps;
-    const wanted = upstreamPagesFor(start, end, U);
-    const direct = await Promise.all(
-      wanted.map(async (p) => fetched.get(p) ?? (await cache.getPage(account, base.key, sortOrder, p))),
-    );
-    const usable = (p: CachedPage | null | undefined): p is CachedPage =>
-      !!p && (p.expiresAt > now || fetched.has(p.page));
-    // Pages read at different moments join only when they agree on the result's size (the newest
-    // read's): otherwise records moved between them, and joined they would repeat some, miss others.
-    const newest = direct
-      .filter(usable)
-      .reduce<CachedPage | null>((a, p) => (!a || p.fetchedAt > a.fetchedAt ? p : a), null);
-    const fresh = (p: CachedPage | null | undefined): p is CachedPage =>
-      usable(p) && (!newest || p.totalFound === newest.totalFound);
-    const missing = wanted.filter((_, i) => !fresh(direct[i]));
-    const allDirect = direct.every((p): p is CachedPage => p !== null);
-    const stale = allDirect && direct.length > 0 ? cut(direct as CachedPage[], start, end, U) : null;
-
-    if (missing.length === 0 && direct.length > 0)
-      return { resolved: cut(direct as CachedPage[], start, end, U), missing, stale };
-
-    // What does the cache know of the total? A fresh page of either sort order tells it.
-    const known = await cache.anyPage(account, base.key, now);
-    if (known) {
-      const total = known.totalFound;
-      // Past the end: nothing to fetch (the upstream would answer an empty page).
-      if (start >= total) return { resolved: { total, records: [], pages: [known] }, missing: [], stale };
-      if (policy.isSettled(to, now)) {
-        const opposite: SortOrder = sortOrder === 'asc' ? 'desc' : 'asc';
-        const mEnd = total - start;
-        const mStart = Math.max(0, total - end);
-        const pages = await Promise.all(
-          upstreamPagesFor(mStart, mEnd, U).map((p) => cache.getPage(account, base.key, opposite, p)),
-        );
-        if (pages.every((p) => usable(p) && p.totalFound === total)) {
-          const mirrored = cut(pages as CachedPage[], mStart, mEnd, U);
-          return { resolved: { ...mirrored, records: mirrored.records.reverse() }, missing: [], stale };
-        }
-      }
-    }
-    return { resolved: null, missing, stale };
-  }
-}
-
-/** Records at positions [start, end) from consecutive upstream pages. */
-function cut(pages: CachedPage[], start: number, end: number, U: number): Slice {
-  const first = pages[0] as CachedPage;
-  const firstPosition = (first.page - 1) * U;
-  const all = pages.length === 1 ? first.body._embedded.cdrs : pages.flatMap((p) => p.body._embedded.cdrs);
-  const total = Math.max(...pages.map((p) => p.totalFound));
-  return { total, records: all.slice(start - firstPosition, Math.min(end, total) - firstPosition), pages };
 }
 
 /** Whether an expired copy may be shown instead of failing: the upstream could not be asked, or answered nonsense. */

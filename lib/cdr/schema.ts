@@ -63,7 +63,7 @@ export type Cdr = { [K in CdrFieldKey]: K extends IntegerField ? number | null :
 /**
  * The fields' values are read in one pass over the list, on the object zod built: a schema per
  * value (a transform each) made zod build and drop about twice the garbage, the most of any
- * step of an upstream page (see bench/NOTES.md, 2026-11-28).
+ * step of an upstream page (bench/NOTES.md).
  */
 export const cdrSchema = recordSchema.transform((record, ctx): Cdr => {
   const out = record as Record<string, unknown>;

@@ -5,11 +5,10 @@
  * cells' rules are in csv-format.ts. A whole small document at once, or a long one in parts (its
  * header, then each row's line), so memory stays flat however long the file.
  *
- * Why d3-dsv's cell quoting (csv-format.ts) and not csv-stringify, used until 2026-11-28: an export
- * makes every record into its line as its page comes, and csv-stringify spent about 0.8 ms of the
- * server's thread a page of 100 such lines (a cast, a context object and an array per cell);
- * d3-dsv's one regular expression a cell writes the same bytes in about a quarter of the time
- * (bench/NOTES.md).
+ * Why d3-dsv's cell quoting (csv-format.ts) and not csv-stringify: an export makes every record
+ * into its line on the server's thread as its page comes, and csv-stringify's cast, context object
+ * and array per cell cost about four times what d3-dsv's one regular expression a cell does, for
+ * the same bytes (bench/NOTES.md).
  */
 import type { CdrFieldKey } from '../cdr/fields';
 import { csvCell } from './csv-format';

@@ -7,7 +7,6 @@ import 'server-only';
  * neither knows is counted as one call and said to be unknown.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import { cut } from '../history';
 import { MAX_PAGE, queryBody, UPSTREAM_SORT } from '../query/query';
 import { reachableRecords } from '../query/ranges';
 import type { PageCacheStore } from '../cache/server';
@@ -16,15 +15,7 @@ import { accountSchedule, type ScheduleDeps } from './account-schedule';
 import { describeSchedule } from './describe';
 import type { FrozenQuery } from './export-request';
 import { windowBase } from './job-record';
-import {
-  heldFor,
-  isLocalOnly,
-  localOnlyRanges,
-  nothingHeldMessage,
-  searchOfWindow,
-  uncoveredWarning,
-  type LocalReadDeps,
-} from './local-windows';
+import { planFor, nothingHeldMessage, searchOfWindow, uncoveredWarning, type LocalReadDeps } from './local-windows';
 import type { ExportEstimate, ExportQuery } from './api';
 import { inSortOrder, splitForDepth, splitRange, type TimeRange } from '../query/ranges';
 
@@ -96,9 +87,10 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
     });
   };
 
-  if (isLocalOnly(jobLike)) {
+  const whole = await planFor(deps.local, jobLike, { from: jobLike.query.from, to: jobLike.query.to });
+  if (whole.kind === 'local-only') {
     // Free text, local filters, another order: one local read over what the copy holds.
-    const { ranges: held, gaps } = await localOnlyRanges(deps.local, jobLike);
+    const { ranges: held, gaps } = whole;
     if (held.length === 0) warnings.push(nothingHeldMessage(jobLike));
     else if (gaps.length > 0) warnings.push(uncoveredWarning(gaps, jobLike));
     const records = held.length === 0 ? 0 : await deps.local.history.count(searchOfWindow(jobLike, held));
@@ -113,7 +105,8 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
         `The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`,
       );
     for (const r of ranges) {
-      const pieces = cut(r.from, r.to, await heldFor(deps.local, jobLike, r));
+      const plan = await planFor(deps.local, jobLike, r);
+      const pieces = plan.kind === 'upstream' ? [plan.piece] : plan.kind === 'local-only' ? [] : plan.pieces;
       const parts: PieceEstimate[] = [];
       for (const p of pieces) {
         if (p.kind === 'local') {

@@ -9,9 +9,9 @@ import 'server-only';
  * flat however many records. A crash mid-write leaves only orphan chunks, cleared when the file is
  * written again.
  *
- * Jobs made before 2026-11-28 stored each record as the JSON of its columns (no `rowFormat`), as an
- * instance of that version still does for any job (a rolling upgrade): those lines are made here,
- * at the end, as they were then.
+ * A job without `rowFormat` stored each record as the JSON of its columns (an earlier version made
+ * it, or an instance of that version still running in a rolling upgrade wrote its pages): those
+ * lines are made here, at the end.
  */
 import { TIMESTAMP_FIELDS, type CdrFieldKey } from '../cdr/fields';
 import { receivedMs } from '../cdr/record-columns';

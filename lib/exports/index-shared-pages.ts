@@ -38,7 +38,7 @@ export async function indexSharedPages(
     if (w.state !== 'done' || w.local) continue;
     const key = windowBase(job, w).key;
     for (let page = 1; page <= w.pagesDone; page++) {
-      // The server stops: what is not indexed costs a lookup one call, as before this ran.
+      // The server stops: what is not indexed costs a lookup one call, nothing worse.
       if (signal?.aborted) return indexed;
       const cached = await cache.getPage(job.account, key, job.query.sortOrder, page);
       if (cached) batch.push(cached);

@@ -61,7 +61,7 @@ export interface ExportJobRecord {
   /**
    * What a stored row of the job holds (lib/exports/file-writer.ts): `csv-line`, the record's line
    * of the file, written as it is read; absent, the JSON of its columns, made into the file at the
-   * end (jobs made before 2026-11-28).
+   * end (jobs an earlier version made).
    */
   rowFormat?: 'csv-line';
   fileName: string;
@@ -94,7 +94,7 @@ export interface ExportJobRecord {
   failures: number;
   /**
    * Times the current page came back not whole (short of its count, a record twice) and was asked
-   * again (job-step.ts); absent: none.
+   * again (keep-upstream-page.ts); absent: none.
    */
   rereads?: number;
   /**

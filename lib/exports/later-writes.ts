@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Writes an export leaves for later. The dashboard's copy of a fetched page (its page cache) is not
- * needed before the next upstream call — only the job's own record is (job-step.ts) — so instead of
+ * needed before the next upstream call — only the job's own record is (keep-upstream-page.ts) — so instead of
  * delaying that call, it is written while the call is in flight, when the server would otherwise
  * only wait. Each write handles its own failure (a lost copy costs a later search one call).
  */

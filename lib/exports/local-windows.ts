@@ -1,8 +1,8 @@
 import 'server-only';
 /**
  * An export reads from the local history (lib/history) whatever it holds completely: no call, at
- * local speed. Before a window's first page it is cut by what the account's copy holds for the
- * export's filters (complete days, complete results of the cache):
+ * local speed. Before a window's first page it is planned as a search is (lib/search's planner,
+ * the one owner of what is read locally and what upstream):
  *  - held whole: the window is read locally;
  *  - held in part: it is replaced by narrower windows, local and upstream, in the export's order
  *    (the way a window too deep for the upstream is replaced), so each part is read its own way;
@@ -12,20 +12,19 @@ import 'server-only';
  * Windows already started keep their source: a page bought upstream is never read twice.
  */
 import type { Cdr } from '../cdr/schema';
-import { cut, gapsOf, heldRanges, type Interval, type Piece } from '../history';
-import { filtersOfParams, type HistoryIndex } from '../history/server';
 import { localSearchOf } from '../history/server';
 import { scopeOf } from '../history';
-import { needsLocalHistory, UPSTREAM_SORT } from '../query/query';
+import { UPSTREAM_SORT } from '../query/query';
 import { inSortOrder, type TimeRange } from '../query/ranges';
 import type { LocalSearch } from '../history/server';
 import type { HistoryStore } from '../history/server';
+import { onlyLocalCanAnswer, type Plan, type Planner, type PlannedQuery } from '../search/server';
 import type { ExportJobRecord, StoredWindow } from './job-row';
 import { formatWallClock } from '../time/zones';
-import { newWindow, windowBase, windowLabel } from './job-record';
+import { newWindow, windowLabel } from './job-record';
 
 export interface LocalReadDeps {
-  historyIndex: Pick<HistoryIndex, 'intervals'>;
+  planner: Pick<Planner, 'plan'>;
   history: Pick<HistoryStore, 'count' | 'page'>;
 }
 
@@ -34,28 +33,23 @@ export const LOCAL_BATCH = 1_000;
 
 type JobView = Pick<ExportJobRecord, 'account' | 'enterpriseId' | 'query' | 'pageSize'>;
 
-/** Whether the export asks for what only the local history can do. */
-export function isLocalOnly(job: Pick<ExportJobRecord, 'query'>): boolean {
-  return needsLocalHistory({ filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT });
+/** The export's query as the planner reads it. */
+function plannedQuery(job: Pick<ExportJobRecord, 'query'>): PlannedQuery {
+  return { filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT };
 }
 
-function scopeOfJob(job: JobView) {
-  return scopeOf({ apiKey: job.account, enterpriseId: job.enterpriseId });
+/** Whether the export asks for what only the local history can do. */
+export function isLocalOnly(job: Pick<ExportJobRecord, 'query'>): boolean {
+  return onlyLocalCanAnswer(plannedQuery(job));
 }
 
 function scopeKey(job: JobView): string {
-  return scopeOfJob(job).key;
+  return scopeOf({ apiKey: job.account, enterpriseId: job.enterpriseId }).key;
 }
 
-/** What the account's copy holds of `range` for the export's upstream filters. */
-export function heldFor(deps: LocalReadDeps, job: JobView, range: TimeRange): Promise<Interval[]> {
-  return deps.historyIndex.intervals(
-    scopeOfJob(job),
-    range.from,
-    range.to,
-    filtersOfParams(windowBase(job, range).params),
-    isLocalOnly(job),
-  );
+/** The plan of the export's query over `range` (lib/search's planner: the same rule as a search). */
+export function planFor(deps: LocalReadDeps, job: JobView, range: TimeRange): Promise<Plan> {
+  return deps.planner.plan({ apiKey: job.account, enterpriseId: job.enterpriseId }, plannedQuery(job), range);
 }
 
 /** The search that reads a local window (its held ranges, the export's filters and order). */
@@ -67,14 +61,12 @@ export function searchOfWindow(job: JobView, ranges: readonly TimeRange[]): Loca
   );
 }
 
-/** How a local-only export's range splits into what the copy holds and what it cannot search. */
-export async function localOnlyRanges(
-  deps: LocalReadDeps,
-  job: JobView,
-): Promise<{ ranges: TimeRange[]; gaps: TimeRange[] }> {
-  const { from, to } = job.query;
-  const ranges = heldRanges(from, to, await heldFor(deps, job, { from, to }));
-  return { ranges, gaps: gapsOf(from, to, ranges) };
+/**
+ * The plan a window is read by. A query only the local history can answer is planned over the
+ * export's whole range: it is read as one local window, so the file keeps the query's order.
+ */
+function windowPlan(deps: LocalReadDeps, job: JobView, w: TimeRange): Promise<Plan> {
+  return planFor(deps, job, isLocalOnly(job) ? { from: job.query.from, to: job.query.to } : w);
 }
 
 export type Route = 'local' | 'upstream' | 'replaced';
@@ -90,22 +82,21 @@ export async function routeWindow(
 ): Promise<Route | 'empty'> {
   if (w.local) return 'local';
   if (w.pagesDone > 0 || w.totalFound !== null) return 'upstream';
-  if (isLocalOnly(job)) {
-    const { ranges, gaps } = await localOnlyRanges(deps, job);
-    if (ranges.length === 0) return 'empty';
+  const plan = await windowPlan(deps, job, w);
+  if (plan.kind === 'local-only') {
+    if (plan.ranges.length === 0) return 'empty';
     for (const x of job.windows) if (x.state === 'pending') x.state = 'split';
-    job.windows.push({ ...newWindow(job, { from: job.query.from, to: job.query.to }), local: { ranges } });
-    if (gaps.length > 0) job.warnings.push(uncoveredWarning(gaps, job));
+    job.windows.push({ ...newWindow(job, { from: job.query.from, to: job.query.to }), local: { ranges: plan.ranges } });
+    if (plan.gaps.length > 0) job.warnings.push(uncoveredWarning(plan.gaps, job));
     return 'replaced';
   }
-  const pieces = cut(w.from, w.to, await heldFor(deps, job, w));
-  if (pieces.every((p) => p.kind === 'upstream')) return 'upstream';
-  if (pieces.length === 1) {
+  if (plan.kind === 'upstream') return 'upstream';
+  if (plan.kind === 'local' && plan.pieces.length === 1) {
     w.local = { ranges: [{ from: w.from, to: w.to }] };
     return 'local';
   }
   w.state = 'split';
-  const children = inSortOrder(pieces, job.query.sortOrder).map((p: Piece) => ({
+  const children = inSortOrder(plan.pieces, job.query.sortOrder).map((p) => ({
     ...newWindow(job, p),
     ...(p.kind === 'local' ? { local: { ranges: [{ from: p.from, to: p.to }] } } : {}),
   }));

@@ -14,9 +14,10 @@ import type { CdrFieldKey } from '../cdr/fields';
 import type { Config } from '../config';
 import { Governor } from '../governor/governor';
 import { memoryBackend } from '../governor/memory-backend';
-import type { PolicyLimits } from '../governor/policy';
+import type { PolicyLimits } from '../governor/decision';
 import type { Cdr } from '../cdr/schema';
 import { HistoryIndex } from '../history/history-index';
+import { Planner } from '../search/planner';
 import { recordColumns } from '../cdr/record-columns';
 import { scopeOf } from '../history/scope';
 import { loadHistoryFixture } from '../../tests/support/history-fixture';
@@ -119,7 +120,10 @@ async function world(
     leases: durable.leases,
     vault,
     cache,
-    local: { historyIndex: new HistoryIndex(durable.history), history: durable.history },
+    local: {
+      planner: new Planner({ index: new HistoryIndex(durable.history), upstreamPageSize: 100 }),
+      history: durable.history,
+    },
     onSharedPage: () => {},
     gateway,
     config,

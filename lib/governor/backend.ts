@@ -5,7 +5,7 @@
  * advisory lock is the one call in flight (lib/governor/postgres-backend.ts).
  */
 import type { CallClass } from './classes';
-import type { CallRecord, GovernorState } from './policy';
+import type { CallRecord, GovernorState } from './decision';
 
 export interface NewCall extends CallRecord {
   /** What the call is for (query, detail, token), kept in the ledger. */

@@ -5,7 +5,7 @@
  *  - `signin`: checking a key and secret at sign-in (no session yet), from an address the key
  *    signed in from lately (lib/auth/sign-in-throttle.ts);
  *  - `signin-new`: the same from any other address, which may take only part of the sign-ins'
- *    token calls (policy.ts): a flood of sign-ins with made-up keys leaves the rest to owners;
+ *    token calls (decision.ts): a flood of sign-ins with made-up keys leaves the rest to owners;
  *  - `export`: a page of an export job;
  *  - `sync`: a page of the local history's copy.
  * Query-API calls (interactive, export, sync) count in the upstream's minute/hour/day windows;

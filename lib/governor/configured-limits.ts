@@ -4,11 +4,11 @@ import 'server-only';
  * of background work for good, said at start-up.
  */
 import { RENAMED_VARIABLES, type Config } from '../config';
-import { backgroundRate, type PolicyLimits } from './policy';
+import { backgroundRate, type PolicyLimits } from './decision';
 
 const unset = (v: string | undefined) => v === undefined || v.trim() === '';
 
-/** The governor's limits as configured (lib/governor/policy.ts). */
+/** The governor's limits as configured (lib/governor/decision.ts). */
 export function upstreamLimits(c: Config): PolicyLimits {
   const ip = [c.UPSTREAM_IP_LIMIT_PER_MINUTE, c.UPSTREAM_IP_LIMIT_PER_HOUR, c.UPSTREAM_IP_LIMIT_PER_DAY];
   const anyIp = ip.some((v) => v !== undefined);

@@ -8,7 +8,7 @@
  * Both sides allow 10 calls a minute and 10 an hour, so an hour's budget is spent within seconds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { QuotaExceededError } from './governor';
+import { QuotaExceededError } from './quota-errors';
 import { parseQuery, type TransactionsQuery } from '../query/query';
 import { formatWallClock } from '../time/zones';
 import { startHarness, type Harness } from '../../tests/support/service-harness';

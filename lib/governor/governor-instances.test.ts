@@ -13,9 +13,10 @@ import readline from 'node:readline';
 import pg from 'pg';
 import { afterEach, expect, it, vi } from 'vitest';
 import { forEachBackend } from '@/tests/support/backends';
-import { CallNotSentError, Governor, QuotaExceededError, type CallRequest } from './governor';
+import { Governor, type CallRequest } from './governor';
+import { CallNotSentError, QuotaExceededError } from './quota-errors';
 import { memoryBackend } from './memory-backend';
-import type { PolicyLimits } from './policy';
+import type { PolicyLimits } from './decision';
 import type { DurableStore } from '../root/open-store';
 import { postgresGovernorBackend } from './postgres-backend';
 

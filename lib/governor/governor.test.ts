@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SIGN_IN_ACCOUNT } from './classes';
-import { CallNotSentError, Governor, QuotaExceededError } from './governor';
+import { Governor } from './governor';
+import { CallNotSentError, QuotaExceededError } from './quota-errors';
 import { memoryBackend, type CallLedger } from './memory-backend';
-import type { PolicyLimits, WindowLimits } from './policy';
+import type { PolicyLimits, WindowLimits } from './decision';
 import { HOUR_MS as HOUR, MINUTE_MS as MINUTE } from '../time/units';
 import { fakeLedger } from '../../tests/support/fake-ledger';
 
@@ -534,15 +535,5 @@ describe('Governor and the caller\u2019s signal', () => {
     for (let i = 0; i < 5; i++)
       await g.run({ account: 'a', cls: 'export', kind: 'export', signal: controller.signal }, async () => i);
     expect(listeners).toBe(0);
-  });
-});
-
-describe('how long a refused call waits, in words', () => {
-  it('says seconds, then minutes, then hours and minutes (a day window is not "1440 min")', () => {
-    const said = (ms: number) => new QuotaExceededError('day', Date.now() + ms, ms, 'account').message;
-    expect(said(45_000)).toContain('the next call can go in 45 s');
-    expect(said(30 * MINUTE)).toContain('the next call can go in 30 min');
-    expect(said(24 * HOUR)).toContain('the next call can go in 24 h.');
-    expect(said(23 * HOUR + 59 * MINUTE)).toContain('the next call can go in 23 h 59 min');
   });
 });

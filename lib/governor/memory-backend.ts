@@ -6,7 +6,7 @@
  * refuses a second process on the same data folder (lib/store), which keeps that true.
  */
 import type { GovernorBackend, NewCall, SlotLease } from './backend';
-import type { CallRecord, GovernorState } from './policy';
+import type { CallRecord, GovernorState } from './decision';
 import { STATE_SPAN_MS } from './windows';
 
 /** The durable side: the ledger of calls and the upstream's holds. */

@@ -18,7 +18,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import { callClassOf } from './classes';
 import type { GovernorBackend, NewCall, SlotLease, WaitingCall } from './backend';
-import type { GovernorState } from './policy';
+import type { GovernorState } from './decision';
 import { STATE_SPAN_MS } from './windows';
 import { log } from '../log';
 import type { Database } from '../db/schema';

@@ -2,7 +2,7 @@ import 'server-only';
 /** The 429 of a request whose turn did not come in time: whose calls are used, and when the next can go. */
 import { retryAfterSeconds, TYPE_BASE } from '../http/problem';
 import type { Problem } from '../http/problem-types';
-import type { QuotaExceededError } from './governor';
+import type { QuotaExceededError } from './quota-errors';
 
 export function quotaProblem(err: QuotaExceededError): { problem: Problem; headers: Record<string, string> } {
   const seconds = retryAfterSeconds(err.retryAfterMs);

@@ -3,9 +3,9 @@
  */
 export { type HistoryDay, type HistorySettingsInput, type HistoryState } from './api';
 export { WEEKDAYS, calendarMonths, dayTally, startDayBounds, type CalendarDate } from './calendar';
-export { cut, gapsOf, heldRanges, merge, type Interval, type Piece } from './coverage';
 export { lastSettledDay, startOf } from './days';
-export { scopeOf } from './scope';
+export { heldByDay, merge, type Interval } from './held';
+export { scopeOf, type HistoryScope } from './scope';
 export { packPlan, utcDaysOf } from './store/pack-plan';
 export {
   DAY_STATE_WORDS,

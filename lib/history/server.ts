@@ -9,7 +9,7 @@ export { ResultRecorder } from './result-recorder';
 export { createDayPackStore, type DayPackStore } from './store/day-pack-store';
 export { IdSet, packsServe, scanPack, type DayPack, type PackFilter, type PackTextColumn } from './store/day-pack';
 export { searchWhere, textMatchIds, type LocalSearch } from './store/history-search';
-export { createHistoryStore, type HistoryStore } from './store/history-store';
+export { createHistoryStore, type HistoryResult, type HistoryStore } from './store/history-store';
 export {
   readLatencies,
   rollupsServe,

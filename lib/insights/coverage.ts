@@ -5,7 +5,7 @@
  * it is left out. Pure.
  */
 import type { DayState } from './api';
-import { merge, type Interval } from '../history';
+import { heldByDay, merge, type Interval } from '../history';
 import { joinRanges, type TimeRange } from '../query/ranges';
 import { DAY_MS as UTC_DAY_MS } from '../time/units';
 import { lastSettledDay, startOf } from '../history';
@@ -27,9 +27,9 @@ export interface HeldDays {
   settledBefore: number;
 }
 
-/** A complete UTC day holds [D 00:00, D+1 00:00] — the next midnight's records are read with it (lib/history/coverage.ts). */
+/** What complete UTC days hold, merged (lib/history/held.ts: each with the next midnight's records). */
 export function heldIntervals(completeDays: readonly string[]): Interval[] {
-  return merge(completeDays.map((d) => ({ from: startOf(d), until: startOf(d) + UTC_DAY_MS + 1 })));
+  return merge(completeDays.map(heldByDay));
 }
 
 function covered(held: readonly Interval[], from: number, to: number): boolean {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { FILTERS, UPSTREAM_FILTERS } from './filters';
 import {
   EXPORT_MAX_RANGE_DAYS,
-  needsLocalHistory,
   parseQuery,
   queryBody,
   queryKey,
@@ -260,11 +259,8 @@ describe('writing the query', () => {
   });
 });
 
-describe('what needs the local history', () => {
-  it('is a local filter or another order, never an upstream filter', () => {
-    expect(needsLocalHistory(ok({ ...RANGE, status: 'DELIVRD', da: '819012345678' }))).toBe(false);
-    expect(needsLocalHistory(ok({ ...RANGE, q: 'hello' }))).toBe(true);
-    expect(needsLocalHistory(ok({ ...RANGE, sort: 'to_address' }))).toBe(true);
+describe('the upstream’s filters', () => {
+  it('are those the Report API takes (what only the local history can answer: lib/search/planner.ts)', () => {
     expect(UPSTREAM_FILTERS.map((f) => f.param).sort()).toEqual([
       'api-key',
       'client-reference',

@@ -8,7 +8,7 @@
 import { isFieldKey, type CdrFieldKey } from '../cdr/fields';
 import { halfWidth } from '../cdr/typed-text';
 import { formatWallClock, parseWallClock, ZONES, type Zone } from '../time/zones';
-import { FILTERS, filterProblem, localFiltersIn, type Filters } from './filters';
+import { FILTERS, filterProblem, type Filters } from './filters';
 import { DAY_MS } from '../time/units';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -325,12 +325,4 @@ export function queryKey(query: TransactionsQuery): string {
 /** The query as a JSON body (e.g. of POST /api/exports): the same names as the URL. */
 export function queryBody(query: QuerySelection): Record<string, string> {
   return Object.fromEntries(queryParams(query));
-}
-
-/**
- * What only the local history can answer: a filter the upstream does not have, or an order other
- * than received time. Such a query never spends an upstream call.
- */
-export function needsLocalHistory(query: Pick<TransactionsQuery, 'filters' | 'sort'>): boolean {
-  return query.sort !== UPSTREAM_SORT || localFiltersIn(query.filters).length > 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../governor/governor';
+import { QuotaExceededError } from '../governor/quota-errors';
 import { toProblem } from './error-problems';
 
 describe('what a client is told of an error', () => {

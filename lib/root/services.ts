@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The composition root: the one place that builds the server's parts — the store, the gateway
- * (client, token keeper, governor), the transactions service, the export service and runner, store
+ * (client, token keeper, governor), the search and lookup services, the export service and runner, store
  * maintenance — and wires them together, once per process. Nothing else creates them and nothing
  * else keeps process-wide state: route handlers, pages and the startup hook call `getServices()`.
  *
@@ -30,7 +30,8 @@ import { SyncRunner } from '../history/server';
 import { log } from '../log';
 import { cachePolicy, type CachePolicy } from '../cache/server';
 import { scheduleMaintenance } from './maintenance';
-import { TransactionsService } from '../search/server';
+import { Planner, TransactionsService } from '../search/server';
+import { LookupService } from '../lookup/server';
 import { createGateway, type UpstreamGateway } from '../upstream/server';
 import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
@@ -54,6 +55,8 @@ export interface Services {
   policy: CachePolicy;
   gateway: UpstreamGateway;
   transactions: TransactionsService;
+  /** One transaction by its trx_id (lib/lookup). */
+  lookup: LookupService;
   /**
    * How a transactions page is written: its JSON and its ETag, from the JSON kept with each
    * presented record. Taken from here, not imported by the route: the records were presented by
@@ -109,6 +112,8 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     now,
   });
   const historyIndex = new HistoryIndex(store.history, now);
+  // Searches and exports decide alike what the local history answers and what goes upstream.
+  const planner = new Planner({ index: historyIndex, upstreamPageSize: config.UPSTREAM_PAGE_SIZE });
   // An export's file goes before copying complete results into the local history.
   const foreground = new ForegroundWork();
   const results = new ResultRecorder({
@@ -126,18 +131,19 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     cache,
     policy,
     history: store.history,
-    historyIndex,
+    planner,
     upstreamPageSize: config.UPSTREAM_PAGE_SIZE,
     onStoredPage: (account, base, sortOrder, totalFound) => results.note(account, base, sortOrder, totalFound),
     now,
   });
+  const lookup = new LookupService({ gateway, cache, policy, history: store.history, now });
   const exportRunner = new ExportRunner({
     store: store.exportJobs,
     files: store.exportFiles,
     leases: store.leases,
     vault: store.vault,
     cache,
-    local: { historyIndex, history: store.history },
+    local: { planner, history: store.history },
     // A settled window an export read in full is a complete result the local history can answer from.
     onSharedPage: (account, base, sortOrder, totalFound) => results.note(account, base, sortOrder, totalFound),
     gateway,
@@ -182,7 +188,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     files: store.exportFiles,
     gateway,
     cache,
-    local: { historyIndex, history: store.history },
+    local: { planner, history: store.history },
     runner: exportRunner,
     config,
     log,
@@ -229,6 +235,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     policy,
     gateway,
     transactions,
+    lookup,
     answers: { json: pageJson, etag: etagOf },
     exports: exportService,
     exportRunner,

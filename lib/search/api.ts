@@ -67,15 +67,6 @@ export interface TransactionsMeta {
   quota?: QuotaSnapshot;
 }
 
-/** `_meta` of a single transaction. */
-export interface TransactionMeta {
-  source: 'cache' | 'upstream' | 'history';
-  calls: number;
-  fetchedAt: string;
-  ageSeconds: number;
-  stale?: string;
-}
-
 export interface TransactionsPage {
   page_size: number;
   page: number;
@@ -83,9 +74,6 @@ export interface TransactionsPage {
   _embedded: { total_found: number; cdrs: Cdr[] };
   _meta: TransactionsMeta;
 }
-
-/** GET /api/transactions/<trx_id>: the CDR itself, with `_meta` beside its fields. */
-export type TransactionDetail = Cdr & { _meta: TransactionMeta };
 
 /** What a search would cost before it is made (GET /api/plan). */
 export interface SearchPlan {

@@ -3,4 +3,4 @@
  * parsers (the server's React has no context for them). Everything else in this folder is its own.
  */
 export { pageUrlParsers } from './page-url-parsers';
-export { planQueryOptions, transactionQueryOptions, transactionsQueryOptions } from './queries';
+export { planQueryOptions, transactionsQueryOptions } from './queries';

@@ -1,22 +1,28 @@
 import 'server-only';
 /**
- * A page of a query whose range is held partly by the local history and partly only upstream
- * (lib/history/coverage.ts cut it into pieces): the pieces in the query's sort order, each with its
- * count (the local one counted in the store, the upstream one known from the cache or learned with
- * the page the answer needs), the page's positions taken from whichever pieces hold them. The
+ * The composed executor: a page of a plan whose range is held partly by the local history and partly
+ * only upstream (the planner cut it into pieces): the pieces in the query's sort order, each with
+ * its count (the local one counted in the store, the upstream one known from the cache or learned
+ * with the page the answer needs), the page's positions taken from whichever pieces hold them. The
  * result is what one upstream query over the whole range would answer: the same records, the same
- * total, the same order — pieces never overlap and received time orders them.
+ * total, the same order — pieces never overlap and received time orders them. `composedCost` is its
+ * dry run, the planner's price of such a plan.
  */
-import type { Cdr } from '../cdr/schema';
-import type { Piece } from '../history';
-import { localSearchOf } from '../history/server';
 import type { TransactionsQuery } from '../query/query';
 import { reachableRecords } from '../query/ranges';
 import { upstreamBase } from '../query/wire';
-import type { CachedPage } from '../cache/server';
+import type { CachedPage, CachedPages, UpstreamPages } from '../cache/server';
 import type { HistoryStore } from '../history/server';
 import type { UpstreamAccount } from '../upstream/server';
-import type { UpstreamPages } from '../cache/server';
+import type { Cdr } from '../cdr/schema';
+import { countLocal, readLocal } from './local-answer';
+import type { Piece } from './range-pieces';
+
+/** A plan's pieces (a `local` or `composed` plan) and whose history they read. */
+export interface PiecesPlan {
+  scope: string;
+  pieces: readonly Piece[];
+}
 
 export interface ComposedSlice {
   total: number;
@@ -38,8 +44,14 @@ export interface ComposedSlice {
 }
 
 export interface ComposeDeps {
-  pages: UpstreamPages;
-  history: HistoryStore;
+  pages: Pick<UpstreamPages, 'slice' | 'cached'>;
+  history: Pick<HistoryStore, 'slice'>;
+  upstreamPageSize: number;
+}
+
+export interface ComposeCostDeps {
+  cached: Pick<CachedPages, 'callsFor' | 'knownTotal'>;
+  history: Pick<HistoryStore, 'count'>;
   upstreamPageSize: number;
 }
 
@@ -47,9 +59,8 @@ export interface ComposeDeps {
 export async function composedSlice(
   deps: ComposeDeps,
   account: UpstreamAccount,
-  scope: string,
+  { scope, pieces }: PiecesPlan,
   query: TransactionsQuery,
-  pieces: readonly Piece[],
   start: number,
   end: number,
   signal?: AbortSignal,
@@ -72,9 +83,8 @@ export async function composedSlice(
     const from = Math.max(0, start - offset);
     const until = Math.max(from, end - offset);
     if (piece.kind === 'local') {
-      const search = localSearchOf(scope, query, [{ from: piece.from, to: piece.to }]);
-      const { total, bodies } = await deps.history.slice(search, from, until - from);
-      out.records.push(...bodies.map((b) => JSON.parse(b) as Cdr));
+      const { total, records } = await readLocal(deps.history, scope, query, [piece], from, until - from);
+      out.records.push(...records);
       out.usedLocal = true;
       offset += total;
     } else {
@@ -85,7 +95,7 @@ export async function composedSlice(
       const needed = until > from;
       // The piece's count is needed even when the page lies elsewhere: a fresh page of it in the
       // cache (either order) says it for free; else its first page is read, which says it too.
-      const counting = needed ? null : await deps.pages.countingPage(account.apiKey, base);
+      const counting = needed ? null : await deps.pages.cached.countingPage(account.apiKey, base);
       if (counting) {
         out.pages.push(counting); // the total is as old as this page
         out.usedUpstream = true;
@@ -120,12 +130,11 @@ export async function composedSlice(
 }
 
 /** What the composed answer would cost now: upstream pieces whose needed pages are not cached. */
-export async function composedCalls(
-  deps: ComposeDeps,
-  account: UpstreamAccount,
-  scope: string,
+export async function composedCost(
+  deps: ComposeCostDeps,
+  account: Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'>,
+  { scope, pieces }: PiecesPlan,
   query: TransactionsQuery,
-  pieces: readonly Piece[],
   start: number,
   end: number,
 ): Promise<{ calls: number; atLeast: boolean }> {
@@ -136,7 +145,7 @@ export async function composedCalls(
     const from = Math.max(0, start - offset);
     const until = Math.max(from, end - offset);
     if (piece.kind === 'local') {
-      offset += await deps.history.count(localSearchOf(scope, query, [{ from: piece.from, to: piece.to }]));
+      offset += await countLocal(deps.history, scope, query, [piece]);
       continue;
     }
     const base = upstreamBase(
@@ -144,11 +153,11 @@ export async function composedCalls(
       { enterpriseId: account.enterpriseId, pageSize: deps.upstreamPageSize },
     );
     const needed = until > from;
-    const known = await deps.pages.knownTotal(account.apiKey, base);
+    const known = await deps.cached.knownTotal(account.apiKey, base);
     // A page lying elsewhere is read only to learn an unknown count (as composedSlice does).
     if (needed || known === null)
       calls += (
-        await deps.pages.callsFor(
+        await deps.cached.callsFor(
           account.apiKey,
           base,
           piece.to,

@@ -1,14 +1,13 @@
 /**
  * A search's queries in the browser: its page (keyed by the canonical query string, so the same
- * search asked twice, or from another component, is one entry), a transaction, and a search's price.
+ * search asked twice, or from another component, is one entry) and its price.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { Zone } from '../time/zones';
 import { afterUpstreamAnswer } from '../governor/client';
 import { ApiError, getJson } from '../http/api-client';
 import { API_PATHS } from '../http/paths';
 import { QUERY_KEYS } from '../http/query-keys';
-import type { SearchPlan, TransactionDetail, TransactionsPage } from './api';
+import type { SearchPlan, TransactionsPage } from './api';
 
 /** `key` is the canonical query string (see searchStateOf). */
 export function transactionsQueryOptions(key: string) {
@@ -30,20 +29,6 @@ export function transactionsQueryOptions(key: string) {
     placeholderData: keepPreviousData,
     // A search is re-asked only when the user asks (Search again, retry); the server decides
     // whether that costs a call.
-    staleTime: Infinity,
-  });
-}
-
-export function transactionQueryOptions(trxId: string, tz: Zone) {
-  return queryOptions({
-    queryKey: [...QUERY_KEYS.transaction, trxId, tz] as const,
-    queryFn: async ({ signal, client }) => {
-      try {
-        return await getJson<TransactionDetail>(API_PATHS.transaction(trxId, tz), signal);
-      } finally {
-        void client.invalidateQueries({ queryKey: QUERY_KEYS.quota });
-      }
-    },
     staleTime: Infinity,
   });
 }

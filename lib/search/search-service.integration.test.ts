@@ -6,11 +6,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseQuery, type TransactionsQuery } from '../query/query';
 import { formatWallClock } from '../time/zones';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
-import { QuotaExceededError } from '../governor/governor';
-import { ProblemError } from '../http/problem';
-import { statusInfo } from '../cdr/status';
+import { QuotaExceededError } from '../governor/quota-errors';
 import { HistoryIndex } from '../history/history-index';
 import { TransactionsService } from './search-service';
+import { Planner } from './planner';
+import { LookupService } from '../lookup/lookup-service';
 
 const HOUR = 3600_000;
 let h: Harness;
@@ -163,82 +163,9 @@ describe('spending upstream calls', () => {
     expect(new Set(minatoPage._embedded.cdrs.map((c) => c.enterprise_id))).toEqual(new Set(['ent-minato']));
     // A transaction demo has seen is not handed to minato from the cache either.
     const seen = demoPage._embedded.cdrs[0]?.trx_id as string;
-    await expect(h.transactions.record(h.account('minato'), seen, 'UTC')).rejects.toMatchObject({
+    await expect(h.lookup.lookUp(h.account('minato'), seen, 'UTC')).rejects.toMatchObject({
       problem: { status: 404 },
     });
-  });
-
-  it('does not show a key of several enterprises, signed in for one, a cached record of another', async () => {
-    // support reaches every enterprise; signed in without one, its search caches Sakura's records.
-    const all = h.account('support');
-    const p = await h.transactions.page(all, query({ ...range(9 * 24, 8 * 24), 'page-size': '100' }));
-    const sakura = p._embedded.cdrs.find((c) => c.enterprise_id === 'ent-sakura')?.trx_id as string;
-    expect(sakura).toBeTruthy();
-    expect((await h.transactions.record(all, sakura, 'UTC')).meta.source).toBe('cache');
-    // Signed in for Fuji, the same key is asked upstream, which says no such record for Fuji.
-    const before = h.upstreamCalls('support');
-    const fuji = { ...all, enterpriseId: 'ent-fuji' };
-    await expect(h.transactions.record(fuji, sakura, 'UTC')).rejects.toMatchObject({ problem: { status: 404 } });
-    expect(h.upstreamCalls('support')).toBe(before + 1);
-    // Signed in for Sakura, the cached copy serves.
-    expect((await h.transactions.record({ ...all, enterpriseId: 'ent-sakura' }, sakura, 'UTC')).meta.source).toBe(
-      'cache',
-    );
-    // A miss remembered for Fuji is not one for every enterprise of the key.
-    expect((await h.transactions.record(all, sakura, 'UTC')).meta.source).toBe('cache');
-  });
-
-  it('never shares a lookup between sessions of one key signed in for different enterprises', async () => {
-    // A Fuji record no page has shown, asked at once by the key signed in for no enterprise (it
-    // may read it) and for Minato (it may not): two calls, and each session its own answer.
-    const index = h.sim.dataset.query({
-      from: Date.now() - 2 * 24 * HOUR,
-      to: Date.now() - 24 * HOUR,
-      enterpriseId: 'ent-fuji',
-      limit: 1,
-    });
-    const id = h.sim.dataset.recordAt(index.indices[0] as number).trx_id;
-    const all = h.account('support');
-    const minato = { ...all, enterpriseId: 'ent-minato' };
-    const before = h.upstreamCalls('support');
-    const [fromAll, fromMinato] = await Promise.allSettled([
-      h.transactions.record(all, id, 'UTC'),
-      h.transactions.record(minato, id, 'UTC'),
-    ]);
-    expect(fromAll.status === 'fulfilled' && fromAll.value.cdr.enterprise_id).toBe('ent-fuji');
-    expect(fromMinato.status === 'rejected' && (fromMinato.reason as ProblemError).problem.status).toBe(404);
-    expect(h.upstreamCalls('support')).toBe(before + 2);
-  });
-
-  it('looks up a seen trx_id for free, an unseen one for one call, and remembers a miss', async () => {
-    const demo = h.account('demo');
-    const p = await h.transactions.page(demo, query({ ...range(9 * 24, 8 * 24), 'page-size': '10' }));
-    const seen = p._embedded.cdrs[3]?.trx_id as string;
-    let before = h.upstreamCalls('demo');
-    const fromCache = await h.transactions.record(demo, seen, 'JST');
-    expect(fromCache.meta.source).toBe('cache');
-    expect(fromCache.cdr.date_received).toMatch(/\+0900$/);
-    expect(h.upstreamCalls('demo')).toBe(before);
-
-    // A record of demo's enterprise that no page has shown yet.
-    const unseenIndex = h.sim.dataset.query({
-      from: Date.now() - 2 * 24 * HOUR,
-      to: Date.now() - 24 * HOUR,
-      enterpriseId: 'ent-sakura',
-      limit: 1,
-    });
-    const unseen = h.sim.dataset.recordAt(unseenIndex.indices[0] as number).trx_id;
-    expect(unseen).toMatch(/^[0-9a-f]{32}$/);
-    const fetched = await h.transactions.record(demo, unseen, 'UTC');
-    expect(fetched.meta.source).toBe('upstream');
-    expect(h.upstreamCalls('demo')).toBe(before + 1);
-    expect((await h.transactions.record(demo, unseen, 'UTC')).meta.source).toBe('cache');
-
-    before = h.upstreamCalls('demo');
-    const missing = '0123456789abcdef0123456789abcdef';
-    await expect(h.transactions.record(demo, missing, 'UTC')).rejects.toBeInstanceOf(ProblemError);
-    await expect(h.transactions.record(demo, missing, 'UTC')).rejects.toBeInstanceOf(ProblemError);
-    expect(h.upstreamCalls('demo')).toBe(before + 1);
   });
 
   it('shares one call between identical requests made at once', async () => {
@@ -264,22 +191,31 @@ describe('while the store cannot be reached', () => {
   it('answers a search and a lookup it paid for, though it can neither keep them nor read the quota', async () => {
     // The answers came back as the database went away: nothing can be written, the quota not read
     // (the record is not held: looked up before the call, when the store still answered).
+    const cache = {
+      ...h.cache,
+      getRecord: async () => null,
+      putPage: async () => Promise.reject(down()),
+      putRecords: async () => Promise.reject(down()),
+    };
     const service = new TransactionsService({
       gateway: {
         query: (...a) => h.gateway.query(...a),
-        detail: (...a) => h.gateway.detail(...a),
         quota: async () => Promise.reject(down()),
       },
-      cache: {
-        ...h.cache,
-        getRecord: async () => null,
-        putPage: async () => Promise.reject(down()),
-        putRecords: async () => Promise.reject(down()),
-      },
+      cache,
       policy: h.policy,
       history: h.store.history,
-      historyIndex: new HistoryIndex(h.store.history),
+      planner: new Planner({
+        index: new HistoryIndex(h.store.history),
+        upstreamPageSize: h.config.UPSTREAM_PAGE_SIZE,
+      }),
       upstreamPageSize: h.config.UPSTREAM_PAGE_SIZE,
+    });
+    const lookup = new LookupService({
+      gateway: { detail: (...a) => h.gateway.detail(...a) },
+      cache,
+      policy: h.policy,
+      history: h.store.history,
     });
     const demo = h.account('demo');
     // A whole day nothing else here asked for: enough records at any time of day, none cached.
@@ -289,35 +225,9 @@ describe('while the store cannot be reached', () => {
     expect(page._meta.quota).toBeUndefined();
     expect(page._embedded.cdrs).toHaveLength(10);
     const id = page._embedded.cdrs[0]!.trx_id;
-    const found = await service.record(demo, String(id).toUpperCase(), 'UTC');
+    const found = await lookup.lookUp(demo, String(id).toUpperCase(), 'UTC');
     expect(found.cdr.trx_id).toBe(id);
     expect(h.upstreamCalls('demo') - before).toBe(2);
-  });
-});
-
-describe('a record of a recent page', () => {
-  it('is looked up for free once its page has expired when its status is final (it cannot change), for a call when it may still move', async () => {
-    let skew = 0;
-    const later = await startHarness({ now: () => Date.now() + skew });
-    try {
-      const demo = later.account('demo');
-      const p = await later.transactions.page(demo, query({ ...range(6, 0), 'page-size': '100' }));
-      const final = p._embedded.cdrs.find((c) => statusInfo(c.delivery_status)?.final);
-      expect(final, 'a delivered or failed record in the last six hours').toBeDefined();
-      // Past the recent page's life (CACHE_RECENT_TTL_SECONDS, 120 s): the page would be asked again.
-      skew = 5 * 60_000;
-      const before = later.upstreamCalls('demo');
-      const found = await later.transactions.record(demo, final!.trx_id, 'UTC');
-      expect(found.cdr.trx_id).toBe(final!.trx_id);
-      expect(later.upstreamCalls('demo')).toBe(before);
-      const moving = p._embedded.cdrs.find((c) => !statusInfo(c.delivery_status)?.final);
-      if (moving) {
-        await later.transactions.record(demo, moving.trx_id, 'UTC');
-        expect(later.upstreamCalls('demo')).toBe(before + 1);
-      }
-    } finally {
-      await later.close();
-    }
   });
 });
 
@@ -360,20 +270,6 @@ describe('upstream faults', () => {
     expect(h.upstreamCalls('demo') - before).toBe(2);
     expect(p._meta.calls).toBe(2);
     expect(h.sim.stats().accounts.demo?.tokenRequests).toBe(tokensBefore + 1);
-  });
-
-  it('counts both calls of a lookup whose token was renewed on the way', async () => {
-    const demo = h.account('demo');
-    const page = await h.transactions.page(demo, query({ ...range(7 * 24, 6 * 24), 'page-size': '10' }));
-    const id = page._embedded.cdrs[0]!.trx_id;
-    // Forgotten by the cache, so the lookup asks the upstream.
-    await h.store.cache.prune(Number.MAX_SAFE_INTEGER);
-    h.sim.setFaults({ expireTokens: true, count: 0 });
-    h.sim.clearFaults();
-    const before = h.upstreamCalls('demo');
-    const found = await h.transactions.record(demo, id, 'UTC');
-    expect(found.meta).toMatchObject({ source: 'upstream', calls: 2 });
-    expect(h.upstreamCalls('demo') - before).toBe(2);
   });
 
   it('maps a 503 to a typed error and serves an expired cached page instead when it has one', async () => {

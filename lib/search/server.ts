@@ -4,5 +4,8 @@ import 'server-only';
  */
 export { PAGE_VARIES_BY, csvPageResponse, csvRequest } from './csv-page';
 export { TransactionsService } from './search-service';
+export { presentCdr } from './present';
+export { Planner, onlyLocalCanAnswer, type PlannedQuery } from './planner';
+export { type Plan } from './plan';
 export { etagOf, notModified } from './etag';
 export { pageJson } from './page-json';

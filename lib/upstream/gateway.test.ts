@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fakeLedger } from '../../tests/support/fake-ledger';
-import { Governor, QuotaExceededError } from '../governor/governor';
+import { Governor } from '../governor/governor';
+import { QuotaExceededError } from '../governor/quota-errors';
 import { memoryBackend } from '../governor/memory-backend';
-import type { PolicyLimits } from '../governor/policy';
+import type { PolicyLimits } from '../governor/decision';
 import type { TokenKeeper } from './token-keeper';
 import type { UpstreamClient } from './report-api-client';
 import { UpstreamGateway } from './gateway';

@@ -42,8 +42,8 @@ export type Transport = (url: string, init: TransportRequest) => Promise<Transpo
 export const IDLE_CONNECTION_MS = 4_000;
 
 /**
- * Sent unless the request names its own: what Node's `fetch` sent before this transport replaced
- * it, so an upstream (or its firewall) sees the same client as before. Each encoding asked for is
+ * Sent unless the request names its own: what Node's `fetch` sends, so an upstream (or its
+ * firewall) that knows the dashboard by them sees the same client. Each encoding asked for is
  * decoded below (br too, should an upstream send it unasked).
  */
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'User-Agent': 'node', 'Accept-Encoding': 'gzip, deflate' };

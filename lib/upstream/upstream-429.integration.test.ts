@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeLedger } from '../../tests/support/fake-ledger';
 import { configSchema } from '../config';
-import { QuotaExceededError } from '../governor/governor';
+import { QuotaExceededError } from '../governor/quota-errors';
 import { memoryBackend } from '../governor/memory-backend';
 import { UpstreamError } from './errors';
 import { SAMPLE_JWT } from './test-fixtures';

@@ -4,7 +4,7 @@ import 'server-only';
  * index by trx_id (what makes a seen transaction cost no call) was a second copy of every page, as
  * many bytes again written per page an export or a search reads. A row now names its page (query
  * key, sort, page number) and leaves `body` empty; only a record fetched alone (the detail call)
- * keeps its JSON there. Rows written before keep their bodies and are read as before.
+ * keeps its JSON there. Rows written before it keep their bodies and are read from them.
  */
 import type { Kysely, Migration } from 'kysely';
 

@@ -5,9 +5,8 @@ import 'server-only';
  * `UNIQUE (job_id, trx_id)`. A page's records were received one after another, so their entries
  * sit side by side in the new index: a page's commit writes a few of its pages. trx_ids are
  * random: in the old index a page's 100 records landed on about as many different index pages,
- * each written whole to the log at every commit, before the next upstream call could go. Measured
- * (bench:read, the export alone, in pairs): its own cost per page 1.1–1.3 ms lower
- * (bench/NOTES.md, 2026-11-28).
+ * each written whole to the log at every commit, before the next upstream call could go: about a
+ * millisecond of the export's own cost per page (bench/NOTES.md).
  *
  * SQLite cannot drop a UNIQUE constraint of a table's definition, so the table is built again
  * (in both dialects, the same way, in one transaction). Rows of a job running while this ran have

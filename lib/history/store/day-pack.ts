@@ -8,7 +8,7 @@
  * up rows one by one (about 1.3 µs each) and sorting them. The same answer from a month's packs
  * is a scan of typed arrays: ids and times in received order already, the conditions tested on
  * codes. Only days whose copy is complete get a pack (their records no longer change); the rest
- * is SQL as before. Pure: encoding, decoding and the scan; lib/history/store/day-pack-store.ts keeps them.
+ * is answered by SQL. Pure: encoding, decoding and the scan; lib/history/store/day-pack-store.ts keeps them.
  */
 import type { HistoryRecordsTable } from '../../db/schema';
 import { ROLLUP_DIMENSIONS, type RollupDimension } from './rollups';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { decodedOrAsIs, normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
+import { decodedOrAsIs, normaliseTrxId, trxIdProblem } from '@/lib/lookup';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { InvalidTrxId } from '@/components/search/invalid-trx-id';
 import { TransactionDetailView } from '@/components/search/transaction-detail-view';

@@ -1,9 +1,10 @@
 /**
- * GET /api/transactions/<trx_id>: one CDR. A transaction seen in any cached page costs no call;
- * an unknown one costs one detail call (and a 404 is remembered for a few minutes).
+ * GET /api/transactions/<trx_id>: one CDR, looked up by lib/lookup. A transaction seen in the local
+ * history or any cached page costs no call; an unknown one costs one detail call (and a 404 is
+ * remembered for a few minutes).
  */
 import type { NextRequest } from 'next/server';
-import { normaliseTrxId, trxIdProblem } from '@/lib/cdr/trx-id';
+import { normaliseTrxId, trxIdProblem } from '@/lib/lookup';
 import { badRequest, json } from '@/lib/http/problem';
 import { noFieldErrors, parseZone, unexpectedParams } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
@@ -15,7 +16,7 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ trxId: string }> };
 
 export const GET = withAccount<Context>(
-  async (req: NextRequest, account, { transactions }, context) => {
+  async (req: NextRequest, account, { lookup }, context) => {
     const { trxId } = await context.params;
     const errors = noFieldErrors();
     const problem = trxIdProblem(trxId);
@@ -24,7 +25,7 @@ export const GET = withAccount<Context>(
     unexpectedParams(req.nextUrl.searchParams, ['tz'], errors);
     const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
     if (Object.keys(errors).length > 0) throw badRequest(errors);
-    const { cdr, meta } = await transactions.record(account, normaliseTrxId(trxId), tz, req.signal);
+    const { cdr, meta } = await lookup.lookUp(account, normaliseTrxId(trxId), tz, req.signal);
     return json({ ...cdr, _meta: meta });
   },
   { refuseCrossSite: true },

@@ -1,8 +1,9 @@
 /**
- * The governor's rules, pure: given every call of the last day and the upstream's holds, when may a
- * call of this account and class go, and which window decides it. Kept free of clocks, queues and
- * stores so each rule is tested on its own (policy.test.ts), and so several instances that share a
- * ledger (PostgreSQL) reach the same decision from the same rows.
+ * The governor's decision, pure: given every call of the last day and the upstream's holds, may a
+ * call of this account and class go now — and if not, when, and which window decides it. Who waits
+ * for it, in which order, is the queue's (queue.ts). Kept free of clocks, queues and stores so each
+ * rule is tested on its own (decision.test.ts), and so several instances that share a ledger
+ * (PostgreSQL) reach the same decision from the same rows.
  *
  * The rules (README, "Whose limits"):
  *  - per account, sliding windows of a minute, an hour and a day (3/10/100 by default);
@@ -97,7 +98,7 @@ export function newAddressSignInLimit(tokensPerMinute: number): number {
 }
 
 /** The three windows of `base`, each with the configured margin. */
-function windowsOf(base: WindowLimits, limits: PolicyLimits): WindowLimit[] {
+export function windowsOf(base: WindowLimits, limits: PolicyLimits): WindowLimit[] {
   return windowLimits(base, limits.arrivalMarginMs ?? 0);
 }
 
@@ -117,7 +118,8 @@ function windowsFor(base: WindowLimits, cls: CallClass, limits: PolicyLimits): W
   });
 }
 
-function timesOf(calls: readonly CallRecord[], keep: (c: CallRecord) => boolean): number[] {
+/** The times of the calls `keep` picks, oldest first. */
+export function timesOf(calls: readonly CallRecord[], keep: (c: CallRecord) => boolean): number[] {
   const out: number[] = [];
   for (const c of calls) if (keep(c)) out.push(c.at);
   return out;
@@ -135,7 +137,7 @@ function windowVerdict(
 }
 
 /** How many accounts have query calls in the window that ends now. */
-function accountsIn(calls: readonly CallRecord[], now: number, ms: number): number {
+export function accountsIn(calls: readonly CallRecord[], now: number, ms: number): number {
   const seen = new Set<string>();
   for (const c of calls) if (c.at > now - ms && countsInQueryWindows(c.cls)) seen.add(c.account);
   return seen.size;
@@ -220,96 +222,6 @@ function deploymentVerdict(
     v = later(v, held.at <= asNew.at ? held : asNew);
   }
   return v;
-}
-
-export interface WindowState {
-  name: WindowName;
-  limit: number;
-  used: number;
-  remaining: number;
-  /** When the oldest call in the window leaves it (ms), or null when it is empty. */
-  freesAt: number | null;
-}
-
-/** The account's own windows, as people count them (interactive limits). */
-export function accountWindows(
-  state: GovernorState,
-  limits: PolicyLimits,
-  account: string,
-  now: number,
-): WindowState[] {
-  const own = timesOf(state.calls, (c) => c.account === account && countsInQueryWindows(c.cls));
-  return windowsOf(limits.account, limits).map((w) => {
-    const u = usage(own, now, w);
-    return {
-      name: w.name,
-      limit: w.limit,
-      used: u.used,
-      remaining: Math.max(0, w.limit - u.used),
-      freesAt: u.oldestLeavesAt,
-    };
-  });
-}
-
-/** The deployment's windows, shared by every account, with how many accounts used each. */
-export function sharedWindows(
-  state: GovernorState,
-  limits: PolicyLimits,
-  now: number,
-): (WindowState & { accounts: number })[] {
-  if (!limits.deployment) return [];
-  const all = timesOf(state.calls, (c) => countsInQueryWindows(c.cls));
-  return windowsOf(limits.deployment, limits).map((w) => {
-    const u = usage(all, now, w);
-    return {
-      name: w.name,
-      limit: w.limit,
-      used: u.used,
-      remaining: Math.max(0, w.limit - u.used),
-      freesAt: u.oldestLeavesAt,
-      accounts: accountsIn(state.calls, now, w.ms),
-    };
-  });
-}
-
-export interface CallPlan {
-  startsAt: number;
-  /** null: the calls can never go at these limits. */
-  finishAt: number | null;
-  /** Every call can go without waiting for a window: done within seconds. */
-  fitsNow: boolean;
-}
-
-/**
- * When `count` calls of `cls` would go if nobody else called, after `ahead` calls of the same kind
- * queued before them: each waits for the windows as the ones before it fill them. "At best": other
- * people's calls take from the same windows.
- */
-export function planCalls(
-  state: GovernorState,
-  limits: PolicyLimits,
-  account: string,
-  cls: CallClass,
-  count: number,
-  ahead: number,
-  callMs: number,
-  now: number,
-): CallPlan {
-  const calls = [...state.calls];
-  const simulated: GovernorState = { calls, blocks: state.blocks };
-  let t = now;
-  let waited = false;
-  let startsAt = now;
-  for (let i = 0; i < ahead + count; i++) {
-    const at = Math.max(t, verdict(simulated, limits, account, cls, t).at);
-    if (!Number.isFinite(at)) return { startsAt, finishAt: null, fitsNow: false };
-    if (at > t) waited = true;
-    if (i === ahead) startsAt = at;
-    calls.push({ account, at, cls });
-    t = at + callMs;
-  }
-  if (count === 0) startsAt = t;
-  return { startsAt, finishAt: t, fitsNow: ahead === 0 && !waited };
 }
 
 /** Background calls a minute, an hour and a day at these limits (the tightest rule). */

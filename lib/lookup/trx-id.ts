@@ -5,7 +5,8 @@
  * (8-4-4-4-12), or as a link to its page. The records write it in lower case.
  */
 
-import { halfWidth } from './typed-text';
+import { halfWidth } from '../cdr/typed-text';
+import { idEmptyText, idLengthText, idLettersText } from './words';
 
 /** Where a pasted link of this dashboard carries the id: its page, or the drawer's `row=`. */
 const IN_LINK = /\/transactions\/([^/?#\s]+)|[?&]row=([^&#\s]+)/i;
@@ -34,9 +35,8 @@ export function decodedOrAsIs(text: string): string {
  */
 export function trxIdProblem(input: string): string | null {
   const value = normaliseTrxId(input);
-  if (value === '') return 'Enter a transaction ID.';
-  if (/[^0-9a-f]/.test(value))
-    return 'A transaction ID has only the characters 0-9 and a-f (spaces and hyphens between them are fine).';
-  if (value.length !== 32) return `A transaction ID has 32 characters; this one has ${value.length}.`;
+  if (value === '') return idEmptyText();
+  if (/[^0-9a-f]/.test(value)) return idLettersText();
+  if (value.length !== 32) return idLengthText(value.length);
   return null;
 }

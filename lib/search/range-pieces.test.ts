@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cut, merge, type Interval } from './coverage';
+import { merge, type Interval } from '../history';
+import { cut } from './range-pieces';
 
 const D = Date.UTC(2026, 10, 1);
 const H = 3_600_000;
@@ -50,6 +51,20 @@ describe('cutting a query range into local and upstream pieces', () => {
       { kind: 'upstream', from: D + 2 * H, to: D + 3 * H },
     ]);
     assertPartition(D, D + 3 * H, pieces);
+  });
+
+  it('gives an instant to one upstream piece when a held interval shorter than a second comes before one past the end', () => {
+    // The first interval holds no whole second: the upstream asks for its instant twice unless the two
+    // upstream pieces around it are joined, and a composed answer would count its records twice.
+    const pieces = cut(D, D + H, [
+      { from: D + 1000, until: D + 1500 },
+      { from: D + 5000, until: D + 2 * H },
+    ]);
+    expect(pieces).toEqual([
+      { kind: 'upstream', from: D, to: D + 5000 },
+      { kind: 'local', from: D + 5001, to: D + H },
+    ]);
+    assertPartition(D, D + H, pieces);
   });
 
   it('goes upstream for everything when nothing is held, and merges what touches', () => {

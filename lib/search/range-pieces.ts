@@ -1,6 +1,6 @@
 /**
- * Which parts of a query's range the local history can answer, and which must go upstream, cut so
- * that no record is counted twice or lost. Pure.
+ * The planner's arithmetic (planner.ts decides what is held; this cuts the range by it): a query's
+ * range as local and upstream pieces, so that no record is counted twice or lost. Pure.
  *
  * What is held: complete days and complete results, as half-open intervals of instants (ms). The
  * upstream is asked in whole seconds, inclusive at both ends; records carry milliseconds. So an
@@ -8,27 +8,13 @@
  * upstream pieces is the open interval after y and before the next x. A local piece at the edge of
  * the query keeps the query's own (inclusive) end.
  *
- * A complete day D holds [D, D+1 00:00:00.000] — its sync asks the upstream up to the next day's
- * first instant and keeps the records of that instant too (day-progress.ts) — so a search that ends
- * at midnight after complete days needs no call.
+ * A complete day D holds [D, D+1 00:00:00.000] (lib/history/held.ts), so a search that ends at
+ * midnight after complete days needs no call.
  */
-import { joinRanges } from '../query/ranges';
+import { merge, type Interval } from '../history';
 import { SECOND_MS } from '../time/units';
 
-export interface Interval {
-  /** Inclusive, ms. */
-  from: number;
-  /** Exclusive, ms. */
-  until: number;
-}
-
 export type Piece = { kind: 'local' | 'upstream'; from: number; to: number };
-
-/** Overlapping or touching intervals as one, in time order. */
-export function merge(intervals: readonly Interval[]): Interval[] {
-  const inclusive = intervals.filter((i) => i.until > i.from).map((i) => ({ from: i.from, to: i.until - 1 }));
-  return joinRanges(inclusive).map((r) => ({ from: r.from, until: r.to + 1 }));
-}
 
 /**
  * The query range [from, to] (inclusive, whole seconds) cut into local and upstream pieces, in time
@@ -47,7 +33,7 @@ export function cut(from: number, to: number, held: readonly Interval[]): Piece[
     }
     if (h.until > to) {
       if (localFrom <= to) pieces.push({ kind: 'local', from: localFrom, to });
-      return pieces;
+      return joinUpstream(pieces);
     }
     // The next upstream piece starts at the last whole second the interval still holds.
     const next = Math.floor((h.until - 1) / SECOND_MS) * SECOND_MS;

@@ -1,0 +1,73 @@
+import 'server-only';
+/**
+ * What an upstream page's failure means for the job: a sign-in needed (the secret no longer opens,
+ * or the upstream refused it), quota to wait for (the governor's estimate, or the upstream's own
+ * hold), a fault to try again later (30 s, 1, 2, 4 … minutes, up to MAX_FAILURES times), or a
+ * refusal the export cannot get past.
+ */
+import { QuotaExceededError } from '../governor/server';
+import { callsSpentBy, isRetryable, UpstreamError } from '../upstream/server';
+import { backoffMs, MAX_FAILURES } from '../background';
+import type { ExportJobRecord } from './job-row';
+import { SignInNeededError } from './job-account';
+import { at, fail, wait } from './job-state';
+import type { StepDeps, StepOutcome } from './step-deps';
+
+export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): Promise<StepOutcome> {
+  const now = deps.now();
+  if (err instanceof SignInNeededError) {
+    // This session's secret is of no use: only a session signed in from now on can help.
+    job.signInNeededSince = now;
+    return wait(deps, job, null, err.message);
+  }
+  if (err instanceof QuotaExceededError) {
+    // The upstream's own hold (a 429's Retry-After) is kept as it is; the governor's guess is asked again.
+    return wait(
+      deps,
+      job,
+      err.nextCallAt,
+      `Waiting for quota: ${err.message}`,
+      err.limitedBy === 'upstream' ? undefined : 'quota',
+    );
+  }
+  if (err instanceof UpstreamError) {
+    // The calls sent count against the windows even though they failed (none when the token
+    // could not be had).
+    job.callsSpent += callsSpentBy(err);
+    if (err.kind === 'unauthorized') {
+      job.signInNeededSince = now;
+      return wait(deps, job, null, 'The Report API refused the stored credentials: sign in again to continue.');
+    }
+    if (isRetryable(err) || err.kind === 'malformed') {
+      const failures = job.failures + 1;
+      if (failures > MAX_FAILURES) {
+        return fail(
+          deps,
+          job,
+          `The Report API failed ${failures} times in a row (${err.kind.replace('_', ' ')}); the export stopped. Start it again later: pages already read are not read again.`,
+        );
+      }
+      const until = now + Math.max(backoffMs(failures), err.retryAfterMs ?? 0);
+      job.failures = failures;
+      deps.log.info('export.retry', { job: job.id, account: job.account, error: err.kind, failures });
+      return wait(
+        deps,
+        job,
+        until,
+        `The Report API failed (${err.kind.replace('_', ' ')}); trying again at ${at(until, job)} (attempt ${failures + 1} of ${MAX_FAILURES + 1}).`,
+      );
+    }
+    const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
+    return fail(
+      deps,
+      job,
+      `The Report API refused the query (${err.status ?? err.kind}); the export cannot continue.${said}`,
+    );
+  }
+  deps.log.error('export.unexpected', {
+    job: job.id,
+    account: job.account,
+    error: err instanceof Error ? err.message : String(err),
+  });
+  return fail(deps, job, 'An unexpected error stopped the export; it was logged. Start the export again.');
+}

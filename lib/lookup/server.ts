@@ -1,0 +1,5 @@
+import 'server-only';
+/**
+ * What the composition root may use of lookup on the server. Everything else in this folder is its own.
+ */
+export { LookupService } from './lookup-service';
