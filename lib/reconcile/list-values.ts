@@ -1,12 +1,12 @@
 /**
  * One cell of an uploaded list read as what it names, through the rules the rest of the dashboard
- * reads the same input by: a `trx_id` as the lookup box reads it (lib/cdr/trx-id.ts: capitals,
+ * reads the same input by: a `trx_id` as the lookup box reads it (lib/lookup/trx-id.ts: capitals,
  * groups, the UUID form, a link to its page, full-width), a number as the `da` filter normalises it
  * (lib/query/filters.ts: `+81 90-1234-5678`, `090-1234-5678`, full-width digits), a client reference
  * as a Japanese keyboard types it folded (lib/cdr/typed-text.ts: `ＯＲＤ－２０２６` is ORD-2026).
  * Pure, browser-safe: the page checks a paste with it before sending.
  */
-import { normaliseTrxId, trxIdProblem } from '../cdr/trx-id';
+import { normaliseTrxId, trxIdProblem } from '../lookup';
 import { halfWidth } from '../cdr/typed-text';
 import { filterDef, filterProblem } from '../query/filters';
 import type { ReconcileKind, RowProblem } from './api';

@@ -52,12 +52,7 @@ export async function planRows(
   callsAhead: number,
   tz: Zone,
 ): Promise<RowsPlan> {
-  const rows = await answerLocally(
-    deps.local,
-    { key: account.scope, enterpriseId: account.enterpriseId },
-    kind,
-    pending,
-  );
+  const rows = await answerLocally(deps.local, account, kind, pending);
   const left = rows.filter((r) => r.outcome === 'pending' && r.pieces.length > 0);
   const upstreamRows = left.map((r) => ({ value: r.value!, pieces: r.pieces }));
   const windows = windowsOf(upstreamRows);

@@ -1,11 +1,12 @@
 import 'server-only';
 /**
  * How many records each window of a plan holds, without a call: exactly, when the dashboard's page
- * cache holds a fresh page of that very query (a search or an export read it); about, from the
+ * cache holds a fresh page of that very query (a search or an export read it), with the calls its
+ * pages the cache does not hold would cost (lib/cache CachedPages); about, from the
  * local history's typical day (its complete days' average) times the window's length; else not
  * known. Sizes are not guessed beyond that: the window's first page says it (./plan-upstream.ts).
  */
-import type { PageCacheStore } from '../cache/server';
+import type { CachedPages } from '../cache/server';
 import type { HistoryStore } from '../history/server';
 import { MAX_PAGE } from '../query/query';
 import type { TimeRange } from '../query/ranges';
@@ -14,9 +15,9 @@ import { DAY_MS } from '../time/units';
 import type { WindowSize } from './plan-upstream';
 
 export interface SizeDeps {
-  cache: Pick<PageCacheStore, 'anyPage' | 'getPage'>;
+  /** The page cache's own answers: a window's total, and the calls its pages still need. */
+  cached: Pick<CachedPages, 'knownTotal' | 'callsFor'>;
   history: Pick<HistoryStore, 'listDays'>;
-  now(): number;
 }
 
 export interface SizeAccount {
@@ -52,20 +53,16 @@ export async function windowSizes(
   windows: readonly TimeRange[],
   pageSize: number,
 ): Promise<WindowSize[]> {
-  const now = deps.now();
   let typical: number | null | undefined;
   const sizes: WindowSize[] = [];
   for (const w of windows) {
-    const key = windowQuery(w, account, pageSize).key;
-    const known = await deps.cache.anyPage(account.apiKey, key, now);
-    if (known) {
-      const pages = Math.min(MAX_PAGE, Math.ceil(known.totalFound / pageSize));
-      let cachedPages = 0;
-      for (let p = 1; p <= pages; p++) {
-        const page = await deps.cache.getPage(account.apiKey, key, 'asc', p);
-        if (page && page.expiresAt > now && page.totalFound === known.totalFound) cachedPages += 1;
-      }
-      sizes.push({ records: known.totalFound, known: 'exact', cachedPages });
+    const base = windowQuery(w, account, pageSize);
+    const total = await deps.cached.knownTotal(account.apiKey, base);
+    if (total !== null) {
+      // Pages the cache holds fresh cost nothing: the cache's own dry run says how many do not.
+      const { calls } = await deps.cached.callsFor(account.apiKey, base, w.to, 'asc', 0, total);
+      const pages = Math.min(MAX_PAGE, Math.ceil(total / pageSize));
+      sizes.push({ records: total, known: 'exact', cachedPages: Math.max(0, pages - calls) });
       continue;
     }
     typical ??= await typicalDay(deps, account.scope);

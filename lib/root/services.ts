@@ -35,7 +35,7 @@ import { LookupService } from '../lookup/server';
 import { createGateway, type UpstreamGateway } from '../upstream/server';
 import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
-import { withMemoryCache } from '../cache/server';
+import { CachedPages, withMemoryCache } from '../cache/server';
 import { postgresGovernorBackend } from '../governor/server';
 import { ReconcileRunner, ReconcileService } from '../reconcile/server';
 
@@ -211,8 +211,11 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const reconciliations = new ReconcileService({
     store: store.reconcile,
     plan: {
-      local: { history: store.history, index: historyIndex },
-      sizes: { cache, history: store.history, now },
+      local: { history: store.history, planner },
+      sizes: {
+        cached: new CachedPages({ cache, policy, pageSize: config.UPSTREAM_PAGE_SIZE, now }),
+        history: store.history,
+      },
       gateway,
       now,
     },
