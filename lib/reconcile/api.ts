@@ -158,6 +158,10 @@ export interface ReconcileProgress {
   /** Upstream queries and lookups done and planned (a window is one until its size is known). */
   tasksDone: number;
   tasksTotal: number;
+  /** Calls still needed, at least (a window not opened yet counts its first page; pages the cache holds count too). */
+  callsLeft: number;
+  /** While it runs: when those calls can be done at the account's background rate (ISO); null when never or over. */
+  eta: string | null;
 }
 
 /** Something said about the run, never hidden: a window split, a count that moved, a strategy changed. */

@@ -134,6 +134,7 @@ describe('the reconciliation store', () => {
       expect(await store.getJobFor('r1', OWNER)).toMatchObject({ id: 'r1', state: 'planned' });
       expect(await store.getJobFor('r1', JSON.stringify(['demo', null]))).toBeNull();
       expect(await store.nextTask('r1')).toEqual(task);
+      expect(await store.taskCounts('r1')).toEqual({ done: 0, total: 1, callsLeft: 1 });
       expect((await store.pendingRowsWith('r1', ['ORD-1', 'ORD-9'])).map((r) => r.row)).toEqual([1]);
       expect(await store.pendingValuesIn('r1', T0 - 1000, T0)).toEqual([
         { value: 'ORD-1', from: 0, to: T0 },
@@ -146,7 +147,7 @@ describe('the reconciliation store', () => {
         tasks: [{ ...task, state: 'done', totalFound: 2, pagesDone: 1, pagesTotal: 1 }],
       });
       expect(await store.nextTask('r1')).toBeNull();
-      expect(await store.taskCounts('r1')).toEqual({ done: 1, total: 1 });
+      expect(await store.taskCounts('r1')).toEqual({ done: 1, total: 1, callsLeft: 0 });
       await store.finishRows('r1');
       expect(await store.outcomeCounts('r1')).toEqual({ pending: 0, matched: 0, not_found: 1, several: 1, invalid: 1 });
       const page = await store.rowsPage('r1', { outcome: 'several' }, 0, 10);

@@ -5,7 +5,7 @@ import 'server-only';
  * upstream call, so a restart resumes at the first page not written and never pays for one twice.
  * A job deleted meanwhile (DELETE forgets it) rolls the step back: nothing of it is written again.
  */
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { bulkInsert } from '../db/bulk-insert';
 import type { Database, ReconcileRowsTable, ReconcileTasksTable } from '../db/schema';
 import type { Outcome } from './api';
@@ -70,8 +70,8 @@ export interface ReconcileJobStore {
   tasks(jobId: string): Promise<StoredTask[]>;
   /** The first task with work left, in run order. */
   nextTask(jobId: string): Promise<StoredTask | null>;
-  /** Tasks done and all (replaced ones left out). */
-  taskCounts(jobId: string): Promise<{ done: number; total: number }>;
+  /** Tasks done and all (replaced ones left out), and the calls the pending ones still need at least. */
+  taskCounts(jobId: string): Promise<{ done: number; total: number; callsLeft: number }>;
   /** The job's tasks replaced by `tasks` (a plan made again at start), and its rows' answers updated. */
   replan(job: ReconcileJobRecord, rows: readonly RowUpdate[], tasks: readonly StoredTask[]): Promise<void>;
   /** Every pending row's final outcome from what it found (none: not found; one: matched; more: several). */
@@ -371,15 +371,28 @@ export function createReconcileJobStore(db: Kysely<Database>): ReconcileJobStore
       return row ? toTask(row) : null;
     },
     async taskCounts(jobId) {
-      const rows = await db
-        .selectFrom('reconcile_tasks')
-        .select((eb) => ['state', eb.fn.countAll<number>().as('n')])
-        .where('job_id', '=', jobId)
-        .where('state', '<>', 'replaced')
-        .groupBy('state')
-        .execute();
+      const [rows, left] = await Promise.all([
+        db
+          .selectFrom('reconcile_tasks')
+          .select((eb) => ['state', eb.fn.countAll<number>().as('n')])
+          .where('job_id', '=', jobId)
+          .where('state', '<>', 'replaced')
+          .groupBy('state')
+          .execute(),
+        // A lookup is a call; a query its pages left once its size is known, else at least its first.
+        db
+          .selectFrom('reconcile_tasks')
+          .select(
+            sql<number>`coalesce(sum(case when pages_total is null then 1 else pages_total - pages_done end), 0)`.as(
+              'calls',
+            ),
+          )
+          .where('job_id', '=', jobId)
+          .where('state', '=', 'pending')
+          .executeTakeFirstOrThrow(),
+      ]);
       const n = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
-      return { done: n('done'), total: n('done') + n('pending') };
+      return { done: n('done'), total: n('done') + n('pending'), callsLeft: Number(left.calls) };
     },
     async replan(job, rows, tasks) {
       await db.transaction().execute(async (trx) => {

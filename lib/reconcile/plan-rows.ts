@@ -16,7 +16,7 @@ import { planUpstream, windowsOf } from './plan-upstream';
 import { windowSizes, type SizeDeps } from './window-sizes';
 
 /** How long one call is assumed to hold the account's one call in flight (as an export's estimate assumes). */
-const ASSUMED_CALL_MS = 1_500;
+export const ASSUMED_CALL_MS = 1_500;
 
 export interface PlanDeps {
   local: LocalDeps;

@@ -33,7 +33,8 @@ export function presentJob(
   job: ReconcileJobRecord,
   summary: ReconcileSummary,
   counts: Record<Outcome | 'pending', number>,
-  tasks: { done: number; total: number },
+  tasks: { done: number; total: number; callsLeft: number },
+  eta: string | null,
 ): Reconciliation {
   const rows = Object.values(counts).reduce((s, n) => s + n, 0);
   return {
@@ -61,6 +62,8 @@ export function presentJob(
       pagesCached: job.pagesCached,
       tasksDone: tasks.done,
       tasksTotal: tasks.total,
+      callsLeft: tasks.callsLeft,
+      eta,
     },
     summary,
     message: job.message,

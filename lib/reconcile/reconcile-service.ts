@@ -18,7 +18,7 @@ import { answerFile } from './answer-file';
 import type { ReconcileJobStore } from './job-store';
 import type { ReconcileJobRecord, StoredRow } from './job-row';
 import { summarizeJob } from './job-summary';
-import { planRows, type PlanDeps } from './plan-rows';
+import { ASSUMED_CALL_MS, planRows, type PlanDeps } from './plan-rows';
 import { presentJob, reconcileFileName } from './present-job';
 import { presentRow } from './present';
 import type { ReconcileInput } from './reconcile-request';
@@ -88,7 +88,12 @@ export class ReconcileService {
         this.summaries.set(job.id, { updatedAt: job.updatedAt, summary });
       }
     } else this.summaries.delete(job.id);
-    return presentJob(job, summary, counts, tasks);
+    let eta: string | null = null;
+    if (isActiveReconcileState(job.state) && tasks.callsLeft > 0) {
+      const plan = await this.deps.plan.gateway.planCalls(job.account, 'export', tasks.callsLeft, 0, ASSUMED_CALL_MS);
+      eta = plan.finishAt === null ? null : new Date(plan.finishAt).toISOString();
+    }
+    return presentJob(job, summary, counts, tasks, eta);
   }
 
   async create(account: ReconcileAccount, input: ReconcileInput): Promise<ReconcileCreated> {
