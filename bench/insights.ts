@@ -29,6 +29,7 @@ import { historyFileOf } from '../lib/db/history-file';
 import { sqliteFileOf } from '../lib/db/sqlite-file';
 import { startSimulator } from '../simulator/server';
 import { loadHistoryFixture } from '../tests/support/history-fixture';
+import { searchQuery } from '../tests/support/parsed';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const PER_DAY = 33_000;
@@ -122,7 +123,8 @@ async function main(): Promise<void> {
     );
     const ms = (v: number) => `${v.toFixed(0)} ms`.padStart(8);
     for (const [name, params] of cases) {
-      const answer = await insights.get(ACCOUNT, params);
+      const query = searchQuery(params);
+      const answer = await insights.get(ACCOUNT, query);
       const slow = answer._meta.computedFrom === 'records';
       const runs = RUNS;
       const time = async (fresh: boolean) => {
@@ -130,7 +132,7 @@ async function main(): Promise<void> {
         for (let i = 0; i < runs; i++) {
           if (fresh) insights.forgetAnswers();
           const t = performance.now();
-          await insights.get(ACCOUNT, params);
+          await insights.get(ACCOUNT, query);
           times.push(performance.now() - t);
         }
         return times.sort((a, b) => a - b);

@@ -267,6 +267,31 @@ describe('the import graph', () => {
     );
   });
 
+  it('leaves every form of the query to its codec (lib/query): nothing else reads or writes URL parameters of one', () => {
+    // URL parameters read or written elsewhere, each of something that is not a query.
+    const NOT_A_QUERY = new Set([
+      'lib/http/paths.ts', // the sign-in page's callbackUrl and error
+      'lib/root/throttled-sign-in.ts', // the sign-in form's body
+      'lib/log.ts', // a URL written to the log, redacted
+      'components/lookup/trx-lookup.tsx', // the page's `tz`, read by the codec's zoneOf
+    ]);
+    const BY_HAND = /new URLSearchParams\(|searchParams\.(get|getAll|set|append|delete)\(/;
+    const offenders = files.filter(
+      (f) =>
+        !f.startsWith('lib/query/') && !NOT_A_QUERY.has(f) && BY_HAND.test(fs.readFileSync(path.join(ROOT, f), 'utf8')),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('gives services only parsed input: routes name a reader (withAccount `query`), no service parses a query or throws a 400', () => {
+    const services = files.filter((f) => /^lib\/[^/]+\/[^/]*-service\.ts$/.test(f));
+    expect(services.length).toBeGreaterThan(3);
+    const read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8');
+    expect(services.filter((f) => /\b(parseQuery|badRequest)\b/.test(read(f)))).toEqual([]);
+    const routes = files.filter((f) => /^app\/api\/.*route\.ts$/.test(f));
+    expect(routes.filter((f) => /\b(parseQuery|badRequest|searchParams)\b/.test(read(f)))).toEqual([]);
+  });
+
   it('names every file in one convention: kebab-case', () => {
     const wrong = files.filter(
       (f) => !/^[a-z0-9.[\]()-]+$/.test(path.basename(f).replace(/\.(ts|tsx)$/, '')) && !/^\[/.test(path.basename(f)),

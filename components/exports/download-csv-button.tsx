@@ -10,7 +10,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
-import { isActiveExportState, type ExportEstimate, type ExportJob, type ExportQuery } from '@/lib/exports';
+import { isActiveExportState, type ExportEstimate, type ExportJob } from '@/lib/exports';
 import { CDR_FIELDS, type CdrFieldKey } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import type { TransactionsQuery } from '@/lib/query/query';
@@ -87,7 +87,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   const columns: CdrFieldKey[] = columnChoice === 'visible' ? visible : allColumns;
   const total = view.total;
   const bodyOf = (cols: CdrFieldKey[]) => ({
-    ...(queryBody(query) as ExportQuery),
+    ...queryBody(query),
     columns: cols,
     ...(excel ? { excel: true } : {}),
   });

@@ -8,7 +8,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { HistorySettingsInput, HistoryState } from '@/lib/history';
 import { ApiError, errorText } from '@/lib/http/api-client';
-import { startDayBounds } from '@/lib/history';
 import { updateHistoryMutation } from '@/lib/history/client';
 import styles from './history-controls.module.css';
 
@@ -23,7 +22,8 @@ export function HistorySettingsForm({ state }: { state: HistoryState }) {
   const client = useQueryClient();
   const update = useMutation(updateHistoryMutation(client));
   const [since, setSince] = useStartDayDraft(state.since);
-  const bounds = startDayBounds(state);
+  // From HISTORY_MAX_DAYS back to today, as the server's clock counts them.
+  const bounds = state.sinceBounds;
   const problem = update.error instanceof ApiError ? update.error.problem : null;
   const sinceError = problem?.errors?.since ?? null;
   const otherError = update.error && !sinceError ? errorText(update.error) : null;

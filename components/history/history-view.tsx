@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { parseAsString, useQueryStates } from 'nuqs';
 import { errorText } from '@/lib/http/api-client';
 import { historyQueryOptions } from '@/lib/history/client';
-import { zoneOf } from '@/lib/search';
+import { zoneOf } from '@/lib/query/page-url';
 import { ZoneToggle } from '../common/zone-toggle';
 import { HistoryCalendar } from './history-calendar';
 import { HistoryControls } from './history-controls';

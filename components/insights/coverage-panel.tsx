@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InsightsCoverage } from '@/lib/insights';
 import { errorText } from '@/lib/http/api-client';
 import { formatCount } from '@/lib/i18n/format';
+import { DAY_MS } from '@/lib/time/units';
 import { historyQueryOptions, updateHistoryMutation } from '@/lib/history/client';
 import styles from './insights.module.css';
 
@@ -31,9 +32,8 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   const start = useMutation(updateHistoryMutation(client));
   const state = mirror.data;
   if (!state) return mirror.isError ? <p className={styles.coverageNote}>{errorText(mirror.error)}</p> : null;
-  // The oldest day the copy may start at: HISTORY_MAX_DAYS before today (the newest day listed).
-  const today = state.days[0]?.day ?? state.since;
-  const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - state.maxDays * 86_400_000).toISOString().slice(0, 10);
+  // The oldest day the copy may start at, as the server's clock counts it (HISTORY_MAX_DAYS back).
+  const oldest = state.sinceBounds.min;
   const wanted = rangeStartDay < oldest ? oldest : rangeStartDay;
   const earlier = wanted < state.since;
 
@@ -55,7 +55,7 @@ function SyncOffer({ rangeStartDay }: { rangeStartDay: string }) {
   // many as a typical day takes. Before the upstream has told the size of any day, the cost is said
   // per day rather than guessed.
   const since = earlier ? wanted : state.since;
-  const extraDays = earlier ? Math.round((Date.parse(state.since) - Date.parse(since)) / 86_400_000) : 0;
+  const extraDays = earlier ? Math.round((Date.parse(state.since) - Date.parse(since)) / DAY_MS) : 0;
   const calls =
     state.callsLeft === null || state.callsPerDay === null ? null : state.callsLeft + extraDays * state.callsPerDay;
   const days = extraDays + state.days.filter((d) => d.state !== 'complete' && d.state !== 'unsettled').length;

@@ -6,20 +6,16 @@
  * commits it to the URL, which is what is read. A URL without a range shows the last 7 days.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useQueryStates } from 'nuqs';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { readsByHour, type InsightsAnswer } from '@/lib/insights';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
-import type { Zone } from '@/lib/time/zones';
 import { errorText } from '@/lib/http/api-client';
 import { formatCount } from '@/lib/i18n/format';
 import { formatLatency, formatPrice, formatRate } from '@/lib/insights';
 import { countedQuery, countedRun } from '@/lib/insights';
 import { insightsQueryOptions } from '@/lib/insights/client';
-import { pageUrlParsers } from '@/lib/search/client';
-import { rezoneWallClock, type WallRange } from '@/lib/search';
-import { activeFilters, checkDraft, draftOfQuery, emptyFilters, type SearchDraft } from '@/lib/search';
-import { searchStateOf, settingsOf, urlValuesOf, type PageUrlValues } from '@/lib/search';
+import { useSearchUrl } from '@/lib/search/client';
+import { activeFilters, checkDraft, emptyFilters, type WallRange } from '@/lib/query/draft';
 import { ZoneToggle } from '../common/zone-toggle';
 import { useAccount } from '../shell/account-context';
 import { DateRangePicker } from '../search/date-range-picker';
@@ -30,40 +26,23 @@ import styles from './insights.module.css';
 import frame from '../common/page-frame.module.css';
 import { usePreferredZone } from '../common/preferred-zone';
 
-/** The URL's query as a draft for the form (every filter, local ones too: Insights reads the local history). */
-function draftOfUrl(url: PageUrlValues, fallback: WallRange): SearchDraft {
-  const search = searchStateOf(url);
-  if (search.kind === 'ready') return draftOfQuery(search.query);
-  const filters = { ...emptyFilters(), ...Object.fromEntries(FILTERS.map((f) => [f.param, url[f.param] ?? ''])) };
-  return {
-    range: search.kind === 'idle' ? fallback : { dateFrom: url['date-from'] ?? '', dateTo: url['date-to'] ?? '' },
-    filters,
-  };
-}
-
 export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   const { enterpriseId } = useAccount();
-  const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
-  const preferredZone = usePreferredZone().zone;
-  const settings = useMemo(() => settingsOf(url, preferredZone), [url, preferredZone]);
-  const zone = settings.tz;
-  const search = useMemo(() => searchStateOf(url), [url]);
-  const urlKey = search.kind === 'ready' ? search.key : `${search.kind}|${url['date-from']}|${url['date-to']}`;
-  const [draftState, setDraftState] = useState(() => ({ key: urlKey, draft: draftOfUrl(url, defaultRange) }));
-  let draft = draftState.draft;
-  if (draftState.key !== urlKey) {
-    draft = draftOfUrl(url, defaultRange);
-    setDraftState({ key: urlKey, draft });
-  }
-  const setDraft = (next: SearchDraft) => setDraftState((s) => ({ ...s, draft: next }));
+  // The form holds every filter, the local ones too: Insights reads the local history.
+  const url = useSearchUrl({
+    preferredZone: usePreferredZone().zone,
+    initialRange: defaultRange,
+    defaultRange: () => defaultRange,
+  });
+  const { search, settings, zone, draft, setDraft, show: showQuery } = url;
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
 
   // Insights costs nothing: a URL without a range shows the default one at once.
   useEffect(() => {
     if (search.kind !== 'idle') return;
     const checked = checkDraft({ range: defaultRange, filters: draft.filters }, settings);
-    if (checked.ok) void setUrl(urlValuesOf(checked.query), { history: 'replace' });
-  }, [search.kind, defaultRange, draft.filters, settings, setUrl]);
+    if (checked.ok) showQuery(checked.query, { history: 'replace' });
+  }, [search.kind, defaultRange, draft.filters, settings, showQuery]);
 
   const query = search.kind === 'ready' ? search.query : null;
   const [polling, setPolling] = useState(false);
@@ -81,16 +60,7 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   function show(event: React.FormEvent) {
     event.preventDefault();
     setTouched(new Set(FILTERS.map((f) => f.param)));
-    if (checked.ok) void setUrl(urlValuesOf(checked.query));
-  }
-
-  function changeZone(next: Zone) {
-    const values: PageUrlValues = { tz: next };
-    for (const name of ['date-from', 'date-to'] as const) {
-      const v = url[name];
-      if (v) values[name] = rezoneWallClock(v, zone, next);
-    }
-    void setUrl(values);
+    if (checked.ok) showQuery(checked.query);
   }
 
   const filtersOn = activeFilters(draft).length;
@@ -104,7 +74,7 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
         <h1 className={frame.title}>Insights</h1>
         <div className={frame.zone}>
           <span className={frame.zoneLabel}>Days in</span>
-          <ZoneToggle zone={zone} onChange={changeZone} />
+          <ZoneToggle zone={zone} onChange={url.rezone} />
           <button type="button" className="button" onClick={() => window.print()}>
             Print
           </button>

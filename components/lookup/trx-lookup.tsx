@@ -8,7 +8,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useId, useState } from 'react';
 import { normaliseTrxId, trxIdProblem } from '@/lib/lookup';
 import { PAGE_PATHS } from '@/lib/http/paths';
-import { zoneOf } from '@/lib/search';
+import { zoneOf } from '@/lib/query/page-url';
 import styles from './trx-lookup.module.css';
 import { usePreferredZone } from '../common/preferred-zone';
 

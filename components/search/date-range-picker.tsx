@@ -1,19 +1,13 @@
 'use client';
 /**
  * The range picker: presets computed at click time in the chosen zone, and two native
- * datetime-local inputs (a time of day at both ends, to the second). The 31-day limit is enforced
+ * datetime-local inputs (a time of day at both ends, to the second). The search's range limit is enforced
  * here, with a message, before any request could fail on it.
  */
 import type { Zone } from '@/lib/time/zones';
 import { presetRange, RANGE_PRESETS } from '@/lib/search';
-import {
-  fromInputValue,
-  latestEndFor,
-  rangeSpan,
-  toInputValue,
-  type RangeProblems,
-  type WallRange,
-} from '@/lib/search';
+import type { WallRange } from '@/lib/query/draft';
+import { fromInputValue, latestEndFor, rangeSpan, toInputValue, type RangeProblems } from '@/lib/search';
 import styles from './search-form.module.css';
 
 export interface DateRangePickerProps {

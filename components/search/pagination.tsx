@@ -7,7 +7,7 @@ import { useRef } from 'react';
 import type { TransactionsPage } from '@/lib/search';
 import { PAGE_SIZES, type PageSize, type TransactionsQuery } from '@/lib/query/query';
 import { formatCount } from '@/lib/i18n/format';
-import { pageHref, queryOfApiHref } from '@/lib/search';
+import { pageHref, queryOfApiHref } from '@/lib/query/page-url';
 import styles from './pagination.module.css';
 
 type LinkName = 'first' | 'prev' | 'next' | 'last';

@@ -6,10 +6,9 @@
  */
 import { useMemo, useRef, useState, type RefObject } from 'react';
 import { filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
-import { queryKey, type TransactionsQuery } from '@/lib/query/query';
+import { queryKey, type QuerySettings, type TransactionsQuery } from '@/lib/query/query';
 import type { RangeProblems } from '@/lib/search';
-import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/search';
-import type { SearchSettings } from '@/lib/search';
+import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/query/draft';
 import { DateRangePicker } from './date-range-picker';
 import { FilterFields } from './filter-fields';
 import { SearchCost } from './search-cost';
@@ -17,7 +16,8 @@ import styles from './search-form.module.css';
 
 export interface SearchFormProps {
   draft: SearchDraft;
-  settings: SearchSettings;
+  /** The page's zone, order and page size: a search keeps them. */
+  settings: QuerySettings;
   enterpriseId?: string;
   onDraftChange: (draft: SearchDraft) => void;
   onSearch: (query: TransactionsQuery) => void;
@@ -40,7 +40,7 @@ export function SearchForm({
   const [submitted, setSubmitted] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
-  // The range is judged live (the 31-day limit must show as it is broken); filters once left.
+  // The range is judged live (the range limit must show as it is broken); filters once left.
   const rangeProblems: RangeProblems = { 'date-from': errors['date-from'], 'date-to': errors['date-to'] };
   const filterProblems = Object.fromEntries(
     Object.entries(errors).filter(([param]) => submitted || touched.has(param)),

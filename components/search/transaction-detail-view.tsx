@@ -14,7 +14,7 @@ import { parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { fieldText } from '@/lib/cdr/cdr-view';
 import { transactionQueryOptions } from '@/lib/lookup/client';
-import { pageHref, zoneOf } from '@/lib/search';
+import { pageHref, zoneOf } from '@/lib/query/page-url';
 import { CdrDetail } from '../cdr/cdr-detail';
 import { CopyButton } from '../common/copy-button';
 import { ZoneToggle } from '../common/zone-toggle';

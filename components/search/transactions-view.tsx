@@ -8,30 +8,20 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
-import { useQueryStates } from 'nuqs';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
 import { normaliseTrxId } from '@/lib/lookup';
 import { filterDef, type FilterParam } from '@/lib/query/filters';
 import { queryKey, UPSTREAM_SORT, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
+import type { SearchDraft, WallRange } from '@/lib/query/draft';
+import { pageHoldingFirstRow } from '@/lib/query/page-url';
 import type { Zone } from '@/lib/time/zones';
 import { visibleInOrder } from '@/lib/search';
 import { formatCount, formatInstant } from '@/lib/i18n/format';
-import { pageUrlParsers } from '@/lib/search/client';
-import { presetRange } from '@/lib/search';
-import { transactionsQueryOptions } from '@/lib/search/client';
-import { rezoneWallClock, type WallRange } from '@/lib/search';
-import { rezonePage } from '@/lib/search';
+import { DEFAULT_PRESET, presetRange } from '@/lib/search';
+import { transactionsQueryOptions, useSearchUrl } from '@/lib/search/client';
+import { pageInZone } from '@/lib/search';
 import { wholeRangeUncovered } from '@/lib/search';
-import type { SearchDraft } from '@/lib/search';
-import {
-  pageHoldingFirstRow,
-  ROW_PARAM,
-  searchStateOf,
-  settingsOf,
-  urlValuesOf,
-  type PageUrlValues,
-} from '@/lib/search';
 import { ZoneToggle } from '../common/zone-toggle';
 import { useAccount } from '../shell/account-context';
 import { ColumnChooser } from './column-chooser';
@@ -43,7 +33,6 @@ import { ResultsSkeleton, ResultsTable } from './results-table';
 import { SearchForm } from './search-form';
 import { TruncatedNote } from './truncated-note';
 import { useColumnPrefs } from './use-column-prefs';
-import { useSearchDraft } from './use-search-draft';
 import { useTransactionsTable } from './use-transactions-table';
 import { useHeldLink } from './use-held-link';
 import styles from './transactions-view.module.css';
@@ -79,17 +68,16 @@ function orderWords(sort: CdrFieldKey, order: SortOrder): string {
 
 export function TransactionsView({ defaultRange, heldLink = false }: TransactionsViewProps) {
   const { enterpriseId } = useAccount();
-  const [url, setUrl] = useQueryStates(pageUrlParsers, { history: 'push' });
-  const preferredZone = usePreferredZone().zone;
-  const settings = useMemo(() => settingsOf(url, preferredZone), [url, preferredZone]);
-  const zone = settings.tz;
-  const search = useMemo(() => searchStateOf(url), [url]);
+  const url = useSearchUrl({
+    preferredZone: usePreferredZone().zone,
+    initialRange: defaultRange,
+    defaultRange: (zone) => presetRange(DEFAULT_PRESET, new Date(), zone),
+  });
+  const { search, settings, zone, draft, setDraft } = url;
   const queryClient = useQueryClient();
   const searchButton = useRef<HTMLButtonElement>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [held, setHeld] = useHeldLink(heldLink);
-
-  const [draft, setDraft] = useSearchDraft(url, search, zone, defaultRange);
 
   const results = useQuery({
     ...transactionsQueryOptions(search.kind === 'ready' ? search.key : ''),
@@ -103,7 +91,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
     page._embedded.cdrs.length === 0 &&
     page.page > page._meta.reachablePages;
   const [prefs, setPrefs] = useColumnPrefs();
-  const commit = (values: PageUrlValues, history: 'push' | 'replace' = 'push') => void setUrl(values, { history });
+  const query = search.kind === 'ready' ? search.query : null;
   const table = useTransactionsTable({
     rows: page?._embedded.cdrs ?? NO_ROWS,
     zone,
@@ -111,12 +99,13 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
     sortOrder: settings.sortOrder,
     wholeSort: page?._meta.source === 'history',
     prefs,
-    onSort: (field: CdrFieldKey, order: SortOrder) =>
-      commit({ sort: field === UPSTREAM_SORT ? null : field, 'sort-order': order, page: '1', [ROW_PARAM]: null }),
+    onSort: (field: CdrFieldKey, order: SortOrder) => {
+      if (query) url.show({ ...query, sort: field, sortOrder: order, page: 1 });
+    },
   });
   const shownRows = table.getRowModel().rows.map((r) => r.original);
   // As the records write it, however the link wrote it (a capitalised id from a ticket).
-  const openRow = held || !url[ROW_PARAM] ? null : normaliseTrxId(url[ROW_PARAM]);
+  const openRow = held || !url.row ? null : normaliseTrxId(url.row);
   // However the drawer closed (Close, Esc, Back), the focus it held goes back to its row (or to
   // Search when the row is not on the page), rather than to the page. A focus placed since (Filter
   // by this value puts it on Search) stays where it is.
@@ -139,13 +128,13 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
     // The same search again: ask the server once more (it answers from its cache while fresh).
     if (search.kind === 'ready' && key === search.key)
       void queryClient.refetchQueries({ queryKey: transactionsQueryOptions(key).queryKey });
-    else commit(urlValuesOf(query));
+    else url.show(query);
   }
 
   function changePageSize(size: PageSize) {
+    if (!query) return;
     // The rows on screen stay in view: the page that holds the first of them at the new size.
-    const page = search.kind === 'ready' ? pageHoldingFirstRow(search.query.page, settings.pageSize, size) : 1;
-    commit({ 'page-size': String(size), page: String(page), [ROW_PARAM]: null });
+    url.show({ ...query, pageSize: size, page: pageHoldingFirstRow(query.page, query.pageSize, size) });
   }
 
   function changeZone(next: Zone) {
@@ -155,7 +144,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
       const nextKey = transactionsQueryOptions(queryKey({ ...search.query, tz: next })).queryKey;
       if (!queryClient.getQueryData(nextKey)) {
         // Stored as just received (not asked again), so its age goes on from the original's.
-        const shown = rezonePage(results.data, next);
+        const shown = pageInZone(results.data, next);
         const since = Math.max(0, Math.round((Date.now() - results.dataUpdatedAt) / 1000));
         queryClient.setQueryData(nextKey, {
           ...shown,
@@ -163,16 +152,11 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
         });
       }
     }
-    const values: PageUrlValues = { tz: next };
-    for (const name of ['date-from', 'date-to'] as const) {
-      const v = url[name];
-      if (v) values[name] = rezoneWallClock(v, zone, next);
-    }
-    commit(values);
+    url.rezone(next);
   }
 
   function closeRow() {
-    commit({ [ROW_PARAM]: null });
+    url.closeRow();
   }
 
   function fillForm(next: SearchDraft, message: string) {
@@ -190,7 +174,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
   }
 
   const view = {
-    query: search.kind === 'ready' ? search.query : null,
+    query,
     rows: shownRows,
     columns: visibleInOrder(prefs),
     total: page?._embedded.total_found ?? null,
@@ -198,7 +182,6 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
 
   const clientSort = table.getState().sorting[0];
   const clientSortLabel = clientSort ? table.getColumn(clientSort.id)?.columnDef.meta?.field.label : undefined;
-  const query = search.kind === 'ready' ? search.query : null;
 
   return (
     <>
@@ -314,7 +297,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
             <PastLastPageState
               page={page.page}
               lastPage={page._meta.reachablePages}
-              onLastPage={() => commit({ page: String(page._meta.reachablePages), [ROW_PARAM]: null })}
+              onLastPage={() => query && url.show({ ...query, page: page._meta.reachablePages })}
             />
           ) : null}
           {page && page._embedded.total_found > 0 ? (
@@ -324,7 +307,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
                   table={table}
                   caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, ${orderWords(settings.sort, settings.sortOrder)}`}
                   openRowId={openRow}
-                  onOpenRow={(id) => commit({ [ROW_PARAM]: id })}
+                  onOpenRow={(id) => url.openRow(id)}
                   stale={results.isPlaceholderData}
                 />
               )}
@@ -334,7 +317,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
                   page={page.page}
                   pageCount={page._meta.reachablePages}
                   total={page._embedded.total_found}
-                  onNavigate={(q) => commit(urlValuesOf(q))}
+                  onNavigate={(q) => url.show(q)}
                 />
                 <div className={styles.footerEnd}>
                   <DownloadCsvButton view={view} />
@@ -353,7 +336,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
             rowsSettled={search.kind !== 'ready' || !results.isPending}
             zone={zone}
             onClose={closeRow}
-            onMove={(id) => commit({ [ROW_PARAM]: id }, 'replace')}
+            onMove={(id) => url.openRow(id, 'replace')}
             onFilter={filterBy}
           />
         ) : null}

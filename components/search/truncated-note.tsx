@@ -5,7 +5,8 @@
  */
 import { PAGE_SIZES, wallClocks, type PageSize, type TransactionsQuery } from '@/lib/query/query';
 import { formatCount } from '@/lib/i18n/format';
-import { splitRange, type WallRange } from '@/lib/search';
+import type { WallRange } from '@/lib/query/draft';
+import { splitRange } from '@/lib/search';
 import styles from './transactions-view.module.css';
 
 export function TruncatedNote({

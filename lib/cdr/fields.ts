@@ -75,7 +75,13 @@ function phoneNumber(value: string): string {
 export interface FieldDef {
   readonly key: string;
   readonly label: string;
+  /** How the dashboard shows and sorts the value (an `integer` as a number, whether sent as one or as digits). */
   readonly kind: FieldKind;
+  /**
+   * How the upstream sends the value, where it is not a string (seed §2.2: "all values appear as
+   * strings, except where a type is stated"): read as a number (lib/cdr/schema.ts), null when absent.
+   */
+  readonly sent?: 'integer';
   readonly group: FieldGroup;
   /** Shown in the table until the user changes the column set. */
   readonly defaultVisible?: boolean;
@@ -224,6 +230,7 @@ export const CDR_FIELDS = [
     key: 'how_many_message_parts',
     label: 'Parts',
     kind: 'integer',
+    sent: 'integer',
     group: 'message',
     defaultVisible: true,
     description: 'Number of parts of a concatenated message.',
@@ -328,6 +335,7 @@ export const CDR_FIELDS = [
   {
     key: 'message_length',
     label: 'Length',
+    // Shown and sorted as a number; the seed types it "string (numeric)", so it is read as text.
     kind: 'integer',
     group: 'message',
     description: 'Length of the message in characters.',
@@ -519,5 +527,9 @@ const keysWhere = (test: (f: FieldDef) => boolean): readonly CdrFieldKey[] =>
 
 export const DEFAULT_VISIBLE_COLUMNS = keysWhere((f) => f.defaultVisible === true);
 export const TIMESTAMP_FIELDS = keysWhere((f) => f.kind === 'timestamp');
+/** The fields the upstream sends as JSON integers, read as numbers (lib/cdr/schema.ts). */
+export const INTEGER_FIELDS = keysWhere((f) => f.sent === 'integer');
+/** Their keys, as a type. */
+export type IntegerField = Extract<CdrFieldDef, { readonly sent: 'integer' }>['key'];
 export const SENSITIVE_FIELDS = keysWhere((f) => f.sensitive === true);
 export const SEARCHABLE_FIELDS = keysWhere((f) => f.searchable === true);

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { sampleCdr, samplePage } from '../upstream/test-fixtures';
-import { CDR_FIELDS } from './fields';
+import { CDR_FIELDS, FIELD_BY_KEY, INTEGER_FIELDS } from './fields';
 import { cdrSchema, resultPageSchema } from './schema';
 
 describe('the record schema', () => {
+  it('reads as numbers exactly the fields the field list says the upstream sends as integers', () => {
+    expect(INTEGER_FIELDS).toEqual(['how_many_message_parts']);
+    // Sent as a number, so shown and sorted as one too.
+    for (const key of INTEGER_FIELDS) expect(FIELD_BY_KEY.get(key)?.kind).toBe('integer');
+    const cdr = cdrSchema.parse(sampleCdr({ trx_id: 't1', message_length: 160, how_many_message_parts: '2' }));
+    // message_length is shown as a number but typed "string (numeric)" by the seed: read as its digits.
+    const read: [string, number | null] = [cdr.message_length, cdr.how_many_message_parts];
+    expect(read).toEqual(['160', 2]);
+  });
+
   it('reads text that arrives as a number or a boolean, and null or absent as ""', () => {
     const cdr = cdrSchema.parse({
       ...sampleCdr({ trx_id: 't1' }),

@@ -4,7 +4,7 @@
  * strings that arrive as numbers) are accepted, and a missing field reads as "" ("not applicable").
  */
 import { z } from 'zod';
-import { CDR_FIELDS, type CdrFieldKey } from './fields';
+import { CDR_FIELDS, INTEGER_FIELDS, type CdrFieldKey, type IntegerField } from './fields';
 
 /** A value that cannot be read as its field's kind: what was wrong with it. */
 interface Unreadable {
@@ -29,12 +29,14 @@ function readInteger(v: unknown): number | null | Unreadable {
 
 const isUnreadable = (v: unknown): v is Unreadable => typeof v === 'object' && v !== null;
 
-/** The one integer field read as a number; every other field is text. */
-type IntegerField = 'how_many_message_parts';
-const INTEGER_FIELDS = new Set<CdrFieldKey>(['how_many_message_parts'] satisfies IntegerField[]);
-
-/** Every field with its reader, in the list's order (trx_id, a string by then, is read as itself). */
-const FIELD_READERS = CDR_FIELDS.map((f) => ({ key: f.key, read: INTEGER_FIELDS.has(f.key) ? readInteger : readText }));
+/**
+ * Every field with its reader, in the list's order (trx_id, a string by then, is read as itself):
+ * the fields the list says the upstream sends as integers read as numbers, every other one as text.
+ */
+const FIELD_READERS = CDR_FIELDS.map((f) => ({
+  key: f.key,
+  read: (INTEGER_FIELDS as readonly CdrFieldKey[]).includes(f.key) ? readInteger : readText,
+}));
 
 const linkSchema = z.object({ href: z.string() }).loose();
 const linksSchema = z.object({ self: linkSchema.optional() }).loose();

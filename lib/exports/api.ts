@@ -3,9 +3,7 @@
  * /api/exports/<id>, GET /api/exports/<id>/file. Browser-safe: types only.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import type { SortOrder } from '../query/query';
-import type { Zone } from '../time/zones';
-import type { FilterParam } from '../query/filters';
+import type { QueryBody } from '../query/query';
 
 export const EXPORT_STATES = ['queued', 'running', 'waiting', 'done', 'failed', 'cancelled'] as const;
 export type ExportState = (typeof EXPORT_STATES)[number];
@@ -18,16 +16,11 @@ export function isActiveExportState(state: ExportState): boolean {
 }
 
 /**
- * The query an export reads, as the job froze it: the same flat parameters as the dashboard's URL
- * and POST body (lib/query/query.ts `queryBody`), so a script can send it back as it came.
+ * The query an export reads, as the job froze it (its date-to the frozen end): the query's body form
+ * (lib/query/query.ts `QueryBody`), the same flat parameters as the dashboard's URL and POST body, so
+ * a script can send it back as it came.
  */
-export type ExportQuery = {
-  'date-from': string;
-  /** The frozen end: a range that ended in the future ends when the job was created. */
-  'date-to': string;
-  tz: Zone;
-  'sort-order': SortOrder;
-} & Partial<Record<FilterParam | 'sort', string>>;
+export type ExportQuery = QueryBody;
 
 /** One sub-range the upstream is asked for (31 days and 1000 pages at most each). */
 export interface ExportWindowProgress {

@@ -7,7 +7,8 @@ import 'server-only';
  * neither knows is counted as one call and said to be unknown.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import { MAX_PAGE, queryBody, UPSTREAM_SORT } from '../query/query';
+import { MAX_PAGE, queryBody, SEARCH_MAX_RANGE_DAYS } from '../query/query';
+import { storedQueryOf } from '../query/stored';
 import { reachableRecords } from '../query/ranges';
 import type { PageCacheStore } from '../cache/server';
 import { formatWallClock } from '../time/zones';
@@ -36,7 +37,7 @@ export interface EstimateInput {
 }
 
 export function exportQueryOf(frozen: FrozenQuery): ExportQuery {
-  return queryBody(frozen.query) as ExportQuery;
+  return queryBody(frozen.query);
 }
 
 export async function estimateExport(deps: EstimateDeps, input: EstimateInput): Promise<ExportEstimate> {
@@ -44,15 +45,7 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
   const U = deps.pageSize;
   const jobLike = {
     account: input.account.apiKey,
-    query: {
-      from: q.from.getTime(),
-      to: q.to.getTime(),
-      requestedTo: null,
-      tz: q.tz,
-      sortOrder: q.sortOrder,
-      ...(q.sort !== UPSTREAM_SORT ? { sort: q.sort } : {}),
-      filters: q.filters,
-    },
+    query: storedQueryOf(q),
     enterpriseId: input.account.enterpriseId,
     pageSize: U,
   };
@@ -102,7 +95,7 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
   } else {
     if (ranges.length > 1)
       warnings.push(
-        `The range is longer than the upstream's 31 days: it will be read as ${ranges.length} consecutive windows and joined into one file.`,
+        `The range is longer than the upstream's ${SEARCH_MAX_RANGE_DAYS} days: it will be read as ${ranges.length} consecutive windows and joined into one file.`,
       );
     for (const r of ranges) {
       const plan = await planFor(deps.local, jobLike, r);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
+import { exportRequest } from '../../tests/support/parsed';
 import { ProblemError } from '../http/problem';
 
 let h: Harness;
@@ -25,11 +26,17 @@ const status = (p: Promise<unknown>) =>
 
 describe('an export', () => {
   it('is its account’s, API key and enterprise', async () => {
-    const created = await h.exports.create(asked, {
-      'date-from': '2026-10-01 00:00:00',
-      'date-to': '2026-10-02 00:00:00',
-      tz: 'UTC',
-    });
+    const created = await h.exports.create(
+      asked,
+      exportRequest(
+        {
+          'date-from': '2026-10-01 00:00:00',
+          'date-to': '2026-10-02 00:00:00',
+          tz: 'UTC',
+        },
+        asked.enterpriseId,
+      ),
+    );
     if (created.kind !== 'job') throw new Error('expected a job');
     const id = created.job.id;
     expect((await h.exports.list(asked)).map((j) => j.id)).toEqual([id]);
@@ -49,27 +56,45 @@ describe('an export', () => {
       const d = String(day).padStart(2, '0');
       expect(
         (
-          await h.exports.create(busy, {
-            'date-from': `2026-09-${d} 00:00:00`,
-            'date-to': `2026-09-${d} 12:00:00`,
-            tz: 'UTC',
-          })
+          await h.exports.create(
+            busy,
+            exportRequest(
+              {
+                'date-from': `2026-09-${d} 00:00:00`,
+                'date-to': `2026-09-${d} 12:00:00`,
+                tz: 'UTC',
+              },
+              busy.enterpriseId,
+            ),
+          )
         ).kind,
       ).toBe('job');
     }
     const refused = await h.exports
-      .create(busy, { 'date-from': '2026-09-20 00:00:00', 'date-to': '2026-09-20 12:00:00', tz: 'UTC' })
+      .create(
+        busy,
+        exportRequest(
+          { 'date-from': '2026-09-20 00:00:00', 'date-to': '2026-09-20 12:00:00', tz: 'UTC' },
+          busy.enterpriseId,
+        ),
+      )
       .catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(ProblemError);
     expect((refused as ProblemError).problem).toMatchObject({ status: 409, type: '/problems/too-many-exports' });
     expect((refused as ProblemError).problem.detail).toMatch(/already has 10 exports queued or running/);
     expect(
       (
-        await h.exports.create(another, {
-          'date-from': '2026-09-20 00:00:00',
-          'date-to': '2026-09-20 12:00:00',
-          tz: 'UTC',
-        })
+        await h.exports.create(
+          another,
+          exportRequest(
+            {
+              'date-from': '2026-09-20 00:00:00',
+              'date-to': '2026-09-20 12:00:00',
+              tz: 'UTC',
+            },
+            another.enterpriseId,
+          ),
+        )
       ).kind,
     ).toBe('job');
   });

@@ -1,20 +1,24 @@
 /**
- * Reads the body of POST /api/exports: the query's parameters with the upstream's names (parsed by
- * the one query model, lib/query/query.ts, with an export's longer reach: up to 366 days, read as
- * several upstream windows), plus `columns`, `excel` (lib/csv/csv-format.ts) and `dryRun`. `page` and `page-size` are accepted and
+ * Reads the body of POST /api/exports, before its handler runs (the route's `query` reader): the
+ * query's parameters with the upstream's names (parsed by the query codec, lib/query/query.ts, with
+ * an export's longer reach: EXPORT_MAX_RANGE_DAYS, read as several upstream windows), plus
+ * `columns`, `excel` (lib/csv/csv-format.ts) and `dryRun`. `page` and `page-size` are accepted and
  * ignored: an export reads every page, at the upstream's largest page size.
  *
- * Then `freezeRange` fixes the end: a range that ends in the future ends "now", so the records an
- * export reads cannot move under it while it runs.
+ * Then `freezeRange` (the export service's) fixes the end: a range that ends in the future ends
+ * "now", so the records an export reads cannot move under it while it runs.
  */
 import type { CdrFieldKey } from '../cdr/fields';
 import { parseColumns } from '../csv/csv-format';
+import { readJsonBody } from '../http/body-limit';
+import type { ReaderAccount } from '../query/request';
 import {
   EXPORT_MAX_RANGE_DAYS,
   noFieldErrors,
   parseQuery,
   QUERY_PARAMS,
   type FieldErrors,
+  type ParseResult,
   type QuerySelection,
 } from '../query/query';
 
@@ -80,6 +84,18 @@ export function parseExportRequest(body: unknown, sessionEnterpriseId: string | 
   if (Object.keys(errors).length > 0 || !parsed.ok) return { ok: false, errors };
   const { page: _page, pageSize: _pageSize, ...query } = parsed.query;
   return { ok: true, request: { query, columns, excel: excel === true, dryRun: dryRun === true } };
+}
+
+/** The query's parameters and a list of columns fit in far less; a larger body is not an export request. */
+const EXPORT_BODY_LIMIT = 16 * 1024;
+const EXPORT_BODY_HINT = 'Send only the query\u2019s parameters, `columns` and `dryRun` as JSON.';
+const EXPORT_BODY_EXAMPLE = '{"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}';
+
+/** POST /api/exports's reader: its JSON body (read under the limit), parsed for the signed-in session. */
+export async function exportRequestOf(req: Request, account: ReaderAccount): Promise<ParseResult<ExportRequest>> {
+  const body = await readJsonBody(req, EXPORT_BODY_LIMIT, EXPORT_BODY_HINT, EXPORT_BODY_EXAMPLE);
+  const parsed = parseExportRequest(body, account.enterpriseId);
+  return parsed.ok ? { ok: true, query: parsed.request } : parsed;
 }
 
 export interface FrozenQuery {

@@ -7,6 +7,7 @@ import { authSecret } from '../auth/auth-secret';
 import { seal } from '../auth/secret-box';
 import { ProblemError } from '../http/problem';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
+import { exportRequest } from '../../tests/support/parsed';
 
 let h: Harness;
 let skew = 0;
@@ -37,11 +38,17 @@ const status = (p: Promise<unknown>) =>
 describe('an export past its retention', () => {
   it('can no longer be read, listed or downloaded, though not yet pruned', async () => {
     const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
-    const created = await h.exports.create(demo, {
-      'date-from': `${day} 00:00:00`,
-      'date-to': `${day} 01:00:00`,
-      tz: 'UTC',
-    });
+    const created = await h.exports.create(
+      demo,
+      exportRequest(
+        {
+          'date-from': `${day} 00:00:00`,
+          'date-to': `${day} 01:00:00`,
+          tz: 'UTC',
+        },
+        demo.enterpriseId,
+      ),
+    );
     if (created.kind !== 'job') throw new Error('expected a job');
     const id = created.job.id;
     let job = created.job;

@@ -10,7 +10,8 @@ import { isActiveExportState, type ExportEstimate, type ExportJob } from './api'
 import type { Config } from '../config';
 import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
-import { badRequest, notFound, ProblemError } from '../http/problem';
+import { InvalidInputError } from '../errors/invalid-input';
+import { notFound, ProblemError } from '../http/problem';
 import type { Logger } from '../log';
 import type { UpstreamAccount, UpstreamGateway } from '../upstream/server';
 import type { ExportFileStore } from './file-store';
@@ -19,7 +20,7 @@ import type { ExportJobRecord } from './job-row';
 import type { PageCacheStore } from '../cache/server';
 import { accountSchedule, callsQueued } from './account-schedule';
 import { estimateExport } from './estimate';
-import { freezeRange, parseExportRequest } from './export-request';
+import { freezeRange, type ExportRequest } from './export-request';
 import { createJobRecord, retentionEnd } from './job-record';
 import { routeNewJob, type LocalReadDeps } from './local-windows';
 import { presentJob } from './present-job';
@@ -83,20 +84,22 @@ export class ExportService {
     return job;
   }
 
-  async create(account: ExportAccount, body: unknown): Promise<CreateResult> {
-    const parsed = parseExportRequest(body, account.enterpriseId);
-    if (!parsed.ok) throw badRequest(parsed.errors);
+  /**
+   * An export of a request its route has read (export-request.ts `exportRequestOf`): an estimate
+   * (`dryRun`) or a new job. A range nothing of which has happened yet is refused (InvalidInputError).
+   */
+  async create(account: ExportAccount, request: ExportRequest): Promise<CreateResult> {
     const now = this.deps.now();
-    const frozen = freezeRange(parsed.request.query, now);
-    if (!frozen.ok) throw badRequest({ 'date-from': frozen.error });
+    const frozen = freezeRange(request.query, now);
+    if (!frozen.ok) throw new InvalidInputError({ 'date-from': frozen.error });
     const active = await this.activeOf(account.apiKey);
     const callsAhead = [...callsQueued(active, account.apiKey).values()].reduce((sum, q) => sum + q.calls, 0);
 
-    if (parsed.request.dryRun) {
+    if (request.dryRun) {
       const estimate = await estimateExport(this.scheduleDeps, {
         account: { apiKey: account.apiKey, enterpriseId: account.enterpriseId },
         frozen: frozen.frozen,
-        columns: parsed.request.columns,
+        columns: request.columns,
         fileName: csvFileName(frozen.frozen.query),
         callsAhead,
       });
@@ -115,8 +118,8 @@ export class ExportService {
       id: randomUUID(),
       account: { apiKey: account.apiKey, sid: account.sid, enterpriseId: account.enterpriseId },
       frozen: frozen.frozen,
-      columns: parsed.request.columns,
-      excel: parsed.request.excel,
+      columns: request.columns,
+      excel: request.excel,
       pageSize: this.deps.config.UPSTREAM_PAGE_SIZE,
       now,
     });

@@ -2,12 +2,14 @@
  * Building a job from a request, and reading what is left of it. Pure: no store, no clock.
  */
 import type { CdrFieldKey } from '../cdr/fields';
-import { UPSTREAM_SORT } from '../query/query';
+import { SEARCH_MAX_RANGE_DAYS } from '../query/query';
+import { storedQueryOf } from '../query/stored';
 import { upstreamBase, type UpstreamBase } from '../query/wire';
 import type { ExportJobRecord, StoredWindow } from './job-row';
 import { formatWallClock, type Zone } from '../time/zones';
 import type { FrozenQuery } from './export-request';
 import { csvFileName } from '../csv/file-name';
+import { DAY_MS } from '../time/units';
 import { inSortOrder, splitRange, type TimeRange } from '../query/ranges';
 
 export interface NewJobInput {
@@ -23,7 +25,7 @@ export interface NewJobInput {
 
 /** When a finished (done, failed or cancelled) job and its file are deleted: the one retention rule. */
 export function retentionEnd(finishedAt: number, config: { EXPORT_RETENTION_DAYS: number }): number {
-  return finishedAt + config.EXPORT_RETENTION_DAYS * 86_400_000;
+  return finishedAt + config.EXPORT_RETENTION_DAYS * DAY_MS;
 }
 
 export function newWindow(job: Pick<ExportJobRecord, 'nextWindowId'>, range: TimeRange): StoredWindow {
@@ -53,15 +55,7 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
     updatedAt: input.now,
     finishedAt: null,
     expiresAt: null,
-    query: {
-      from: q.from.getTime(),
-      to: q.to.getTime(),
-      requestedTo: input.frozen.requestedTo?.getTime() ?? null,
-      tz: q.tz,
-      sortOrder: q.sortOrder,
-      ...(q.sort !== UPSTREAM_SORT ? { sort: q.sort } : {}),
-      filters: q.filters,
-    },
+    query: storedQueryOf(q, input.frozen.requestedTo),
     columns: input.columns,
     ...(input.excel ? { excel: true } : {}),
     rowFormat: 'csv-line',
@@ -86,7 +80,7 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
   job.windows = ranges.map((r) => newWindow(job, r));
   if (ranges.length > 1) {
     job.warnings.push(
-      `The range is longer than the upstream's 31 days: it is read as ${ranges.length} consecutive windows and joined into one file.`,
+      `The range is longer than the upstream's ${SEARCH_MAX_RANGE_DAYS} days: it is read as ${ranges.length} consecutive windows and joined into one file.`,
     );
   }
   if (input.frozen.requestedTo) {

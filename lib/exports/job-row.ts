@@ -5,9 +5,7 @@ import 'server-only';
  */
 import type { CdrFieldKey } from '../cdr/fields';
 import type { ExportCountCheck, ExportState } from './api';
-import type { Filters } from '../query/filters';
-import type { SortOrder } from '../query/query';
-import type { Zone } from '../time/zones';
+import type { StoredQuery } from '../query/stored';
 
 export interface StoredWindow {
   id: number;
@@ -28,19 +26,6 @@ export interface StoredWindow {
   received: number;
 }
 
-export interface StoredExportQuery {
-  from: number;
-  /** The frozen end. */
-  to: number;
-  /** The end asked for when it lay in the future, else null. */
-  requestedTo: number | null;
-  tz: Zone;
-  sortOrder: SortOrder;
-  /** The column the file is ordered by (absent: received time, the upstream's order). */
-  sort?: CdrFieldKey;
-  filters: Filters;
-}
-
 export interface ExportJobRecord {
   id: string;
   /** The API key the job belongs to: only its sessions may see it. */
@@ -54,7 +39,8 @@ export interface ExportJobRecord {
   finishedAt: number | null;
   /** When the finished job and its file are deleted. */
   expiresAt: number | null;
-  query: StoredExportQuery;
+  /** The query the job reads, frozen, in the query's stored form (lib/query/stored.ts). */
+  query: StoredQuery;
   columns: CdrFieldKey[];
   /** The file is written for Excel (lib/csv/csv-format.ts); absent in jobs made before the option. */
   excel?: boolean;

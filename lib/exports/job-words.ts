@@ -3,12 +3,13 @@
  * (the clock is passed in), so the words are tested once and shown the same everywhere.
  */
 import { FILTERS } from '../query/filters';
-import { formatWallClock, type Zone } from '../time/zones';
+import { selectionOfBody } from '../query/query';
+import { formatWallMinute, type Zone } from '../time/zones';
 import { describeSpan } from './describe';
 import type { ExportJob } from './api';
 
 function clock(iso: string, tz: Zone): string {
-  return `${formatWallClock(new Date(iso), tz).slice(0, 16)} ${tz}`;
+  return `${formatWallMinute(new Date(iso), tz)} ${tz}`;
 }
 
 /** "Queued", "Running", "Waiting for quota until 2026-11-20 14:30 JST", "Done", … */
@@ -61,13 +62,15 @@ export function etaText(job: ExportJob, nowMs: number): string | null {
 
 /** "2026-11-01 00:00 – 2026-11-08 00:00 JST · status DELIVRD · newest first". */
 export function queryText(job: ExportJob): string {
-  const q = job.query;
-  const parts = [`${q['date-from'].slice(0, 16)} \u2013 ${q['date-to'].slice(0, 16)} ${q.tz}`];
+  const q = selectionOfBody(job.query);
+  // Never for a job this dashboard answered (it wrote the body from a parsed query): its range as sent.
+  if (!q) return `${job.query['date-from']} \u2013 ${job.query['date-to']} ${job.query.tz}`;
+  const parts = [`${formatWallMinute(q.from, q.tz)} \u2013 ${formatWallMinute(q.to, q.tz)} ${q.tz}`];
   for (const def of FILTERS) {
-    const v = q[def.param];
+    const v = q.filters[def.param];
     if (v) parts.push(`${def.label} ${v}`);
   }
-  parts.push(q['sort-order'] === 'desc' ? 'newest first' : 'oldest first');
+  parts.push(q.sortOrder === 'desc' ? 'newest first' : 'oldest first');
   return parts.join(' \u00b7 ');
 }
 

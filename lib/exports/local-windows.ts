@@ -14,7 +14,7 @@ import 'server-only';
 import type { Cdr } from '../cdr/schema';
 import { localSearchOf } from '../history/server';
 import { scopeOf } from '../history';
-import { UPSTREAM_SORT } from '../query/query';
+import { selectionOf } from '../query/stored';
 import { inSortOrder, type TimeRange } from '../query/ranges';
 import type { LocalSearch } from '../history/server';
 import type { HistoryStore } from '../history/server';
@@ -33,9 +33,9 @@ export const LOCAL_BATCH = 1_000;
 
 type JobView = Pick<ExportJobRecord, 'account' | 'enterpriseId' | 'query' | 'pageSize'>;
 
-/** The export's query as the planner reads it. */
+/** The export's query as the planner reads it (the stored query read by the codec). */
 function plannedQuery(job: Pick<ExportJobRecord, 'query'>): PlannedQuery {
-  return { filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT };
+  return selectionOf(job.query);
 }
 
 /** Whether the export asks for what only the local history can do. */
@@ -54,11 +54,7 @@ export function planFor(deps: LocalReadDeps, job: JobView, range: TimeRange): Pr
 
 /** The search that reads a local window (its held ranges, the export's filters and order). */
 export function searchOfWindow(job: JobView, ranges: readonly TimeRange[]): LocalSearch {
-  return localSearchOf(
-    scopeKey(job),
-    { filters: job.query.filters, sort: job.query.sort ?? UPSTREAM_SORT, sortOrder: job.query.sortOrder },
-    ranges,
-  );
+  return localSearchOf(scopeKey(job), selectionOf(job.query), ranges);
 }
 
 /**

@@ -3,7 +3,8 @@
  * windows, ISO instants for the job's own times, links to itself and (when done) to its file.
  */
 import type { ExportJobRecord } from './job-row';
-import { queryBody, UPSTREAM_SORT } from '../query/query';
+import { queryBody } from '../query/query';
+import { requestedEndOf, selectionOf } from '../query/stored';
 import { formatWallClock } from '../time/zones';
 import { leafWindows } from './job-record';
 import type { ExportJob, ExportSchedule } from './api';
@@ -20,6 +21,7 @@ export function presentJob(job: ExportJobRecord, schedule: ExportSchedule | null
   const leaves = leafWindows(job);
   const known = leaves.filter((w) => w.totalFound !== null);
   const self = exportHref(job.id);
+  const requestedEnd = requestedEndOf(job.query);
   return {
     id: job.id,
     state: job.state,
@@ -27,15 +29,8 @@ export function presentJob(job: ExportJobRecord, schedule: ExportSchedule | null
     updatedAt: new Date(job.updatedAt).toISOString(),
     finishedAt: iso(job.finishedAt),
     expiresAt: iso(job.expiresAt),
-    query: queryBody({
-      from: new Date(job.query.from),
-      to: new Date(job.query.to),
-      tz,
-      sortOrder: job.query.sortOrder,
-      sort: job.query.sort ?? UPSTREAM_SORT,
-      filters: job.query.filters,
-    }) as ExportJob['query'],
-    requestedDateTo: job.query.requestedTo === null ? null : wall(job.query.requestedTo),
+    query: queryBody(selectionOf(job.query)),
+    requestedDateTo: requestedEnd === null ? null : formatWallClock(requestedEnd, tz),
     columns: job.columns,
     excel: job.excel === true,
     fileName: job.fileName,

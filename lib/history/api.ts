@@ -27,6 +27,11 @@ export interface HistoryState {
   /** How far back `since` may go (HISTORY_MAX_DAYS). */
   maxDays: number;
   /**
+   * The days `since` may be, from HISTORY_MAX_DAYS back to today: UTC days, by the server's clock
+   * (lib/history/retention.ts), so the browser never works them out from its own.
+   */
+  sinceBounds: { min: string; max: string };
+  /**
    * Records kept: those of the copied days, and those of search results read whole (each of their
    * pages stored), which may lie on days not copied.
    */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryDay } from './api';
-import { calendarMonths, dayTally, startDayBounds } from './calendar';
+import { calendarMonths, dayTally } from './calendar';
 
 const day = (d: string, state: HistoryDay['state'] = 'complete', records = 10): HistoryDay => ({
   day: d,
@@ -67,18 +67,5 @@ describe('the calendar of the local history', () => {
       day('2026-11-16', 'pending', 0),
     ];
     expect(dayTally(days)).toEqual({ complete: 1, settled: 3, unsettled: 2 });
-  });
-
-  it('bounds the start day by the server’s today and HISTORY_MAX_DAYS', () => {
-    const days = [day('2026-11-20', 'unsettled', 0), day('2026-11-19', 'unsettled', 0)];
-    expect(startDayBounds({ days, since: '2026-11-19', maxDays: 400 })).toEqual({
-      min: '2025-10-16',
-      max: '2026-11-20',
-    });
-    // No days (a start day set later than today cannot happen, but the bounds still hold).
-    expect(startDayBounds({ days: [], since: '2026-03-01', maxDays: 31 })).toEqual({
-      min: '2026-01-29',
-      max: '2026-03-01',
-    });
   });
 });

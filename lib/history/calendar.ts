@@ -4,8 +4,8 @@
  * first, so what is being copied now is at the top; and how far the copy has come in days. Pure, so
  * the grid can be pinned by tests without a browser.
  */
-import type { HistoryDay, HistoryState } from './api';
-import { addDays, dayStart } from './days';
+import type { HistoryDay } from './api';
+import { dayStart } from './days';
 
 /** A date of the month on screen; `entry` is null for a date outside the days the answer covers. */
 export interface CalendarDate {
@@ -99,14 +99,4 @@ export function dayTally(days: readonly HistoryDay[]): DayTally {
   const complete = days.filter((d) => d.state === 'complete').length;
   const unsettled = days.filter((d) => d.state === 'unsettled').length;
   return { complete, settled: days.length - unsettled, unsettled };
-}
-
-/**
- * The days the start day may be set to: from HISTORY_MAX_DAYS back to today, both as the server
- * counts them (UTC days; today is the newest day of the answer, so the browser's clock and zone
- * play no part).
- */
-export function startDayBounds(state: Pick<HistoryState, 'days' | 'since' | 'maxDays'>): { min: string; max: string } {
-  const today = state.days.reduce((newest, d) => (d.day > newest ? d.day : newest), state.since);
-  return { min: addDays(today, -state.maxDays), max: today };
 }

@@ -10,13 +10,6 @@ import type { HistoryResult, HistoryStore } from './store/history-store';
 /** How long what a scope holds is reused (another instance's new day shows after this). */
 const TTL_MS = 5_000;
 
-/** The upstream parameters that are filters (the rest say range, size and zone). */
-const NOT_FILTERS = new Set(['date-from', 'date-to', 'page-size', 'page', 'tz', 'sort-order']);
-
-export function filtersOfParams(params: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(params).filter(([k]) => !NOT_FILTERS.has(k)));
-}
-
 interface Held {
   days: string[];
   results: HistoryResult[];

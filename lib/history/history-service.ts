@@ -5,9 +5,8 @@ import 'server-only';
  * on while signed out), and forget the copy. The state is worked out from what is stored — the
  * settings, the days, the sessions, the governor's windows — so every instance answers alike.
  */
-import type { HistoryDay, HistoryState } from './api';
+import type { HistoryDay, HistorySettingsInput, HistoryState } from './api';
 import type { Config } from '../config';
-import { badRequest } from '../http/problem';
 import type { CachePolicy } from '../cache/server';
 import type { UpstreamGateway } from '../upstream/server';
 import type { HistoryStore } from './store/history-store';
@@ -15,11 +14,10 @@ import type { VaultStore } from '../auth/server';
 import { formatDuration } from '../time/duration';
 import type { DayProgress } from './sync-day-progress';
 import { callsStillNeeded, typicalDayCalls } from './calls-needed';
-import { addDays, dayOf, dayStart, daysBetween, lastSettledDay, startOf } from './days';
+import { addDays, dayOf, daysBetween, lastSettledDay, startOf } from './days';
 import type { HistoryIndex } from './history-index';
-import { firstKeptDay } from './retention';
+import { firstKeptDay, sinceBounds } from './retention';
 import { scopeOf } from './scope';
-import { noFieldErrors } from '../query/query';
 import type { SyncRunner } from './sync-runner';
 import { problemRetryAt, wantedDays } from './sync-step';
 
@@ -42,7 +40,6 @@ export interface HistoryServiceDeps {
 
 /** How long one call is assumed to take, for when the copy will be complete. */
 const ASSUMED_CALL_MS = 1_500;
-const KNOWN_KEYS = new Set(['enabled', 'since', 'keepSyncingSignedOut']);
 
 export class HistoryService {
   /** Changes of a copy's settings under way, by scope: one after another (two tabs read-modify-write the same row). */
@@ -163,6 +160,7 @@ export class HistoryService {
       since,
       keepSyncingSignedOut: settings?.keepSignedOut ?? false,
       maxDays: config.HISTORY_MAX_DAYS,
+      sinceBounds: sinceBounds(now, config.HISTORY_MAX_DAYS),
       records: (await history.size(scope)).records,
       callsToday: await gateway.callsMade(account.apiKey, 'sync', startOf(today)),
       callsLeft: remaining,
@@ -177,53 +175,28 @@ export class HistoryService {
     };
   }
 
-  /** Changes what is wanted; answers the new state. */
-  async put(account: HistoryAccount, body: unknown): Promise<HistoryState> {
-    const { config } = this.deps;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw badRequest({
-        body: 'The body must be a JSON object, e.g. {"enabled": true, "since": "2026-10-01", "keepSyncingSignedOut": false}.',
-      });
-    }
-    const input = body as Record<string, unknown>;
-    const errors = noFieldErrors();
-    for (const key of Object.keys(input))
-      if (!KNOWN_KEYS.has(key))
-        errors[key] = `Unknown setting "${key.slice(0, 40)}": use enabled, since and keepSyncingSignedOut.`;
-    for (const key of ['enabled', 'keepSyncingSignedOut'] as const) {
-      if (input[key] !== undefined && typeof input[key] !== 'boolean') errors[key] = `${key} must be true or false.`;
-    }
-    const now = this.deps.now();
-    const today = dayOf(now);
-    const oldest = firstKeptDay(null, now, config.HISTORY_MAX_DAYS);
-    if (input.since !== undefined) {
-      if (typeof input.since !== 'string' || dayStart(input.since) === null)
-        errors.since = 'since must be a day as YYYY-MM-DD, e.g. 2026-10-01.';
-      else if (input.since > today) errors.since = 'since must not be in the future.';
-      else if (input.since < oldest)
-        errors.since = `since may go back at most ${config.HISTORY_MAX_DAYS} days (HISTORY_MAX_DAYS): ${oldest} or later.`;
-    }
-    if (Object.keys(errors).length > 0) throw badRequest(errors);
+  /** Changes what is wanted (a change its route has checked: ./settings-request.ts); answers the new state. */
+  async put(account: HistoryAccount, change: HistorySettingsInput): Promise<HistoryState> {
     const scope = scopeOf(account).key;
-    return this.inTurn(scope, () => this.apply(account, scope, input, now));
+    return this.inTurn(scope, () => this.apply(account, scope, change, this.deps.now()));
   }
 
   /** Writes a checked change of the settings over what is stored now; answers the new state. */
   private async apply(
     account: HistoryAccount,
     scope: string,
-    input: Record<string, unknown>,
+    input: HistorySettingsInput,
     now: number,
   ): Promise<HistoryState> {
     const { history, vault } = this.deps;
     const current = await history.getSettings(scope);
-    const keepSignedOut = (input.keepSyncingSignedOut as boolean | undefined) ?? current?.keepSignedOut ?? false;
+    const keepSignedOut = input.keepSyncingSignedOut ?? current?.keepSignedOut ?? false;
     const sealedSecret = keepSignedOut
       ? (current?.sealedSecret ?? (await vault.get(account.sid, now))?.sealedSecret ?? null)
       : null;
-    const since = (input.since as string | undefined) ?? current?.sinceDay ?? this.defaultSince(now);
+    const since = input.since ?? current?.sinceDay ?? this.defaultSince(now);
     // Turning the copy on is asked for in words: a change of the start day alone does not start it.
-    const enabled = (input.enabled as boolean | undefined) ?? current?.enabled ?? false;
+    const enabled = input.enabled ?? current?.enabled ?? false;
     await history.putSettings({
       scope,
       apiKey: account.apiKey,

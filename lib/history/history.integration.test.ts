@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
+import { exportRequest } from '../../tests/support/parsed';
 import { authSecret } from '../auth/auth-secret';
 import { seal } from '../auth/secret-box';
 import type { Cdr } from '../cdr/schema';
@@ -142,15 +143,24 @@ describe('the local history', () => {
   it('creates an export over complete days that says at once it needs no call', async () => {
     const from = startOf(SINCE);
     const wall = (ms: number) => formatWallClock(new Date(ms), 'UTC');
-    const created = await h.exports.create(account(), { 'date-from': wall(from), 'date-to': wall(from + 2 * DAY) });
+    const created = await h.exports.create(
+      account(),
+      exportRequest({ 'date-from': wall(from), 'date-to': wall(from + 2 * DAY) }, account().enterpriseId),
+    );
     if (created.kind !== 'job') throw new Error('no job');
     expect(created.job.schedule?.calls).toBe(0);
     await h.exports.cancel(account(), created.job.id);
-    const estimated = await h.exports.create(account(), {
-      'date-from': wall(from),
-      'date-to': wall(from + 2 * DAY),
-      dryRun: true,
-    });
+    const estimated = await h.exports.create(
+      account(),
+      exportRequest(
+        {
+          'date-from': wall(from),
+          'date-to': wall(from + 2 * DAY),
+          dryRun: true,
+        },
+        account().enterpriseId,
+      ),
+    );
     if (estimated.kind !== 'estimate') throw new Error('no estimate');
     expect([estimated.estimate.calls, estimated.estimate.pagesCached, estimated.estimate.summary]).toEqual([
       0,
@@ -371,7 +381,10 @@ describe('the local history', () => {
     const text = await h.transactions.page(none, query({ ...day, q: 'sakura', 'enterprise-id': 'ent-fuji' }));
     expect([text._meta.source, text._embedded.total_found, text._meta.uncovered ?? []]).toEqual(['history', 0, []]);
     // An export of it alike: read from the copy, no warning of days not copied.
-    const estimated = await h.exports.create(none, { ...day, q: 'sakura', 'enterprise-id': 'ent-fuji', dryRun: true });
+    const estimated = await h.exports.create(
+      none,
+      exportRequest({ ...day, q: 'sakura', 'enterprise-id': 'ent-fuji', dryRun: true }, none.enterpriseId),
+    );
     if (estimated.kind !== 'estimate') throw new Error('no estimate');
     expect([estimated.estimate.records, estimated.estimate.calls, estimated.estimate.warnings]).toEqual([0, 0, []]);
     expect(calls()).toBe(before + 1);

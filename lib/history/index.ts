@@ -2,7 +2,7 @@
  * What other features and the pages may use of history, safe in the browser. Everything else in this folder is its own.
  */
 export { type HistoryDay, type HistorySettingsInput, type HistoryState } from './api';
-export { WEEKDAYS, calendarMonths, dayTally, startDayBounds, type CalendarDate } from './calendar';
+export { WEEKDAYS, calendarMonths, dayTally, type CalendarDate } from './calendar';
 export { lastSettledDay, startOf } from './days';
 export { heldByDay, merge, type Interval } from './held';
 export { scopeOf, type HistoryScope } from './scope';

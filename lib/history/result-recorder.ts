@@ -11,8 +11,7 @@ import { pageIsWhole } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
 import type { HistoryStore, HistoryRecordRow } from './store/history-store';
 import type { PageCacheStore } from '../cache/server';
-import { parseWallClock } from '../time/zones';
-import { filtersOfParams, type HistoryIndex } from './history-index';
+import type { HistoryIndex } from './history-index';
 import { historyRow } from '../cdr/record-columns';
 import { startOf } from './days';
 import { firstKeptDay } from './retention';
@@ -57,9 +56,7 @@ export class ResultRecorder {
     totalFound: number,
   ): Promise<void> {
     const { cache, history, index, pageSize } = this.deps;
-    const from = parseWallClock(base.params['date-from'] ?? '', 'UTC')?.getTime();
-    const to = parseWallClock(base.params['date-to'] ?? '', 'UTC')?.getTime();
-    if (from === undefined || to === undefined) return;
+    const { from, to } = base;
     // Only pages read once the range had settled: one read before may hold a status that changed
     // since (the count stays the same once the range has ended), and a copied record is kept.
     const settled = this.deps.settlesAt(to);
@@ -98,7 +95,7 @@ export class ResultRecorder {
       }
       await history.putResult(
         scope,
-        { key: base.key, filters: filtersOfParams(base.params), from, to },
+        { key: base.key, filters: { ...base.filters }, from, to },
         records,
         this.deps.now(),
       );

@@ -2,8 +2,9 @@ import 'server-only';
 /**
  * What other features and the composition root may use of history on the server. Everything else in this folder is its own.
  */
-export { HistoryIndex, filtersOfParams } from './history-index';
+export { HistoryIndex } from './history-index';
 export { HistoryService } from './history-service';
+export { historySettingsOf, parseHistorySettings } from './settings-request';
 export { localSearchOf } from './local-query';
 export { ResultRecorder } from './result-recorder';
 export { createDayPackStore, type DayPackStore } from './store/day-pack-store';

@@ -16,6 +16,8 @@ import { createLogger } from '../log';
 import { backoffMs, MAX_FAILURES } from '../background/background-retry';
 import { DayBuilds } from './sync-day-builds';
 import { runSyncStep, type SyncDeps } from './sync-step';
+import { parseHistorySettings } from './settings-request';
+import { badRequest } from '../http/problem';
 
 const NOW = Date.now();
 let h: Harness;
@@ -248,11 +250,15 @@ describe('the copy when the upstream misbehaves', () => {
   });
 
   it('refuses a setting it does not know, `__proto__` included', async () => {
-    const refused = (await h.history
-      .put(account, JSON.parse('{"__proto__":{"enabled":true}}'))
-      .catch((err: unknown) => err)) as { problem: { status: number; errors: Record<string, string> } };
-    expect(refused.problem.status).toBe(400);
-    expect(Object.entries(refused.problem.errors)).toEqual([['__proto__', expect.stringContaining('Unknown setting')]]);
+    // Refused by the route's reader (PUT /api/history), before the service is asked.
+    const refused = parseHistorySettings(JSON.parse('{"__proto__":{"enabled":true}}'), {
+      now: Date.now(),
+      maxDays: h.config.HISTORY_MAX_DAYS,
+    });
+    expect(refused.ok === false && badRequest(refused.errors).problem.status).toBe(400);
+    expect(refused.ok === false && Object.entries(refused.errors)).toEqual([
+      ['__proto__', expect.stringContaining('Unknown setting')],
+    ]);
   });
 
   it('drops a kept secret the upstream refuses, and does not ask with it again', async () => {

@@ -1,16 +1,15 @@
 import 'server-only';
 /**
- * GET /api/insights for an account: the query parsed by the one query model, its range cut into
+ * GET /api/insights for an account: the query (parsed by the route, lib/query), its range cut into
  * days of the query's zone, only the days the local history holds completely counted (the others
  * named, with why), and the sums, breakdowns and exact latency percentiles of those days computed
  * in the store. Never an upstream call: Insights reads the account's own copy only.
  */
 import { readsByHour, type InsightsAnswer } from './api';
-import { badRequest } from '../http/problem';
 import type { HistoryIndex } from '../history/server';
 import { localSearchOf } from '../history/server';
 import { scopeOf } from '../history';
-import { parseQuery, QUERY_DEFAULTS, queryKey, UPSTREAM_SORT, type QueryInput } from '../query/query';
+import { QUERY_DEFAULTS, queryKey, UPSTREAM_SORT, type TransactionsQuery } from '../query/query';
 import type { CachePolicy } from '../cache/server';
 import type { HistoryStore } from '../history/server';
 import type { InsightsStore } from './insights-store';
@@ -51,11 +50,11 @@ export class InsightsService {
 
   constructor(private readonly deps: InsightsServiceDeps) {}
 
-  async get(account: { apiKey: string; enterpriseId: string | null }, params: QueryInput): Promise<InsightsAnswer> {
+  async get(
+    account: { apiKey: string; enterpriseId: string | null },
+    query: TransactionsQuery,
+  ): Promise<InsightsAnswer> {
     const started = performance.now();
-    const parsed = parseQuery(params, { alsoAllowed: [], sessionEnterpriseId: account.enterpriseId });
-    if (!parsed.ok) throw badRequest(parsed.errors);
-    const query = parsed.query;
     const scope = scopeOf(account).key;
 
     const [complete, stored] = await Promise.all([

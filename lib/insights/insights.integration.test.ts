@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHistoryFixture } from '../../tests/support/history-fixture';
+import { searchQuery } from '../../tests/support/parsed';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
 import type { InsightsAnswer } from './api';
 import { explainDlrError } from '../cdr/dlr-errors';
@@ -160,7 +161,7 @@ async function check(
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const { from, to, tz } = parsed.query;
   const callsBefore = h.upstreamCalls('demo');
-  const got = await h.insights.get(ACCOUNT, params);
+  const got = await h.insights.get(ACCOUNT, parsed.query);
   const want = expected(from.getTime(), to.getTime(), tz, keep);
 
   expect(got._meta.computedFrom).toBe(source);
@@ -269,18 +270,21 @@ describe('Insights equal the simulator’s records', () => {
   }, 60_000);
 
   it('says a range with no local history has no complete day, and counts nothing', async () => {
-    const got = await h.insights.get(ACCOUNT, {
-      'date-from': `${addDays(fromDay, -5)} 00:00:00`,
-      'date-to': `${addDays(fromDay, -3)} 23:59:59`,
-      tz: 'UTC',
-    });
+    const got = await h.insights.get(
+      ACCOUNT,
+      searchQuery({
+        'date-from': `${addDays(fromDay, -5)} 00:00:00`,
+        'date-to': `${addDays(fromDay, -3)} 23:59:59`,
+        tz: 'UTC',
+      }),
+    );
     expect(got.total).toBe(0);
     expect(got.coverage).toMatchObject({ from: null, to: null, complete: false, records: 0 });
     expect(got.coverage.note).toMatch(/^no complete day in this range; .+ not in the local history, not included$/);
     // Another account's copy is not read.
     const other = await h.insights.get(
       { apiKey: 'sakura-ops', enterpriseId: null },
-      { 'date-from': `${fromDay} 00:00:00`, 'date-to': `${toDay} 23:59:59`, tz: 'UTC' },
+      searchQuery({ 'date-from': `${fromDay} 00:00:00`, 'date-to': `${toDay} 23:59:59`, tz: 'UTC' }),
     );
     expect(other.total).toBe(0);
   });

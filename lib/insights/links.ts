@@ -7,7 +7,7 @@
 import type { Filters } from '../query/filters';
 import { QUERY_DEFAULTS, type QuerySelection, type TransactionsQuery } from '../query/query';
 import { parseWallClock } from '../time/zones';
-import { pageHref } from '../search';
+import { pageHref } from '../query/page-url';
 
 export interface Drill {
   /** Filters to set (an empty string drops one). */

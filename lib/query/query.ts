@@ -8,7 +8,7 @@
 import { isFieldKey, type CdrFieldKey } from '../cdr/fields';
 import { halfWidth } from '../cdr/typed-text';
 import { formatWallClock, parseWallClock, ZONES, type Zone } from '../time/zones';
-import { FILTERS, filterProblem, type Filters } from './filters';
+import { FILTERS, filterProblem, type FilterParam, type Filters } from './filters';
 import { DAY_MS } from '../time/units';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -195,14 +195,11 @@ function closest(name: string, names: readonly string[]): string | undefined {
     .sort((x, y) => x.d - y.d)[0]?.n;
 }
 
-/** Parses and validates a query (URL params or a JSON body). Every broken rule is named by parameter. */
-export function parseQuery(input: QueryInput, options: ParseOptions = {}): ParseResult {
-  const errors = noFieldErrors();
-  const get = reader(input, errors);
-  const maxRangeDays = options.maxRangeDays ?? SEARCH_MAX_RANGE_DAYS;
-  if (options.alsoAllowed && input instanceof URLSearchParams)
-    unexpectedParams(input, [...QUERY_PARAMS, ...options.alsoAllowed], errors);
+/** How a query is shown and paged, apart from what it selects: what a new search keeps of the last one. */
+export type QuerySettings = Pick<TransactionsQuery, 'tz' | 'sort' | 'sortOrder' | 'pageSize'>;
 
+/** The settings' rules, one place: each wrong value is put in `errors` and read as its default. */
+function parseSettings(get: (name: string) => string | null, errors: FieldErrors): QuerySettings {
   const tz = parseZone(get('tz'), errors);
   const sortOrder = oneOf(
     get('sort-order'),
@@ -220,7 +217,6 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
     else
       errors.sort = `sort must be a field name such as date_received, price or to_address; got "${sortRaw.slice(0, 40)}".`;
   }
-  const page = intParam(get('page'), 'page', 1, MAX_PAGE, errors) ?? QUERY_DEFAULTS.page;
   // One message whatever is wrong (200, 30, "abc"): the sizes there are.
   const sizeRaw = get('page-size')?.trim() ?? '';
   let pageSize: PageSize = QUERY_DEFAULTS.pageSize;
@@ -229,6 +225,29 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
     if (size !== undefined) pageSize = size;
     else errors['page-size'] = `page-size must be one of ${PAGE_SIZES.join(', ')}; got "${sizeRaw.slice(0, 20)}".`;
   }
+  return { tz, sort, sortOrder, pageSize };
+}
+
+/**
+ * The settings of a query that may not be whole (a page URL without a range, or with a wrong one),
+ * read by parseQuery's own rules, each unreadable value as its default: what a new search from that
+ * page keeps.
+ */
+export function readSettings(input: QueryInput): QuerySettings {
+  const ignored = noFieldErrors();
+  return parseSettings(reader(input, ignored), ignored);
+}
+
+/** Parses and validates a query (URL params or a JSON body). Every broken rule is named by parameter. */
+export function parseQuery(input: QueryInput, options: ParseOptions = {}): ParseResult {
+  const errors = noFieldErrors();
+  const get = reader(input, errors);
+  const maxRangeDays = options.maxRangeDays ?? SEARCH_MAX_RANGE_DAYS;
+  if (options.alsoAllowed && input instanceof URLSearchParams)
+    unexpectedParams(input, [...QUERY_PARAMS, ...options.alsoAllowed], errors);
+
+  const { tz, sort, sortOrder, pageSize } = parseSettings(get, errors);
+  const page = intParam(get('page'), 'page', 1, MAX_PAGE, errors) ?? QUERY_DEFAULTS.page;
 
   const at: Partial<Record<(typeof RANGE_PARAMS)[number], Date>> = {};
   for (const name of RANGE_PARAMS) {
@@ -322,7 +341,26 @@ export function queryKey(query: TransactionsQuery): string {
   return queryParams(query).toString();
 }
 
-/** The query as a JSON body (e.g. of POST /api/exports): the same names as the URL. */
-export function queryBody(query: QuerySelection): Record<string, string> {
-  return Object.fromEntries(queryParams(query));
+/**
+ * The query's JSON-body form: the URL's names and values (POST /api/exports takes it, an export job
+ * answers its query in it, a script sends it back as it came).
+ */
+export type QueryBody = { 'date-from': string; 'date-to': string; tz: Zone; 'sort-order': SortOrder } & Partial<
+  Record<FilterParam | 'sort' | 'page-size' | 'page', string>
+>;
+
+/** The query as a JSON body: the same names as the URL. */
+export function queryBody(query: QuerySelection & Partial<Pick<TransactionsQuery, 'page' | 'pageSize'>>): QueryBody {
+  return Object.fromEntries(queryParams(query)) as QueryBody;
+}
+
+/**
+ * A body this dashboard wrote (an export job's query as the API answers it) read back as the query
+ * it was written from, by the parser, with an export's reach; null for one that does not read.
+ */
+export function selectionOfBody(body: QueryBody): QuerySelection | null {
+  const parsed = parseQuery(body, { maxRangeDays: EXPORT_MAX_RANGE_DAYS });
+  if (!parsed.ok) return null;
+  const { page: _page, pageSize: _pageSize, ...selection } = parsed.query;
+  return selection;
 }

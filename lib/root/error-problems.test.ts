@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../errors/invalid-input';
 import { QuotaExceededError } from '../governor/quota-errors';
 import { toProblem } from './error-problems';
 
@@ -24,6 +25,16 @@ describe('what a client is told of an error', () => {
     expect(problem.detail).toBe("Your account's 3 calls this minute are used; the next call can go in 45 s.");
     expect(problem.reason).toBe("Your account's 3 calls this minute are used");
     expect(headers['Retry-After']).toBe('45');
+  });
+
+  it('says 400 naming each parameter for input a service refused, as for a query the parser refused', () => {
+    const { problem } = toProblem(new InvalidInputError({ 'date-from': 'The range starts in the future.' }));
+    expect(problem).toMatchObject({
+      status: 400,
+      type: '/problems/invalid-query',
+      errors: { 'date-from': 'The range starts in the future.' },
+    });
+    expect(problem.detail).toContain('No upstream call was made');
   });
 
   it('says 500 for a fault of ours, and nothing of its text', () => {

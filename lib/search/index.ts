@@ -13,31 +13,7 @@ export {
 } from './column-prefs';
 export { holdNextView, takeHeldView } from './held-after-sign-in';
 export { DEFAULT_PRESET, RANGE_PRESETS, presetRange } from './presets';
-export {
-  fromInputValue,
-  latestEndFor,
-  rangeSpan,
-  rezoneWallClock,
-  splitRange,
-  toInputValue,
-  type RangeProblems,
-  type WallRange,
-} from './range';
-export { rezonePage } from './rezone-page';
-export { activeFilters, checkDraft, draftOfQuery, emptyFilters, rezoneDraft, type SearchDraft } from './search-draft';
+export { fromInputValue, latestEndFor, rangeSpan, splitRange, toInputValue, type RangeProblems } from './range';
+export { pageInZone } from './page-in-zone';
 export { wholeRangeUncovered } from './uncovered';
-export {
-  ROW_PARAM,
-  filterValuesOf,
-  pageHoldingFirstRow,
-  pageHref,
-  queryOfApiHref,
-  searchStateOf,
-  settingsOf,
-  urlValuesOf,
-  zoneOf,
-  type PageUrlValues,
-  type SearchSettings,
-  type SearchState,
-} from './url-state';
 export { planVerdict, type PlanVerdict } from './plan-verdict';

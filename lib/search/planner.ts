@@ -17,9 +17,9 @@ import type { Filters } from '../query/filters';
 import { localFiltersIn } from '../query/filters';
 import { UPSTREAM_SORT, type TransactionsQuery } from '../query/query';
 import type { TimeRange } from '../query/ranges';
-import { upstreamBase } from '../query/wire';
+import { upstreamBase, type WireFilters } from '../query/wire';
 import { heldByDay, scopeOf, type HistoryScope, type Interval } from '../history';
-import { filtersOfParams, type HistoryIndex, type HistoryResult, type HistoryStore } from '../history/server';
+import type { HistoryIndex, HistoryResult, HistoryStore } from '../history/server';
 import type { CachedPages } from '../cache/server';
 import type { UpstreamAccount } from '../upstream/server';
 import { composedCost } from './composed-page';
@@ -38,11 +38,8 @@ export function onlyLocalCanAnswer(query: PlannedQuery): boolean {
 }
 
 /** A result can answer a query when every filter of the result is a filter of the query: the query asks for a part of it. */
-export function resultServes(
-  result: Pick<HistoryResult, 'filters'>,
-  queryFilters: Readonly<Record<string, string>>,
-): boolean {
-  return Object.entries(result.filters).every(([k, v]) => queryFilters[k] === v);
+export function resultServes(result: Pick<HistoryResult, 'filters'>, queryFilters: WireFilters): boolean {
+  return Object.entries(result.filters).every(([k, v]) => (queryFilters as Readonly<Record<string, string>>)[k] === v);
 }
 
 export interface PlannerDeps {
@@ -93,12 +90,11 @@ export class Planner {
     account: Pick<UpstreamAccount, 'enterpriseId'>,
     filters: Filters,
     { from, to }: TimeRange,
-  ): Record<string, string> {
-    const base = upstreamBase(
+  ): WireFilters {
+    return upstreamBase(
       { from: new Date(from), to: new Date(to), filters },
       { enterpriseId: account.enterpriseId, pageSize: this.deps.upstreamPageSize },
-    );
-    return filtersOfParams(base.params);
+    ).filters;
   }
 
   /**
@@ -109,7 +105,7 @@ export class Planner {
   private async heldFor(
     scope: HistoryScope,
     { from, to }: TimeRange,
-    queryFilters: Readonly<Record<string, string>>,
+    queryFilters: WireFilters,
     localOnly: boolean,
   ): Promise<Interval[]> {
     const { days, results } = await this.deps.index.held(scope.key);

@@ -9,11 +9,11 @@
  * kept too (lib/http/json-text.ts).
  */
 import type { TransactionsPage } from './api';
-import { TIMESTAMP_FIELDS } from '../cdr/fields';
 import type { Cdr } from '../cdr/schema';
 import { keepJson } from '../http/json-text';
 import { queryParams, type TransactionsQuery } from '../query/query';
-import { rezoneTimestamp, type Zone } from '../time/zones';
+import type { Zone } from '../time/zones';
+import { cdrInZone } from './page-in-zone';
 import { API_PATHS } from '../http/paths';
 
 const presented = new WeakMap<Cdr, Partial<Record<Zone, Cdr>>>();
@@ -23,13 +23,7 @@ export function presentCdr(cdr: Cdr, tz: Zone): Cdr {
   let byZone = presented.get(cdr);
   const known = byZone?.[tz];
   if (known) return known;
-  const out: Record<string, unknown> = { ...cdr };
-  for (const key of TIMESTAMP_FIELDS) {
-    const value = out[key];
-    if (typeof value === 'string' && value !== '') out[key] = rezoneTimestamp(value, tz);
-  }
-  out._links = { ...(cdr._links ?? {}), self: { href: API_PATHS.transaction(cdr.trx_id, tz) } };
-  const record = out as Cdr;
+  const record = cdrInZone(cdr, tz);
   keepJson(record);
   if (!byZone) presented.set(cdr, (byZone = {}));
   byZone[tz] = record;

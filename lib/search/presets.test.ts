@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { presetRange, RANGE_PRESETS } from './presets';
-import { checkDraft, emptyFilters } from './search-draft';
+import { checkDraft, emptyFilters } from '../query/draft';
 import { ZONES } from '../time/zones';
 
 // The machine's own zone must never leak in: run under a zone that is neither UTC nor JST.

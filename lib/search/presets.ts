@@ -7,7 +7,8 @@
  * its cache instead of spending another upstream call.
  */
 import { formatWallClock, parseWallClock, type Zone } from '../time/zones';
-import type { WallRange } from './range';
+import type { WallRange } from '../query/draft';
+import { SEARCH_MAX_RANGE_DAYS, SEARCH_MAX_RANGE_MS } from '../query/query';
 import { DAY_MS, HOUR_MS } from '../time/units';
 
 export type PresetId =
@@ -61,7 +62,8 @@ export const RANGE_PRESETS: readonly Preset[] = [
     label: 'This month',
     range: (now, zone) => ({ from: zonedMidnight(now, zone, 0, true), to: endOfRolling(now) }),
   },
-  { id: 'last-31-days', label: 'Last 31 days', range: rolling(31 * DAY_MS) },
+  // The longest range a search may span.
+  { id: 'last-31-days', label: `Last ${SEARCH_MAX_RANGE_DAYS} days`, range: rolling(SEARCH_MAX_RANGE_MS) },
 ];
 
 export const DEFAULT_PRESET: PresetId = 'last-24-hours';

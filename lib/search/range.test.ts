@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fromInputValue,
-  latestEndFor,
-  rangeSpan,
-  rezoneRange,
-  splitRange,
-  toInputValue,
-  type WallRange,
-} from './range';
-import { checkDraft, emptyFilters } from './search-draft';
+import { fromInputValue, latestEndFor, rangeSpan, splitRange, toInputValue } from './range';
+import { checkDraft, emptyFilters, rezoneRange, type WallRange } from '../query/draft';
 import type { Zone } from '../time/zones';
 
 /** The range's problems as the server would state them. */

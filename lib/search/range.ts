@@ -1,17 +1,12 @@
 /**
- * The date range as the picker holds it: two wall-clock values (`YYYY-MM-DD HH:MM:SS`, the seed's
- * parameter format) read in the chosen zone. Helpers to talk to `<input type="datetime-local">`,
- * to move a range between zones without moving its instants, and to measure it. What is wrong
- * with a range is said by the server's own parser (see search-draft.ts).
+ * The date picker's helpers for a range as the draft holds it (lib/query/draft.ts `WallRange`: two
+ * wall clocks in the chosen zone): talking to `<input type="datetime-local">`, measuring the range,
+ * halving it. What is wrong with a range is said by the query's own parser (checkDraft).
  */
+import type { WallRange } from '../query/draft';
 import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from '../query/query';
 import { formatWallClock, parseWallClock, type Zone } from '../time/zones';
 import { formatDuration } from '../i18n/format';
-
-export interface WallRange {
-  dateFrom: string;
-  dateTo: string;
-}
 
 /** `2026-11-20 09:15:00` → `2026-11-20T09:15:00`, the value a datetime-local input takes. */
 export function toInputValue(wallClock: string): string {
@@ -25,20 +20,6 @@ export function fromInputValue(input: string): string {
   const [date, time = ''] = value.split('T');
   const withSeconds = /^\d{2}:\d{2}$/.test(time) ? `${time}:00` : time;
   return `${date} ${withSeconds}`;
-}
-
-/**
- * The same instant's wall clock in another zone; values that are not valid wall clocks pass through
- * unchanged (the user is still typing, and the validation will say so).
- */
-export function rezoneWallClock(wallClock: string, from: Zone, to: Zone): string {
-  if (from === to) return wallClock;
-  const instant = parseWallClock(wallClock, from);
-  return instant ? formatWallClock(instant, to) : wallClock;
-}
-
-export function rezoneRange(range: WallRange, from: Zone, to: Zone): WallRange {
-  return { dateFrom: rezoneWallClock(range.dateFrom, from, to), dateTo: rezoneWallClock(range.dateTo, from, to) };
 }
 
 export interface RangeProblems {

@@ -68,6 +68,11 @@ export function formatWallClock(instant: Date, zone: Zone): string {
   return text;
 }
 
+/** An instant to the minute in `zone`, `YYYY-MM-DD HH:MM`: how a time is shown where seconds are noise (an export's range, its ETA). */
+export function formatWallMinute(instant: Date, zone: Zone): string {
+  return formatWallClock(instant, zone).slice(0, 16);
+}
+
 function writeWallClock(instant: Date, zone: Zone): string {
   const ms = instant.getTime();
   if (Number.isNaN(ms)) throw new RangeError('Invalid time value');
@@ -148,4 +153,14 @@ export function rezoneTimestamp(value: string, zone: Zone): string {
   if (m && m[1] === OFFSET_TEXT[zone]) return value;
   const instant = parseUpstreamTimestamp(value);
   return instant ? formatUpstreamTimestamp(instant, zone) : value;
+}
+
+/**
+ * The same instant's wall clock in another zone; a value that is not a wall clock passes through
+ * unchanged (a person still typing it: the query's parser says what is wrong with it).
+ */
+export function rezoneWallClock(wallClock: string, from: Zone, to: Zone): string {
+  if (from === to) return wallClock;
+  const instant = parseWallClock(wallClock, from);
+  return instant ? formatWallClock(instant, to) : wallClock;
 }

@@ -13,6 +13,7 @@ import type { PolicyLimits } from '../governor/decision';
 import type { TokenKeeper } from './token-keeper';
 import type { UpstreamClient } from './report-api-client';
 import { UpstreamGateway } from './gateway';
+import { baseOf } from '../query/wire';
 
 const LIMITS: PolicyLimits = {
   account: { perMinute: 1000, perHour: 1000, perDay: 1000 },
@@ -56,10 +57,7 @@ describe('a token that runs out at every turn', () => {
     });
     const gateway = new UpstreamGateway(client, governor, tokens, now);
     const account = { apiKey: 'demo', enterpriseId: null, credentials: async () => ({ apiKey: 'demo', secret: 's' }) };
-    const base = {
-      params: { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-02 00:00:00', tz: 'UTC' },
-      key: 'k',
-    };
+    const base = baseOf({ 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-02 00:00:00', tz: 'UTC' });
     const err = await gateway
       .query(account, { base, page: 1, sortOrder: 'asc' }, 'interactive')
       .catch((e: unknown) => e);

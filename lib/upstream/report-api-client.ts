@@ -9,7 +9,7 @@ import { detailSchema, resultPageSchema, type Cdr, type ResultPage } from '../cd
 import { UpstreamError } from './errors';
 import { getJson, type HttpContext } from './http';
 import { nodeTransport, type Transport } from './node-transport';
-import { wireSearch, type UpstreamRequest } from '../query/wire';
+import { detailSearch, wireSearch, type UpstreamRequest } from '../query/wire';
 import { DOCUMENTED_TOKEN_LIFETIME_MS, parseTokenValidUntil, tokenResponseSchema } from './token-response';
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -142,10 +142,7 @@ export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClien
       requireToken(token);
       const id = trxId.trim();
       if (id === '') throw new UpstreamError('bad_request', 'Transaction id is empty: not sent.');
-      const params = new URLSearchParams();
-      if (detailOpts.enterpriseId?.trim()) params.append('enterprise-id', detailOpts.enterpriseId.trim());
-      if (detailOpts.tz) params.append('tz', detailOpts.tz);
-      const search = params.toString();
+      const search = detailSearch(detailOpts);
       const url = `${base}${DETAIL_PATH}/${encodeURIComponent(id)}${search ? `?${search}` : ''}`;
       return getJson(ctx, { url, headers: bearer(token), schema: detailSchema, signal, secrets: [token] });
     },

@@ -13,6 +13,7 @@ import { memoryBackend } from '../governor/memory-backend';
 import { UpstreamError } from './errors';
 import { SAMPLE_JWT } from './test-fixtures';
 import { createGateway } from './gateway';
+import { baseOf } from '../query/wire';
 
 let server: http.Server;
 let base = '';
@@ -72,10 +73,12 @@ const account = {
   enterpriseId: null,
   credentials: async () => ({ apiKey: 'demo', secret: 'demo-secret' }),
 };
-const base1 = {
-  params: { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-02 00:00:00', 'page-size': '25', tz: 'UTC' },
-  key: 'k',
-};
+const base1 = baseOf({
+  'date-from': '2026-11-01 00:00:00',
+  'date-to': '2026-11-02 00:00:00',
+  'page-size': '25',
+  tz: 'UTC',
+});
 
 describe('a 429 from the token endpoint', () => {
   it('holds the account: its next query waits for Retry-After without asking for a token again', async () => {

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { firstParam } from '@/lib/http/page-params';
 import { presetRange } from '@/lib/search';
-import { zoneOf } from '@/lib/search';
+import { zoneOf } from '@/lib/query/page-url';
 import { preferredZone } from '@/lib/root/page-session';
 import { InsightsView } from '@/components/insights/insights-view';
 

@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { firstParam } from '@/lib/http/page-params';
 import { DEFAULT_PRESET, presetRange } from '@/lib/search';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
-import { zoneOf } from '@/lib/search';
+import { zoneOf } from '@/lib/query/page-url';
 import { preferredZone } from '@/lib/root/page-session';
 import { TransactionsView } from '@/components/search/transactions-view';
 

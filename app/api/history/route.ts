@@ -2,28 +2,23 @@
  * The account's local history (lib/history):
  * GET /api/history: how it stands, day by day, what it costs and when it will be complete;
  * PUT /api/history with {"enabled", "since", "keepSyncingSignedOut"} (any of them): changes what is
- * wanted, answers the same shape; DELETE /api/history: forgets it (204). `/api/mirror` answers the same (its name before 2026-12; kept for one release)..
+ * wanted (checked before the handler runs: lib/history/settings-request.ts), answers the same shape;
+ * DELETE /api/history: forgets it (204). `/api/mirror` answers the same (its name before 2026-12;
+ * kept for one release).
  */
-import type { NextRequest } from 'next/server';
-import { readJsonBody } from '@/lib/http/body-limit';
 import { json } from '@/lib/http/problem';
+import { historySettingsOf } from '@/lib/history/server';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const BODY_LIMIT = 4 * 1024;
-const BODY_HINT = 'Send only enabled, since and keepSyncingSignedOut as JSON.';
-
 export const GET = withAccount(async (_req, account, { history }) => json(await history.get(account)));
 
 export const PUT = withAccount(
-  async (req: NextRequest, account, { history }) => {
-    const body = await readJsonBody(req, BODY_LIMIT, BODY_HINT, '{"enabled": true, "since": "2026-10-01"}');
-    return json(await history.put(account, body));
-  },
-  { refuseCrossSite: true },
+  async (_req, account, { history }, _context, change) => json(await history.put(account, change)),
+  { refuseCrossSite: true, query: historySettingsOf },
 );
 
 export const DELETE = withAccount(

@@ -4,16 +4,17 @@
  * API key, exact latency percentiles, parts, prices per currency, DLR error codes — with the
  * coverage said. Spends no upstream call (lib/insights/insights-service.ts).
  */
-import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
+import { searchQuery } from '@/lib/query/request';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (req: NextRequest, account, { insights }) =>
-  json(await insights.get(account, req.nextUrl.searchParams)),
+export const GET = withAccount(
+  async (_req, account, { insights }, _context, query) => json(await insights.get(account, query)),
+  { query: searchQuery() },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

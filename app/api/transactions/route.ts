@@ -1,38 +1,30 @@
 /**
  * GET /api/transactions: the upstream's query, with the upstream's parameter names and result-page
  * shape (plus `_meta`), served through the cache and the governor. Validated before anything is
- * spent: a bad query is a 400 naming each parameter and costs no upstream call. An answer that did
- * not change since the client's copy (`If-None-Match`) is a 304 without a body.
+ * spent (the `query` reader): a bad query is a 400 naming each parameter and costs no upstream call.
+ * An answer that did not change since the client's copy (`If-None-Match`) is a 304 without a body.
  */
 import type { NextRequest } from 'next/server';
-import { badRequest, jsonResponse } from '@/lib/http/problem';
+import { jsonResponse } from '@/lib/http/problem';
 import { notModified } from '@/lib/search/server';
-import { parseQuery } from '@/lib/query/query';
 import { withAccount } from '@/lib/root/with-account';
-import { csvPageResponse, csvRequest, PAGE_VARIES_BY } from '@/lib/search/server';
+import { csvPageResponse, PAGE_VARIES_BY, pageRequest } from '@/lib/search/server';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(
-  async (req: NextRequest, account, { transactions, answers }) => {
-    // `columns` and `excel`: the CSV's (Accept: text/csv).
-    const parsed = parseQuery(req.nextUrl.searchParams, {
-      alsoAllowed: ['columns', 'excel'],
-      sessionEnterpriseId: account.enterpriseId,
-    });
-    if (!parsed.ok) throw badRequest(parsed.errors);
-    const csv = csvRequest(req, req.nextUrl.searchParams.get('columns'), req.nextUrl.searchParams.get('excel'));
-    const page = await transactions.page(account, parsed.query, req.signal);
-    if (csv) return csvPageResponse(page, parsed.query, csv);
+  async (req: NextRequest, account, { transactions, answers }, _context, { query, csv }) => {
+    const page = await transactions.page(account, query, req.signal);
+    if (csv) return csvPageResponse(page, query, csv);
     // Written through the services: they hold the JSON kept with each presented record.
     const etag = answers.etag(page);
     if (notModified(req, etag))
       return new Response(null, { status: 304, headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
     return jsonResponse(answers.json(page), { headers: { ETag: etag, Vary: PAGE_VARIES_BY } });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, query: pageRequest },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */

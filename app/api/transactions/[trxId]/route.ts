@@ -1,12 +1,12 @@
 /**
  * GET /api/transactions/<trx_id>: one CDR, looked up by lib/lookup. A transaction seen in the local
  * history or any cached page costs no call; an unknown one costs one detail call (and a 404 is
- * remembered for a few minutes).
+ * remembered for a few minutes). The id and `tz` are checked before anything is spent
+ * (lib/lookup/lookup-request.ts).
  */
 import type { NextRequest } from 'next/server';
-import { normaliseTrxId, trxIdProblem } from '@/lib/lookup';
-import { badRequest, json } from '@/lib/http/problem';
-import { noFieldErrors, parseZone, unexpectedParams } from '@/lib/query/query';
+import { json } from '@/lib/http/problem';
+import { lookupRequest, type LookupRequest } from '@/lib/lookup/server';
 import { withAccount } from '@/lib/root/with-account';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
@@ -15,20 +15,12 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ trxId: string }> };
 
-export const GET = withAccount<Context>(
-  async (req: NextRequest, account, { lookup }, context) => {
-    const { trxId } = await context.params;
-    const errors = noFieldErrors();
-    const problem = trxIdProblem(trxId);
-    if (problem) errors.trx_id = problem;
-    // Only `tz`, once, as the list's route: a misspelt or repeated parameter is said, not ignored.
-    unexpectedParams(req.nextUrl.searchParams, ['tz'], errors);
-    const tz = parseZone(req.nextUrl.searchParams.get('tz'), errors);
-    if (Object.keys(errors).length > 0) throw badRequest(errors);
-    const { cdr, meta } = await lookup.lookUp(account, normaliseTrxId(trxId), tz, req.signal);
+export const GET = withAccount<Context, LookupRequest>(
+  async (req: NextRequest, account, { lookup }, _context, { trxId, tz }) => {
+    const { cdr, meta } = await lookup.lookUp(account, trxId, tz, req.signal);
     return json({ ...cdr, _meta: meta });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, query: lookupRequest },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilters, checkDraft, emptyFilters, rezoneDraft, type SearchDraft } from './search-draft';
+import { activeFilters, checkDraft, emptyFilters, rezoneDraft, type SearchDraft } from './draft';
 
 const settings = { tz: 'JST', sort: 'date_received', sortOrder: 'desc', pageSize: 25 } as const;
 const draft = (filters: Partial<SearchDraft['filters']> = {}): SearchDraft => ({

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  inPageUrlOrder,
   pageHoldingFirstRow,
   pageHref,
   queryOfApiHref,
   ROW_PARAM,
+  pageSettingsOf,
   searchStateOf,
-  settingsOf,
   urlValuesOf,
   zoneOf,
-} from './url-state';
+} from './page-url';
 
 describe('the page URL as search state', () => {
   it('is idle without a range: nothing is searched on load', () => {
@@ -54,7 +55,7 @@ describe('the page URL as search state', () => {
     expect(zoneOf({}, 'JST')).toBe('JST');
     expect(zoneOf({ 'date-from': '2026-11-01 00:00:00' }, 'JST')).toBe('UTC');
     expect(zoneOf({ tz: 'UTC' }, 'JST')).toBe('UTC');
-    expect(settingsOf({}, 'JST').tz).toBe('JST');
+    expect(pageSettingsOf({}, 'JST').tz).toBe('JST');
   });
 
   it('names every parameter when writing a query, so old filters do not linger, and closes the row', () => {
@@ -97,13 +98,13 @@ describe('pagination links', () => {
 
 describe('search settings from the URL', () => {
   it('reads zone, sort and size, with defaults for anything unreadable', () => {
-    expect(settingsOf({ tz: 'JST', 'sort-order': 'ASC', 'page-size': '100' })).toEqual({
+    expect(pageSettingsOf({ tz: 'JST', 'sort-order': 'ASC', 'page-size': '100' })).toEqual({
       tz: 'JST',
       sort: 'date_received',
       sortOrder: 'asc',
       pageSize: 100,
     });
-    expect(settingsOf({ 'sort-order': 'sideways', 'page-size': '30' })).toEqual({
+    expect(pageSettingsOf({ 'sort-order': 'sideways', 'page-size': '30' })).toEqual({
       tz: 'UTC',
       sort: 'date_received',
       sortOrder: 'desc',
@@ -119,5 +120,16 @@ describe('changing the page size', () => {
     expect(pageHoldingFirstRow(5, 25, 100)).toBe(2); // rows 101–125
     expect(pageHoldingFirstRow(2, 100, 10)).toBe(11); // row 101
     expect(pageHoldingFirstRow(900, 100, 10)).toBe(1000); // past the last page there is: the last
+  });
+});
+
+describe('the order of a page URL', () => {
+  it('is the codec’s, whatever order the parameters were written in, others last', () => {
+    const written = new URLSearchParams(
+      'date-from=2026-11-19+00%3A00%3A00&page-size=100&tz=UTC&date-to=2026-11-20+00%3A00%3A00&x=1&sort-order=desc&page=1&row=a&status=DELIVRD',
+    );
+    expect(inPageUrlOrder(written).toString()).toBe(
+      'date-from=2026-11-19+00%3A00%3A00&date-to=2026-11-20+00%3A00%3A00&status=DELIVRD&tz=UTC&sort-order=desc&page-size=100&page=1&row=a&x=1',
+    );
   });
 });

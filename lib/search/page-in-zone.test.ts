@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionsPage } from './api';
-import { rezonePage } from './rezone-page';
+import { pageInZone } from './page-in-zone';
 
 const href = (page: number) =>
   `/api/transactions?date-from=2026-11-26+15%3A00%3A00&date-to=2026-11-27+15%3A00%3A00&status=DELIVRD&tz=UTC&sort-order=desc&page-size=25&page=${page}`;
@@ -37,7 +37,7 @@ const utcPage = {
 
 describe('a page shown in the other zone', () => {
   it('is the same records and instants, written in that zone, links included, and costs nothing', () => {
-    const jst = rezonePage(utcPage, 'JST');
+    const jst = pageInZone(utcPage, 'JST');
     expect(jst._embedded.cdrs[0]).toMatchObject({
       trx_id: 'a'.repeat(32),
       date_received: '2026-11-27T23:59:58.120+0900',
@@ -61,6 +61,6 @@ describe('a page shown in the other zone', () => {
     expect(jst._embedded.total_found).toBe(210);
     // The page it came from is left as it was (it stays in the browser's cache for UTC).
     expect(utcPage._embedded.cdrs[0]!.date_received).toBe('2026-11-27T14:59:58.120+0000');
-    expect(rezonePage(jst, 'UTC')._embedded.cdrs[0]!.date_received).toBe('2026-11-27T14:59:58.120+0000');
+    expect(pageInZone(jst, 'UTC')._embedded.cdrs[0]!.date_received).toBe('2026-11-27T14:59:58.120+0000');
   });
 });
