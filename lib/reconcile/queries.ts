@@ -7,6 +7,7 @@ import { keepPreviousData, mutationOptions, queryOptions, type QueryClient } fro
 import { apiRequest, getJson } from '../http/api-client';
 import { API_PATHS } from '../http/paths';
 import { QUERY_KEYS } from '../http/query-keys';
+import { rowsSearch } from './rows-query';
 import {
   isActiveReconcileState,
   type Outcome,
@@ -45,20 +46,12 @@ export function reconciliationQueryOptions(id: string) {
   });
 }
 
-export function rowsHref(id: string, view: RowsView): string {
-  const params = new URLSearchParams();
-  if (view.outcome) params.set('outcome', view.outcome);
-  if (view.status) params.set('status', view.status);
-  if (view.page > 1) params.set('page', String(view.page));
-  const query = params.toString();
-  return `${API_PATHS.reconciliationRows(id)}${query ? `?${query}` : ''}`;
-}
-
 /** A page of rows; polled with the reconciliation while it runs (`active`), the page on screen kept while the next loads. */
 export function reconcileRowsQueryOptions(id: string, view: RowsView, active: boolean) {
   return queryOptions({
     queryKey: [...QUERY_KEYS.reconciliations, id, 'rows', view] as const,
-    queryFn: ({ signal }) => getJson<ReconcileRowsPage>(rowsHref(id, view), signal),
+    queryFn: ({ signal }) =>
+      getJson<ReconcileRowsPage>(`${API_PATHS.reconciliationRows(id)}${rowsSearch(view)}`, signal),
     placeholderData: keepPreviousData,
     refetchInterval: active ? RECONCILE_POLL_MS : false,
     refetchIntervalInBackground: false,

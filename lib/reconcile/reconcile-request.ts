@@ -9,7 +9,7 @@ import 'server-only';
  */
 import { readBodyWithLimit, readJsonBody } from '../http/body-limit';
 import { badRequest, ProblemError } from '../http/problem';
-import { parseZone, type FieldErrors } from '../query/query';
+import { parseZone, type FieldErrors, type ParseResult } from '../query/query';
 import type { Zone } from '../time/zones';
 import { RECONCILE_KINDS, type ReconcileKind } from './api';
 import { parseListText, parseListValues, readCost, type ParsedList } from './parse-list';
@@ -160,4 +160,9 @@ export async function readReconcileRequest(req: Request): Promise<ReconcileInput
     },
     { Accept: 'multipart/form-data, application/json' },
   );
+}
+
+/** The create route's reader (withAccount `query`): a refusal is thrown as its problem (400, 413, 415). */
+export async function reconcileRequestOf(req: Request): Promise<ParseResult<ReconcileInput>> {
+  return { ok: true, query: await readReconcileRequest(req) };
 }

@@ -1,8 +1,9 @@
 /**
- * The parameters of GET /api/reconciliations/<id>/rows and …/file, read and checked: a wrong or
- * unknown one is named in a 400 rather than ignored (a misspelt `outcome` would show every row).
+ * The parameters of GET /api/reconciliations/<id>/rows and …/file, read (by the routes' readers,
+ * withAccount `query`) and written (by the page) in this one file: a wrong or unknown one is named
+ * in a 400 rather than ignored (a misspelt `outcome` would show every row).
  */
-import { parseZone, unexpectedParams, type FieldErrors } from '../query/query';
+import { parseZone, unexpectedParams, type FieldErrors, type ParseResult } from '../query/query';
 import { DELIVERY_STATUS_VALUES } from '../cdr/status';
 import type { Zone } from '../time/zones';
 import { OUTCOMES, type Outcome } from './api';
@@ -18,8 +19,6 @@ export interface RowsQuery {
   tz: Zone | null;
 }
 
-export type Reading<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
-
 function wholeNumber(raw: string | null, name: string, max: number, fallback: number, errors: FieldErrors): number {
   if (raw === null || raw.trim() === '') return fallback;
   if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) {
@@ -29,7 +28,7 @@ function wholeNumber(raw: string | null, name: string, max: number, fallback: nu
   return Number(raw);
 }
 
-export function readRowsQuery(params: URLSearchParams): Reading<RowsQuery> {
+export function readRowsQuery(params: URLSearchParams): ParseResult<RowsQuery> {
   const errors: FieldErrors = {};
   unexpectedParams(params, ['outcome', 'status', 'page', 'page-size', 'tz'], errors);
   const outcome = params.get('outcome');
@@ -44,16 +43,37 @@ export function readRowsQuery(params: URLSearchParams): Reading<RowsQuery> {
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
-    value: { outcome: (outcome || null) as RowsQuery['outcome'], status: status || null, page, pageSize, tz },
+    query: { outcome: (outcome || null) as RowsQuery['outcome'], status: status || null, page, pageSize, tz },
   };
 }
 
-export function readFileQuery(params: URLSearchParams): Reading<{ excel: boolean; tz: Zone | null }> {
+export interface FileQuery {
+  excel: boolean;
+  tz: Zone | null;
+}
+
+export function readFileQuery(params: URLSearchParams): ParseResult<FileQuery> {
   const errors: FieldErrors = {};
   unexpectedParams(params, ['excel', 'tz'], errors);
   const excel = params.get('excel');
   if (excel !== null && excel !== 'true' && excel !== 'false') errors.excel = 'excel must be true or false.';
   const tz = params.has('tz') ? parseZone(params.get('tz'), errors) : null;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, value: { excel: excel === 'true', tz } };
+  return { ok: true, query: { excel: excel === 'true', tz } };
+}
+
+/** The rows route's reader (withAccount `query`). */
+export const rowsQueryOf = (req: Request) => readRowsQuery(new URL(req.url).searchParams);
+
+/** The file route's reader (withAccount `query`). */
+export const fileQueryOf = (req: Request) => readFileQuery(new URL(req.url).searchParams);
+
+/** The rows endpoint's parameters for a view of the page, as readRowsQuery reads them back. */
+export function rowsSearch(view: Pick<RowsQuery, 'outcome' | 'status' | 'page'>): string {
+  const params = new URLSearchParams();
+  if (view.outcome) params.set('outcome', view.outcome);
+  if (view.status) params.set('status', view.status);
+  if (view.page > 1) params.set('page', String(view.page));
+  const search = params.toString();
+  return search ? `?${search}` : '';
 }

@@ -3,11 +3,10 @@
  * → 201 {"id", "plan"} with its Location; the rows the local history answers are answered already,
  * and nothing is spent until POST …/start. GET /api/reconciliations: the account's, newest first.
  */
-import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
 import { API_PATHS } from '@/lib/http/paths';
 import { otherMethodsRefused } from '@/lib/http/methods';
-import { readReconcileRequest } from '@/lib/reconcile/server';
+import { reconcileRequestOf } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
@@ -18,11 +17,12 @@ export const GET = withAccount(async (_req, account, { reconciliations }) =>
 );
 
 export const POST = withAccount(
-  async (req: NextRequest, account, { reconciliations }) => {
-    const created = await reconciliations.create(account, await readReconcileRequest(req));
+  async (_req, account, { reconciliations }, _context, input) => {
+    const created = await reconciliations.create(account, input);
     return json(created, { status: 201, headers: { Location: API_PATHS.reconciliation(created.id) } });
   },
-  { refuseCrossSite: true },
+  // The list is read and checked (under its byte limit) before the handler runs.
+  { refuseCrossSite: true, query: reconcileRequestOf },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
