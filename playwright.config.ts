@@ -36,6 +36,10 @@ const dashboardEnv = (
   // The specs sign in many times a minute; the flood cap is tested in the vitest suite.
   UPSTREAM_TOKEN_LIMIT_PER_MINUTE: '1000',
   LOG_LEVEL: 'warn',
+  // Requests of the specs' own (Playwright's request contexts, Node's fetch) send no Accept-Language
+  // of ours, as scripts do: they are answered in English, the words the specs assert. The browser's
+  // pages follow Chromium's locale (en-GB below) as a person's would.
+  DEFAULT_LOCALE: 'en',
   NEXT_TELEMETRY_DISABLED: '1',
   // As `npm start`: a stop lets background calls in flight finish (lib/root/graceful-stop.ts).
   NEXT_MANUAL_SIG_HANDLE: 'true',
@@ -56,6 +60,8 @@ export default defineConfig({
   use: {
     baseURL: APP_URL,
     viewport: { width: 1440, height: 900 },
+    // English, but not the en-US the dashboard formats its English in: a date or number written by
+    // the browser's locale instead of the page's language would show (as the zone below does).
     locale: 'en-GB',
     timezoneId: 'Europe/Berlin', // neither UTC nor JST: the page must never lean on the browser's zone
     launchOptions: CHROMIUM,

@@ -18,7 +18,10 @@ export default defineConfig({
     environment: 'node',
     // The servers under test log at warn on purpose (upstream faults); keep the report readable.
     // Tests of the logger itself give it their own level and sink.
-    env: { LOG_LEVEL: 'error' },
+    // The tests talk to the API as a script does, with no Accept-Language: the English they assert
+    // is the en catalogue's, so they run with DEFAULT_LOCALE=en (its own default, ja, is tested in
+    // lib/config.test.ts; Japanese answers in lib/root/error-problems-locale.test.ts).
+    env: { LOG_LEVEL: 'error', DEFAULT_LOCALE: 'en' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

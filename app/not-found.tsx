@@ -1,22 +1,27 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import Link from 'next/link';
 import styles from '@/components/common/notice-page.module.css';
+import { PAGE_PATHS } from '@/lib/http/paths';
 
-export const metadata: Metadata = { title: 'Not found' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('common.notFound'))('pageTitle') };
+}
 
 /**
  * Our own 404: Next's built-in one carries an inline <style> element without the CSP nonce, which
  * the policy (proxy.ts) blocks.
  */
-export default function NotFound() {
+export default async function NotFound() {
+  const t = await getTranslations('common.notFound');
   return (
     <main className={styles.page}>
       <section className={`panel ${styles.card}`} aria-labelledby="not-found-title">
         <h1 id="not-found-title" className={styles.title}>
-          This page could not be found
+          {t('title')}
         </h1>
         <p className={styles.text}>
-          Check the address, or go to the <Link href="/transactions">transactions</Link>.
+          {t.rich('text', { link: (chunks) => <Link href={PAGE_PATHS.transactions}>{chunks}</Link> })}
         </p>
       </section>
     </main>

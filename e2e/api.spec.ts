@@ -199,6 +199,44 @@ test.describe('the dashboard API', () => {
     expect(await upstreamCalls(ACCOUNT)).toBe(before);
   });
 
+  test('downloads a page CSV whose query holds Japanese, named in filename* (RFC 6266)', async () => {
+    const ctx = await signedIn();
+    const query = new URLSearchParams({
+      'date-from': utc(3 * DAY),
+      'date-to': utc(2 * DAY),
+      'client-reference': '注文',
+      oa: 'サクラ',
+    });
+    const res = await ctx.get(`/api/transactions?${query}`, { headers: { Accept: 'text/csv' } });
+    expect(res.status(), await res.text()).toBe(200);
+    const disposition = res.headers()['content-disposition'] ?? '';
+    const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1] ?? '');
+    expect(name).toMatch(/_UTC_oa-サクラ_client-reference-注文_p1\.csv$/);
+    expect(disposition).toMatch(/^attachment; filename="sms_[\x20-\x7e]+\.csv"; filename\*=UTF-8''/);
+    expect((await res.body()).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  });
+
+  test('says its problems in the language the client asks for, the machine-read parts in English', async () => {
+    const anonymous = await playwrightRequest.newContext({ baseURL: APP_URL });
+    const ja = await anonymous.get('/api/quota', { headers: { 'Accept-Language': 'ja-JP,ja;q=0.9,en;q=0.5' } });
+    expect(ja.status()).toBe(401);
+    expect(await ja.json()).toMatchObject({ type: '/problems/unauthenticated', title: 'ログインしてください' });
+    const en = await anonymous.get('/api/quota', { headers: { 'Accept-Language': 'en-US' } });
+    expect(await en.json()).toMatchObject({ type: '/problems/unauthenticated', title: 'Sign in first' });
+    // The person's choice in the header (its cookie) goes before what the browser asks for.
+    const chosen = await anonymous.get('/api/quota', {
+      headers: { 'Accept-Language': 'ja', Cookie: 'sms-locale=en' },
+    });
+    expect(((await chosen.json()) as { title: string }).title).toBe('Sign in first');
+    const ctx = await signedIn();
+    const bad = await ctx.get(`/api/transactions?${new URLSearchParams({ 'date-from': 'soon' })}`, {
+      headers: { 'Accept-Language': 'ja' },
+    });
+    const problem = (await bad.json()) as { title: string; errors: Record<string, string> };
+    expect(problem.title).toBe('リクエストのパラメーターに誤りがあります');
+    expect(Object.keys(problem.errors)).toContain('date-from');
+  });
+
   test('follows links that keep filters, date-to, sort and zone', async () => {
     const ctx = await signedIn();
     const query = new URLSearchParams({

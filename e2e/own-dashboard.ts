@@ -43,6 +43,8 @@ export class OwnDashboard {
           NEXT_DIST_DIR: DIST_DIR,
           NEXTAUTH_URL: this.url,
           LOG_LEVEL: 'warn',
+          // The specs' own requests are a script's: English (playwright.config.ts).
+          DEFAULT_LOCALE: 'en',
           NEXT_TELEMETRY_DISABLED: '1',
           NEXT_MANUAL_SIG_HANDLE: 'true',
           ...this.env(),

@@ -54,6 +54,8 @@ async function dashboard(name: string, env: Record<string, string>): Promise<Pro
       UPSTREAM_LIMIT_PER_HOUR: '10000',
       UPSTREAM_LIMIT_PER_DAY: '100000',
       NEXT_TELEMETRY_DISABLED: '1',
+      // This spec signs in as a script does (Node's fetch asks for `*`): English (playwright.config.ts).
+      DEFAULT_LOCALE: 'en',
       ...env,
     },
   });

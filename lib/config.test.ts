@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configSchema, getConfig } from './config';
 import { configWarnings } from './governor/configured-limits';
+import { LOCALES } from './i18n/locales';
 
 const root = path.resolve(__dirname, '..');
 
@@ -135,5 +136,14 @@ describe('configuration', () => {
       c.UPSTREAM_LIMIT_PER_DAY,
       c.UPSTREAM_MAX_IN_FLIGHT,
     ]).toEqual([3, 10, 100, 1]);
+  });
+
+  it('answers in Japanese by default, and takes only the languages the catalogues hold', () => {
+    const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
+    expect(getConfig(env({})).DEFAULT_LOCALE).toBe('ja');
+    expect(getConfig(env({ DEFAULT_LOCALE: '' })).DEFAULT_LOCALE).toBe('ja');
+    // Every language of the catalogues is a value; the type checker holds the other way (a Locale).
+    for (const locale of LOCALES) expect(getConfig(env({ DEFAULT_LOCALE: locale })).DEFAULT_LOCALE).toBe(locale);
+    expect(() => getConfig(env({ DEFAULT_LOCALE: 'fr' }))).toThrow(/DEFAULT_LOCALE \(set to "fr"\).*its default is ja/);
   });
 });

@@ -123,6 +123,12 @@ export const configSchema = z
     TRUST_PROXY_HOPS: int(0, 0),
     EXPORT_RETENTION_DAYS: int(7, 0),
     LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
+    /**
+     * The interface's language for a request that says nothing (no choice of the person's, no
+     * Accept-Language of ours): lib/i18n/negotiate.ts. The languages of lib/i18n/locales.ts, named
+     * here again because the kernel's i18n reads this file (config.test.ts checks they agree).
+     */
+    DEFAULT_LOCALE: z.preprocess(unsetIfEmpty, z.enum(['ja', 'en']).default('ja')),
   })
   .refine((c) => c.HISTORY_DEFAULT_DAYS <= c.HISTORY_MAX_DAYS, {
     path: ['HISTORY_DEFAULT_DAYS'],

@@ -1,12 +1,16 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { redirect } from 'next/navigation';
-import { signInErrorText } from '@/lib/auth';
+import { signInError } from '@/lib/auth';
+import { LanguageSwitch } from '@/components/shell/language-switch';
 import { signedInAlready } from '@/lib/root/page-session';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { SignInForm } from './sign-in-form';
 import styles from './signin.module.css';
 
-export const metadata: Metadata = { title: 'Sign in · SMS history' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('signin'))('pageTitle') };
+}
 export const dynamic = 'force-dynamic';
 
 type Props = { searchParams: Promise<{ callbackUrl?: string; error?: string | string[] }> };
@@ -28,23 +32,24 @@ export default async function SignInPage({ searchParams }: Props) {
   const target = safeCallback(callbackUrl);
   // Signed in already, another site's link goes on to its page, which sees where it came from itself.
   if (await signedInAlready()) redirect(target);
+  const t = await getTranslations('signin');
   return (
     <main className={styles.page}>
+      <div className={styles.language}>
+        <LanguageSwitch />
+      </div>
       <section className={styles.card} aria-labelledby="signin-title">
         <h1 id="signin-title" className={styles.title}>
-          SMS transaction history
+          {t('title')}
         </h1>
-        <p className={styles.lead}>Sign in with the API key and secret of your Report API account.</p>
-        {/* Only the app's own text for the code: `?error=` is anyone's to write. */}
+        <p className={styles.lead}>{t('lead')}</p>
+        {/* Only the app's own words for the code: `?error=` is anyone's to write. */}
         <SignInForm
           callbackUrl={target}
-          initialError={error === undefined ? undefined : signInErrorText(String(error))}
+          initialError={error === undefined ? undefined : signInError(String(error))}
           holdTarget={await openedFromAnotherSite()}
         />
-        <p className={styles.note}>
-          Your secret is checked with the Report API and kept on this server only, sealed, to renew the 15-minute access
-          token while you work. It is deleted when you sign out.
-        </p>
+        <p className={styles.note}>{t('note')}</p>
       </section>
     </main>
   );

@@ -2,9 +2,12 @@
 
 import { useRouter } from 'next/navigation';
 import { signIn } from 'next-auth/react';
+import { useTranslations } from 'next-intl';
 import { useRef, useState, type FormEvent } from 'react';
 import { signInProblems, type SignInInput } from '@/lib/auth';
-import { signInErrorText } from '@/lib/auth';
+import { signInError } from '@/lib/auth';
+import type { Message } from '@/lib/i18n/message';
+import { useWords } from '@/lib/i18n/use-words';
 import { holdNextView } from '@/lib/search';
 import styles from './signin.module.css';
 
@@ -15,12 +18,15 @@ export function SignInForm({
   holdTarget = false,
 }: {
   callbackUrl: string;
-  initialError?: string;
+  initialError?: Message;
   holdTarget?: boolean;
 }) {
+  const t = useTranslations('signin');
+  const say = useWords();
   const router = useRouter();
-  const [problems, setProblems] = useState<Partial<Record<keyof SignInInput, string>>>({});
-  const [error, setError] = useState<string | undefined>(initialError);
+  const [problems, setProblems] = useState<Partial<Record<keyof SignInInput, Message>>>({});
+  // Kept as words, not text: a switch of language redraws them in the other one.
+  const [error, setError] = useState<Message | undefined>(initialError);
   const [pending, setPending] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   // The button is disabled while the Report API checks the key, which drops focus to the page:
@@ -52,7 +58,7 @@ export function SignInForm({
     const result = await signIn('credentials', { ...input, redirect: false });
     setPending(false);
     if (!result || result.error) {
-      setError(signInErrorText(result?.error ?? 'CredentialsSignin'));
+      setError(signInError(result?.error ?? 'CredentialsSignin'));
       // Keep the key, drop the secret: it was refused or must be typed again.
       const secret = form.current?.querySelector<HTMLInputElement>('#apiSecret');
       if (secret) secret.value = '';
@@ -78,7 +84,7 @@ export function SignInForm({
       />
       {problems[name] ? (
         <p id={`${name}-problem`} className={styles.problem}>
-          {problems[name]}
+          {say(problems[name]!)}
         </p>
       ) : hint ? (
         <p id={`${name}-hint`} className={styles.hint}>
@@ -91,22 +97,16 @@ export function SignInForm({
   return (
     // method="post": submitted before the script takes over, the secret goes in a body, never in a URL.
     <form ref={form} className={styles.form} method="post" onSubmit={submit} noValidate>
-      {field('apiKey', 'API key', 'text', 'username')}
-      {field('apiSecret', 'API secret', 'password', 'current-password')}
-      {field(
-        'enterpriseId',
-        'Enterprise ID (optional)',
-        'text',
-        'organization',
-        'Only if your account works for several enterprises.',
-      )}
+      {field('apiKey', t('fields.apiKey'), 'text', 'username')}
+      {field('apiSecret', t('fields.apiSecret'), 'password', 'current-password')}
+      {field('enterpriseId', t('fields.enterpriseId'), 'text', 'organization', t('fields.enterpriseIdHint'))}
       {error ? (
         <p role="alert" className={styles.error}>
-          {error}
+          {say(error)}
         </p>
       ) : null}
       <button type="submit" className={styles.submit} disabled={pending}>
-        {pending ? 'Checking with the Report API…' : 'Sign in'}
+        {pending ? t('checking') : t('submit')}
       </button>
     </form>
   );

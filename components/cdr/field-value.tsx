@@ -4,7 +4,7 @@
  */
 import type { Field } from '@/lib/cdr/fields';
 import type { Zone } from '@/lib/time/zones';
-import { fieldText, type RecordLike } from '@/lib/cdr/cdr-view';
+import { fieldText, type RecordLike } from '@/lib/cdr/record-text';
 import { displayText, EMPTY, formatPrice, formatTimestamp } from '@/lib/i18n/format';
 import { CopyButton } from '../common/copy-button';
 import { StatusBadge } from './status-badge';

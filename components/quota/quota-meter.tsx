@@ -4,14 +4,13 @@
  * account, and a countdown to the next free call when none is left. It refreshes every ~15 s while
  * the tab is visible and whenever a search answers (the endpoint costs no upstream call).
  */
+import { useTranslations } from 'next-intl';
 import type { QuotaWindow } from '@/lib/governor';
 import { formatCountdown } from '@/lib/i18n/format';
-import { bindingSharedWindows, quotaWaitUntil, WINDOW_WORDS } from '@/lib/governor';
+import { bindingSharedWindows, quotaWaitUntil } from '@/lib/governor';
 import { useCountdown } from '../common/use-countdown';
 import styles from './quota-meter.module.css';
 import { useQuota } from './use-quota';
-
-const SHORT: Record<QuotaWindow['name'], string> = { minute: 'min', hour: 'hour', day: 'day' };
 
 function level(w: QuotaWindow): 'empty' | 'low' | 'ok' {
   if (w.remaining <= 0) return 'empty';
@@ -19,6 +18,7 @@ function level(w: QuotaWindow): 'empty' | 'low' | 'ok' {
 }
 
 export function QuotaMeter() {
+  const t = useTranslations('quota');
   const { quota: data, isError, refetch } = useQuota();
   const until = data ? quotaWaitUntil(data) : null;
   const left = useCountdown(until, () => void refetch());
@@ -26,28 +26,29 @@ export function QuotaMeter() {
   if (!data) {
     return (
       <div className={styles.meter} aria-busy={!isError}>
-        <span className={styles.title}>{isError ? 'Quota unavailable' : 'Quota…'}</span>
+        <span className={styles.title}>{isError ? t('unavailable') : t('loading')}</span>
       </div>
     );
   }
 
   const waiting = left !== null && left > 0;
   const binding = bindingSharedWindows(data);
-  const summary = data.windows.map((w) => `${w.remaining} of ${w.limit} ${WINDOW_WORDS[w.name]}`).join(', ');
-  const shared =
-    binding.length > 0
-      ? ` Shared by every account of this dashboard: ${binding.map((w) => `${w.remaining} of ${w.limit} ${WINDOW_WORDS[w.name]}`).join(', ')}.`
-      : '';
+  const windowsLeft = (windows: QuotaWindow[]) =>
+    windows
+      .map((w) => t('windowLeft', { remaining: w.remaining, limit: w.limit, window: t(`window.${w.name}`) }))
+      .join(t('listSeparator'));
+  const summary = t('summary', { windows: windowsLeft(data.windows) });
+  const shared = binding.length > 0 ? t('sharedSummary', { windows: windowsLeft(binding) }) : '';
   return (
     <div
       className={styles.meter}
       role="group"
-      aria-label="Upstream calls left"
+      aria-label={t('label')}
       data-testid="quota-meter"
-      title={`Upstream calls left: ${summary}.${shared}`}
+      title={`${summary}${shared}`}
     >
       <span className={styles.title} aria-hidden="true">
-        Calls left
+        {t('title')}
       </span>
       {data.windows.map((w) => (
         <span key={w.name} className={styles.window} data-level={level(w)} data-window={w.name}>
@@ -55,14 +56,11 @@ export function QuotaMeter() {
             {w.remaining}
             <span className={styles.limit}>/{w.limit}</span>
           </span>
-          <span className={styles.name}>{SHORT[w.name]}</span>
+          <span className={styles.name}>{t(`short.${w.name}`)}</span>
           <span className={styles.bar} aria-hidden="true">
             <span style={{ width: `${Math.round((100 * Math.max(0, w.remaining)) / Math.max(1, w.limit))}%` }} />
           </span>
-          <span className="visually-hidden">
-            {' '}
-            calls left {WINDOW_WORDS[w.name]} of {w.limit}
-          </span>
+          <span className="visually-hidden"> {t('leftOf', { window: t(`window.${w.name}`), limit: w.limit })}</span>
         </span>
       ))}
       {binding.map((w) => (
@@ -77,16 +75,13 @@ export function QuotaMeter() {
             {w.remaining}
             <span className={styles.limit}>/{w.limit}</span>
           </span>
-          <span className={styles.name}>shared {SHORT[w.name]}</span>
-          <span className="visually-hidden">
-            {' '}
-            calls left {WINDOW_WORDS[w.name]} for every account of this dashboard together
-          </span>
+          <span className={styles.name}>{t('sharedShort', { window: t(`short.${w.name}`) })}</span>
+          <span className="visually-hidden"> {t('sharedLeft', { window: t(`window.${w.name}`) })}</span>
         </span>
       ))}
       {waiting ? (
         <span className={styles.wait} data-testid="quota-wait">
-          Next free call in{' '}
+          {t('nextFreeCall')}{' '}
           <span className="mono" role="timer">
             {formatCountdown(left)}
           </span>
@@ -94,7 +89,7 @@ export function QuotaMeter() {
       ) : null}
       {data.inFlight > 0 || data.queued.interactive > 0 ? (
         <span className={styles.busy}>
-          {data.inFlight > 0 ? 'Call in progress' : `${data.queued.interactive} waiting`}
+          {data.inFlight > 0 ? t('inProgress') : t('waiting', { count: data.queued.interactive })}
         </span>
       ) : null}
     </div>

@@ -9,7 +9,7 @@ import type { Cdr } from '@/lib/cdr/schema';
 import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
 import type { Zone } from '@/lib/time/zones';
 import { parseUpstreamTimestamp } from '@/lib/time/zones';
-import { fieldText } from '@/lib/cdr/cdr-view';
+import { fieldText } from '@/lib/cdr/record-text';
 import { FieldValue } from '../cdr/field-value';
 
 declare module '@tanstack/react-table' {

@@ -12,7 +12,7 @@ import { parseAsString } from 'nuqs';
 import { QUERY_DEFAULTS } from '@/lib/query/query';
 import { parseUpstreamTimestamp, type Zone } from '@/lib/time/zones';
 import { PAGE_PATHS } from '@/lib/http/paths';
-import { fieldText } from '@/lib/cdr/cdr-view';
+import { fieldText } from '@/lib/cdr/record-text';
 import { transactionQueryOptions } from '@/lib/lookup/client';
 import { pageHref, zoneOf } from '@/lib/query/page-url';
 import { CdrDetail } from '../cdr/cdr-detail';

@@ -3,6 +3,7 @@
  * Signing out: of this browser (next-auth's sign-out, which also ends this session on the server),
  * or everywhere — every session of the API key, in every browser and script — and then this browser.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { apiRequest, errorText } from '@/lib/http/api-client';
 import { API_PATHS, PAGE_PATHS, signInHref } from '@/lib/http/paths';
@@ -15,6 +16,7 @@ async function signOutHere(callbackUrl: string): Promise<void> {
 }
 
 export function SignOutButton() {
+  const t = useTranslations('shell.signOut');
   const [busy, setBusy] = useState(false);
   return (
     <button
@@ -26,12 +28,13 @@ export function SignOutButton() {
         await signOutHere(PAGE_PATHS.signIn);
       }}
     >
-      {busy ? 'Signing out…' : 'Sign out'}
+      {busy ? t('busy') : t('button')}
     </button>
   );
 }
 
 export function SignOutEverywhereButton() {
+  const t = useTranslations('shell.signOut');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   return (
@@ -40,7 +43,7 @@ export function SignOutEverywhereButton() {
         type="button"
         className="button button-small"
         disabled={busy}
-        title="End every session of this API key: other browsers, scripts and copied cookies too"
+        title={t('everywhereHint')}
         onClick={async () => {
           setBusy(true);
           setProblem(null);
@@ -54,7 +57,7 @@ export function SignOutEverywhereButton() {
           await signOutHere(signInHref(undefined, 'SignedOutEverywhere'));
         }}
       >
-        {busy ? 'Signing out everywhere…' : 'Sign out everywhere'}
+        {busy ? t('everywhereBusy') : t('everywhere')}
       </button>
       {problem ? (
         <span role="alert" className={styles.problem}>

@@ -92,7 +92,7 @@ describe('a secret rotated upstream', () => {
       status: 401,
     });
 
-    const { problem } = toProblem(err);
+    const { problem } = toProblem(err, 'en');
     expect(problem).toMatchObject({
       type: '/problems/credentials-refused',
       status: 401,

@@ -3,4 +3,4 @@
  */
 export { CREDENTIALS_REFUSED_PROBLEM, type SessionsEndReason } from './api';
 export { signInProblems, type SignInInput } from './credentials';
-export { signInErrorCode, signInErrorText, type SignInErrorCode } from './sign-in-errors';
+export { signInError, signInErrorCode, type SignInErrorCode } from './sign-in-errors';

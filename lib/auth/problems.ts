@@ -4,11 +4,10 @@ import 'server-only';
  * ended when every session of its key was ended at once), and a key whose secret the upstream refused.
  */
 import { ProblemError, TYPE_BASE } from '../http/problem';
-import type { Problem } from '../http/problem-types';
+import type { ProblemSpec } from '../http/problem-types';
+import { msg } from '../i18n/message';
 import type { CredentialsRefusedError } from '../upstream/server';
 import { CREDENTIALS_REFUSED_PROBLEM, type SessionsEndReason } from './api';
-
-const CREDENTIALS_REFUSED_TITLE = 'The Report API no longer accepts this API key\u2019s secret';
 
 /**
  * The 401 of a request without a live session. `ended`: why its session ended when every session
@@ -20,10 +19,9 @@ export function unauthenticated(ended: SessionsEndReason | null = null): Problem
     return new ProblemError(
       {
         type: CREDENTIALS_REFUSED_PROBLEM,
-        title: CREDENTIALS_REFUSED_TITLE,
+        title: msg('problems.credentialsRefused.title'),
         status: 401,
-        detail:
-          'When the access token was renewed, the Report API refused the secret this session was signed in with: it was probably changed. Every session of this API key signed in with it has been signed out; sign in again with the current secret.',
+        detail: msg('problems.credentialsRefused.sessionDetail'),
       },
       challenge,
     );
@@ -31,23 +29,23 @@ export function unauthenticated(ended: SessionsEndReason | null = null): Problem
   return new ProblemError(
     {
       type: `${TYPE_BASE}unauthenticated`,
-      title: 'Sign in first',
+      title: msg('problems.unauthenticated.title'),
       status: 401,
       detail:
         ended === 'signed-out-everywhere'
-          ? 'Every session of this API key was signed out ("sign out everywhere"). Sign in again at /signin with your Report API key and secret.'
-          : 'This needs a signed-in session: sign in at /signin with your Report API key and secret.',
+          ? msg('problems.unauthenticated.signedOutEverywhere')
+          : msg('problems.unauthenticated.detail'),
     },
     // A 401 names how to authenticate (RFC 9110 §11.6.1): a session, got at the sign-in page.
     challenge,
   );
 }
 
-export function credentialsRefusedProblem(err: CredentialsRefusedError): Problem {
+export function credentialsRefusedProblem(err: CredentialsRefusedError): ProblemSpec {
   return {
     type: CREDENTIALS_REFUSED_PROBLEM,
-    title: CREDENTIALS_REFUSED_TITLE,
+    title: msg('problems.credentialsRefused.title'),
     status: 401,
-    detail: `It refused the secret this dashboard held for ${err.apiKey} when the access token was renewed: the secret was probably changed. Every session of ${err.apiKey} here has been signed out; sign in again with the current secret.`,
+    detail: msg('problems.credentialsRefused.detail', { apiKey: err.apiKey }),
   };
 }

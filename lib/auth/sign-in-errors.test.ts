@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { signInErrorCode, signInErrorText } from './sign-in-errors';
+import { translate } from '../i18n/translate';
+import { signInError, signInErrorCode } from './sign-in-errors';
+
+/** What the sign-in page shows for an `?error=` value, in English (the other language: below). */
+const signInErrorText = (value: string) => translate('en', signInError(value));
 
 const GENERIC = 'Sign-in did not complete. Try again.';
 
@@ -78,5 +82,13 @@ describe('sign-in errors', () => {
     }
     // A number on a code that takes none is not that code.
     expect(signInErrorText('CredentialsRejected:30')).toBe(GENERIC);
+  });
+
+  it('says the same in Japanese, the wait in Japanese units', () => {
+    expect(translate('ja', signInError('TooManyAttempts:125'))).toBe(
+      'ログインの試行回数が多すぎます。2分5秒後にもう一度お試しください。',
+    );
+    expect(translate('ja', signInError('UpstreamHolding:42'))).toContain('42秒後に');
+    expect(translate('ja', signInError('<b>bold</b>'))).toBe('ログインが完了しませんでした。もう一度お試しください。');
   });
 });

@@ -1,48 +1,43 @@
 /**
  * What the sign-in page may say about a failed sign-in. next-auth carries the error to the page as
  * `/signin?error=<value>`, a value anyone can put in a link, so the page never shows that value:
- * only the text this table holds for it. `authorize` (lib/auth/options.ts) throws these codes, never
+ * only the words this table holds for it. `authorize` (lib/auth/options.ts) throws these codes, never
  * sentences; next-auth adds its own codes; any other value gets the generic text.
  *
  * A code that needs a number (a wait in seconds) travels as `Code:<digits>`, strictly: anything else
  * after the code makes the whole value unknown.
  */
-import { formatDuration } from '../i18n/format';
+import { msg, type Message } from '../i18n/message';
 
-type Text = string | ((seconds: number | undefined) => string);
-
-const TEXTS = {
+/**
+ * The codes, and whether each carries a wait (in seconds): their words are the catalogues'
+ * (messages/<locale>/signin.json, `errors.<Code>`, and `errors.<Code>For` with the wait).
+ */
+const CODES = {
   // Ours, thrown by `authorize`.
-  InvalidInput: 'Check the API key, secret and enterprise ID: one is empty, too long or holds characters it may not.',
-  CredentialsRejected: 'The Report API did not accept this API key and secret. Check both and try again.',
-  UpstreamBusy: 'The Report API is busy with another call. Try again in a few seconds.',
+  InvalidInput: false,
+  CredentialsRejected: false,
+  UpstreamBusy: false,
   // A wait that is known: the token requests' cap for this minute, or the Report API's own 429.
-  UpstreamHolding: (seconds) =>
-    seconds === undefined
-      ? 'Sign-ins are waiting for the Report API\u2019s limits. Try again in a minute.'
-      : `Sign-ins are waiting for the Report API\u2019s limits. Try again in ${seconds < 60 ? `${Math.max(1, seconds)} s` : formatDuration(seconds * 1000)}.`,
-  UpstreamUnreachable: 'The Report API cannot be reached right now. Try again in a minute.',
-  SignInBroken: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
-  CredentialsRefused:
-    'The Report API no longer accepts the secret this dashboard held for your API key (it was probably changed), so every session of the key here was signed out. Sign in with the current secret.',
-  SignedOutEverywhere: 'You signed out everywhere: every session of this API key has ended.',
-  TooManyAttempts: (seconds) =>
-    seconds === undefined
-      ? 'Too many sign-in attempts. Try again in a few minutes.'
-      : `Too many sign-in attempts. Try again in ${seconds < 60 ? `${seconds} s` : formatDuration(seconds * 1000)}.`,
+  UpstreamHolding: true,
+  UpstreamUnreachable: false,
+  SignInBroken: false,
+  CredentialsRefused: false,
+  SignedOutEverywhere: false,
+  TooManyAttempts: true,
   // next-auth's own (the ones a credentials sign-in can meet; the OAuth and e-mail ones cannot).
-  CredentialsSignin: 'Sign-in failed. Check the API key and secret.',
-  SessionRequired: 'Sign in to see that page.',
-  Callback: 'Sign-in failed on our side. Try again; if it persists, tell the team.',
-  Configuration: 'Sign-in is not set up correctly on this server. Tell the team.',
-  AccessDenied: 'This account may not sign in here.',
-  Default: 'Sign-in did not complete. Try again.',
-} satisfies Record<string, Text>;
+  CredentialsSignin: false,
+  SessionRequired: false,
+  Callback: false,
+  Configuration: false,
+  AccessDenied: false,
+  Default: false,
+} as const;
 
-export type SignInErrorCode = keyof typeof TEXTS;
+export type SignInErrorCode = keyof typeof CODES;
 
 /** Codes that carry a number of seconds. */
-type TimedCode = { [K in SignInErrorCode]: (typeof TEXTS)[K] extends string ? never : K }[SignInErrorCode];
+type TimedCode = { [K in SignInErrorCode]: (typeof CODES)[K] extends true ? K : never }[SignInErrorCode];
 
 const VALUE = /^([A-Za-z]{1,40})(?::(\d{1,9}))?$/;
 
@@ -53,12 +48,15 @@ export function signInErrorCode(code: SignInErrorCode, seconds?: number): string
   return seconds === undefined ? code : `${code}:${Math.max(0, Math.ceil(seconds))}`;
 }
 
-/** The text for an `?error=` value; the generic text for anything this table does not hold. */
-export function signInErrorText(value: string): string {
+/** The words for an `?error=` value; the generic ones for anything this table does not hold. */
+export function signInError(value: string): Message {
   const match = VALUE.exec(value);
   const code = match?.[1];
-  if (!code || !Object.hasOwn(TEXTS, code)) return TEXTS.Default;
-  const text: Text = TEXTS[code as SignInErrorCode];
-  if (typeof text === 'string') return match[2] === undefined ? text : TEXTS.Default;
-  return text(match[2] === undefined ? undefined : Number(match[2]));
+  if (!code || !Object.hasOwn(CODES, code)) return msg('signin.errors.Default');
+  const known = code as SignInErrorCode;
+  const seconds = match[2] === undefined ? undefined : Number(match[2]);
+  if (!CODES[known]) return seconds === undefined ? msg(`signin.errors.${known}`) : msg('signin.errors.Default');
+  return seconds === undefined
+    ? msg(`signin.errors.${known}`)
+    : msg(`signin.errors.${known as TimedCode}For`, { wait: { seconds } });
 }

@@ -4,17 +4,9 @@
  * records alike.
  */
 import { explainDlrError } from './dlr-errors';
-import type { CdrFieldKey } from './fields';
 import { statusInfo } from './status';
 
-/** A CDR of the table or a record of the detail endpoint: both are read field by field. */
-export type RecordLike = Record<string, unknown>;
-
-/** Any field of a record as a string; "" for absent (the seed's "does not apply"). */
-export function fieldText(record: RecordLike, key: CdrFieldKey): string {
-  const v = record[key];
-  return v === null || v === undefined ? '' : String(v);
-}
+export { fieldText, type RecordLike } from './record-text';
 
 export { deliveryLatencyMs } from './latency';
 

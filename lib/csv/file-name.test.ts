@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asciiFileName, csvFileName } from './file-name';
+import { csvFileName } from './file-name';
 
 const query = (filters: Record<string, string>) => ({
   from: new Date('2026-11-18T00:00:00Z'),
@@ -18,9 +18,5 @@ describe('a CSV file name', () => {
   it('keeps free text in any script, and makes anything a file system could choke on `_`', () => {
     expect(csvFileName(query({ q: '認証コード' }))).toBe('sms_2026-11-18T0000_2026-11-26T0000_UTC_q-認証コード.csv');
     expect(csvFileName(query({ q: 'a/b\\\\c:"d"' }))).toBe('sms_2026-11-18T0000_2026-11-26T0000_UTC_q-a_b_c_d.csv');
-  });
-
-  it('has an ASCII form for the plain filename= of a header', () => {
-    expect(asciiFileName('sms_UTC_q-認証コード.csv')).toBe('sms_UTC_q-_____.csv');
   });
 });

@@ -2,8 +2,7 @@
  * A file name that says what is in the file: range, zone, filters (and the page for a one-page
  * download), e.g. `sms_2026-11-01T0000_2026-11-08T0000_JST_status-DELIVRD_p2.csv`. Letters and
  * digits of any script are kept (free text in Japanese names the file by it); anything else a file
- * system or a header could choke on becomes `_`. asciiFileName gives the plain `filename=` of a
- * Content-Disposition header, beside the whole name in its `filename*`.
+ * system could choke on becomes `_`. A download names it through lib/http/content-disposition.ts.
  */
 import { FILTERS } from '../query/filters';
 import { wallClocks, type QuerySelection } from '../query/query';
@@ -17,11 +16,6 @@ function safe(part: string): string {
   ]
     .slice(0, 40)
     .join('');
-}
-
-/** The name with every character outside printable ASCII as `_`, for clients that read only `filename=`. */
-export function asciiFileName(name: string): string {
-  return name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
 }
 
 function stamp(wallClock: string): string {

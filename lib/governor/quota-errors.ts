@@ -1,12 +1,16 @@
+import 'server-only';
 /**
  * What the governor answers a call it will not send: QuotaExceededError, saying whose budget ran out
  * (the account's own, the dashboard's shared one, or the upstream's hold) and when the next call can
  * go; and CallNotSentError, which a call's function throws when its turn came but it sent nothing.
+ * The words are the catalogues' (limit-words.ts): the error's message is their English, for the
+ * log; a client is told them in its own language (problems.ts).
  */
 import { brandCheck } from '../errors/brand';
-import type { WindowName } from './api';
-import { isSignIn, type CallClass } from './classes';
+import { translate } from '../i18n/translate';
+import type { CallClass } from './classes';
 import type { LimitedBy } from './decision';
+import { limitMessage, limitReasonMessage } from './limit-words';
 
 const QUOTAEXCEEDEDERROR_BRAND = brandCheck('QuotaExceededError');
 const CALLNOTSENTERROR_BRAND = brandCheck('CallNotSentError');
@@ -63,57 +67,17 @@ export class QuotaExceededError extends Error {
   }
 }
 
-function wait(ms: number): string {
-  if (!Number.isFinite(ms)) return 'no call can go at the configured limits';
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 120) return `the next call can go in ${seconds} s`;
-  const minutes = Math.ceil(seconds / 60);
-  // The day's window: "in 23 h 59 min", not "in 1439 min".
-  return minutes < 120
-    ? `the next call can go in ${minutes} min`
-    : `the next call can go in ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
-}
-
-const per = (name: WindowName) => (name === 'hour' ? 'an hour' : `a ${name}`);
-
-/**
- * Whose budget ran out — the account's own, the dashboard's shared one, or the upstream's hold —
- * without when the next call can go: a screen that counts the wait down live says that itself
- * (a number written into the sentence would stand still beside it).
- */
+/** Whose budget ran out, in English (the log's; a screen that counts the wait down says it itself). */
 export function limitReason(limitedBy: LimitedBy, scope: LimitScope, d: LimitDetail = {}): string {
-  switch (limitedBy) {
-    case 'in-flight':
-      return 'Another upstream call is still running (the Report API takes one at a time)';
-    case 'upstream':
-      return "The Report API asked us to wait before this account's next call";
-    case 'tokens':
-      return d.cls !== undefined && isSignIn(d.cls)
-        ? 'Too many sign-ins are being checked with the Report API right now'
-        : "This dashboard's token requests for this minute are used";
-    default: {
-      if (scope === 'account') {
-        const limit = d.limit !== undefined ? `${d.limit} ` : '';
-        return `Your account's ${limit}calls this ${limitedBy} are used${d.cls === 'export' || d.cls === 'sync' ? ' (background work leaves some to searches)' : ''}`;
-      }
-      const users =
-        d.sharedBy !== undefined ? ` (${d.sharedBy} ${d.sharedBy === 1 ? 'account' : 'accounts'} used them)` : '';
-      if (d.held)
-        return `Your account has used its share of this dashboard's calls this ${limitedBy}: the rest is kept for accounts that have not called yet${users}`;
-      return `This dashboard's shared calls this ${limitedBy}${d.limit !== undefined ? ` (${d.limit} ${per(limitedBy)} for every account together)` : ''} are used${users}`;
-    }
-  }
+  return translate('en', limitReasonMessage(limitedBy, scope, d));
 }
 
-/** limitReason, and when the next call can go. */
+/** limitReason, and when the next call can go, in English. */
 export function describeLimit(
   limitedBy: LimitedBy,
   retryAfterMs: number,
   scope: LimitScope,
   d: LimitDetail = {},
 ): string {
-  const reason = limitReason(limitedBy, scope, d);
-  if (limitedBy === 'tokens' && d.cls !== undefined && isSignIn(d.cls))
-    return `${reason}; try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`;
-  return `${reason}; ${wait(retryAfterMs)}.`;
+  return translate('en', limitMessage(limitedBy, retryAfterMs, scope, d));
 }

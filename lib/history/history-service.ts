@@ -11,7 +11,7 @@ import type { CachePolicy } from '../cache/server';
 import type { UpstreamGateway } from '../upstream/server';
 import type { HistoryStore } from './store/history-store';
 import type { VaultStore } from '../auth/server';
-import { formatDuration } from '../time/duration';
+import { formatDuration } from '../i18n/format';
 import type { DayProgress } from './sync-day-progress';
 import { callsStillNeeded, typicalDayCalls } from './calls-needed';
 import { addDays, dayOf, daysBetween, lastSettledDay, startOf } from './days';

@@ -10,12 +10,13 @@ import 'server-only';
  * the proxy sees before the route handler gets it (up to 10 MB), which would defeat this check.
  */
 import { NextRequest } from 'next/server';
+import { msg, type Words } from '../i18n/message';
 import { badRequest, payloadTooLarge, ProblemError } from './problem';
 
 export async function readBodyWithLimit(
   req: Request,
   maxBytes: number,
-  whatToSend: string,
+  whatToSend: Words,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const declared = req.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes)
@@ -46,7 +47,7 @@ export async function readBodyWithLimit(
  * The same request with its body read under the limit, for a handler (next-auth's) that reads the
  * body itself and needs a NextRequest.
  */
-export async function withBodyLimit(req: NextRequest, maxBytes: number, whatToSend: string): Promise<NextRequest> {
+export async function withBodyLimit(req: NextRequest, maxBytes: number, whatToSend: Words): Promise<NextRequest> {
   if (req.method === 'GET' || req.method === 'HEAD') return req;
   const body = await readBodyWithLimit(req, maxBytes, whatToSend);
   return new NextRequest(req.url, { method: req.method, headers: req.headers, body, signal: req.signal });
@@ -61,7 +62,7 @@ export async function withBodyLimit(req: NextRequest, maxBytes: number, whatToSe
 export async function readJsonBody(
   req: Request,
   maxBytes: number,
-  whatToSend: string,
+  whatToSend: Words,
   example: string,
 ): Promise<unknown> {
   const type = req.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
@@ -69,9 +70,9 @@ export async function readJsonBody(
     throw new ProblemError(
       {
         type: '/problems/unsupported-media-type',
-        title: 'The body must be JSON',
+        title: msg('problems.unsupportedMediaType.title'),
         status: 415,
-        detail: `This endpoint reads a JSON body (Content-Type: application/json), not ${type.slice(0, 60)}; e.g. ${example}. Nothing was done.`,
+        detail: msg('problems.unsupportedMediaType.detail', { type: type.slice(0, 60), example }),
       },
       { Accept: 'application/json' },
     );
@@ -80,6 +81,6 @@ export async function readJsonBody(
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    throw badRequest({ body: `The body must be JSON, e.g. ${example}.` });
+    throw badRequest({ body: msg('problems.bodyNotJson', { example }) });
   }
 }

@@ -9,6 +9,8 @@ import 'server-only';
  * Nothing is read, no session is looked at and nothing upstream is spent: the answer is the same
  * for everyone and says only what the endpoint takes.
  */
+import { msg } from '../i18n/message';
+import { localeOfRequest } from '../i18n/request-locale';
 import { ProblemError, problemResponse } from './problem';
 
 /** Marks the handlers made here (the routes' test tells them from the routes' own). */
@@ -34,12 +36,14 @@ export function methodNotAllowed(method: string, allow: string): ProblemError {
   return new ProblemError(
     {
       type: METHOD_NOT_ALLOWED,
-      title: `${method} is not answered here`,
+      title: msg('problems.methodNotAllowed.title', { method }),
       status: 405,
-      detail: `This endpoint takes ${allow
-        .split(', ')
-        .filter((m) => m !== 'OPTIONS')
-        .join(', ')}; see the README's HTTP API. Nothing was done and no upstream call was made.`,
+      detail: msg('problems.methodNotAllowed.detail', {
+        methods: allow
+          .split(', ')
+          .filter((m) => m !== 'OPTIONS')
+          .join(', '),
+      }),
     },
     { Allow: allow },
   );
@@ -57,8 +61,8 @@ export function otherMethodsRefused(
   const allow = allowHeader(methods, opts);
   const refuse: (req: Request) => Response = Object.assign(
     (req: Request) => {
-      const { problem, headers } = methodNotAllowed(req.method, allow);
-      return problemResponse(problem, headers);
+      const { spec, headers } = methodNotAllowed(req.method, allow);
+      return problemResponse(spec, localeOfRequest(req), headers);
     },
     { [REFUSES]: true },
   );
@@ -77,10 +81,9 @@ export function headRefused(): ProblemError {
   return new ProblemError(
     {
       type: METHOD_NOT_ALLOWED,
-      title: 'HEAD is not answered here',
+      title: msg('problems.methodNotAllowed.title', { method: 'HEAD' }),
       status: 405,
-      detail:
-        'A HEAD of this endpoint could spend an upstream call for an answer nobody reads. Use GET; GET /api/plan says first what a search costs. No upstream call was made.',
+      detail: msg('problems.methodNotAllowed.headDetail'),
     },
     { Allow: allowHeader(['GET'], { headRefused: true }) },
   );

@@ -1,3 +1,5 @@
+import type { Words } from '../i18n/message';
+
 /** RFC 9457 problem details, as every error of the dashboard's API is answered. */
 export interface Problem {
   type: string;
@@ -21,4 +23,18 @@ export interface Problem {
    * next-auth's client (`signIn(…, { redirect: false })`) reads the code from.
    */
   url?: string;
+}
+
+/**
+ * A problem before its words are put in the reader's language: `title`, `detail`, `reason` and
+ * each `errors` entry as Words (a catalogue key and values, lib/i18n/message.ts), so code anywhere
+ * can throw it without knowing who asked; the route wrapper renders it (lib/http/problem.ts
+ * renderProblem) in the request's language. `type`, the field names of `errors` and every other
+ * member stay as they are: they are for machines.
+ */
+export interface ProblemSpec extends Omit<Problem, 'title' | 'detail' | 'errors' | 'reason'> {
+  title: Words;
+  detail?: Words;
+  errors?: Record<string, Words>;
+  reason?: Words;
 }

@@ -3,11 +3,16 @@ import { brandCheck } from '../errors/brand';
 /**
  * Every error of the dashboard's API is RFC 9457 problem details (application/problem+json), with
  * `errors` per parameter for 400 and Retry-After for 429/503. The messages say what happened and
- * what to do; they never carry a token, a secret or a record's content.
+ * what to do; they never carry a token, a secret or a record's content. Their words are the
+ * catalogues' (messages/<locale>/problems.json), said in the request's language when answered
+ * (renderProblem); `type` and every machine-read member stay English.
  */
-import { type Problem } from './problem-types';
+import { type Problem, type ProblemSpec } from './problem-types';
 import { log } from '../log';
 import { isStoreUnavailable } from '../db/unavailable';
+import type { Locale } from '../i18n/locales';
+import { msg, type Words } from '../i18n/message';
+import { translate } from '../i18n/translate';
 
 /** Every problem type is a path under this. */
 export const TYPE_BASE = '/problems/';
@@ -21,35 +26,74 @@ export class ProblemError extends Error {
   }
   readonly [PROBLEMERROR_BRAND.brand] = true;
 
+  /** `spec`: the problem with its words still keys (lib/http/problem-types.ts), rendered when answered. */
   constructor(
-    readonly problem: Problem,
+    readonly spec: ProblemSpec,
     readonly headers: Record<string, string> = {},
   ) {
-    super(problem.detail ?? problem.title);
+    super(translate('en', spec.detail ?? spec.title));
     this.name = 'ProblemError';
+  }
+
+  /** The problem in English, for a log line or a test; an answer says it in its reader's language. */
+  get problem(): Problem {
+    return renderProblem(this.spec, 'en');
   }
 }
 
-export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problem), {
-    status: problem.status,
-    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers },
+const WORD_MEMBERS = new Set(['title', 'detail', 'reason']);
+
+/** The problem in `locale`'s words; every other member, and the order of members, as they were. */
+export function renderProblem(spec: ProblemSpec, locale: Locale): Problem {
+  return Object.fromEntries(
+    Object.entries(spec).map(([name, value]) => {
+      if (WORD_MEMBERS.has(name)) return [name, translate(locale, value as Words)];
+      if (name === 'errors') {
+        const errors = value as Record<string, Words>;
+        // A parameter's name is the client's (`__proto__` included): kept as an own member, never a prototype.
+        return [name, Object.fromEntries(Object.entries(errors).map(([field, w]) => [field, translate(locale, w)]))];
+      }
+      return [name, value];
+    }),
+  ) as unknown as Problem;
+}
+
+/** The answer of a problem, in the words of `locale` (the request's: lib/i18n/request-locale.ts). */
+export function problemResponse(spec: ProblemSpec, locale: Locale, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(renderProblem(spec, locale)), {
+    status: spec.status,
+    headers: {
+      'Content-Type': 'application/problem+json',
+      'Cache-Control': 'no-store',
+      // Said in the language the request asked for (or its cookie named).
+      Vary: 'Accept-Language, Cookie',
+      ...headers,
+    },
   });
 }
 
-export function badRequest(errors: Record<string, string>): ProblemError {
+/**
+ * A 400 naming what is wrong with each parameter. Per parameter, Words: a catalogue key (`msg(…)`),
+ * or text from validation not converted yet (lib/query's, said in English as it is).
+ */
+export function badRequest(errors: Record<string, Words>): ProblemError {
   const fields = Object.keys(errors);
   return new ProblemError({
     type: `${TYPE_BASE}invalid-query`,
-    title: 'The request has invalid parameters',
+    title: msg('problems.invalidQuery.title'),
     status: 400,
-    detail: `Fix ${fields.join(', ')} and try again. No upstream call was made.`,
+    detail: msg('problems.invalidQuery.detail', { fields: fields.join(', ') }),
     errors,
   });
 }
 
-export function notFound(detail: string): ProblemError {
-  return new ProblemError({ type: `${TYPE_BASE}not-found`, title: 'Not found', status: 404, detail });
+export function notFound(detail: Words): ProblemError {
+  return new ProblemError({
+    type: `${TYPE_BASE}not-found`,
+    title: msg('problems.notFound.title'),
+    status: 404,
+    detail,
+  });
 }
 
 /**
@@ -58,16 +102,20 @@ export function notFound(detail: string): ProblemError {
  */
 export function payloadTooLarge(
   maxBodyBytes: number,
-  whatToSend: string,
+  whatToSend: Words,
   headers: Record<string, string> = {},
 ): ProblemError {
-  const detail = `This endpoint takes a body of at most ${maxBodyBytes} bytes (${maxBodyBytes / 1024} KiB); it was not read past that. ${whatToSend}`;
   return new ProblemError(
     {
       type: `${TYPE_BASE}payload-too-large`,
-      title: 'The request body is too large',
+      title: msg('problems.payloadTooLarge.title'),
       status: 413,
-      detail,
+      // As strings: a byte count reads as the limit a client sets, without separators.
+      detail: msg('problems.payloadTooLarge.detail', {
+        maxBytes: String(maxBodyBytes),
+        maxKib: String(maxBodyBytes / 1024),
+        whatToSend,
+      }),
       maxBodyBytes,
     },
     headers,
@@ -77,10 +125,9 @@ export function payloadTooLarge(
 export function crossSiteRefused(): ProblemError {
   return new ProblemError({
     type: `${TYPE_BASE}cross-site`,
-    title: 'Refused: the request did not come from the dashboard',
+    title: msg('problems.crossSite.title'),
     status: 403,
-    detail:
-      'This request can spend upstream calls, so it must come from the dashboard\u2019s own pages or from a script (a client that sends no Sec-Fetch-Site or Origin header). It came from another site or origin. Open the dashboard and search there. No upstream call was made.',
+    detail: msg('problems.crossSite.detail'),
   });
 }
 
@@ -93,10 +140,10 @@ export function retryAfterSeconds(ms: number): number {
 }
 
 /** The 503 of a store out of reach, for a handler that otherwise lets errors through (next-auth's); null for any other error. */
-export function storeUnavailableResponse(err: unknown): Response | null {
+export function storeUnavailableResponse(err: unknown, locale: Locale): Response | null {
   if (!isStoreUnavailable(err)) return null;
   const { problem, headers } = kernelProblem(err);
-  return problemResponse(problem, headers);
+  return problemResponse(problem, locale, headers);
 }
 
 /**
@@ -104,17 +151,16 @@ export function storeUnavailableResponse(err: unknown): Response | null {
  * anything else a fault of ours (500, its text logged, never shown). Features map their own errors
  * first (lib/root/error-problems.ts).
  */
-export function kernelProblem(err: unknown): { problem: Problem; headers: Record<string, string> } {
-  if (err instanceof ProblemError) return { problem: err.problem, headers: err.headers };
+export function kernelProblem(err: unknown): { problem: ProblemSpec; headers: Record<string, string> } {
+  if (err instanceof ProblemError) return { problem: err.spec, headers: err.headers };
   if (isStoreUnavailable(err)) {
     log.warn('handler.store_unavailable', { error: err instanceof Error ? err.message : String(err) });
     return {
       problem: {
         type: STORE_UNAVAILABLE_PROBLEM,
-        title: 'The dashboard cannot reach its database right now',
+        title: msg('problems.storeUnavailable.title'),
         status: 503,
-        detail:
-          'Its database (PostgreSQL, or its SQLite file) did not answer. What it stored before is kept; try again in a moment.',
+        detail: msg('problems.storeUnavailable.detail'),
         retryAfterSeconds: STORE_RETRY_AFTER_S,
       },
       headers: { 'Retry-After': String(STORE_RETRY_AFTER_S) },
@@ -124,9 +170,9 @@ export function kernelProblem(err: unknown): { problem: Problem; headers: Record
   return {
     problem: {
       type: `${TYPE_BASE}internal`,
-      title: 'Something went wrong on our side',
+      title: msg('problems.internal.title'),
       status: 500,
-      detail: 'The error was logged. Try again; if it persists, tell the team.',
+      detail: msg('problems.internal.detail'),
     },
     headers: {},
   };

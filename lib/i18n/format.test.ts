@@ -5,10 +5,16 @@ import {
   formatAge,
   formatAgo,
   formatCompactCount,
+  formatCount,
   formatCountdown,
+  formatDay,
   formatDuration,
+  formatInstant,
   formatPrice,
   formatTimestamp,
+  formatterFor,
+  formatWait,
+  WEEK_STARTS_ON,
 } from './format';
 
 describe('formatters', () => {
@@ -73,5 +79,68 @@ describe('formatters', () => {
     expect(formatAgo(42)).toBe('42 s ago');
     expect(formatAgo(200)).toBe('3 min ago');
     expect(formatAgo(90_000)).toBe('1 d ago');
+  });
+});
+
+describe('formatters in Japanese', () => {
+  it('write a date and time as Japanese readers do, in the zone the person chose', () => {
+    expect(formatTimestamp('2025-10-03T05:05:09.120+0000', 'JST', false, 'ja')).toBe('2025/10/03 14:05:09');
+    expect(formatTimestamp('2025-10-03T05:05:09.120+0000', 'UTC', true, 'ja')).toBe('2025/10/03 05:05:09.120');
+    // The language does not choose the zone: the same instant in UTC reads as UTC in both.
+    const instant = new Date('2025-10-02T23:30:00Z');
+    expect(formatInstant(instant, 'UTC', false, 'ja')).toBe('2025/10/02 23:30:00');
+    expect(formatInstant(instant, 'UTC')).toBe('2025-10-02 23:30:00');
+    expect(formatInstant(instant, 'JST', false, 'ja')).toBe('2025/10/03 08:30:00');
+    expect(formatTimestamp('', 'JST', false, 'ja')).toBe(EMPTY);
+  });
+
+  it('write a calendar or chart day with its weekday, and start weeks on Sunday', () => {
+    expect(formatDay('2025-10-03', 'ja')).toBe('10月3日(金)');
+    expect(formatDay('2026-01-04', 'ja')).toBe('1月4日(日)');
+    expect(formatDay('2025-10-03', 'en')).toBe('2025-10-03');
+    expect(formatDay('2025-10-03 14:00', 'ja')).toBe('2025-10-03 14:00');
+    expect(WEEK_STARTS_ON).toEqual({ ja: 0, en: 1 });
+  });
+
+  it('write yen with a half-width ¥ and its sen, other currencies after the amount', () => {
+    // Intl's own ja-JP yen would be "￥5" (full-width, rounded): a price of 4.5 yen is not 5.
+    expect(new Intl.NumberFormat('ja-JP', { style: 'currency', currency: 'JPY' }).format(4.5)).toBe('￥5');
+    expect(formatPrice('4.50000000', 'JPY', 'ja')).toBe('¥4.50');
+    expect(formatPrice('0.01500000', 'jpy', 'ja')).toBe('¥0.015');
+    expect(formatPrice('1234.50000000', 'JPY', 'ja')).toBe('¥1,234.50');
+    expect(formatPrice('0.03330000', 'USD', 'ja')).toBe('0.0333 USD');
+    expect(formatPrice('-3.00000000', 'JPY', 'ja')).toBe('-¥3.00');
+    expect(formatPrice('0.50000000', 'POINTS', 'ja')).toBe('0.5 POINTS');
+    expect(formatPrice('', 'JPY', 'ja')).toBe(EMPTY);
+  });
+
+  it('group numbers by three in half-width digits, and shorten them in 万', () => {
+    expect(formatCount(1_234_567, 'ja')).toBe('1,234,567');
+    expect(formatCount(1_234_567)).toBe('1,234,567');
+    expect(formatCompactCount(33_120, 'ja')).toBe('3.3万');
+    expect(formatCompactCount(980, 'ja')).toBe('980');
+  });
+
+  it('say spans, waits and ages in 秒, 分, 時間 and 日', () => {
+    expect(formatDuration(850, 'ja')).toBe('850ミリ秒');
+    expect(formatDuration(4_230, 'ja')).toBe('4.2秒');
+    expect(formatDuration(192_000, 'ja')).toBe('3分12秒');
+    expect(formatDuration(2 * 3600_000 + 5 * 60_000, 'ja')).toBe('2時間5分');
+    expect(formatDuration(27 * 3600_000, 'ja')).toBe('1日3時間');
+    expect(formatWait(4, 'ja')).toBe('4秒');
+    expect(formatWait(125, 'ja')).toBe('2分5秒');
+    expect(formatWait(4)).toBe('4 s');
+    expect(formatWait(3600)).toBe('1 h');
+    expect(formatAge(2, 'ja')).toBe('たった今');
+    expect(formatAge(200, 'ja')).toBe('3分前');
+    expect(formatAgo(90_000, 'ja')).toBe('1日前');
+  });
+
+  it('bind every formatter to one language for a component', () => {
+    const f = formatterFor('ja');
+    expect(f.timestamp('2025-10-03T05:05:09+0000', 'JST')).toBe('2025/10/03 14:05:09');
+    expect(f.price('4.5', 'JPY')).toBe('¥4.50');
+    expect(f.duration(192_000)).toBe('3分12秒');
+    expect(formatterFor('en').price('4.5', 'JPY')).toBe('JPY 4.50');
   });
 });

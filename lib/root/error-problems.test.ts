@@ -7,6 +7,7 @@ describe('what a client is told of an error', () => {
   it('says 503 with Retry-After when the database cannot be reached, not a bare 500', () => {
     const { problem, headers } = toProblem(
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      'en',
     );
     expect(problem).toMatchObject({
       type: '/problems/store-unavailable',
@@ -20,6 +21,7 @@ describe('what a client is told of an error', () => {
   it('says whose calls are used and when the next can go, and the reason alone for a screen that counts down', () => {
     const { problem, headers } = toProblem(
       new QuotaExceededError('minute', Date.now() + 45_000, 45_000, 'account', { limit: 3 }),
+      'en',
     );
     expect(problem).toMatchObject({ status: 429, retryAfterSeconds: 45, limitedBy: 'minute' });
     expect(problem.detail).toBe("Your account's 3 calls this minute are used; the next call can go in 45 s.");
@@ -28,7 +30,7 @@ describe('what a client is told of an error', () => {
   });
 
   it('says 400 naming each parameter for input a service refused, as for a query the parser refused', () => {
-    const { problem } = toProblem(new InvalidInputError({ 'date-from': 'The range starts in the future.' }));
+    const { problem } = toProblem(new InvalidInputError({ 'date-from': 'The range starts in the future.' }), 'en');
     expect(problem).toMatchObject({
       status: 400,
       type: '/problems/invalid-query',
@@ -38,7 +40,7 @@ describe('what a client is told of an error', () => {
   });
 
   it('says 500 for a fault of ours, and nothing of its text', () => {
-    const { problem, headers } = toProblem(new TypeError('secret detail of a bug'));
+    const { problem, headers } = toProblem(new TypeError('secret detail of a bug'), 'en');
     expect(problem).toMatchObject({ status: 500, title: 'Something went wrong on our side' });
     expect(JSON.stringify(problem)).not.toContain('secret detail');
     expect(headers).toEqual({});

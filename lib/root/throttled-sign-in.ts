@@ -11,11 +11,13 @@ import 'server-only';
 import type { NextRequest } from 'next/server';
 import { signInProblems } from '../auth';
 import { logFingerprint } from '../auth/server';
-import { signInErrorCode, signInErrorText } from '../auth';
+import { signInError, signInErrorCode } from '../auth';
 import type { SignInAttempt } from '../auth/server';
 import { clientAddress } from '../http/client-address';
 import { stampedPeer } from '../http/peer-address';
 import { problemResponse } from '../http/problem';
+import { msg } from '../i18n/message';
+import { localeOfRequest } from '../i18n/request-locale';
 import { log } from '../log';
 import { PAGE_PATHS } from '../http/paths';
 import type { Services } from './services';
@@ -55,12 +57,14 @@ function tooManyAttempts(req: NextRequest, retryAfterMs: number, publicUrl: stri
   return problemResponse(
     {
       type: '/problems/too-many-sign-in-attempts',
-      title: 'Too many sign-in attempts',
+      title: msg('problems.tooManySignIns.title'),
       status: 429,
-      detail: `${signInErrorText(code)} Too many sign-ins failed for this API key or from this address; until then every attempt is refused without being checked.`,
+      // What the sign-in form says, then why.
+      detail: msg('problems.tooManySignIns.detail', { said: signInError(code) }),
       retryAfterSeconds: seconds,
       url: page.toString(),
     },
+    localeOfRequest(req),
     { 'Retry-After': String(seconds) },
   );
 }

@@ -4,13 +4,14 @@ import 'server-only';
  * another site first (lib/http/request-intent.ts); resolves the signed-in account itself (401
  * problem without one); reads and checks the request's query when the route names its reader
  * (`query`: 400 naming each parameter, before the handler runs, so nothing is spent); hands the
- * handler the process's services and the parsed query; turns anything thrown into problem details;
- * keeps answers out of shared caches.
+ * handler the process's services and the parsed query; turns anything thrown into problem details,
+ * in the request's language (lib/i18n/request-locale.ts); keeps answers out of shared caches.
  */
 import type { NextRequest } from 'next/server';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
 import { unauthenticated } from '../auth/server';
 import { badRequest, crossSiteRefused, problemResponse } from '../http/problem';
+import { localeOfRequest } from '../i18n/request-locale';
 import type { ParseResult } from '../query/query';
 import { toProblem } from './error-problems';
 import { crossSiteRefusalOf } from '../http/request-intent';
@@ -51,6 +52,9 @@ export function withAccount<C = unknown, Q = undefined>(
   options: RouteOptions<Q, C> = {},
 ) {
   return async (req: NextRequest, context: C): Promise<Response> => {
+    // Whoever asks, signed in or not: a 401 is said in their language too. (A team person's
+    // profile, once there is one, comes first: lib/i18n/negotiate.ts.)
+    const locale = localeOfRequest(req);
     try {
       const services = await getServices();
       if (options.refuseCrossSite) {
@@ -72,8 +76,8 @@ export function withAccount<C = unknown, Q = undefined>(
       if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', 'private, no-store');
       return res;
     } catch (err) {
-      const { problem, headers } = toProblem(err);
-      return problemResponse(problem, headers);
+      const { problem, headers } = toProblem(err, locale);
+      return problemResponse(problem, locale, headers);
     }
   };
 }

@@ -8,6 +8,7 @@ import type { TransactionsPage } from './api';
 import type { CdrFieldKey } from '../cdr/fields';
 import { parseColumns, recordsToCsv } from '../csv/csv';
 import { csvFileName } from '../csv/file-name';
+import { attachmentDisposition } from '../http/content-disposition';
 import { badRequest } from '../http/problem';
 import type { TransactionsQuery } from '../query/query';
 
@@ -71,7 +72,7 @@ export function csvPageResponse(page: TransactionsPage, query: TransactionsQuery
   return new Response(body, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${name}"`,
+      'Content-Disposition': attachmentDisposition(name),
       'X-Total-Found': String(page._embedded.total_found),
       'X-Upstream-Calls': String(page._meta.calls),
       Vary: PAGE_VARIES_BY,

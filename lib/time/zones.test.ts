@@ -58,6 +58,10 @@ describe('wall clocks of a query', () => {
     // 1950-07-01 12:00 in Tokyo was UTC+10 that summer.
     expect(parseWallClock('1950-07-01 12:00:00', 'JST')?.toISOString()).toBe('1950-07-01T02:00:00.000Z');
     expect(formatWallClock(new Date('1950-07-01T02:00:00Z'), 'JST')).toBe('1950-07-01 12:00:00');
+    // Tokyo's local mean time (UTC+9:18:59) before 1888, and years a Date reads as 19xx when given as two digits.
+    expect(parseWallClock('1887-06-01 05:00:00', 'JST')?.toISOString()).toBe('1887-05-31T19:41:01.000Z');
+    for (const wall of ['0001-01-01 00:00:00', '0050-03-01 12:00:00', '1948-05-02 01:30:00'])
+      expect(formatWallClock(parseWallClock(wall, 'JST')!, 'JST')).toBe(wall);
   });
 
   it('refuse what is not a calendar time, and an invalid instant as before', () => {

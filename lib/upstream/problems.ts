@@ -1,21 +1,23 @@
 import 'server-only';
 /** The problem a client sees when the upstream failed a query: what happened, and when to try again. */
 import { retryAfterSeconds, TYPE_BASE } from '../http/problem';
-import type { Problem } from '../http/problem-types';
+import type { ProblemSpec } from '../http/problem-types';
+import { msg } from '../i18n/message';
 import { UPSTREAM_UNAUTHORIZED_PROBLEM } from './api';
 import type { UpstreamError } from './errors';
 
-export function upstreamProblem(err: UpstreamError): { problem: Problem; headers: Record<string, string> } {
-  const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
+export function upstreamProblem(err: UpstreamError): { problem: ProblemSpec; headers: Record<string, string> } {
+  // What the upstream said, quoted as it came (its own language).
+  const said = err.upstreamMessage ? msg('problems.upstream.said', { message: err.upstreamMessage }) : '';
   const wait = err.retryAfterMs !== undefined ? retryAfterSeconds(err.retryAfterMs) : undefined;
   switch (err.kind) {
     case 'bad_request':
       return {
         problem: {
           type: `${TYPE_BASE}upstream-rejected`,
-          title: 'The Report API rejected the query',
+          title: msg('problems.upstream.rejected.title'),
           status: 400,
-          detail: `Change the query and try again.${said}`,
+          detail: msg('problems.upstream.rejected.detail', { said }),
         },
         headers: {},
       };
@@ -25,9 +27,9 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: UPSTREAM_UNAUTHORIZED_PROBLEM,
-          title: 'The Report API refused the query',
+          title: msg('problems.upstream.unauthorized.title'),
           status: 401,
-          detail: `It answered 401 even with a freshly renewed token. Try again in a moment; if it keeps happening, sign in again and check that the API key and secret are still valid.${said}`,
+          detail: msg('problems.upstream.unauthorized.detail', { said }),
         },
         headers: {},
       };
@@ -35,9 +37,9 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: `${TYPE_BASE}upstream-forbidden`,
-          title: 'Your account may not see this',
+          title: msg('problems.upstream.forbidden.title'),
           status: 403,
-          detail: `The Report API refused access (for example to another enterprise).${said}`,
+          detail: msg('problems.upstream.forbidden.detail', { said }),
         },
         headers: {},
       };
@@ -45,9 +47,9 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: `${TYPE_BASE}not-found`,
-          title: 'Not found',
+          title: msg('problems.notFound.title'),
           status: 404,
-          detail: `The Report API has no such record for your account.${said}`,
+          detail: msg('problems.upstream.notFound.detail', { said }),
         },
         headers: {},
       };
@@ -56,9 +58,9 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: `${TYPE_BASE}quota`,
-          title: 'The Report API asked us to slow down',
+          title: msg('problems.upstream.rateLimited.title'),
           status: 429,
-          detail: `Your account's calls are held for ${seconds} s; the page retries by itself.`,
+          detail: msg('problems.upstream.rateLimited.detail', { seconds: String(seconds) }),
           retryAfterSeconds: seconds,
           limitedBy: 'upstream',
           nextCallAt: new Date(Date.now() + seconds * 1000).toISOString(),
@@ -71,9 +73,12 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: `${TYPE_BASE}upstream-unavailable`,
-          title: 'The Report API is unavailable',
+          title: msg('problems.upstream.unavailable.title'),
           status: 503,
-          detail: `It answered with an error (${err.status ?? 'no status'}). Try again in ${seconds} s.`,
+          detail: msg('problems.upstream.unavailable.detail', {
+            status: err.status === undefined ? msg('problems.upstream.unavailable.noStatus') : String(err.status),
+            seconds: String(seconds),
+          }),
           retryAfterSeconds: seconds,
         },
         headers: { 'Retry-After': String(seconds) },
@@ -83,9 +88,9 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: `${TYPE_BASE}upstream-timeout`,
-          title: 'The Report API did not answer in time',
+          title: msg('problems.upstream.timeout.title'),
           status: 504,
-          detail: 'Try again in a moment; a narrower range or more filters answer faster.',
+          detail: msg('problems.upstream.timeout.detail'),
           retryAfterSeconds: 30,
         },
         headers: { 'Retry-After': '30' },
@@ -94,9 +99,9 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: `${TYPE_BASE}upstream-malformed`,
-          title: 'The Report API sent an answer we could not read',
+          title: msg('problems.upstream.malformed.title'),
           status: 502,
-          detail: 'Nothing was shown rather than a wrong page. Try again in a moment.',
+          detail: msg('problems.upstream.malformed.detail'),
           retryAfterSeconds: 30,
         },
         headers: { 'Retry-After': '30' },
@@ -106,9 +111,9 @@ export function upstreamProblem(err: UpstreamError): { problem: Problem; headers
       return {
         problem: {
           type: `${TYPE_BASE}upstream-unreachable`,
-          title: 'The Report API cannot be reached',
+          title: msg('problems.upstream.unreachable.title'),
           status: 502,
-          detail: 'Check the connection to the upstream (UPSTREAM_BASE_URL) and try again.',
+          detail: msg('problems.upstream.unreachable.detail'),
           retryAfterSeconds: 30,
         },
         headers: { 'Retry-After': '30' },

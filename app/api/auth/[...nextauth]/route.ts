@@ -3,6 +3,7 @@ import type { NextRequest } from 'next/server';
 import { authOptions } from '@/lib/auth/server';
 import { withBodyLimit } from '@/lib/http/body-limit';
 import { ProblemError, problemResponse, storeUnavailableResponse } from '@/lib/http/problem';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { getServices } from '@/lib/root/services';
 import { throttledSignIn } from '@/lib/root/throttled-sign-in';
 import { allowHeader, methodNotAllowed, otherMethodsRefused } from '@/lib/http/methods';
@@ -26,7 +27,7 @@ async function handler(req: NextRequest, context: Context): Promise<Response> {
   } catch (err) {
     // The store out of reach (or SQLite locked past its wait) is a 503 with Retry-After, as on every
     // other route (lib/http/problem.ts), not Next.js's bare 500; anything else stays a 500.
-    const unavailable = storeUnavailableResponse(err);
+    const unavailable = storeUnavailableResponse(err, localeOfRequest(req));
     if (!unavailable) throw err;
     return unavailable;
   }
@@ -41,14 +42,14 @@ async function handleAuth(req: NextRequest, context: Context): Promise<Response>
   if (action === '_log') return new Response(null, { status: 204 });
   // The credentials callback is a form's POST; next-auth answers a GET of it with a 500.
   if (action === 'callback' && provider === 'credentials' && req.method !== 'POST') {
-    const { problem, headers } = methodNotAllowed(req.method, allowHeader(['POST']));
-    return problemResponse(problem, headers);
+    const { spec, headers } = methodNotAllowed(req.method, allowHeader(['POST']));
+    return problemResponse(spec, localeOfRequest(req), headers);
   }
   let request: NextRequest;
   try {
     request = await withBodyLimit(req, AUTH_BODY_LIMIT, AUTH_BODY_HINT);
   } catch (err) {
-    if (err instanceof ProblemError) return problemResponse(err.problem, err.headers);
+    if (err instanceof ProblemError) return problemResponse(err.spec, localeOfRequest(req), err.headers);
     throw err;
   }
   const services = await getServices();

@@ -3,7 +3,7 @@
  * does not grow with the file), named for what is in it. 409 while the job is not done; 404 for another account's job.
  */
 import { Readable } from 'node:stream';
-import { asciiFileName } from '@/lib/csv/file-name';
+import { attachmentDisposition } from '@/lib/http/content-disposition';
 import { CONTENT_LENGTH_HEADER } from '@/lib/http/content-length';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
@@ -22,9 +22,8 @@ export const GET = withAccount<Context>(async (_req, account, { exports }, conte
       'Content-Type': 'text/csv; charset=utf-8',
       // Next.js drops Content-Length itself; this one reaches the browser as it (lib/http/content-length.ts).
       [CONTENT_LENGTH_HEADER]: String(file.bytes),
-      // The whole name (Japanese free text included) in filename*, which browsers read; an ASCII
-      // one in filename for clients that do not (lib/csv/file-name.ts).
-      'Content-Disposition': `attachment; filename="${asciiFileName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+      // The whole name (Japanese free text included) in filename*, an ASCII one in filename.
+      'Content-Disposition': attachmentDisposition(file.fileName),
     },
   });
 });

@@ -1,0 +1,43 @@
+'use client';
+/**
+ * 日本語 / English: the interface's language, remembered by the browser (the `sms-locale` cookie,
+ * lib/i18n/locales.ts) ahead of what it asks for. The view stays as it is: the same URL is drawn
+ * again by the server in the other language (router.refresh), the page's state and the data
+ * already fetched kept, no upstream call spent. Each name is written in its own language and
+ * marked so (`lang`), for a reader who cannot read the current one.
+ */
+import { useLocale, useTranslations } from 'next-intl';
+import { useRouter } from 'next/navigation';
+import { useTransition } from 'react';
+import { LOCALE_NAMES, LOCALES, localeCookie, type Locale } from '@/lib/i18n/locales';
+import { ChoiceSwitch } from '../common/choice-switch';
+
+/** Remembers the choice for this browser: every page of it, and the API's answers, follow it. */
+function remember(locale: Locale): void {
+  document.cookie = localeCookie(locale, window.location.protocol === 'https:');
+}
+
+export function LanguageSwitch() {
+  const locale = useLocale();
+  const t = useTranslations('common.language');
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  return (
+    <ChoiceSwitch
+      label={t('label')}
+      name="locale"
+      value={locale}
+      busy={pending}
+      onChange={(next) => {
+        remember(next);
+        startTransition(() => router.refresh());
+      }}
+      options={LOCALES.map((l) => ({
+        value: l,
+        label: LOCALE_NAMES[l],
+        lang: l,
+        title: t('switchTo', { language: LOCALE_NAMES[l] }),
+      }))}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+/**
+ * The shape of a catalogue, taken from the English files (the ja ones must match: catalogue.ts is
+ * typed with it and catalogue.test.ts checks both ways). Types only: importing this costs no bytes.
+ * next-intl reads it too (global.d.ts), so `useTranslations('shell')('nav.transactions')` is checked
+ * by the type checker, and so is every Message key (message.ts).
+ */
+import type cdr from '../../messages/en/cdr.json';
+import type common from '../../messages/en/common.json';
+import type problems from '../../messages/en/problems.json';
+import type quota from '../../messages/en/quota.json';
+import type shell from '../../messages/en/shell.json';
+import type signin from '../../messages/en/signin.json';
+
+export interface Messages {
+  cdr: typeof cdr;
+  common: typeof common;
+  problems: typeof problems;
+  quota: typeof quota;
+  shell: typeof shell;
+  signin: typeof signin;
+}
+
+type Leaves<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+
+/** Every message's full key, `namespace.path.to.message`. */
+export type MessageKey = Leaves<Messages>;
