@@ -17,6 +17,7 @@ import styles from './app-header.module.css';
 export async function AppHeader({ account }: { account: ShellAccount }) {
   const t = await getTranslations('shell');
   const appName = (await getTranslations('common'))('appName');
+  const reconcile = await getTranslations('reconcile');
   return (
     <header className={styles.header}>
       <Link href={PAGE_PATHS.transactions} className={styles.brand}>
@@ -30,6 +31,7 @@ export async function AppHeader({ account }: { account: ShellAccount }) {
         <NavLink href={PAGE_PATHS.exports}>{t('nav.exports')}</NavLink>
         <ExportsBadge />
         <NavLink href={PAGE_PATHS.history}>{t('nav.history')}</NavLink>
+        <NavLink href={PAGE_PATHS.reconcile}>{reconcile('nav')}</NavLink>
       </nav>
       <div className={styles.lookup}>
         <TrxLookup />

@@ -16,12 +16,14 @@ import enCdr from '../../messages/en/cdr.json';
 import enCommon from '../../messages/en/common.json';
 import enProblems from '../../messages/en/problems.json';
 import enQuota from '../../messages/en/quota.json';
+import enReconcile from '../../messages/en/reconcile.json';
 import enShell from '../../messages/en/shell.json';
 import enSignin from '../../messages/en/signin.json';
 import jaCdr from '../../messages/ja/cdr.json';
 import jaCommon from '../../messages/ja/common.json';
 import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
+import jaReconcile from '../../messages/ja/reconcile.json';
 import jaShell from '../../messages/ja/shell.json';
 import jaSignin from '../../messages/ja/signin.json';
 import type { Locale } from './locales';
@@ -33,6 +35,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     common: enCommon,
     problems: enProblems,
     quota: enQuota,
+    reconcile: enReconcile,
     shell: enShell,
     signin: enSignin,
   },
@@ -41,6 +44,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     common: jaCommon,
     problems: jaProblems,
     quota: jaQuota,
+    reconcile: jaReconcile,
     shell: jaShell,
     signin: jaSignin,
   },

@@ -8,6 +8,7 @@ import type cdr from '../../messages/en/cdr.json';
 import type common from '../../messages/en/common.json';
 import type problems from '../../messages/en/problems.json';
 import type quota from '../../messages/en/quota.json';
+import type reconcile from '../../messages/en/reconcile.json';
 import type shell from '../../messages/en/shell.json';
 import type signin from '../../messages/en/signin.json';
 
@@ -16,6 +17,7 @@ export interface Messages {
   common: typeof common;
   problems: typeof problems;
   quota: typeof quota;
+  reconcile: typeof reconcile;
   shell: typeof shell;
   signin: typeof signin;
 }

@@ -8,11 +8,10 @@ import 'server-only';
  */
 import { Readable } from 'node:stream';
 import { csvCell } from '../csv/csv-format';
-import { dlrErrorSentence } from '../cdr/cdr-view';
 import type { Zone } from '../time/zones';
 import type { AnswerRecord, ReconcileRow } from './api';
 import type { ReconcileJobStore } from './job-store';
-import { presentRow, type ProblemWords } from './present';
+import { presentRow, type RowWords } from './present';
 
 const BOM = '\uFEFF';
 const END = '\r\n';
@@ -47,7 +46,7 @@ export function answerHeader(columns: readonly string[]): string[] {
   return ANSWER_COLUMNS.map((name) => (taken.has(name) ? `answer_${name}` : name));
 }
 
-function answerCells(row: ReconcileRow, record: AnswerRecord | null, match: string): unknown[] {
+function answerCells(row: ReconcileRow, record: AnswerRecord | null, match: string, dlr: RowWords['dlr']): unknown[] {
   const r = record;
   return [
     row.outcome,
@@ -58,7 +57,7 @@ function answerCells(row: ReconcileRow, record: AnswerRecord | null, match: stri
     r?.delivery_status,
     r?.dlr_error_code,
     r?.dlr_reason,
-    r ? (dlrErrorSentence(r.dlr_error_code) ?? '') : '',
+    r ? dlr(r.dlr_error_code) : '',
     r?.network_code,
     r?.network_name,
     r?.date_submitted_to_mno,
@@ -73,10 +72,10 @@ function answerCells(row: ReconcileRow, record: AnswerRecord | null, match: stri
 }
 
 /** The lines of one row: one, or one per record found. */
-export function rowLines(row: ReconcileRow, columns: readonly string[], excel: boolean): string {
+export function rowLines(row: ReconcileRow, columns: readonly string[], excel: boolean, dlr: RowWords['dlr']): string {
   const input = columns.map((c) => csvCell(row.input[c] ?? '', excel));
   const line = (record: AnswerRecord | null, match: string) =>
-    [...input, ...answerCells(row, record, match).map((v) => csvCell(v, excel))].join(',') + END;
+    [...input, ...answerCells(row, record, match, dlr).map((v) => csvCell(v, excel))].join(',') + END;
   if (row.records.length === 0) return line(null, '');
   return row.records.map((r, i) => line(r, row.records.length > 1 ? `${i + 1}/${row.records.length}` : '')).join('');
 }
@@ -86,7 +85,7 @@ export function answerFile(
   job: { id: string; columns: readonly string[] },
   tz: Zone,
   excel: boolean,
-  say: ProblemWords,
+  words: RowWords,
 ): Readable {
   async function* lines(): AsyncGenerator<string> {
     yield BOM + [...job.columns, ...answerHeader(job.columns)].map((c) => csvCell(c)).join(',') + END;
@@ -95,7 +94,7 @@ export function answerFile(
       const batch = await store.rowBatch(job.id, after, BATCH);
       if (batch.length === 0) return;
       let text = '';
-      for (const row of batch) text += rowLines(presentRow(row, job.columns, tz, say), job.columns, excel);
+      for (const row of batch) text += rowLines(presentRow(row, job.columns, tz, words), job.columns, excel, words.dlr);
       yield text;
       after = batch[batch.length - 1]!.row;
     }

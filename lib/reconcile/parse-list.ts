@@ -7,6 +7,7 @@
  * spreadsheet shows it. Pure.
  */
 import { dsvFormat } from 'd3-dsv';
+import { msg, type Words } from '../i18n/message';
 import { halfWidth } from '../cdr/typed-text';
 import type { Zone } from '../time/zones';
 import { MAX_RECONCILE_ROWS, type ReconcileKind, type RowProblem } from './api';
@@ -46,7 +47,7 @@ export interface ParsedList {
   rows: ParsedRow[];
 }
 
-export type ListReading = { ok: true; list: ParsedList } | { ok: false; errors: Record<string, string> };
+export type ListReading = { ok: true; list: ParsedList } | { ok: false; errors: Record<string, Words> };
 
 /** The delimiter of a text list: a tab (a paste from a spreadsheet), a semicolon (some locales' CSV), else a comma. */
 function delimiterOf(firstLine: string): string {
@@ -98,12 +99,15 @@ export function parseListText(text: string, opts: ListOptions): ListReading {
   const columns = Array.from({ length: width }, (_, i) =>
     header?.[i] ? header[i]! : i === 0 && width === 1 ? 'value' : `column ${i + 1}`,
   );
-  const errors: Record<string, string> = {};
+  const errors: Record<string, Words> = {};
   const pick = (name: 'column' | 'time-column' | 'cost-column', choice: string | undefined) => {
     const index = chosenColumn(choice, header);
     if (index === null || (index !== undefined && index >= width)) {
-      errors[name] =
-        `No column "${String(choice).slice(0, 60)}" in the list: its columns are ${columns.map((c) => `"${c}"`).join(', ')} (or give a number from 1 to ${width}).`;
+      errors[name] = msg('reconcile.problems.columnUnknown', {
+        choice: String(choice).slice(0, 60),
+        columns: columns.map((c) => `"${c}"`).join(', '),
+        width,
+      });
       return undefined;
     }
     return index;
@@ -115,13 +119,11 @@ export function parseListText(text: string, opts: ListOptions): ListReading {
   const costColumn = pick('cost-column', opts.costColumn) ?? columnFor('cost', header);
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const filled = data.filter((r) => r.some((c) => c.trim() !== ''));
-  if (filled.length === 0) return { ok: false, errors: { file: 'The list has no rows.' } };
+  if (filled.length === 0) return { ok: false, errors: { file: msg('reconcile.problems.noRows') } };
   if (filled.length > MAX_RECONCILE_ROWS)
     return {
       ok: false,
-      errors: {
-        file: `The list has ${filled.length.toLocaleString('en-US')} rows; a reconciliation takes at most ${MAX_RECONCILE_ROWS.toLocaleString('en-US')}. Split it.`,
-      },
+      errors: { file: msg('reconcile.problems.tooManyRows', { rows: filled.length, max: MAX_RECONCILE_ROWS }) },
     };
   const kind =
     opts.kind ??
@@ -138,11 +140,11 @@ export function parseListText(text: string, opts: ListOptions): ListReading {
 
 /** A JSON list (`values`: strings, or `{"value", "sent-at", "cost"}`) read as the same rows. */
 export function parseListValues(values: readonly unknown[], kind: ReconcileKind, tz: Zone): ListReading {
-  if (values.length === 0) return { ok: false, errors: { values: 'The list has no values.' } };
+  if (values.length === 0) return { ok: false, errors: { values: msg('reconcile.problems.noRows') } };
   if (values.length > MAX_RECONCILE_ROWS)
     return {
       ok: false,
-      errors: { values: `A reconciliation takes at most ${MAX_RECONCILE_ROWS.toLocaleString('en-US')} values.` },
+      errors: { values: msg('reconcile.problems.tooManyRows', { rows: values.length, max: MAX_RECONCILE_ROWS }) },
     };
   const hasTime = values.some((v) => typeof v === 'object' && v !== null && 'sent-at' in v);
   const hasCost = values.some((v) => typeof v === 'object' && v !== null && 'cost' in v);

@@ -30,11 +30,14 @@ export function presentRecord(m: StoredMatch, tz: Zone): AnswerRecord {
   };
 }
 
-/** Says a row's problem in the reader's language. */
-export type ProblemWords = (problem: RowProblem) => string;
+/** The words of a row in the reader's language: why it is invalid, what a DLR code means (./row-words.ts). */
+export interface RowWords {
+  problem: (problem: RowProblem) => string;
+  dlr: (code: string) => string;
+}
 
 /** A stored row as the API and the file give it. `columns`: the upload's column names. */
-export function presentRow(row: StoredRow, columns: readonly string[], tz: Zone, say: ProblemWords): ReconcileRow {
+export function presentRow(row: StoredRow, columns: readonly string[], tz: Zone, words: RowWords): ReconcileRow {
   const input: Record<string, string> = {};
   columns.forEach((name, i) => (input[name] = row.cells[i] ?? ''));
   return {
@@ -43,7 +46,7 @@ export function presentRow(row: StoredRow, columns: readonly string[], tz: Zone,
     value: row.value ?? '',
     sentAt: row.sentAt === null ? null : new Date(row.sentAt).toISOString(),
     outcome: row.outcome,
-    problem: row.problem ? { code: row.problem.code, detail: say(row.problem) } : null,
+    problem: row.problem ? { code: row.problem.code, detail: words.problem(row.problem) } : null,
     records: row.outcome === 'invalid' ? [] : row.matches.map((m) => presentRecord(m, tz)),
   };
 }

@@ -9,7 +9,8 @@ import 'server-only';
  */
 import { readBodyWithLimit, readJsonBody } from '../http/body-limit';
 import { badRequest, ProblemError } from '../http/problem';
-import { parseZone, type FieldErrors, type ParseResult } from '../query/query';
+import { msg, type Words } from '../i18n/message';
+import { parseZone } from '../query/query';
 import type { Zone } from '../time/zones';
 import { RECONCILE_KINDS, type ReconcileKind } from './api';
 import { parseListText, parseListValues, readCost, type ParsedList } from './parse-list';
@@ -18,8 +19,7 @@ import type { Expected } from './summary';
 
 /** 100,000 rows of a send log with a few columns fit in far less. */
 export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
-const WHAT_TO_SEND =
-  'Send a CSV of at most 100,000 rows as the `file` part of multipart/form-data, or JSON {"kind", "values": [...]}.';
+const WHAT_TO_SEND = msg('reconcile.problems.whatToSend');
 const EXAMPLE =
   '{"kind": "trx_id", "values": ["956f5b9f1adb4ad8b8c5d6e7f8091a2b"], "date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00", "tz": "JST"}';
 
@@ -43,51 +43,59 @@ export function decodeUpload(bytes: Uint8Array): string {
 }
 
 type Fields = { get(name: string): string | undefined };
+/** What is wrong, per parameter, in the catalogue's words. */
+type Problems = Record<string, Words>;
 
-function readRange(fields: Fields, tz: Zone, errors: FieldErrors): ReconcileInput['range'] {
+/** `tz` as every endpoint reads it (lib/query), its problem added to `errors`. */
+function zoneOf(fields: Fields, errors: Problems): Zone {
+  const said: Record<string, string> = {};
+  const tz = parseZone(fields.get('tz') ?? null, said);
+  Object.assign(errors, said);
+  return tz;
+}
+
+function readRange(fields: Fields, tz: Zone, errors: Problems): ReconcileInput['range'] {
   const fromText = fields.get('date-from')?.trim() ?? '';
   const toText = fields.get('date-to')?.trim() ?? '';
   if (fromText === '' && toText === '') return null;
   const from = readSendTime(fromText, tz);
   const to = readSendTime(toText, tz);
-  if (!from) errors['date-from'] = 'date-from must be a date and time, e.g. 2026-11-01 00:00:00 (or a date).';
-  if (!to) errors['date-to'] = 'date-to must be a date and time, e.g. 2026-11-08 00:00:00 (or a date: its whole day).';
+  if (!from) errors['date-from'] = msg('reconcile.problems.dateFrom');
+  if (!to) errors['date-to'] = msg('reconcile.problems.dateTo');
   if (!from || !to) return null;
   // A date alone ends with its day.
   const end = to.wholeDay ? to.to + 1 : to.at;
-  if (end <= from.at) errors['date-to'] = 'The end (date-to) must be later than the start (date-from).';
+  if (end <= from.at) errors['date-to'] = msg('reconcile.problems.dateOrder');
   return { from: from.at, to: end };
 }
 
-function readExpected(fields: Fields, errors: FieldErrors): Expected {
+function readExpected(fields: Fields, errors: Problems): Expected {
   const countText = fields.get('expected-count')?.trim() ?? '';
   const costText = fields.get('expected-cost')?.trim() ?? '';
   const currencyText = fields.get('currency')?.trim().toUpperCase() ?? '';
   let count: number | null = null;
   if (countText !== '') {
     if (/^\d{1,9}$/.test(countText.replace(/,/g, ''))) count = Number(countText.replace(/,/g, ''));
-    else errors['expected-count'] = 'expected-count must be a whole number of messages, e.g. 10000.';
+    else errors['expected-count'] = msg('reconcile.problems.expectedCount');
   }
   let cost: string | null = null;
   if (costText !== '') {
     const read = readCost(costText);
-    if (read === 'bad' || read === null)
-      errors['expected-cost'] = 'expected-cost must be an amount, e.g. 33000 or 3.30.';
+    if (read === 'bad' || read === null) errors['expected-cost'] = msg('reconcile.problems.expectedCost');
     else cost = read;
   }
-  if (currencyText !== '' && !/^[A-Z]{3}$/.test(currencyText))
-    errors.currency = 'currency must be a three-letter code, e.g. JPY.';
+  if (currencyText !== '' && !/^[A-Z]{3}$/.test(currencyText)) errors.currency = msg('reconcile.problems.currency');
   return { count, cost, currency: currencyText === '' || errors.currency ? null : currencyText };
 }
 
-function readKind(raw: string | undefined, errors: FieldErrors, required: boolean): ReconcileKind | undefined {
+function readKind(raw: string | undefined, errors: Problems, required: boolean): ReconcileKind | undefined {
   const kind = raw?.trim();
   if (!kind) {
-    if (required) errors.kind = `kind is required: one of ${RECONCILE_KINDS.join(', ')}.`;
+    if (required) errors.kind = msg('reconcile.problems.kindRequired', { kinds: RECONCILE_KINDS.join(', ') });
     return undefined;
   }
   if ((RECONCILE_KINDS as readonly string[]).includes(kind)) return kind as ReconcileKind;
-  errors.kind = `kind must be one of ${RECONCILE_KINDS.join(', ')}; got "${kind.slice(0, 30)}".`;
+  errors.kind = msg('reconcile.problems.kindWrong', { kinds: RECONCILE_KINDS.join(', '), kind: kind.slice(0, 30) });
   return undefined;
 }
 
@@ -97,7 +105,7 @@ async function fromForm(req: Request, type: string): Promise<ReconcileInput> {
   try {
     form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
   } catch {
-    throw badRequest({ body: 'The body is not readable multipart/form-data: send the list as the `file` part.' });
+    throw badRequest({ body: msg('reconcile.problems.notAForm') });
   }
   const fields: Fields = {
     get: (name) => {
@@ -105,13 +113,13 @@ async function fromForm(req: Request, type: string): Promise<ReconcileInput> {
       return typeof v === 'string' ? v : undefined;
     },
   };
-  const errors: FieldErrors = {};
-  const tz = parseZone(fields.get('tz') ?? null, errors);
+  const errors: Problems = {};
+  const tz = zoneOf(fields, errors);
   const kind = readKind(fields.get('kind'), errors, false);
   const range = readRange(fields, tz, errors);
   const expected = readExpected(fields, errors);
   const file = form.get('file');
-  if (!(file instanceof Blob)) errors.file = 'Attach the list as the `file` part (a CSV, or lines pasted as a file).';
+  if (!(file instanceof Blob)) errors.file = msg('reconcile.problems.fileMissing');
   if (Object.keys(errors).length > 0) throw badRequest(errors);
   const text = decodeUpload(new Uint8Array(await (file as Blob).arrayBuffer()));
   const reading = parseListText(text, {
@@ -129,17 +137,17 @@ async function fromForm(req: Request, type: string): Promise<ReconcileInput> {
 async function fromJson(req: Request): Promise<ReconcileInput> {
   const body = await readJsonBody(req, UPLOAD_LIMIT_BYTES, WHAT_TO_SEND, EXAMPLE);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw badRequest({ body: `The body must be a JSON object, e.g. ${EXAMPLE}.` });
+    throw badRequest({ body: msg('reconcile.problems.notAnObject', { example: EXAMPLE }) });
   const o = body as Record<string, unknown>;
   const fields: Fields = {
     get: (name) => (typeof o[name] === 'string' || typeof o[name] === 'number' ? String(o[name]) : undefined),
   };
-  const errors: FieldErrors = {};
-  const tz = parseZone(fields.get('tz') ?? null, errors);
+  const errors: Problems = {};
+  const tz = zoneOf(fields, errors);
   const kind = readKind(fields.get('kind'), errors, true);
   const range = readRange(fields, tz, errors);
   const expected = readExpected(fields, errors);
-  if (!Array.isArray(o.values)) errors.values = 'values must be a list of trx_ids, references or numbers.';
+  if (!Array.isArray(o.values)) errors.values = msg('reconcile.problems.valuesMissing');
   if (Object.keys(errors).length > 0 || !kind) throw badRequest(errors);
   const reading = parseListValues(o.values as unknown[], kind, tz);
   if (!reading.ok) throw badRequest(reading.errors);
@@ -154,15 +162,10 @@ export async function readReconcileRequest(req: Request): Promise<ReconcileInput
   throw new ProblemError(
     {
       type: '/problems/unsupported-media-type',
-      title: 'The body must be a form with the list, or JSON',
+      title: msg('reconcile.problems.unsupportedMedia.title'),
       status: 415,
-      detail: `This endpoint reads multipart/form-data (the list as \`file\`) or JSON, not ${media.slice(0, 60)}. Nothing was done.`,
+      detail: msg('reconcile.problems.unsupportedMedia.detail', { type: media.slice(0, 60) }),
     },
     { Accept: 'multipart/form-data, application/json' },
   );
-}
-
-/** The create route's reader (withAccount `query`): a refusal is thrown as its problem (400, 413, 415). */
-export async function reconcileRequestOf(req: Request): Promise<ParseResult<ReconcileInput>> {
-  return { ok: true, query: await readReconcileRequest(req) };
 }

@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import { retentionEnd } from '../exports/server';
 import { scopeOf } from '../history';
 import { notFound, ProblemError } from '../http/problem';
+import { msg } from '../i18n/message';
 import type { Logger } from '../log';
 import type { UpstreamAccount } from '../upstream/server';
 import { isActiveReconcileState, type ReconcileCreated, type ReconcileRowsPage, type Reconciliation } from './api';
@@ -26,10 +27,8 @@ import { rowsOf } from './row-spans';
 import { SummaryTally } from './summary';
 import type { ReconcileRunner } from './runner';
 import type { RowsQuery } from './rows-query';
-import { problemWords } from './problem-words';
-
-/** The reader's language (lib/i18n's locales). */
-type Locale = 'en' | 'ja';
+import { rowWords } from './row-words';
+import type { Locale } from '../i18n/locales';
 import type { Zone } from '../time/zones';
 
 /** The signed-in account a reconciliation belongs to (its session renews the upstream token). */
@@ -61,9 +60,7 @@ export class ReconcileService {
   private async ownJob(account: ReconcileAccount, id: string): Promise<ReconcileJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
     if (!job || (job.expiresAt !== null && job.expiresAt <= this.deps.now()))
-      throw notFound(
-        `No reconciliation ${id.slice(0, 64)} belongs to your account (they are forgotten after their retention).`,
-      );
+      throw notFound(msg('reconcile.problems.notFound', { id: id.slice(0, 64) }));
     return job;
   }
 
@@ -102,9 +99,9 @@ export class ReconcileService {
     if (active.length >= MAX_ACTIVE_RECONCILIATIONS) {
       throw new ProblemError({
         type: '/problems/too-many-reconciliations',
-        title: 'Too many reconciliations running',
+        title: msg('reconcile.problems.tooMany.title'),
         status: 409,
-        detail: `Your account already has ${active.length} reconciliations running; wait for one to finish or delete one.`,
+        detail: msg('reconcile.problems.tooMany.detail', { count: active.length }),
       });
     }
     const { rows, range, notes } = rowsOf(input, now);
@@ -188,9 +185,9 @@ export class ReconcileService {
       if (isActiveReconcileState(job.state)) return this.present(job);
       throw new ProblemError({
         type: '/problems/reconciliation-over',
-        title: 'The reconciliation has already run',
+        title: msg('reconcile.problems.over.title'),
         status: 409,
-        detail: `It is ${job.state}. Upload the list again to run it again.`,
+        detail: msg('reconcile.problems.over.detail', { state: job.state }),
       });
     }
     const pending: StoredRow[] = [];
@@ -261,7 +258,7 @@ export class ReconcileService {
     };
     const { rows, total } = await this.deps.store.rowsPage(job.id, filter, (query.page - 1) * pageSize, pageSize);
     return {
-      rows: rows.map((r) => presentRow(r, job.columns, query.tz ?? job.tz, problemWords(locale))),
+      rows: rows.map((r) => presentRow(r, job.columns, query.tz ?? job.tz, rowWords(locale))),
       page: query.page,
       pageSize,
       total,
@@ -279,7 +276,7 @@ export class ReconcileService {
   ): Promise<{ stream: Readable; fileName: string }> {
     const job = await this.ownJob(account, id);
     return {
-      stream: answerFile(this.deps.store, job, opts.tz ?? job.tz, opts.excel, problemWords(locale)),
+      stream: answerFile(this.deps.store, job, opts.tz ?? job.tz, opts.excel, rowWords(locale)),
       fileName: reconcileFileName(job),
     };
   }

@@ -6,6 +6,7 @@ import 'server-only';
  * ends in the future ends now), and at most EXPORT_MAX_RANGE_DAYS long, as an export's.
  */
 import { badRequest } from '../http/problem';
+import { msg } from '../i18n/message';
 import { EXPORT_MAX_RANGE_DAYS } from '../query/query';
 import { DAY_MS } from '../time/units';
 import { formatWallClock } from '../time/zones';
@@ -24,13 +25,9 @@ export function rowsOf(
   let range = input.range;
   if (range) {
     if (range.from >= now || range.from < EARLIEST_MS)
-      throw badRequest({
-        'date-from': 'date-from must be in the past (and after 2000): nothing can be found after now.',
-      });
+      throw badRequest({ 'date-from': msg('reconcile.problems.rangeFuture') });
     if (range.to - range.from > EXPORT_MAX_RANGE_DAYS * DAY_MS)
-      throw badRequest({
-        'date-to': `The range may span at most ${EXPORT_MAX_RANGE_DAYS} days; shorten it or split the list.`,
-      });
+      throw badRequest({ 'date-to': msg('reconcile.problems.rangeTooLong', { days: EXPORT_MAX_RANGE_DAYS }) });
     if (range.to > now) {
       range = { from: range.from, to: now };
       notes.push({
@@ -42,9 +39,7 @@ export function rowsOf(
   }
   const withoutTime = input.list.rows.filter((r) => r.value !== null && r.span === null).length;
   if (withoutTime > 0 && !range)
-    throw badRequest({
-      'date-from': `${withoutTime.toLocaleString('en-US')} row${withoutTime === 1 ? ' has' : 's have'} no send time: give date-from and date-to, the range to look for ${withoutTime === 1 ? 'it' : 'them'} in.`,
-    });
+    throw badRequest({ 'date-from': msg('reconcile.problems.noSendTime', { rows: withoutTime }) });
   const rows = input.list.rows.map((r): StoredRow => {
     const base = { row: r.row, value: r.value, cells: r.cells, cost: r.cost, matches: [] };
     const invalid = (problem: RowProblem): StoredRow => ({

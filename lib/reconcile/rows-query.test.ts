@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fileQueryOf, readRowsQuery, rowsQueryOf, rowsSearch } from './rows-query';
+import { ProblemError } from '../http/problem';
+import { fileQueryOf, rowsQueryOf } from './route-readers';
+import { readRowsQuery, rowsSearch } from './rows-query';
 
 const get = (path: string) => new Request(`http://localhost/api/reconciliations/r1/${path}`);
 
@@ -18,9 +20,16 @@ describe('the rows and file parameters', () => {
     expect(Object.keys(read.errors).sort()).toEqual(['outcom', 'page', 'status']);
   });
 
-  it('reads the file’s Excel choice and zone, and refuses another value', () => {
+  it('reads the file’s Excel choice and zone, and refuses another value with a 400 naming it', () => {
     expect(fileQueryOf(get('file?excel=true&tz=JST'))).toEqual({ ok: true, query: { excel: true, tz: 'JST' } });
-    const bad = fileQueryOf(get('file?excel=yes'));
-    expect(bad.ok ? null : Object.keys(bad.errors)).toEqual(['excel']);
+    let thrown: unknown;
+    try {
+      fileQueryOf(get('file?excel=yes'));
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ProblemError);
+    expect((thrown as ProblemError).spec.status).toBe(400);
+    expect(Object.keys((thrown as ProblemError).spec.errors ?? {})).toEqual(['excel']);
   });
 });

@@ -3,9 +3,9 @@ import type { StoredMatch, StoredRow } from './job-row';
 import { SummaryTally } from './summary';
 import { answerHeader, rowLines } from './answer-file';
 import { presentRow } from './present';
-import { problemWords } from './problem-words';
+import { rowWords } from './row-words';
 
-const say = problemWords('en');
+const words = rowWords('en');
 
 const record = (trx: string, status: string, price: string, parts = 1, currency = 'JPY'): StoredMatch => ({
   trx_id: trx,
@@ -112,17 +112,17 @@ describe('the answered file', () => {
     const r = row('several', [record('a', 'DELIVRD', '3.30000000'), record('b', 'UNDELIV', '3.30000000')], {
       cells: ['x', '=HYPERLINK("evil")'],
     });
-    const lines = rowLines(presentRow(r, columns, 'JST', say), columns, false).split('\r\n');
+    const lines = rowLines(presentRow(r, columns, 'JST', words), columns, false, words.dlr).split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^x,"'=HYPERLINK\(""evil""\)",several,,1\/2,a,2026-11-01T10:00:00.000\+0900,DELIVRD,/);
     expect(lines[1]).toContain(',2/2,b,');
     // The latency worked out (3.5 s), the number as it came; for Excel, a number it would change is written as text.
     expect(lines[0]).toContain(',3500,1,3.30000000,JPY,819012345678,ORD-1');
-    expect(rowLines(presentRow(r, columns, 'JST', say), columns, true)).toContain('"=""819012345678"""');
+    expect(rowLines(presentRow(r, columns, 'JST', words), columns, true, words.dlr)).toContain('"=""819012345678"""');
   });
 
   it('writes an invalid row once, with why', () => {
-    const line = rowLines(presentRow(row('invalid', []), ['value'], 'UTC', say), ['value'], false);
+    const line = rowLines(presentRow(row('invalid', []), ['value'], 'UTC', words), ['value'], false, words.dlr);
     expect(line).toMatch(/^c\d+,invalid,A transaction ID has 32 characters; this one has 31\.,,/);
   });
 });

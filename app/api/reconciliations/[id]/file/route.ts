@@ -1,11 +1,13 @@
 /**
  * GET /api/reconciliations/<id>/file[?excel=true&tz=JST]: the answered list as CSV (the uploaded
- * columns, then the answer's), streamed a batch of rows at a time, named after the upload. The
- * parameters are read and checked before the handler runs (lib/reconcile/rows-query.ts).
+ * columns, then the answer's, its words in the request's language), streamed a batch of rows at a
+ * time, named after the upload. The parameters are read and checked before the handler runs
+ * (lib/reconcile/route-readers.ts).
  */
 import { Readable } from 'node:stream';
-import { asciiFileName } from '@/lib/csv/file-name';
+import { attachmentDisposition } from '@/lib/http/content-disposition';
 import { otherMethodsRefused } from '@/lib/http/methods';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { fileQueryOf, type FileQuery } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
@@ -15,14 +17,14 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ id: string }> };
 
 export const GET = withAccount<Context, FileQuery>(
-  async (_req, account, { reconciliations }, context, query) => {
+  async (req, account, { reconciliations }, context, query) => {
     const { id } = await context.params;
-    const file = await reconciliations.file(account, id, query);
+    const file = await reconciliations.file(account, id, query, localeOfRequest(req));
     return new Response(Readable.toWeb(file.stream) as ReadableStream<Uint8Array>, {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',
         // RFC 6266: the whole name (Japanese included) in filename*, an ASCII one for older clients.
-        'Content-Disposition': `attachment; filename="${asciiFileName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        'Content-Disposition': attachmentDisposition(file.fileName),
       },
     });
   },

@@ -1,10 +1,12 @@
 /**
  * GET /api/reconciliations/<id>/rows?outcome=&status=&page=&page-size=&tz=: a page of the answered
- * rows, in the upload's order, filtered by outcome (and a matched record's status). The parameters
- * are read and checked before the handler runs (lib/reconcile/rows-query.ts).
+ * rows, in the upload's order, filtered by outcome (and a matched record's status), a row's problem
+ * in the request's language. The parameters are read and checked before the handler runs
+ * (lib/reconcile/route-readers.ts).
  */
 import { json } from '@/lib/http/problem';
 import { otherMethodsRefused } from '@/lib/http/methods';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { rowsQueryOf, type RowsQuery } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
@@ -14,9 +16,9 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ id: string }> };
 
 export const GET = withAccount<Context, RowsQuery>(
-  async (_req, account, { reconciliations }, context, query) => {
+  async (req, account, { reconciliations }, context, query) => {
     const { id } = await context.params;
-    return json(await reconciliations.rows(account, id, query));
+    return json(await reconciliations.rows(account, id, query, localeOfRequest(req)));
   },
   { query: rowsQueryOf },
 );
