@@ -72,7 +72,14 @@ export function ReconcileRows({
           {errorText(error)}
         </p>
       ) : null}
-      <div className={styles.tableWrap} aria-busy={isPlaceholderData}>
+      {/* Scrolls sideways on a narrow screen: a keyboard can reach and scroll it too. */}
+      <div
+        className={styles.tableWrap}
+        aria-busy={isPlaceholderData}
+        role="region"
+        aria-labelledby="reconcile-rows-title"
+        tabIndex={0}
+      >
         <table className={styles.table} data-testid="rows-table">
           <thead>
             <tr>

@@ -55,7 +55,9 @@ export function RunStatus({ r, onForgotten }: { r: Reconciliation; onForgotten: 
         <div>
           <dt>{t('calls')}</dt>
           <dd data-testid="reconcile-calls">
-            {t('callsOf', { spent: f.count(progress.callsSpent), left: f.count(progress.callsLeft) })}
+            {active
+              ? t('callsOf', { spent: f.count(progress.callsSpent), left: f.count(progress.callsLeft) })
+              : t('callsSpent', { spent: f.count(progress.callsSpent) })}
           </dd>
         </div>
         <div>
