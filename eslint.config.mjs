@@ -11,6 +11,7 @@ const FEATURES = [
   'history',
   'insights',
   'lookup',
+  'metrics',
   'reconcile',
   'search',
   'upstream',

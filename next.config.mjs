@@ -35,7 +35,8 @@ const PERMISSIONS_POLICY = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
-  serverExternalPackages: ['better-sqlite3'],
+  // prom-client: one copy for the process, whose registry every route adds to (lib/metrics).
+  serverExternalPackages: ['better-sqlite3', 'prom-client'],
   poweredByHeader: false,
   // `npm run typecheck` (tsc over the whole project, tests included) runs before every build in CI;
   // checking again inside `next build` would only double the time.

@@ -11,16 +11,35 @@
  *  - the upstream's 429s (must be 0: the dashboard never breaks a limit),
  *  - the dashboard's answers by status (only 200, and 429 with Retry-After, are acceptable),
  *  - latency percentiles of the dashboard's answers.
+ * Then (bench/lib/free-text-load.ts): 20 clients reading cached pages while one person runs `q=000`
+ * over 31 days of 1,000,000 local records; p99 of the others' pages, alone and beside it.
  *
- *   npm run bench:load            (BENCH_SECONDS and BENCH_CLIENTS change the defaults)
+ *   npm run bench:load            (BENCH_SECONDS and BENCH_CLIENTS change the defaults; BENCH_PARTS=1
+ *                                  or 2 runs one part; BENCH_LOAD_RECORDS the local records of part 2)
  */
 import { startSimulatorProcess, signIn, simStats, startDashboard } from './lib/processes';
+import { freeTextBesideCachedPages } from './lib/free-text-load';
 import { ACCOUNTS, AnswerTally, runClients } from './lib/workload';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2').split(',').map((p) => p.trim()));
 
 async function main() {
+  let ok = true;
+  const summary: string[] = [];
+  if (PARTS.has('1')) ok = (await limitsUnderLoad(summary)) && ok;
+  if (PARTS.has('2')) {
+    const freeText = await freeTextBesideCachedPages();
+    summary.push(freeText.line);
+    ok = freeText.ok && ok;
+  }
+  console.log('\nSummary');
+  for (const line of summary) console.log(`   ${line}`);
+  process.exit(ok ? 0 : 1);
+}
+
+async function limitsUnderLoad(summary: string[]): Promise<boolean> {
   const sim = await startSimulatorProcess();
   // The dashboard's own wait bound is kept short so that a full window answers 429 quickly.
   const dash = await startDashboard({ upstreamUrl: sim.url, env: { UPSTREAM_QUEUE_WAIT_MS: '5000' } });
@@ -48,15 +67,15 @@ async function main() {
     stats.total.rateLimited === 0 &&
     unexpected.length === 0 &&
     tally.missingRetryAfter === 0;
-  console.log(
-    ok
-      ? '\nOK: no limit broken, only 200 and 429 with Retry-After.'
-      : `\nFAILED: ${unexpected.length ? `unexpected statuses ${unexpected.join(', ')}` : 'a limit was broken'}`,
-  );
+  const verdict = ok
+    ? 'OK: no limit broken, only 200 and 429 with Retry-After.'
+    : `FAILED: ${unexpected.length ? `unexpected statuses ${unexpected.join(', ')}` : 'a limit was broken'}`;
+  console.log(`\n${verdict}`);
+  summary.push(`${CLIENTS} clients × ${SECONDS} s at the real limits: ${verdict}`);
 
   await dash.stop();
   await sim.stop();
-  process.exit(ok ? 0 : 1);
+  return ok;
 }
 
 main().catch((err: unknown) => {

@@ -10,10 +10,12 @@
  *     whether or not earlier ones answered, latency counted from when each was due: p50/p90/p99/max;
  *     first the dashboard's default pages (25 records: pages 1–4 in both zones), then a mix with
  *     pages of 50 and 100 too (all from one cached upstream page).
- *  3. Memory: the server's resident memory before and after 100,000 distinct cached pages have been
- *     asked for (put into the store through its API before the server starts: 99,000 of 2 records
- *     and, asked last, 1,000 full pages of 100, so the in-memory page cache ends full of the
- *     largest pages), and halfway. The simulator counts the upstream calls meanwhile: none.
+ *  3. Memory: the server's resident memory (and its JavaScript heap, from /api/metrics) before and
+ *     after every 100,000 distinct cached pages asked for, up to 300,000 (put into the store through
+ *     its API before the server starts: in each 100,000, 99,000 of 2 records and, asked last, 1,000
+ *     full pages of 100, so the in-memory page cache is full of the largest pages at every
+ *     checkpoint). Memory must hold still: after 300,000 no more than 10% above after 100,000. The
+ *     simulator counts the upstream calls meanwhile: none.
  *  4. Export: a week of every enterprise (about 20,000 records) exported as CSV, per upstream page:
  *     until its last page was read (seen by status polls every 100 ms) and until done, file
  *     included (the server's own createdAt/finishedAt); then the same pages asked of the simulator
@@ -40,8 +42,11 @@ const DIST_DIR = process.env.NEXT_DIST_DIR ?? '.next-bench';
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const SEEDED_PAGES = Number(process.env.BENCH_PAGES ?? 100_000);
-const FULL_PAGES = Math.min(1_000, SEEDED_PAGES);
+const SEEDED_PAGES = Number(process.env.BENCH_PAGES ?? 300_000);
+/** Pages between two memory checkpoints; the last FULL_PAGES of each are full pages. */
+const BLOCK = Math.min(100_000, SEEDED_PAGES);
+const FULL_PAGES = Math.min(1_000, BLOCK);
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 const FIXED_RATE = 200;
 const FIXED_SECONDS = 15;
 const EXPORT_DAYS = 7;
@@ -112,7 +117,8 @@ async function main(): Promise<void> {
     simToken,
   );
   const records = sample.json<{ _embedded: { cdrs: Cdr[] } }>()._embedded.cdrs;
-  const seeded = { firstFrom: dayStart(now - 200 * DAY) };
+  // One page a minute of ranges, every one settled (ended more than 72 h ago): the first far enough back.
+  const seeded = { firstFrom: dayStart(now - Math.ceil(SEEDED_PAGES / 1440 + 10) * DAY) };
   const seedStarted = performance.now();
   if (PARTS.has('3')) {
     await seedPages({
@@ -120,7 +126,7 @@ async function main(): Promise<void> {
       account: 'demo',
       records,
       pages: SEEDED_PAGES,
-      recordsOf: (i) => (i >= SEEDED_PAGES - FULL_PAGES ? PAGE_SIZE : 2),
+      recordsOf: (i) => (i % BLOCK >= BLOCK - FULL_PAGES ? PAGE_SIZE : 2),
       firstFrom: seeded.firstFrom,
       pageSize: PAGE_SIZE,
     });
@@ -135,6 +141,7 @@ async function main(): Promise<void> {
     UPSTREAM_LIMIT_PER_DAY: BIG,
     UPSTREAM_BACKGROUND_RESERVE: '0',
     UPSTREAM_PAGE_SIZE: String(PAGE_SIZE),
+    METRICS_TOKEN,
   };
   const dash = await startDashboard({ upstreamUrl: sim.url, distDir: DIST_DIR, dataDir, env: limits });
   const results: string[] = [];
@@ -263,13 +270,21 @@ async function main(): Promise<void> {
     }
 
     if (PARTS.has('3')) {
-      // 3. Memory over 100,000 distinct cached pages.
+      // 3. Memory over SEEDED_PAGES distinct cached pages, a checkpoint after every BLOCK.
       const callsBefore = (await simStats(sim.url)).accounts.demo?.requests ?? 0;
+      /** The server's JavaScript heap as its own metrics say (used / allocated), to tell a heap that grows from native memory that does. */
+      const heap = async () => {
+        const text = await (
+          await fetch(`${dash.url}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+        ).text();
+        const of = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+        return `heap ${mb(of('nodejs_heap_size_used_bytes'))} of ${mb(of('nodejs_heap_size_total_bytes'))}, external ${mb(of('nodejs_external_memory_bytes'))}`;
+      };
       const rssBefore = dash.rss();
       console.log(
-        `\n3. Memory: ${fmt(SEEDED_PAGES)} distinct cached pages asked for, 8 at a time (server resident memory)`,
+        `\n3. Memory: ${fmt(SEEDED_PAGES)} distinct cached pages asked for, 8 at a time (server resident memory; checkpoints after each ${fmt(BLOCK)}, the last ${fmt(FULL_PAGES)} of each full pages)`,
       );
-      console.log(`   before: ${mb(rssBefore)}`);
+      console.log(`   before: ${mb(rssBefore)}; ${await heap()}`);
       let next = 0;
       let failed = 0;
       const askStarted = performance.now();
@@ -283,19 +298,24 @@ async function main(): Promise<void> {
         await Promise.all(Array.from({ length: 8 }, worker));
         next = until;
       };
-      await ask(Math.floor(SEEDED_PAGES / 2));
-      const rssHalf = dash.rss();
-      console.log(`   after ${fmt(Math.floor(SEEDED_PAGES / 2))}: ${mb(rssHalf)}`);
-      await ask(SEEDED_PAGES);
-      const rssAfter = dash.rss();
-      const askSeconds = (performance.now() - askStarted) / 1000;
+      const checkpoints: { pages: number; rss: number }[] = [];
+      // Halfway through each block too (its pages small so far: the cache holds small pages there).
+      for (let until = BLOCK / 2; until <= SEEDED_PAGES; until += BLOCK / 2) {
+        await ask(until);
+        const rss = dash.rss();
+        if (until % BLOCK === 0) checkpoints.push({ pages: until, rss });
+        console.log(
+          `   after ${fmt(until)}: ${mb(rss)} (${rss >= rssBefore ? '+' : ''}${mb(rss - rssBefore)} over before); ${await heap()}; ${fmt(until / ((performance.now() - askStarted) / 1000))} pages/s so far   (load ${load()})`,
+        );
+      }
       const callsDuring = ((await simStats(sim.url)).accounts.demo?.requests ?? 0) - callsBefore;
-      console.log(
-        `   after ${fmt(SEEDED_PAGES)}: ${mb(rssAfter)} (${rssAfter >= rssBefore ? '+' : ''}${mb(rssAfter - rssBefore)} over before); ${fmt(askSeconds, 1)} s, ${fmt(SEEDED_PAGES / askSeconds)} pages/s, ${failed} not 200, ${callsDuring} upstream calls`,
-      );
+      console.log(`   ${failed} not 200, ${callsDuring} upstream calls`);
       if (failed > 0 || callsDuring > 0) throw new Error('a seeded page was not answered from the cache');
+      const first = checkpoints[0]!;
+      const last = checkpoints.at(-1)!;
+      const growth = last.rss / first.rss;
       results.push(
-        `resident memory ${mb(rssBefore)} before, ${mb(rssHalf)} halfway, ${mb(rssAfter)} after ${fmt(SEEDED_PAGES)} distinct cached pages`,
+        `resident memory ${mb(rssBefore)} before, ${checkpoints.map((c) => `${mb(c.rss)} after ${fmt(c.pages)}`).join(', ')} distinct cached pages: ${((growth - 1) * 100).toFixed(1)}% from ${fmt(first.pages)} to ${fmt(last.pages)} (target ≤ 10%)`,
       );
     }
     client.close();

@@ -12,6 +12,8 @@ export class OwnDashboard {
   readonly url: string;
   private child: ChildProcess | null = null;
   private output = '';
+  /** How the last process stopped by `stop` ended: its exit code, or the signal that ended it. */
+  lastExit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
 
   /** `env` is read at each start (the simulator's port is known only once it listens). */
   constructor(
@@ -73,7 +75,12 @@ export class OwnDashboard {
     const child = this.child;
     this.child = null;
     if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
+    const exited = new Promise<void>((r) =>
+      child.once('exit', (code, sig) => {
+        this.lastExit = { code, signal: sig };
+        r();
+      }),
+    );
     child.kill(signal);
     await exited;
   }

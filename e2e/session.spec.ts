@@ -94,14 +94,14 @@ test.describe('sign out everywhere', () => {
       await page.getByRole('button', { name: 'Sign out everywhere' }).click();
       await expect(page).toHaveURL(/\/signin\?error=SignedOutEverywhere/);
       await expect(page.locator('form').getByRole('alert')).toHaveText(
-        'You signed out everywhere: every session of this API key has ended.',
+        'You signed out everywhere: every session of this API key has ended, and no secret of it is kept here any more (a local history that kept copying while you were signed out waits for your next sign-in).',
       );
 
       // The other browser and the script are told why, not only "sign in first".
       await otherPage.goto('/transactions');
       await expect(otherPage).toHaveURL(/\/signin\?error=SignedOutEverywhere/);
       await expect(otherPage.locator('form').getByRole('alert')).toHaveText(
-        'You signed out everywhere: every session of this API key has ended.',
+        'You signed out everywhere: every session of this API key has ended, and no secret of it is kept here any more (a local history that kept copying while you were signed out waits for your next sign-in).',
       );
       expect(await (await other.request.get('/api/auth/session')).json()).toEqual({});
       const refused = await script.get('/api/quota');
@@ -118,9 +118,13 @@ test.describe('sign out everywhere', () => {
         form: { csrfToken: again.csrfToken, apiKey: ACCOUNT, apiSecret: `${ACCOUNT}-secret`, json: 'true' },
       });
       await signIn(otherPage, ACCOUNT, baseURL!);
+      // Copying while signed out keeps the secret sealed in the store (turned on, the copy itself left off: no call).
+      const keep = await script.put('/api/history', { data: { keepSyncingSignedOut: true } });
+      expect(((await keep.json()) as { keepSyncingSignedOut: boolean }).keepSyncingSignedOut).toBe(true);
       const ended = await script.post('/api/sign-out-everywhere');
       expect(ended.status()).toBe(200);
-      expect(await ended.json()).toEqual({ ended: 2 });
+      // Signing out everywhere deletes that secret too: nothing can call the upstream as this key any more.
+      expect(await ended.json()).toEqual({ ended: 2, keptSecretsDeleted: 1 });
       expect((await script.get('/api/quota')).status()).toBe(401);
       expect((await other.request.get('/api/quota')).status()).toBe(401);
     } finally {

@@ -122,6 +122,32 @@ export const configSchema = z
      */
     TRUST_PROXY_HOPS: int(0, 0),
     EXPORT_RETENTION_DAYS: int(7, 0),
+    /**
+     * The bytes of export files one account may keep at once (finished files and those being
+     * written); a new export past it is refused with words. Default 2 GiB.
+     */
+    EXPORT_MAX_BYTES_PER_ACCOUNT: int(2 * 1024 ** 3, 1),
+    /** Exports one account may have queued, running or waiting at once, over every instance. */
+    MAX_ACTIVE_EXPORTS: int(10, 1),
+    /**
+     * The most bytes one upstream answer may have, as sent and once decompressed; past it the call
+     * is given up and the request answered 502. A page of 100 records is about 100 KB.
+     */
+    UPSTREAM_MAX_BODY_BYTES: int(32 * 1024 ** 2, 1024),
+    /**
+     * The bearer token a Prometheus scraper sends to GET /api/metrics; unset, the endpoint answers
+     * 404. Never repeated in a message.
+     */
+    METRICS_TOKEN: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .min(
+          16,
+          'must be at least 16 characters: it is all that stands between the metrics and anyone. Make one with `openssl rand -hex 24`.',
+        )
+        .optional(),
+    ),
     LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info')),
     /**
      * The interface's language for a request that says nothing (no choice of the person's, no
@@ -139,7 +165,7 @@ export const configSchema = z
 export type Config = z.infer<typeof configSchema> & { dataDir: string };
 
 /** Values never repeated in a message: they may hold a password or the key that seals the stored secrets. */
-const UNSAID = new Set(['DATABASE_URL', 'NEXTAUTH_SECRET']);
+const UNSAID = new Set(['DATABASE_URL', 'NEXTAUTH_SECRET', 'METRICS_TOKEN']);
 
 /**
  * A refused variable as the operator needs to read it: its name, what was typed (unless secret),

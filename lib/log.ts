@@ -5,6 +5,7 @@ import 'server-only';
  * redaction rules below are the only thing standing between a token and a log file: they err on the
  * side of hiding too much.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { SENSITIVE_FIELDS } from './cdr/fields';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -196,6 +197,34 @@ function walkError(err: Error, depth: number, seen: WeakSet<object>): Record<str
 }
 
 // ---------------------------------------------------------------------------------------------
+// The request a line belongs to.
+
+/**
+ * Fields every line written while serving one request carries (its request id). Written as they
+ * are, not redacted: only values this process made or checked belong here.
+ */
+export type LogContext = Readonly<LogFields>;
+
+/**
+ * One store for the process, on `globalThis`: Next.js bundles each route and the startup hook apart,
+ * each with its own copy of this module, and the request's context is set by the startup hook's
+ * copy (lib/http/request-id.ts) but read by the route's.
+ */
+const CONTEXT_KEY = Symbol.for('sms-dashboard.log-context');
+const contextHolder = globalThis as unknown as { [CONTEXT_KEY]?: AsyncLocalStorage<LogContext> };
+const contexts = (contextHolder[CONTEXT_KEY] ??= new AsyncLocalStorage<LogContext>());
+
+/** Runs `fn` with `context` added to every log line written by it and by whatever it starts. */
+export function withLogContext<T>(context: LogContext, fn: () => T): T {
+  return contexts.run(context, fn);
+}
+
+/** The fields of the request being served here, if any. */
+export function logContext(): LogContext | undefined {
+  return contexts.getStore();
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** What the logger writes through; tests swap it to capture lines. */
 export type LogSink = (level: LogLevel, line: string) => void;
@@ -228,9 +257,12 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     const threshold = opts.level ?? envThreshold();
     if (RANK[level] < RANK[threshold]) return;
     const line: Record<string, unknown> = { time: now().toISOString(), level, event: redactText(String(event)) };
+    // The request's context goes in as it is (lib/http/request-id.ts checked the id it holds: the
+    // text rules could otherwise cut a proxy's id apart, and the line would not match the answer).
+    Object.assign(line, contexts.getStore());
     const safe = redact({ ...bindings, ...fields }) as Record<string, unknown>;
     // A field named like a line's own key is kept under another name rather than overwriting it.
-    for (const [k, v] of Object.entries(safe)) line[RESERVED.has(k) ? `field_${k}` : k] = v;
+    for (const [k, v] of Object.entries(safe)) line[RESERVED.has(k) || k in line ? `field_${k}` : k] = v;
     let text: string;
     try {
       text = JSON.stringify(line);

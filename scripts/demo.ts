@@ -1,13 +1,18 @@
 /**
  * `npm run demo`: the upstream simulator with demo data, and the dashboard (production build) in
  * front of it, both on loopback. Builds the dashboard when there is no build yet or a source file
- * is newer than it; `--dev` runs `next dev` instead. Ctrl-C stops both.
+ * is newer than it; `--dev` runs `next dev` instead. Meanwhile the demo accounts' local history is
+ * filled with the last 31 settled days, through the real copy with the simulator's limits lifted
+ * for it (scripts/lib/demo-history.ts), so the product shows whole from the first minute; the
+ * dashboard then starts at the real limits. Ctrl-C stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import readline from 'node:readline';
 import path from 'node:path';
 import { CREDENTIALS } from '../simulator/accounts';
-import { ensureBuild } from './lib/build';
+import { ensureBuildInBackground } from './lib/build';
+import { DEMO_HISTORY_DAYS } from './lib/demo-days';
 import { portOf } from './lib/port-of';
 
 const root = path.resolve(__dirname, '..');
@@ -67,14 +72,7 @@ async function main() {
     NEXT_MANUAL_SIG_HANDLE: 'true',
   };
 
-  if (!dev) {
-    try {
-      ensureBuild(root, distDir, env, console.log);
-    } catch {
-      process.exit(1);
-    }
-  }
-
+  const started = Date.now();
   const children: ChildProcess[] = [];
   const stop = () => {
     for (const c of children) c.kill('SIGTERM');
@@ -92,6 +90,16 @@ async function main() {
   sim.stdout?.pipe(process.stdout);
   await waitForLine(sim, /listening on/, 'The simulator');
 
+  // The build (when needed) and the local history side by side: neither needs the other.
+  const [built, seeded] = await Promise.allSettled([
+    dev ? Promise.resolve() : ensureBuildInBackground(root, distDir, env, console.log),
+    seedHistory(env),
+  ]);
+  if (built.status === 'rejected') {
+    console.error(built.reason instanceof Error ? built.reason.message : String(built.reason));
+    stop();
+  }
+
   const next = spawn('npx', ['next', dev ? 'dev' : 'start', '-p', String(port)], {
     cwd: root,
     env,
@@ -104,9 +112,18 @@ async function main() {
   const accounts = CREDENTIALS.map((c) => `    ${c.apiKey.padEnd(12)} ${c.secret.padEnd(20)} ${c.description}`).join(
     '\n',
   );
+  const history =
+    seeded.status === 'fulfilled'
+      ? `Every demo account's local history holds the last ${DEMO_HISTORY_DAYS} settled days (${seeded.value}),
+  copied through the real sync with the simulator's limits lifted while the demo started; the real
+  limits apply from now on, and the copies go on as days settle. Insights, free text and the History
+  calendar are filled.`
+      : `The demo's local history could not be filled (${String(seeded.reason)}): turn it on from the History page.`;
   console.log(`
-  SMS history dashboard:  http://localhost:${port}
+  SMS history dashboard:  http://localhost:${port}      (ready ${Math.round((Date.now() - started) / 1000)} s after npm run demo started)
   Upstream simulator:     http://127.0.0.1:${simPort}  (the real upstream's limits: 1 at a time, 3/min, 10/h, 100/day)
+
+  ${history}
 
   Sign in with one of the demo accounts (API key, secret):
 ${accounts}
@@ -115,6 +132,23 @@ ${accounts}
 `);
   sim.once('exit', () => stop());
   next.once('exit', () => stop());
+}
+
+/** Fills the demo accounts' local history in a process of its own (scripts/demo-seed.ts); what it did, in words. */
+function seedHistory(env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', '--conditions=react-server', 'scripts/demo-seed.ts'], {
+      cwd: root,
+      env: { ...env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let last = '';
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('seeded ')) last = line.slice('seeded '.length);
+      else console.log(line);
+    });
+    child.once('exit', (code) => (code === 0 && last ? resolve(last) : reject(new Error(`exit code ${code}`))));
+  });
 }
 
 main().catch((err: unknown) => {

@@ -17,6 +17,11 @@ export interface AdminContext {
   currentFaults(): unknown;
   /** Rotates an account's secret; false when no account has that key. */
   setSecret(apiKey: string, secret: string): boolean;
+  /**
+   * Lifts the rate limits (false) or puts them back (true) with empty windows: what was sent while
+   * they were lifted counts in none. False when the simulator runs without limits anyway.
+   */
+  setLimits(enabled: boolean): boolean;
   resetSecrets(): void;
 }
 
@@ -61,6 +66,19 @@ export async function handleAdmin(
       if (!parsed.ok) return reply(400, errorBody(400, parsed.message));
       ctx.setFaults(parsed.spec);
       return reply(200, { ok: true, faults: ctx.currentFaults() });
+    }
+    case `${ADMIN_PREFIX}limits`: {
+      if (method !== 'POST') return allow('POST');
+      let input: { enabled?: unknown };
+      try {
+        input = JSON.parse(await readBody(req)) as typeof input;
+      } catch {
+        return reply(400, errorBody(400, 'the body must be JSON: {"enabled": true} or {"enabled": false}'));
+      }
+      if (typeof input?.enabled !== 'boolean') return reply(400, errorBody(400, 'enabled must be true or false'));
+      if (!ctx.setLimits(input.enabled))
+        return reply(409, errorBody(409, 'this simulator runs without limits (--no-limits): there are none to lift'));
+      return reply(200, { ok: true, limits: input.enabled });
     }
     case `${ADMIN_PREFIX}secrets`: {
       if (method === 'DELETE') {

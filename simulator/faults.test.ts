@@ -252,6 +252,7 @@ describe('admin endpoints', () => {
       currentFaults: () => null,
       setSecret: () => true,
       resetSecrets: () => {},
+      setLimits: () => true,
     };
     expect(await handleAdmin(ctx, req, res, '/__admin/stats')).toBe(403);
     expect(status).toBe(403);

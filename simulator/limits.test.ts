@@ -172,6 +172,26 @@ describe('limits over HTTP', () => {
     expect((await apiGet(s, RANGE, token)).status).toBe(200);
   });
 
+  it('lifts its limits on request and puts them back with empty windows (POST /__admin/limits)', async () => {
+    const s = await start();
+    const token = await getToken(s, 'demo');
+    const lift = await call(s, '/__admin/limits', { method: 'POST', body: JSON.stringify({ enabled: false }) });
+    expect(lift.status).toBe(200);
+    for (let i = 0; i < 6; i++) expect((await apiGet(s, RANGE, token)).status).toBe(200);
+    expect((await call(s, '/__admin/limits', { method: 'POST', body: JSON.stringify({ enabled: true }) })).status).toBe(
+      200,
+    );
+    // What was sent while lifted counts in no window: the minute's three are all there.
+    for (let i = 0; i < 3; i++) expect((await apiGet(s, RANGE, token)).status).toBe(200);
+    expect((await apiGet(s, RANGE, token)).status).toBe(429);
+    expect((await call(s, '/__admin/limits', { method: 'POST', body: '{"enabled": "no"}' })).status).toBe(400);
+  });
+
+  it('has no limits to lift when it runs without them', async () => {
+    const s = await start({ limits: false });
+    expect((await call(s, '/__admin/limits', { method: 'POST', body: '{"enabled": false}' })).status).toBe(409);
+  });
+
   it('counts the rate windows per account by default: four accounts on one IP each get their 3 a minute', async () => {
     const s = await start();
     const tokens = await Promise.all(['demo', 'fuji', 'minato', 'support'].map((k) => getToken(s, k)));

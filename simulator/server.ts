@@ -61,6 +61,8 @@ export interface RunningSimulator {
   /** Rotates an account's secret (false: no such account); `resetSecrets` puts every one back. */
   setSecret(apiKey: string, secret: string): boolean;
   resetSecrets(): void;
+  /** Lifts the limits (false) or puts them back with empty windows (true); false without limits. */
+  setLimits(enabled: boolean): boolean;
   dataset: Dataset;
 }
 
@@ -136,6 +138,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
       return credential !== undefined;
     },
     resetSecrets: () => secrets.clear(),
+    setLimits: (enabled: boolean) => {
+      if (!limiter) return false;
+      if (enabled && api.limiter === null) limiter.resetWindows();
+      api.limiter = enabled ? limiter : null;
+      return true;
+    },
   };
 
   const log = (req: IncomingMessage, path: string, status: number | null, started: number) => {
@@ -201,6 +209,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     clearFaults: admin.clearFaults,
     setSecret: admin.setSecret,
     resetSecrets: admin.resetSecrets,
+    setLimits: admin.setLimits,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

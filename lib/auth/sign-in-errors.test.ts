@@ -33,7 +33,7 @@ describe('sign-in errors', () => {
   it('explains why every session ended', () => {
     expect(signInErrorText('CredentialsRefused')).toContain('no longer accepts the secret');
     expect(signInErrorText('SignedOutEverywhere')).toBe(
-      'You signed out everywhere: every session of this API key has ended.',
+      'You signed out everywhere: every session of this API key has ended, and no secret of it is kept here any more (a local history that kept copying while you were signed out waits for your next sign-in).',
     );
   });
 

@@ -36,6 +36,9 @@ function fakeStore(): PageCacheStore & { reads: number } {
     getRecord: vi.fn(async () => null),
     putRecords: vi.fn(async () => {}),
     prune: vi.fn(async () => {}),
+    async forget(account: string) {
+      for (const key of [...rows.keys()]) if (key.startsWith(`${account}|`)) rows.delete(key);
+    },
   };
   return store;
 }
@@ -92,5 +95,16 @@ describe('the in-memory page cache', () => {
     expect(store.reads).toBe(0);
     expect(await cache.anyPage('a', 'k', 2000)).toBeNull();
     expect(store.reads).toBe(1);
+  });
+
+  it('forgets an account’s pages here and in the store, and no other account’s', async () => {
+    const store = fakeStore();
+    const cache = withMemoryCache(store, 10, () => NOW);
+    await cache.putPage('a', page(1));
+    await cache.putPage('b', page(1));
+    await cache.forget('a');
+    expect(await cache.getPage('a', 'k', 'asc', 1)).toBeNull();
+    expect(await cache.anyPage('a', 'k', NOW)).toBeNull();
+    expect(await cache.getPage('b', 'k', 'asc', 1)).not.toBeNull();
   });
 });

@@ -71,5 +71,12 @@ export function withMemoryCache(store: PageCacheStore, maxPages: number, now: ()
       for (const [id, page] of pages) if (page.expiresAt < now) pages.delete(id);
       for (const [id, page] of newest) if (page.expiresAt < now) newest.delete(id);
     },
+    async forget(account) {
+      // This instance's copies go too (another instance's go as they age out of its memory).
+      const prefix = `${account}${SEP}`;
+      for (const id of pages.keys()) if (id.startsWith(prefix)) pages.delete(id);
+      for (const id of newest.keys()) if (id.startsWith(prefix)) newest.delete(id);
+      await store.forget(account);
+    },
   };
 }

@@ -60,6 +60,8 @@ export interface PageCacheStore {
   putRecords(account: string, cdrs: readonly Cdr[], fetchedAt: number, expiresAt: number): Promise<void>;
   /** Drops what expired before `now`. */
   prune(now: number): Promise<void>;
+  /** Forgets every page and record of the account (its local history was deleted). */
+  forget(account: string): Promise<void>;
 }
 
 /** Rows per INSERT when many records are written at once (well under either dialect's parameter limit). */
@@ -251,6 +253,12 @@ export function createPageCache(db: Kysely<Database>): PageCacheStore {
     async prune(now) {
       await db.deleteFrom('cache_pages').where('expires_at', '<', now).execute();
       await db.deleteFrom('cache_records').where('expires_at', '<', now).execute();
+    },
+    async forget(account) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('cache_records').where('account', '=', account).execute();
+        await trx.deleteFrom('cache_pages').where('account', '=', account).execute();
+      });
     },
   };
 }

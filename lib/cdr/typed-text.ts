@@ -21,3 +21,20 @@ export function halfWidth(value: string): string {
 export function searchFolded(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
+
+/**
+ * The first string after every string that starts with `prefix` (SQLite compares text as UTF-8
+ * bytes, which is code point order): its last character one code point up. A last character at
+ * the top of Unicode (U+10FFFF) has none above it: the one before it goes up instead, and a prefix
+ * of nothing but U+10FFFF has no successor (null: no upper bound).
+ */
+export function prefixSuccessor(prefix: string): string | null {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const code = chars.pop()!.codePointAt(0)!;
+    // A lone surrogate's next is another surrogate: skip past them to a character UTF-8 can carry.
+    const next = code === 0xd7ff ? 0xe000 : code + 1;
+    if (next <= 0x10ffff) return chars.join('') + String.fromCodePoint(next);
+  }
+  return null;
+}

@@ -5,7 +5,7 @@ import 'server-only';
  * together against one database wait for each other and each applies nothing twice. (SQLite needs
  * no lock: one process owns the data folder, see data-dir-lock.ts.)
  */
-import { Migrator, PostgresAdapter, type Kysely } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely } from 'kysely';
 import { migrationsFor } from './migrations';
 import type { Database, SqlDialect } from './schema';
 
@@ -46,4 +46,15 @@ export async function migrate(db: Kysely<Database>, dialect: SqlDialect = dialec
     );
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Migrations this version knows that the database has not applied (the readiness check): none once
+ * the store is open, unless the database was swapped or restored from an older backup since.
+ */
+export async function pendingMigrations(db: Kysely<Database>, dialect: SqlDialect): Promise<string[]> {
+  const applied = new Set(
+    (await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((r) => r.name),
+  );
+  return Object.keys(migrationsFor(dialect)).filter((name) => !applied.has(name));
 }

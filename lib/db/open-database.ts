@@ -5,7 +5,7 @@ import 'server-only';
  * and the dialect; the tables come from `migrate` (./migrate.ts).
  */
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { isPostgresUrl } from '../config';
 import { startBackgroundCheckpoints } from './background-checkpoints';
@@ -16,6 +16,7 @@ import { ensurePrivateDir } from './private-files';
 import type { Database, SqlDialect } from './schema';
 import { openSqliteFile, SQLITE_FILE_NAME } from './sqlite-file';
 import { withStatementCache } from './statement-cache';
+import { DashboardSqliteDialect } from './sqlite-dialect';
 
 export interface OpenDatabaseOptions {
   /** A postgres:// (or postgresql://) URL; absent, the SQLite file under `dataDir`. */
@@ -114,7 +115,7 @@ async function openSqlite(dataDir: string): Promise<OpenedDatabase> {
     throw err;
   }
   const checkpoints = await startBackgroundCheckpoints(database, path.join(dataDir, SQLITE_FILE_NAME));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new DashboardSqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',

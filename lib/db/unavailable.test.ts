@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isStoreUnavailable } from './unavailable';
+import { kernelProblem } from '../http/problem';
+import { isStoreFull, isStoreUnavailable } from './unavailable';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -24,5 +25,21 @@ describe('an error that means the store cannot be reached for now', () => {
     );
     expect(isStoreUnavailable(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(false);
     expect(isStoreUnavailable('a string')).toBe(false);
+  });
+});
+
+describe('a full disk', () => {
+  it('is told from the drivers’ own errors: SQLite, PostgreSQL, the OS', () => {
+    const sqliteFull = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const pgFull = Object.assign(new Error('could not extend file "base/1/2": No space left on device'), {
+      code: '53100',
+    });
+    const wrapped = new Error('write failed', { cause: Object.assign(new Error('nospace'), { code: 'ENOSPC' }) });
+    for (const err of [sqliteFull, pgFull, wrapped]) {
+      expect(isStoreFull(err)).toBe(true);
+      expect(isStoreUnavailable(err)).toBe(false);
+      expect(kernelProblem(err).problem).toMatchObject({ status: 507, type: '/problems/store-full' });
+    }
+    expect(isStoreFull(new Error('duplicate key value'))).toBe(false);
   });
 });

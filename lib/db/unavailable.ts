@@ -28,6 +28,32 @@ const UNAVAILABLE_CODES = new Set([
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i;
 
+/**
+ * The store's disk is full (SQLite's SQLITE_FULL, PostgreSQL's disk_full 53100, the OS's ENOSPC and
+ * EDQUOT): reads still work, writes fail until space comes back. Worth trying again later; what was
+ * stored is kept.
+ */
+const FULL_CODES = new Set(['SQLITE_FULL', '53100', 'ENOSPC', 'EDQUOT']);
+
+/** `could not extend file … No space left on device` and its kin, when a driver gives no code. */
+const FULL_MESSAGES = /No space left on device|database or disk is full|disk quota exceeded/i;
+
+export function isStoreFull(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && FULL_CODES.has(code)) return true;
+    if (e instanceof Error && FULL_MESSAGES.test(e.message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The store cannot take writes for now (out of reach, or its disk full): try again later, nothing is lost. */
+export function isStoreBlocked(err: unknown): boolean {
+  return isStoreUnavailable(err) || isStoreFull(err);
+}
+
 export function isStoreUnavailable(err: unknown): boolean {
   // The cause is followed a few steps: pools and Kysely wrap the driver's error at times.
   let e: unknown = err;
@@ -51,13 +77,17 @@ export async function unlessStoreUnavailable<T, F>(work: Promise<T>, fallback: F
   }
 }
 
+/** How long whenStoreAnswers waits for a full disk (see there). */
+const FULL_WAIT_MS = 3_000;
+
 /** Longest single wait between two tries of whenStoreAnswers. */
 const LONGEST_WAIT_MS = 8_000;
 
 /**
- * Runs `work` again while it fails for want of the store, waiting 1 s, 2 s, 4 s, then 8 s between
- * tries, for at most `maxWaitMs` in all. For what must not be lost to a short outage (a database
- * restarting): an upstream page already paid for. Any other failure, the last one, or one after
+ * Runs `work` again while it fails for want of the store (out of reach, or its disk full), waiting
+ * 1 s, 2 s, 4 s, then 8 s between tries, for at most `maxWaitMs` in all. For what must not be lost
+ * to a short outage (a database restarting, a disk freed by an operator): an upstream page already
+ * paid for (a longer one is lib/background/paid-pages.ts's). Any other failure, the last one, or one after
  * `signal` aborts is thrown as it came. `work` is run whole each time, so it should read what it
  * needs afresh.
  */
@@ -70,7 +100,10 @@ export async function whenStoreAnswers<T>(
     try {
       return await work();
     } catch (err) {
-      if (!isStoreUnavailable(err) || waited >= opts.maxWaitMs || opts.signal?.aborted) throw err;
+      if (!isStoreBlocked(err) || waited >= opts.maxWaitMs || opts.signal?.aborted) throw err;
+      // A disk is freed by a person, not within seconds: after a short wait the caller holds what it
+      // must not lose (lib/background/paid-pages.ts) and tries again later, rather than stall here.
+      if (isStoreFull(err) && waited >= FULL_WAIT_MS) throw err;
       const waitMs = Math.min(LONGEST_WAIT_MS, 1000 * 2 ** attempt, opts.maxWaitMs - waited);
       opts.onWait?.(err, waitMs);
       const slept = await pause(waitMs, opts.signal);

@@ -12,6 +12,7 @@ import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
 import { InvalidInputError } from '../errors/invalid-input';
 import { notFound, ProblemError } from '../http/problem';
+import { msg } from '../i18n/message';
 import type { Logger } from '../log';
 import type { UpstreamAccount, UpstreamGateway } from '../upstream/server';
 import type { ExportFileStore } from './file-store';
@@ -35,8 +36,6 @@ export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & {
  */
 const ownerOf = (account: ExportAccount): string => scopeOf(account).key;
 
-/** Active jobs one account may have at once: enough for real use, a bound on a runaway script. */
-export const MAX_ACTIVE_EXPORTS = 10;
 const LIST_LIMIT = 100;
 
 export interface ExportServiceDeps {
@@ -47,7 +46,10 @@ export interface ExportServiceDeps {
   /** The local history, which answers what it holds with no call (for estimates). */
   local: LocalReadDeps;
   runner: Pick<ExportRunner, 'kick' | 'cancel'>;
-  config: Pick<Config, 'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS'>;
+  config: Pick<
+    Config,
+    'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS' | 'MAX_ACTIVE_EXPORTS' | 'EXPORT_MAX_BYTES_PER_ACCOUNT'
+  >;
   log: Logger;
   now: () => number;
 }
@@ -106,14 +108,6 @@ export class ExportService {
       return { kind: 'estimate', estimate };
     }
 
-    if (active.length >= MAX_ACTIVE_EXPORTS) {
-      throw new ProblemError({
-        type: '/problems/too-many-exports',
-        title: 'Too many exports waiting',
-        status: 409,
-        detail: `Your account already has ${active.length} exports queued or running; cancel one or wait for one to finish.`,
-      });
-    }
     const job = createJobRecord({
       id: randomUUID(),
       account: { apiKey: account.apiKey, sid: account.sid, enterpriseId: account.enterpriseId },
@@ -124,7 +118,12 @@ export class ExportService {
       now,
     });
     await routeNewJob(this.deps.local, job);
-    await this.deps.store.insertJob(job, ownerOf(account));
+    const { MAX_ACTIVE_EXPORTS: maxActive, EXPORT_MAX_BYTES_PER_ACCOUNT: maxBytes } = this.deps.config;
+    const admission = await this.deps.store.insertJobWithin(job, ownerOf(account), { maxActive, maxBytes });
+    if (!admission.admitted) {
+      this.deps.log.info('export.refused', { account: account.apiKey, by: admission.by });
+      throw admission.by === 'active' ? tooManyExports(admission.active) : exportSpaceFull(admission.bytes, maxBytes);
+    }
     this.deps.log.info('export.created', {
       job: job.id,
       account: account.apiKey,
@@ -199,6 +198,26 @@ export class ExportService {
     if (bytes === null || !stream) throw notFound('The export\u2019s file is gone (deleted after its retention).');
     return { stream, fileName: job.fileName, bytes };
   }
+}
+
+function tooManyExports(active: number): ProblemError {
+  return new ProblemError({
+    type: '/problems/too-many-exports',
+    title: msg('problems.exports.tooMany.title'),
+    status: 409,
+    detail: msg('problems.exports.tooMany.detail', { active }),
+  });
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+function exportSpaceFull(bytes: number, maxBytes: number): ProblemError {
+  return new ProblemError({
+    type: '/problems/export-space-full',
+    title: msg('problems.exports.spaceFull.title'),
+    status: 507,
+    detail: msg('problems.exports.spaceFull.detail', { held: mib(bytes), max: mib(maxBytes) }),
+  });
 }
 
 /** Past its retention (a finished job's `expiresAt`; a running one has none). */

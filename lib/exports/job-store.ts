@@ -17,12 +17,18 @@ import 'server-only';
  */
 import type { Insertable, Kysely } from 'kysely';
 import { bulkInsert } from '../db/bulk-insert';
-import type { Database, ExportRowsTable } from '../db/schema';
+import type { Database, ExportRowsTable, SqlDialect } from '../db/schema';
+import { admitJob, type Admission, type AdmissionLimits } from './job-admission';
 import type { AppendResult, ExportJobRecord, StoredRow } from './job-row';
 
 export interface ExportJobStore {
   /** Stores a new job of `owner` (the account's key: API key and enterprise, lib/history/scope.ts). */
   insertJob(job: ExportJobRecord, owner: string): Promise<void>;
+  /**
+   * Stores a new job only while its account (API key) is within `limits`: fewer active exports
+   * than maxActive and fewer bytes than maxBytes, counted and inserted as one step (./job-admission.ts).
+   */
+  insertJobWithin(job: ExportJobRecord, owner: string, limits: AdmissionLimits): Promise<Admission>;
   /** Writes the job, unless it was cancelled meanwhile and this is not the cancel (a cancel is for good). */
   saveJob(job: ExportJobRecord): Promise<void>;
   getJob(id: string): Promise<ExportJobRecord | null>;
@@ -104,7 +110,7 @@ export class ExportJobCancelledError extends Error {
   }
 }
 
-export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
+export function createExportJobStore(db: Kysely<Database>, dialect: SqlDialect): ExportJobStore {
   /** Writes the job unless it was cancelled meanwhile (only a cancel writes over a cancel); answers whether it did. */
   const save = async (q: Kysely<Database>, job: ExportJobRecord): Promise<boolean> => {
     const done = await q
@@ -131,6 +137,7 @@ export function createExportJobStore(db: Kysely<Database>): ExportJobStore {
         })
         .execute();
     },
+    insertJobWithin: (job, owner, limits) => admitJob(db, dialect, job, owner, limits),
     saveJob: async (job) => {
       await save(db, job);
     },

@@ -20,12 +20,15 @@ import { retentionEnd } from './job-record';
 import { MAX_FAILURES } from '../background';
 import { runJobStep, type StepDeps } from './job-step';
 import { LaterWrites } from './later-writes';
+import { isStoreBlocked, isStoreFull } from '../db/unavailable';
 
 /** How long a job's lease lasts without renewal: a dead instance's jobs move on within a minute. */
 export const LEASE_MS = 30_000;
 const HEARTBEAT_MS = 15_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const AFTER_CRASH_RETRY_MS = 60_000;
+/** A store that takes no writes now (its disk full, out of reach) is asked again this soon. */
+const STORE_BLOCKED_RETRY_MS = 15_000;
 
 export interface RunnerDeps extends StepDeps {
   leases: LeaseStore;
@@ -42,6 +45,8 @@ const leaseOf = (jobId: string) => `export:${jobId}`;
 export class ExportRunner {
   private readonly holder = leaseHolder();
   private readonly workers = new Map<string, Worker>();
+  /** Jobs whose store could not be written (a full disk): not tried again before then, whatever the store says. */
+  private readonly blockedUntil = new Map<string, number>();
   private readonly loop: BackgroundLoop;
   private lastPrune = Number.NEGATIVE_INFINITY;
 
@@ -60,9 +65,17 @@ export class ExportRunner {
     this.loop.start();
   }
 
-  /** Stops scheduling; steps in flight finish (their jobs resume at the next start, here or elsewhere). */
-  stop(): Promise<void> {
-    return this.loop.stop([...this.workers.values()], 'export runner stopped');
+  /**
+   * Stops scheduling; steps in flight finish (their jobs resume at the next start, here or
+   * elsewhere), and one still busy after `graceMs` is aborted. Each worker gives its lease back as it ends.
+   */
+  stop(graceMs?: number): Promise<void> {
+    return this.loop.stop([...this.workers.values()], 'export runner stopped', graceMs);
+  }
+
+  /** Whether the runner's loop runs (the readiness check). */
+  alive(): boolean {
+    return this.loop.alive(this.deps.now());
   }
 
   /** Something changed (a job created, cancelled, an account came back): look again soon. */
@@ -105,6 +118,13 @@ export class ExportRunner {
         seen.add(job.account);
         continue;
       }
+      const blocked = this.blockedUntil.get(job.id);
+      if (blocked !== undefined && blocked > now) {
+        wakeAt = Math.min(wakeAt, blocked);
+        seen.add(job.account);
+        continue;
+      }
+      this.blockedUntil.delete(job.id);
       if (job.state === 'waiting') {
         // A wait for quota is the governor's guess at the time: asked again, it may have come
         // sooner (limits raised at a restart, calls given back). Other waits keep their time.
@@ -131,6 +151,11 @@ export class ExportRunner {
       if (!(await leases.tryAcquire(leaseOf(job.id), this.holder, now, LEASE_MS))) {
         seen.add(job.account);
         continue;
+      }
+      // Stopped while the lease was being taken: the stop drains only the workers it saw.
+      if (this.loop.stopped) {
+        await leases.release(leaseOf(job.id), this.holder).catch(() => undefined);
+        return;
       }
       seen.add(job.account);
       this.startWorker(job.account, job.id);
@@ -170,14 +195,42 @@ export class ExportRunner {
     this.workers.set(account, { jobId, abort, done });
   }
 
-  /** A step threw (a store error): keep what was stored and try again in a minute. */
+  /**
+   * A step threw (a store error): keep what was stored and try again in a minute. A store that
+   * cannot be written for now (its disk full, out of reach) is not the export's failure: it waits,
+   * however long that lasts, and goes on by itself once the store takes writes again.
+   */
   private async afterCrash(jobId: string, err: unknown): Promise<void> {
     const message = err instanceof Error ? err.message : String(err);
-    this.deps.log.error('export.step_failed', { job: jobId, error: message });
     const { store } = this.deps;
+    if (isStoreBlocked(err)) {
+      const now = this.deps.now();
+      this.deps.log.warn('export.store_blocked', { job: jobId, error: message });
+      // Held here: the store may take neither the job's read nor its wait.
+      this.blockedUntil.set(jobId, now + STORE_BLOCKED_RETRY_MS);
+      const waiting = {
+        state: 'waiting',
+        waitingUntil: now + STORE_BLOCKED_RETRY_MS,
+        updatedAt: now,
+        message: isStoreFull(err)
+          ? 'The dashboard’s disk is full: the export waits (the page it paid for is held) and goes on by itself once space is freed.'
+          : 'The dashboard cannot reach its database: the export waits and goes on by itself once it can.',
+      } as const;
+      // Written if the store takes this small write; the job goes on either way.
+      await store
+        .getJob(jobId)
+        .then((job) =>
+          job && (job.state === 'queued' || job.state === 'running' || job.state === 'waiting')
+            ? store.saveJob(Object.assign(job, waiting))
+            : undefined,
+        )
+        .catch(() => undefined);
+      return;
+    }
     const job = await store.getJob(jobId);
     if (!job || (job.state !== 'queued' && job.state !== 'running' && job.state !== 'waiting')) return;
     const now = this.deps.now();
+    this.deps.log.error('export.step_failed', { job: jobId, error: message });
     job.failures += 1;
     job.updatedAt = now;
     if (job.failures > MAX_FAILURES) {

@@ -8,7 +8,8 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import type { ResultPage } from '../cdr/schema';
-import { whenStoreAnswers } from '../db/unavailable';
+import { isStoreBlocked, whenStoreAnswers } from '../db/unavailable';
+import { paidPages } from '../background/server';
 import type { ExportJobRecord, StoredWindow } from './job-row';
 import { windowBase } from './job-record';
 import type { LaterWrites } from './later-writes';
@@ -80,7 +81,11 @@ export async function upstreamStep(
 
   let body: ResultPage;
   let calls: number;
-  const call = deps.gateway.query(account, { base, page, sortOrder }, 'export', signal);
+  // A page paid for by a step whose store write failed (a full disk) is stored now, not paid again.
+  const paidKey = `export:${jobId}:${key}:${sortOrder}:${page}`;
+  const call = paidPages().fetch(paidKey, () =>
+    deps.gateway.query(account, { base, page, sortOrder }, 'export', signal),
+  );
   // The previous page's copy for the dashboard is written while this call is in flight.
   const writing = later.flushSoon();
   try {
@@ -96,8 +101,9 @@ export async function upstreamStep(
   const readId = randomUUID();
   await writing;
   // The page is paid for: kept even when the store cannot be written this moment (a database
-  // restarting), tried again for up to a minute, each time from the job as stored then.
-  return whenStoreAnswers(
+  // restarting), tried again for up to a minute, each time from the job as stored then; past that
+  // (a disk full until someone frees it) it stays held in memory for the next step.
+  const kept = await whenStoreAnswers(
     () => keepPage(deps, { jobId, w, page, key, body, calls, fetchedAt, readId }, later, signal),
     {
       maxWaitMs: KEEP_PAGE_WAIT_MS,
@@ -108,5 +114,10 @@ export async function upstreamStep(
           error: err instanceof Error ? err.message : String(err),
         }),
     },
-  );
+  ).catch((err: unknown) => {
+    if (!isStoreBlocked(err)) paidPages().stored(paidKey);
+    throw err;
+  });
+  paidPages().stored(paidKey);
+  return kept;
 }

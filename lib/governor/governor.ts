@@ -23,6 +23,7 @@ import { CallQueue, lastServedOf, type Waiter } from './queue';
 import { CallNotSentError, QuotaExceededError } from './quota-errors';
 import { SharedCalls } from './shared-calls';
 import { quotaSnapshot } from './snapshot';
+import { quotaLeft, type QuotaLeft } from './quota-figures';
 
 export interface GovernorOptions {
   backend: GovernorBackend;
@@ -84,20 +85,24 @@ export class Governor {
     return this.opts.limits;
   }
 
-  /** Runs `fn` (one upstream call) when the limits allow it. */
-  run<T>(req: CallRequest, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` (one upstream call) when the limits allow it. `fn` is given the signal of everyone
+   * waiting for the call (a shared call's: aborted only once every one of them has gone away), to
+   * give up the call in flight with.
+   */
+  run<T>(req: CallRequest, fn: (signal?: AbortSignal) => Promise<T>): Promise<T> {
     if (!req.shareKey) return this.runUnshared(req, fn);
     return this.shared.share(`${req.account}\u0000${req.shareKey}`, req.signal, (signal) =>
       this.runUnshared({ ...req, signal }, fn),
     );
   }
 
-  private async runUnshared<T>(req: CallRequest, fn: () => Promise<T>): Promise<T> {
+  private async runUnshared<T>(req: CallRequest, fn: (signal?: AbortSignal) => Promise<T>): Promise<T> {
     const ticket = await this.waitForTurn(req);
     try {
       let result: T;
       try {
-        result = await fn();
+        result = await fn(req.signal);
       } catch (err) {
         await this.ledger.settle(
           ticket.id,
@@ -144,6 +149,12 @@ export class Governor {
     const state = await this.opts.backend.state(now);
     const activity = { queued: this.queue.queuedFor(account), inFlight: this.running.has(account) };
     return quotaSnapshot(state, this.opts.limits, account, activity, now);
+  }
+
+  /** What is left of the windows over every account, as the store holds it (the metrics). */
+  async quotaLeft(): Promise<QuotaLeft[]> {
+    const now = this.now();
+    return quotaLeft(await this.opts.backend.state(now), this.opts.limits, now);
   }
 
   /** Stops the timer and the backend's listeners (tests, shutdown). */

@@ -11,6 +11,7 @@ import type { CachePolicy } from '../cache/server';
 import type { UpstreamGateway } from '../upstream/server';
 import type { HistoryStore } from './store/history-store';
 import type { VaultStore } from '../auth/server';
+import type { PageCacheStore } from '../cache/server';
 import { formatDuration } from '../i18n/format';
 import type { DayProgress } from './sync-day-progress';
 import { callsStillNeeded, typicalDayCalls } from './calls-needed';
@@ -33,6 +34,8 @@ export interface HistoryServiceDeps {
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'nextCallAt' | 'planCalls' | 'callsMade' | 'limits'>;
   runner: Pick<SyncRunner, 'kick' | 'cancel' | 'forget'>;
+  /** The page cache: deleting the local history forgets the key's cached pages and records too. */
+  cache: Pick<PageCacheStore, 'forget'>;
   policy: CachePolicy;
   config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
   now: () => number;
@@ -216,9 +219,41 @@ export class HistoryService {
     return this.get(account);
   }
 
-  /** Forgets the copy: records, days, results and settings. */
+  /**
+   * Deletes the secrets kept for copying while signed out of every copy of the API key (each of its
+   * enterprises), and turns that option off: "sign out everywhere" leaves nothing that can call the
+   * upstream as the key. Each copy then waits for the next sign-in. How many copies kept one.
+   */
+  async forgetKeptSecrets(apiKey: string): Promise<number> {
+    const kept = (await this.deps.history.allSettings()).filter(
+      (s) => s.apiKey === apiKey && (s.keepSignedOut || s.sealedSecret !== null),
+    );
+    await Promise.all(
+      kept.map((s) =>
+        this.inTurn(s.scope, async () => {
+          const current = await this.deps.history.getSettings(s.scope);
+          if (!current) return;
+          await this.deps.history.putSettings({
+            ...current,
+            keepSignedOut: false,
+            sealedSecret: null,
+            updatedAt: this.deps.now(),
+          });
+          this.deps.runner.kick(s.scope);
+        }),
+      ),
+    );
+    return kept.length;
+  }
+
+  /**
+   * Forgets the copy — records, days, results and settings — and the API key's cached pages and
+   * records (the cache is the key's: for a key of several enterprises, all of theirs): a person who
+   * deletes their local history expects no number or text of theirs left on disk.
+   */
   async delete(account: HistoryAccount): Promise<void> {
     const scope = scopeOf(account).key;
+    await this.deps.cache.forget(account.apiKey);
     await this.inTurn(scope, () => this.forget(scope));
   }
 
@@ -233,13 +268,29 @@ export class HistoryService {
     this.deps.index.invalidate(scope);
   }
 
-  /** Keeps every copy within its start day and HISTORY_MAX_DAYS (store maintenance, daily). */
+  /**
+   * Keeps every copy within its start day and HISTORY_MAX_DAYS, and the complete results of an
+   * account whose copy is off within the cache's retention (store maintenance, hourly).
+   */
   async enforceRetention(): Promise<void> {
     const now = this.deps.now();
-    for (const settings of await this.deps.history.allSettings()) {
+    const settingsOf = new Map((await this.deps.history.allSettings()).map((s) => [s.scope, s]));
+    for (const settings of settingsOf.values()) {
       const cut = firstKeptDay(settings.sinceDay, now, this.deps.config.HISTORY_MAX_DAYS);
       await this.deps.history.deleteBefore(settings.scope, cut);
       this.deps.index.invalidate(settings.scope);
+    }
+    // Complete results are copied with the copy on or off. With it off (never turned on, or
+    // turned off before a day was copied) they are what the page cache holds, kept as local
+    // history, and kept no longer than the cache keeps their pages: once the oldest is past that,
+    // the scope's results go, with every record (nothing else is held). Results of a copy that
+    // holds days follow the copy's own retention above.
+    for (const held of await this.deps.history.resultScopes()) {
+      const settings = settingsOf.get(held.scope);
+      if (held.days > 0 || settings?.enabled) continue;
+      if (this.deps.policy.expiresAt(held.oldestTo, held.oldestCreatedAt) > now) continue;
+      await this.deps.history.forgetResults(held.scope);
+      this.deps.index.invalidate(held.scope);
     }
   }
 }

@@ -312,7 +312,7 @@ describe('the local history', () => {
         });
         const answer = await h.transactions.page(account(), q);
         const want = expected(q);
-        expect(answer._meta.source).toMatch(/mixed|mirror/);
+        expect(answer._meta.source).toMatch(/mixed|history/);
         expect(answer._embedded.total_found).toBe(want.total);
         expect(answer._embedded.cdrs.map((c) => c.trx_id)).toEqual(want.ids);
       }

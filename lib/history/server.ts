@@ -3,6 +3,7 @@ import 'server-only';
  * What other features and the composition root may use of history on the server. Everything else in this folder is its own.
  */
 export { HistoryIndex } from './history-index';
+export { historyDayCounts, historyLagDays } from './history-figures';
 export { HistoryService } from './history-service';
 export { historySettingsOf, parseHistorySettings } from './settings-request';
 export { localSearchOf } from './local-query';

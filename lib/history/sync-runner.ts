@@ -57,9 +57,14 @@ export class SyncRunner {
   }
 
   /** Stops scheduling; a page being read is stored first (its call is paid for); days being built stop after their slice. */
-  async stop(): Promise<void> {
-    await this.loop.stop([...this.workers.values()], 'sync runner stopped');
+  async stop(graceMs?: number): Promise<void> {
+    await this.loop.stop([...this.workers.values()], 'sync runner stopped', graceMs);
     await this.builds.stop();
+  }
+
+  /** Whether the runner's loop runs (the readiness check). */
+  alive(): boolean {
+    return this.loop.alive(this.deps.now());
   }
 
   /** Something changed (the copy turned on, a sign-in, a scope deleted): look again now. */
@@ -95,6 +100,11 @@ export class SyncRunner {
         continue;
       }
       if (!(await this.deps.leases.tryAcquire(leaseOf(scope), this.holder, now, LEASE_MS))) continue;
+      // Stopped while the lease was being taken: the stop drains only the workers it saw.
+      if (this.loop.stopped) {
+        await this.deps.leases.release(leaseOf(scope), this.holder).catch(() => undefined);
+        return;
+      }
       this.startWorker(scope);
     }
     this.loop.wakeAt(wakeAt);

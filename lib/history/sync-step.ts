@@ -15,7 +15,8 @@ import type { Logger } from '../log';
 import { upstreamBase } from '../query/wire';
 import type { CachePolicy } from '../cache/server';
 import { callsSpentBy, type UpstreamAccount, type UpstreamGateway } from '../upstream/server';
-import { whenStoreAnswers } from '../db/unavailable';
+import { isStoreBlocked, whenStoreAnswers } from '../db/unavailable';
+import { paidPages } from '../background/server';
 import type { HistoryDay, HistorySettings, HistoryStore } from './store/history-store';
 import { stagedPage } from './store/staged-page';
 import type { VaultStore } from '../auth/server';
@@ -178,8 +179,12 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   );
   let body;
   let sent;
+  // A page paid for by a step whose store write failed (a full disk) is staged now, not paid again.
+  const paidKey = `sync:${scope}:${base.key}:${page}`;
   try {
-    ({ page: body, calls: sent } = await deps.gateway.query(account, { base, page, sortOrder: 'asc' }, 'sync', signal));
+    ({ page: body, calls: sent } = await paidPages().fetch(paidKey, () =>
+      deps.gateway.query(account, { base, page, sortOrder: 'asc' }, 'sync', signal),
+    ));
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
     return failed(deps, scope, settings, row, err, signedIn.kept);
@@ -200,7 +205,8 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   row.records += kept;
   const staged = cdrs.length > 0 ? stagedPage(cdrs) : null;
   // The page is paid for: staged even when the store cannot be written this moment (a database
-  // restarting), tried again for up to a minute.
+  // restarting), tried again for up to a minute; past that (a disk full until someone frees it)
+  // it stays held in memory for the next step.
   await whenStoreAnswers(() => finish(deps, scope, settings.apiKey, row, staged), {
     maxWaitMs: STAGE_WAIT_MS,
     onWait: (err, waitMs) =>
@@ -208,7 +214,11 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
         waitMs,
         error: err instanceof Error ? err.message : String(err),
       }),
+  }).catch((err: unknown) => {
+    if (!isStoreBlocked(err)) paidPages().stored(paidKey);
+    throw err;
   });
+  paidPages().stored(paidKey);
   return { next: 'continue' };
 }
 

@@ -9,7 +9,7 @@ import { brandCheck } from '../errors/brand';
  */
 import { type Problem, type ProblemSpec } from './problem-types';
 import { log } from '../log';
-import { isStoreUnavailable } from '../db/unavailable';
+import { isStoreFull, isStoreUnavailable } from '../db/unavailable';
 import type { Locale } from '../i18n/locales';
 import { msg, type Words } from '../i18n/message';
 import { translate } from '../i18n/translate';
@@ -139,20 +139,39 @@ export function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-/** The 503 of a store out of reach, for a handler that otherwise lets errors through (next-auth's); null for any other error. */
+/** When to try again while the store's disk is full: freeing space is an operator's minutes. */
+export const STORE_FULL_RETRY_AFTER_S = 60;
+
+/**
+ * The 503 of a store out of reach (507 of one whose disk is full), for a handler that otherwise
+ * lets errors through (next-auth's); null for any other error.
+ */
 export function storeUnavailableResponse(err: unknown, locale: Locale): Response | null {
-  if (!isStoreUnavailable(err)) return null;
+  if (!isStoreUnavailable(err) && !isStoreFull(err)) return null;
   const { problem, headers } = kernelProblem(err);
   return problemResponse(problem, locale, headers);
 }
 
 /**
- * The problems of the kernel's own errors: a ProblemError as it says, a store out of reach (503),
- * anything else a fault of ours (500, its text logged, never shown). Features map their own errors
+ * The problems of the kernel's own errors: a ProblemError as it says, a store whose disk is full
+ * (507), a store out of reach (503), anything else a fault of ours (500, its text logged, never shown). Features map their own errors
  * first (lib/root/error-problems.ts).
  */
 export function kernelProblem(err: unknown): { problem: ProblemSpec; headers: Record<string, string> } {
   if (err instanceof ProblemError) return { problem: err.spec, headers: err.headers };
+  if (isStoreFull(err)) {
+    log.error('handler.store_full', { error: err instanceof Error ? err.message : String(err) });
+    return {
+      problem: {
+        type: `${TYPE_BASE}store-full`,
+        title: msg('problems.storeFull.title'),
+        status: 507,
+        detail: msg('problems.storeFull.detail'),
+        retryAfterSeconds: STORE_FULL_RETRY_AFTER_S,
+      },
+      headers: { 'Retry-After': String(STORE_FULL_RETRY_AFTER_S) },
+    };
+  }
   if (isStoreUnavailable(err)) {
     log.warn('handler.store_unavailable', { error: err instanceof Error ? err.message : String(err) });
     return {

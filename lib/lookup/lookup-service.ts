@@ -18,6 +18,7 @@ import { parseUpstreamTimestamp, type Zone } from '../time/zones';
 import { callsSpentBy, UpstreamError, type UpstreamAccount, type UpstreamGateway } from '../upstream/server';
 import type { TransactionMeta } from './api';
 import { notVisibleRecentlyText, notVisibleText } from './words';
+import { countCacheAnswer } from '../metrics/server';
 
 /** How long an id the upstream did not know is answered "not found" without asking again. */
 const NOT_FOUND_TTL_MS = 5 * 60_000;
@@ -43,6 +44,17 @@ export class LookupService {
 
   /** The transaction `trxId` (as the records write it) presented in `tz`, and where it was found. */
   async lookUp(
+    account: UpstreamAccount,
+    trxId: string,
+    tz: Zone,
+    signal?: AbortSignal,
+  ): Promise<{ cdr: Cdr; meta: TransactionMeta }> {
+    const found = await this.find(account, trxId, tz, signal);
+    countCacheAnswer(found.meta.source, found.meta.calls);
+    return found;
+  }
+
+  private async find(
     account: UpstreamAccount,
     trxId: string,
     tz: Zone,

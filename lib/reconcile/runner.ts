@@ -56,9 +56,12 @@ export class ReconcileRunner {
     this.loop.start();
   }
 
-  /** Stops scheduling; steps in flight finish (their jobs resume at the next start, here or elsewhere). */
-  stop(): Promise<void> {
-    return this.loop.stop([...this.workers.values()], 'reconcile runner stopped');
+  /**
+   * Stops scheduling; steps in flight finish (their jobs resume at the next start, here or
+   * elsewhere), and one still busy after `graceMs` is aborted. Each worker gives its lease back as it ends.
+   */
+  stop(graceMs?: number): Promise<void> {
+    return this.loop.stop([...this.workers.values()], 'reconcile runner stopped', graceMs);
   }
 
   /** Something changed (a job started or deleted, an account came back): look again soon. */
@@ -123,6 +126,11 @@ export class ReconcileRunner {
       }
       // Another instance works on it: leave it (and the account's later jobs) to that instance.
       if (!(await leases.tryAcquire(leaseOf(job.id), this.holder, now, LEASE_MS))) continue;
+      // Stopped while the lease was being taken: the stop drains only the workers it saw.
+      if (this.loop.stopped) {
+        await leases.release(leaseOf(job.id), this.holder).catch(() => undefined);
+        return;
+      }
       this.startWorker(job.account, job.id);
     }
     this.loop.wakeAt(wakeAt);

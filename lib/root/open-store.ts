@@ -103,7 +103,7 @@ export async function openStore(
     ledger: createLedger(db),
     cache: createPageCache(db),
     vault: createVault(db),
-    exportJobs: createExportJobStore(db),
+    exportJobs: createExportJobStore(db, dialect),
     exportFiles: createExportFileStore(db),
     leases: createLeaseStore(db),
     history: createHistoryStore(db, dialect, writer, dayPacks),

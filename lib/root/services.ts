@@ -37,6 +37,9 @@ import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
 import { CachedPages, withMemoryCache } from '../cache/server';
 import { postgresGovernorBackend } from '../governor/server';
+import { exportJobCounts } from '../exports/server';
+import { historyDayCounts, historyLagDays } from '../history/server';
+import { installFigures } from '../metrics/server';
 import { ReconcileRunner, ReconcileService } from '../reconcile/server';
 
 /**
@@ -74,13 +77,19 @@ export interface Services {
   signInThrottle: SignInThrottle;
   /** Ends every session of an API key (lib/auth/end-sessions.ts); how many there were. */
   endSessions(apiKey: string, reason: SessionsEndReason): Promise<number>;
+  /**
+   * "Sign out everywhere": every session of the key ends, and so does copying while signed out
+   * (the secret each of its local histories kept is deleted). How many of each.
+   */
+  signOutEverywhere(apiKey: string): Promise<{ ended: number; keptSecretsDeleted: number }>;
   /** Starts background work (the export runner, store maintenance): at server start, not in tests. */
   start(): void;
   /**
    * Stops background work, letting each step in flight finish (a call out is paid for: its page is
-   * stored, not asked again after a restart). The store stays open for the requests still served.
+   * stored, not asked again after a restart) within `graceMs` (then it is aborted), and giving the
+   * leases back. The store stays open for the requests still served.
    */
-  stopBackground(): Promise<void>;
+  stopBackground(graceMs?: number): Promise<void>;
   /** Stops background work and closes the store. */
   close(): Promise<void>;
 }
@@ -172,6 +181,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     vault: store.vault,
     gateway,
     runner: syncRunner,
+    cache,
     policy,
     config,
     now,
@@ -227,9 +237,9 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     now,
   });
   let stopMaintenance: (() => void) | undefined;
-  const stopBackground = async () => {
+  const stopBackground = async (graceMs?: number) => {
     stopMaintenance?.();
-    await Promise.all([exportRunner.stop(), syncRunner.stop(), reconcileRunner.stop()]);
+    await Promise.all([exportRunner.stop(graceMs), syncRunner.stop(graceMs), reconcileRunner.stop(graceMs)]);
   };
   return {
     config,
@@ -249,7 +259,22 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     reconcileRunner,
     signInThrottle,
     endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
+    async signOutEverywhere(apiKey) {
+      const ended = await endSessions({ vault: store.vault, gateway }, apiKey, 'signed-out-everywhere');
+      const keptSecretsDeleted = await history.forgetKeptSecrets(apiKey);
+      if (keptSecretsDeleted > 0)
+        log.info('history.kept_secrets_deleted', { account: apiKey, copies: keptSecretsDeleted });
+      return { ended, keptSecretsDeleted };
+    },
     start() {
+      // The figures the metrics read from the store at each scrape (lib/metrics/figures.ts).
+      const figures = { db: store.db, history: store.history, policy, config, now };
+      installFigures({
+        quota: () => gateway.quotaLeft(),
+        historyDays: () => historyDayCounts(figures),
+        historyLagDays: () => historyLagDays(figures),
+        exportJobs: () => exportJobCounts(store.db),
+      });
       const signInStreakMs =
         Math.max(throttleRules.perKey.maxWaitMs, throttleRules.perAddress.maxWaitMs) + throttleRules.perKey.windowMs;
       stopMaintenance ??= scheduleMaintenance({

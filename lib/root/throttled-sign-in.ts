@@ -84,9 +84,11 @@ export async function throttledSignIn(
   );
   const decision = await services.signInThrottle.begin(apiKey, address);
   if (!decision.go) {
+    // Neither the key (it may be a secret typed into the wrong field) nor the address as they are:
+    // their keyed fingerprints, the same for the same value, as every other sign-in line.
     log.info('signin.throttled', {
       key: logFingerprint(apiKey),
-      address,
+      address: address === null ? null : logFingerprint(address),
       by: decision.by,
       waitSeconds: Math.ceil(decision.retryAfterMs / 1000),
     });

@@ -22,9 +22,10 @@ export interface UncoveredRange {
 
 export interface TransactionsMeta {
   /**
-   * Where the records came from: the local history (`mirror`, no call), the page cache (`cache`, no
-   * call, unless it stands in for a call that failed: `stale` says why, `calls` counts it), the upstream (`upstream`: calls were made for this answer), or the local history for part
-   * of the range and the upstream or its cache for the rest (`mixed`).
+   * Where the records came from: the local history (`history`, no call), the page cache (`cache`, no
+   * call, unless it stands in for a call that failed: `stale` says why, `calls` counts it), the
+   * upstream (`upstream`: calls were made for this answer), or the local history for part of the
+   * range and the upstream or its cache for the rest (`mixed`).
    */
   source: 'cache' | 'upstream' | 'history' | 'mixed';
   /**

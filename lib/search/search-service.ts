@@ -18,6 +18,7 @@ import { pagePositions, presentPage } from './answer';
 import { execute } from './execute';
 import { searchPlanOf, type Plan } from './plan';
 import { priceOf, type Planner } from './planner';
+import { countCacheAnswer } from '../metrics/server';
 
 export interface TransactionsServiceDeps {
   gateway: Pick<UpstreamGateway, 'query' | 'quota'>;
@@ -66,6 +67,7 @@ export class TransactionsService {
       end,
       signal,
     );
+    countCacheAnswer(answer.source, answer.calls);
     // Left out while the store cannot be read for it: the page itself may be paid for already.
     const quota = await unlessStoreUnavailable(this.quota(account), undefined);
     return presentPage(answer, query, { quota, policy: this.deps.policy, now: this.now() });

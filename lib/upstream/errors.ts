@@ -21,6 +21,8 @@ export interface UpstreamErrorDetails {
   status?: number;
   retryAfterMs?: number;
   upstreamMessage?: string;
+  /** Set when the answer was larger than UPSTREAM_MAX_BODY_BYTES (a `malformed` answer): that limit. */
+  maxBodyBytes?: number;
   cause?: unknown;
 }
 
@@ -42,13 +44,18 @@ export class UpstreamError extends Error {
   declare readonly retryAfterMs?: number;
   /** A short, credential-scrubbed excerpt of what the upstream said was wrong. */
   declare readonly upstreamMessage?: string;
+  /** The limit an answer went past (UPSTREAM_MAX_BODY_BYTES), when that is what was wrong. */
+  declare readonly maxBodyBytes?: number;
 
   constructor(kind: UpstreamErrorKind, message: string, details: UpstreamErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.kind = kind;
     // Assigned only when known, so `'status' in err` and logs stay honest.
-    const self = this as { -readonly [K in 'status' | 'retryAfterMs' | 'upstreamMessage']?: UpstreamError[K] };
+    const self = this as {
+      -readonly [K in 'status' | 'retryAfterMs' | 'upstreamMessage' | 'maxBodyBytes']?: UpstreamError[K];
+    };
     if (details.status !== undefined) self.status = details.status;
+    if (details.maxBodyBytes !== undefined) self.maxBodyBytes = details.maxBodyBytes;
     if (details.retryAfterMs !== undefined) self.retryAfterMs = details.retryAfterMs;
     if (details.upstreamMessage !== undefined) self.upstreamMessage = details.upstreamMessage;
   }

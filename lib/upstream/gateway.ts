@@ -17,12 +17,33 @@ import { requestKey, type UpstreamRequest } from '../query/wire';
 import { createTokenKeeper, type TokenKeeper } from './token-keeper';
 import { createUpstreamClient, type UpstreamClient, type UpstreamToken } from './report-api-client';
 import { CredentialsRefusedError, UpstreamError } from './errors';
+import { callOutcome } from './call-outcome';
+import { countUpstreamCall, observeGovernorWait } from '../metrics/server';
 
 /** Who is calling: the upstream account (API key) and how to get its secret for a renewal. */
 export interface UpstreamAccount {
   apiKey: string;
   enterpriseId: string | null;
   credentials: () => Promise<{ apiKey: string; secret: string }>;
+}
+
+/**
+ * A call as sent, counted (sms_upstream_calls_total) by class and how it ended, with how long it
+ * waited in the governor since `askedAt` (performance.now()) for its turn: the one place every
+ * call the upstream receives passes.
+ */
+function counted<T>(cls: CallClass, askedAt: number, send: () => Promise<T>): Promise<T> {
+  observeGovernorWait(cls, (performance.now() - askedAt) / 1000);
+  return send().then(
+    (value) => {
+      countUpstreamCall(cls, '2xx');
+      return value;
+    },
+    (err: unknown) => {
+      countUpstreamCall(cls, callOutcome(err));
+      throw err;
+    },
+  );
 }
 
 /** Without Retry-After, a 429 is read as "this minute is used up". */
@@ -37,11 +58,11 @@ function holdingOn429<T>(
   account: string,
   kind: string,
   now: () => number,
-  send: () => Promise<T>,
-): () => Promise<T> {
-  return async () => {
+  send: (signal?: AbortSignal) => Promise<T>,
+): (signal?: AbortSignal) => Promise<T> {
+  return async (signal) => {
     try {
-      return await send();
+      return await send(signal);
     } catch (err) {
       if (err instanceof UpstreamError && err.kind === 'rate_limited') {
         const wait = err.retryAfterMs ?? DEFAULT_429_WAIT_MS;
@@ -143,9 +164,12 @@ export class UpstreamGateway {
   async verifyCredentials(apiKey: string, secret: string, opts: { knownAddress: boolean }): Promise<UpstreamToken> {
     // From an address the key signed in from lately, or not: the latter takes only part of the cap.
     const cls = opts.knownAddress ? 'signin' : 'signin-new';
+    const askedAt = performance.now();
     const token = await this.governor.run(
       { account: SIGN_IN_ACCOUNT, cls, kind: 'token', maxWaitMs: SIGN_IN_MAX_WAIT_MS },
-      holdingOn429(this.governor, SIGN_IN_ACCOUNT, 'signin', this.now, () => this.client.getToken(apiKey, secret)),
+      holdingOn429(this.governor, SIGN_IN_ACCOUNT, 'signin', this.now, () =>
+        counted(cls, askedAt, () => this.client.getToken(apiKey, secret)),
+      ),
     );
     this.tokens.prime(apiKey, token);
     return token;
@@ -161,8 +185,8 @@ export class UpstreamGateway {
     cls: QueryClass,
     signal?: AbortSignal,
   ): Promise<{ page: ResultPage; calls: number }> {
-    const { value, sent } = await this.call(account, cls, 'query', requestKey(req), signal, (token) =>
-      this.client.queryTransactions(token, req),
+    const { value, sent } = await this.call(account, cls, 'query', requestKey(req), signal, (token, flight) =>
+      this.client.queryTransactions(token, req, flight),
     );
     return { page: value, calls: sent };
   }
@@ -185,6 +209,11 @@ export class UpstreamGateway {
   /** The limits the governor holds (for what the exports page says about rates and the reserve). */
   get limits() {
     return this.governor.limits;
+  }
+
+  /** What is left of the windows over every account (the metrics). */
+  quotaLeft() {
+    return this.governor.quotaLeft();
   }
 
   /** What the account has left (the quota meter, and `_meta.quota` of every answer). */
@@ -267,7 +296,7 @@ export class UpstreamGateway {
     kind: string,
     shareKey: string,
     signal: AbortSignal | undefined,
-    send: (token: string) => Promise<T>,
+    send: (token: string, signal?: AbortSignal) => Promise<T>,
   ): Promise<{ value: T; sent: number }> {
     const refusedKey = `${account.apiKey}\u0000${account.enterpriseId ?? ''}\u0000${shareKey}`;
     const refused = this.forbidden.get(refusedKey);
@@ -292,10 +321,14 @@ export class UpstreamGateway {
       // upstream clock behind ours, every token would look spent (the 401 path copes then).
       const until = token.validUntil.getTime();
       const judged = until - this.now() > TOKEN_MARGIN_MS;
-      const sendWhileGood = () => {
+      const askedAt = performance.now();
+      // Background work gives up its call in flight when it is cancelled or the server stops (the
+      // signal of everyone sharing the call: a person's identical request keeps it going); a
+      // person's call runs to its answer, which is paid for and kept even if they left.
+      const sendWhileGood = (flight?: AbortSignal) => {
         if (judged && until - this.now() < TOKEN_MARGIN_MS) throw new TokenRanOutError();
         sent += 1;
-        return send(token.token);
+        return counted(cls, askedAt, () => send(token.token, cls === 'interactive' ? undefined : flight));
       };
       try {
         const value = await this.governor.run(
@@ -352,7 +385,11 @@ export function createGateway(
   now: () => number = Date.now,
   hooks: GatewayHooks = {},
 ): UpstreamGateway {
-  const client = createUpstreamClient({ baseUrl: config.UPSTREAM_BASE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const client = createUpstreamClient({
+    baseUrl: config.UPSTREAM_BASE_URL,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes: config.UPSTREAM_MAX_BODY_BYTES,
+  });
   const governor = new Governor({
     backend,
     limits: upstreamLimits(config),
@@ -363,11 +400,15 @@ export function createGateway(
       log.warn('governor.ledger_write_failed', { error: err instanceof Error ? err.message : String(err) }),
   });
   const governedTokens = {
-    getToken: (apiKey: string, secret: string) =>
-      governor.run(
+    getToken: (apiKey: string, secret: string) => {
+      const askedAt = performance.now();
+      return governor.run(
         { account: apiKey, cls: 'renewal', kind: 'token' },
-        holdingOn429(governor, apiKey, 'token', now, () => client.getToken(apiKey, secret)),
-      ),
+        holdingOn429(governor, apiKey, 'token', now, () =>
+          counted('renewal', askedAt, () => client.getToken(apiKey, secret)),
+        ),
+      );
+    },
   };
   const tokens = createTokenKeeper({
     client: governedTokens,

@@ -11,13 +11,15 @@ import { untilAborted } from './abort';
 import { extractUpstreamMessage } from './error-body';
 import { kindForStatus, UpstreamError } from './errors';
 import { parseRetryAfter } from './retry-after';
-import type { Transport, TransportResponse } from './node-transport';
+import { BodyTooLargeError, type Transport, type TransportResponse } from './node-transport';
 
 export interface HttpContext {
   /** Sends the GET: ./node-transport.ts in the server; a fake `fetch` (same shape) in unit tests. */
   transport: Transport;
   timeoutMs: number;
   now: () => number;
+  /** The largest answer read, as sent and decompressed (UPSTREAM_MAX_BODY_BYTES); unbounded when unset (tests). */
+  maxBodyBytes?: number;
 }
 
 export interface GetJsonRequest<S extends z.ZodType> {
@@ -54,7 +56,13 @@ export async function getJson<S extends z.ZodType>(ctx: HttpContext, req: GetJso
     // `manual`: a redirect is not followed, so the credential never travels to an address we were
     // not configured with. The upstream has no documented redirects.
     res = await untilAborted(
-      ctx.transport(req.url, { method: 'GET', headers: req.headers, signal, redirect: 'manual' }),
+      ctx.transport(req.url, {
+        method: 'GET',
+        headers: req.headers,
+        signal,
+        redirect: 'manual',
+        ...(ctx.maxBodyBytes !== undefined ? { maxBodyBytes: ctx.maxBodyBytes } : {}),
+      }),
       signal,
     );
   } catch (err) {
@@ -64,6 +72,13 @@ export async function getJson<S extends z.ZodType>(ctx: HttpContext, req: GetJso
   try {
     text = await untilAborted(res.text(), signal);
   } catch (err) {
+    // Too large to read: given up, whatever it held (a runaway or hostile answer must not fill memory).
+    if (err instanceof BodyTooLargeError && res.status >= 200 && res.status <= 299)
+      throw new UpstreamError(
+        'malformed',
+        `${label}: the answer (HTTP ${res.status}) is larger than ${err.maxBodyBytes} bytes (UPSTREAM_MAX_BODY_BYTES); it was not read.`,
+        { status: res.status, maxBodyBytes: err.maxBodyBytes },
+      );
     // An error answer whose body cannot be read is still that answer: its status (a 429's
     // Retry-After, a 401's renewal) decides what happens next, not the broken body.
     if (res.status >= 200 && res.status <= 299) return failed(err, 'body');

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeTransport, nodeTransport, type TransportRequest } from './node-transport';
+import { BodyTooLargeError, createNodeTransport, nodeTransport, type TransportRequest } from './node-transport';
 
 /** A real HTTP server on loopback whose answer each test sets; it counts connections and keeps the last request's headers. */
 let server: http.Server;
@@ -199,5 +199,37 @@ describe('nodeTransport', () => {
         redirect: 'manual',
       }),
     ).rejects.toThrow(/only http and https/);
+  });
+
+  it('stops reading an answer past maxBodyBytes: declared, streamed without a length, or a small gzip that inflates past it', async () => {
+    const limit = 64 * 1024;
+    const big = Buffer.alloc(limit + 1, 0x61);
+    const cases: Record<string, (res: http.ServerResponse) => void> = {
+      declared: (res) => {
+        res.writeHead(200, { 'Content-Length': String(big.length) });
+        res.end(big);
+      },
+      chunked: (res) => {
+        res.writeHead(200);
+        res.write(big.subarray(0, limit / 2));
+        setTimeout(() => res.end(big.subarray(limit / 2)), 10);
+      },
+      // About 100 bytes on the wire, 64 KiB + 1 once inflated.
+      gzipBomb: (res) => {
+        res.writeHead(200, { 'Content-Encoding': 'gzip' });
+        res.end(zlib.gzipSync(big));
+      },
+    };
+    for (const [name, send] of Object.entries(cases)) {
+      answer = (_req, res) => send(res);
+      const res = await get(`/${name}`, { maxBodyBytes: limit });
+      await expect(res.text(), name).rejects.toBeInstanceOf(BodyTooLargeError);
+    }
+    // At the limit exactly, it is read.
+    answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Encoding': 'gzip' });
+      res.end(zlib.gzipSync(big.subarray(0, limit)));
+    };
+    expect((await (await get('/at-limit', { maxBodyBytes: limit })).text()).length).toBe(limit);
   });
 });

@@ -25,6 +25,8 @@ export interface TransportRequest {
   method: 'GET';
   headers: Record<string, string>;
   signal: AbortSignal;
+  /** The most bytes read of the answer, as sent and once decompressed; past it the text rejects with BodyTooLargeError. */
+  maxBodyBytes?: number;
   /** Always `manual`: nothing here follows a redirect (see http.ts). */
   redirect: 'manual';
 }
@@ -49,6 +51,17 @@ export const IDLE_CONNECTION_MS = 4_000;
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'User-Agent': 'node', 'Accept-Encoding': 'gzip, deflate' };
 
 /**
+ * An answer larger than the request's `maxBodyBytes`, as sent or once decompressed (a small gzip
+ * can hold gigabytes of zeros): it is not read further, and nothing of it is kept.
+ */
+export class BodyTooLargeError extends Error {
+  constructor(readonly maxBodyBytes: number) {
+    super(`the answer is larger than ${maxBodyBytes} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+/**
  * Decoding as `fetch` (undici) decodes, leniently: a body cut short or without its gzip trailer
  * gives what it holds (the caller then finds it is not whole JSON and says "truncated?"), `deflate`
  * is read zlib-wrapped or raw (servers send both), a list of codings is undone last first, an empty
@@ -57,38 +70,74 @@ const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'User-Agent': 'node'
  */
 const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
 
-function decode(bytes: Buffer, contentEncoding: string | undefined): Buffer {
+function decode(bytes: Buffer, contentEncoding: string | undefined, maxBytes: number): Buffer {
   const codings = (contentEncoding ?? '')
     .toLowerCase()
     .split(',')
     .map((c) => c.trim())
     .filter((c) => c !== '' && c !== 'identity');
+  // zlib stops at maxOutputLength rather than building the whole output first.
+  const bounded = { ...LENIENT, maxOutputLength: maxBytes };
   let out = bytes;
-  for (const coding of codings.reverse()) {
-    if (out.length === 0) return out;
-    if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out, LENIENT);
-    // A zlib stream's first byte names the deflate method (8) in its low bits; raw deflate does not.
-    else if (coding === 'deflate')
-      out = (out[0]! & 0x0f) === 0x08 ? zlib.inflateSync(out, LENIENT) : zlib.inflateRawSync(out, LENIENT);
-    else if (coding === 'br')
-      out = zlib.brotliDecompressSync(out, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
-    else return out;
+  try {
+    for (const coding of codings.reverse()) {
+      if (out.length === 0) return out;
+      if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out, bounded);
+      // A zlib stream's first byte names the deflate method (8) in its low bits; raw deflate does not.
+      else if (coding === 'deflate')
+        out = (out[0]! & 0x0f) === 0x08 ? zlib.inflateSync(out, bounded) : zlib.inflateRawSync(out, bounded);
+      else if (coding === 'br')
+        out = zlib.brotliDecompressSync(out, {
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          maxOutputLength: maxBytes,
+        });
+      else return out;
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new BodyTooLargeError(maxBytes);
+    throw err;
   }
   return out;
 }
 
-/** The whole body as text: bytes gathered first, so a character split between chunks stays whole. */
-async function bodyText(res: IncomingMessage): Promise<string> {
+/**
+ * Read without a limit: kept only for a caller that gives none (tests); the upstream client always
+ * gives UPSTREAM_MAX_BODY_BYTES.
+ */
+const UNBOUNDED = 2 ** 31 - 1;
+
+/**
+ * The whole body as text: bytes gathered first, so a character split between chunks stays whole.
+ * At most `maxBytes` as sent (the connection is dropped past it) and once decoded.
+ */
+async function bodyText(res: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
+  let received = 0;
   await new Promise<void>((resolve, reject) => {
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      // Rejected before the connection is dropped: dropping it says "closed before complete" at once.
+      reject(new BodyTooLargeError(maxBytes));
+      res.destroy();
+      return;
+    }
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) {
+        chunks.length = 0;
+        reject(new BodyTooLargeError(maxBytes));
+        res.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
     res.on('end', resolve);
     res.on('error', reject);
     // The connection closed before the body was complete (the stream itself may not say so).
     res.on('aborted', () => reject(new Error('the connection closed before the answer was complete')));
   });
   return new TextDecoder('utf-8').decode(
-    decode(Buffer.concat(chunks), headerValue(res.headers['content-encoding']) ?? undefined),
+    decode(Buffer.concat(chunks), headerValue(res.headers['content-encoding']) ?? undefined, maxBytes),
   );
 }
 
@@ -127,7 +176,7 @@ export function createNodeTransport(options: { idleMs?: number } = {}): Transpor
         (res) => {
           // Read at once, with every error handled from the start: an abort or a broken connection
           // before the caller asks for the text must not leave an error event with no listener.
-          const read = bodyText(res);
+          const read = bodyText(res, init.maxBodyBytes ?? UNBOUNDED);
           read.catch(() => undefined);
           resolve({
             status: res.statusCode ?? 0,

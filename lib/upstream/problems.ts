@@ -96,6 +96,17 @@ export function upstreamProblem(err: UpstreamError): { problem: ProblemSpec; hea
         headers: { 'Retry-After': '30' },
       };
     case 'malformed':
+      if (err.maxBodyBytes !== undefined)
+        return {
+          problem: {
+            type: `${TYPE_BASE}upstream-too-large`,
+            title: msg('problems.upstream.tooLarge.title'),
+            status: 502,
+            // As a string: the byte count reads as the setting an operator writes, without separators.
+            detail: msg('problems.upstream.tooLarge.detail', { maxBytes: String(err.maxBodyBytes) }),
+          },
+          headers: {},
+        };
       return {
         problem: {
           type: `${TYPE_BASE}upstream-malformed`,

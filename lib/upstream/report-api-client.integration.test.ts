@@ -8,6 +8,8 @@ import { startSimulator } from '../../simulator/server';
 import { formatWallClock } from '../time/zones';
 import { createUpstreamClient, type UpstreamClient } from './report-api-client';
 import { UpstreamError } from './errors';
+import { upstreamProblem } from './problems';
+import { renderProblem } from '../http/problem';
 import { baseOf, type UpstreamRequest } from '../query/wire';
 import { createTokenKeeper } from './token-keeper';
 
@@ -106,6 +108,20 @@ describe('client ↔ simulator', () => {
       expect(cdr.delivery_status).toBe('DELIVRD');
       expect(cdr.date_received).toMatch(/\+0900$/);
     }
+  });
+
+  it('gives up an answer larger than UPSTREAM_MAX_BODY_BYTES, read or gzipped, and says so as a 502', async () => {
+    const small = createUpstreamClient({ baseUrl: sim.url, timeoutMs: 5_000, maxBodyBytes: 8 * 1024 });
+    const err = await failure(small.queryTransactions(token, lastDays(3, { 'page-size': '100' })));
+    expect(err.kind).toBe('malformed');
+    expect(err.status).toBe(200);
+    expect(err.maxBodyBytes).toBe(8 * 1024);
+    expect(err.message).toMatch(/larger than 8192 bytes \(UPSTREAM_MAX_BODY_BYTES\)/);
+    const problem = renderProblem(upstreamProblem(err).problem, 'en');
+    expect(problem.status).toBe(502);
+    expect(problem.detail).toContain('UPSTREAM_MAX_BODY_BYTES');
+    // A page under the limit is read as before.
+    expect((await small.queryTransactions(token, lastDays(3, { 'page-size': '1' })))._embedded.cdrs).toHaveLength(1);
   });
 
   it('works with a base URL that ends in a slash', async () => {

@@ -22,6 +22,8 @@ export interface UpstreamClientOptions {
   baseUrl: string;
   /** Per call, connection to last byte of the body. Default 20000. */
   timeoutMs?: number;
+  /** The largest answer read, as sent and decompressed (UPSTREAM_MAX_BODY_BYTES); unbounded when unset. */
+  maxBodyBytes?: number;
   /** How a GET is sent (default: ./node-transport.ts); unit tests pass a fake `fetch`. */
   transport?: Transport;
   userAgent?: string;
@@ -71,6 +73,7 @@ export function createUpstreamClient(opts: UpstreamClientOptions): UpstreamClien
     transport: opts.transport ?? nodeTransport,
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     now: opts.now ?? Date.now,
+    ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}),
   };
   const extra: Record<string, string> = opts.userAgent ? { 'User-Agent': opts.userAgent } : {};
 

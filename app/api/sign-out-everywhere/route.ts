@@ -1,8 +1,9 @@
 /**
  * POST /api/sign-out-everywhere: ends every session of the signed-in API key — this browser's, the
- * others', a script's, a copied cookie's — and answers how many ended (`{"ended": 3}`). Each ended
- * session's next request meets sign-in. Refused from another site, like everything that changes what
- * the account owns.
+ * others', a script's, a copied cookie's — and deletes the secret any of its local histories kept to
+ * go on copying while signed out; answers how many of each (`{"ended": 3, "keptSecretsDeleted": 1}`).
+ * Each ended session's next request meets sign-in. Refused from another site, like everything that
+ * changes what the account owns.
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
@@ -12,8 +13,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const POST = withAccount(
-  async (_req, account, services) =>
-    json({ ended: await services.endSessions(account.apiKey, 'signed-out-everywhere') }),
+  async (_req, account, services) => json(await services.signOutEverywhere(account.apiKey)),
   { refuseCrossSite: true },
 );
 

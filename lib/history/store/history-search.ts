@@ -11,7 +11,7 @@ import 'server-only';
  * Every search names its scope: one account's copy is never read for another.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { searchFolded } from '../../cdr/typed-text';
+import { prefixSuccessor, searchFolded } from '../../cdr/typed-text';
 import { DAY_MS, HOUR_MS } from '../../time/units';
 import { joinRanges, type TimeRange } from '../../query/ranges';
 import { packPlan, utcDaysOf } from './pack-plan';
@@ -175,9 +175,9 @@ const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 function ftsMatch(text: string): RawBuilder<string> {
   const needle = text.toLowerCase();
   if ([...needle].length !== 2) return sql<string>`${phrase(needle)}`;
-  const last = [...needle].pop()!;
-  const upper = needle.slice(0, needle.length - last.length) + String.fromCodePoint(last.codePointAt(0)! + 1);
-  return sql<string>`(select coalesce(group_concat('"' || replace(term, '"', '""') || '"', ' OR '), '""') from history_fts_vocab where term >= ${needle} and term < ${upper})`;
+  const upper = prefixSuccessor(needle);
+  const below = upper === null ? sql`` : sql` and term < ${upper}`;
+  return sql<string>`(select coalesce(group_concat('"' || replace(term, '"', '""') || '"', ' OR '), '""') from history_fts_vocab where term >= ${needle}${below})`;
 }
 
 /**

@@ -126,6 +126,13 @@ export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
    * complete. Until it is written nothing reads the range from here.
    */
   putResult(scope: string, result: HistoryResult, records: number, now: number): Promise<void>;
+  /** Every scope holding complete results, with when its oldest was copied and how many days it holds. */
+  resultScopes(): Promise<{ scope: string; oldestCreatedAt: number; oldestTo: number; days: number }[]>;
+  /**
+   * Forgets a scope's complete results and every record of it (a copy that is off holds nothing
+   * else): records, bodies, text index, rollups. Its settings, if any, stay.
+   */
+  forgetResults(scope: string): Promise<void>;
 
   /** Asks for the packs of the scope's complete days that have none (built when the writer is idle); answers how many. */
   queueMissingPacks(scope: string): Promise<number>;
@@ -466,6 +473,36 @@ export function createHistoryStore(
             .doUpdateSet({ from_ms: row.from_ms, to_ms: row.to_ms, records: row.records, created_at: now }),
         )
         .execute();
+    },
+
+    async resultScopes() {
+      const rows = await db
+        .selectFrom('history_results as r')
+        .select((eb) => [
+          'r.scope',
+          eb.fn.min<number | string>('r.created_at').as('oldest_created'),
+          eb.fn.min<number | string>('r.to_ms').as('oldest_to'),
+          eb
+            .selectFrom('history_days as d')
+            .select((d) => d.fn.countAll<number | string>().as('n'))
+            .whereRef('d.scope', '=', 'r.scope')
+            .as('days'),
+        ])
+        .groupBy('r.scope')
+        .execute();
+      return rows.map((r) => ({
+        scope: r.scope,
+        oldestCreatedAt: Number(r.oldest_created),
+        oldestTo: Number(r.oldest_to),
+        days: Number(r.days ?? 0),
+      }));
+    },
+    async forgetResults(scope) {
+      // What says the results exist goes first: from then on nothing reads their records.
+      await db.deleteFrom('history_results').where('scope', '=', scope).execute();
+      await writer.deleteScope(scope);
+      dayPacks.evict(scope);
+      if (dialect === 'sqlite') await sql`pragma main.wal_checkpoint(TRUNCATE)`.execute(db);
     },
 
     record: search.record,
