@@ -64,6 +64,11 @@ export class ReconcileRunner {
     return this.loop.stop([...this.workers.values()], 'reconcile runner stopped', graceMs);
   }
 
+  /** Whether the runner's loop runs (the readiness check, lib/root/readiness.ts). */
+  alive(): boolean {
+    return this.loop.alive(this.deps.now());
+  }
+
   /** Something changed (a job started or deleted, an account came back): look again soon. */
   kick(): void {
     this.loop.kick();
