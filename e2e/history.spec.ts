@@ -153,8 +153,23 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   await expect(page.getByTestId('history-records')).toHaveText(`${count(total)} records`);
   await expect(page.getByTestId('history-calls-left')).toHaveText('None');
   await expect(page.getByTestId('history-complete-at')).toHaveText('Already complete');
+  // The simulator serves at most 100 a page unless told otherwise (the seed's recommendation) and
+  // refuses more: the sync's first page, asked with 1,000, fell back to 100, and the page says so.
+  await expect(page.getByTestId('history-page-size')).toHaveText(
+    '100 records a call: the Report API refused 1,000 a page (400)',
+  );
+  const sized = await mirrorState(api);
+  expect(sized.pageSize).toMatchObject({ size: 100, source: 'fallback', refused: { asked: 1000, status: 400 } });
+  // What the sync keeps up with: its calls a day at the account's limits, times the page size.
+  expect(sized.keepsUpWith).toBeGreaterThan(0);
+  expect(sized.keepsUpWith % 100).toBe(0);
+  await expect(page.getByTestId('history-keeps-up-with')).toHaveText(
+    `About ${count(sized.keepsUpWith)} messages a day`,
+  );
+  // A call a page: each day's records in pages of 100.
+  const pages = settled.reduce((n, day) => n + Math.max(1, Math.ceil(recordsOn(day).length / 100)), 0);
   expect(Number((await page.getByTestId('history-calls-today').innerText()).replace(/,/g, ''))).toBeGreaterThanOrEqual(
-    Math.ceil(total / 100),
+    pages,
   );
   await expect(page.locator('[data-testid="history-day"][data-state="unsettled"]').first()).toHaveAttribute(
     'aria-label',

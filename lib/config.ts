@@ -38,6 +38,8 @@ const httpUrl = (example: string) =>
     .url()
     .refine((u) => /^https?:\/\/[^/]/i.test(u), `must be an http:// or https:// URL with its scheme, e.g. ${example}`);
 
+const PAGE_SIZE_WORDS = 'must be auto or a whole number of at least 1 (e.g. 100)';
+
 export const configSchema = z
   .object({
     UPSTREAM_BASE_URL: z.preprocess(
@@ -63,8 +65,19 @@ export const configSchema = z
     UPSTREAM_TOKEN_LIMIT_PER_MINUTE: int(10, 1),
     /** How much longer than its window a call is counted: the upstream counts a call when it arrives. */
     UPSTREAM_WINDOW_MARGIN_MS: int(1000, 0).pipe(z.number().max(MAX_WINDOW_MARGIN_MS)),
-    /** The upstream's largest page size (undocumented; the seed recommends at most 100). */
-    UPSTREAM_PAGE_SIZE: int(100, 1),
+    /**
+     * The page size background reads (the local history's copy, exports) ask the upstream for:
+     * `auto` finds the largest it accepts with one probe (lib/history/sync-page-size.ts); a number
+     * pins it. The upstream documents no maximum (the seed recommends 25 to 100).
+     */
+    UPSTREAM_PAGE_SIZE: z.preprocess(
+      unsetIfEmpty,
+      z
+        .union([z.literal('auto'), z.coerce.number().int().min(1, PAGE_SIZE_WORDS)], { error: PAGE_SIZE_WORDS })
+        .default('auto'),
+    ),
+    /** The page size `auto` asks for first (comparable CDR APIs accept up to 1,000). */
+    UPSTREAM_PAGE_SIZE_PROBE: int(1000, 2),
     /** Calls of each hour and day that background work (exports, the local history) leaves for people. */
     UPSTREAM_BACKGROUND_RESERVE: int(3, 0),
     /** The largest share of any window the local history's sync may take. */

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody, isLoopback, readBody, sendJson } from './http';
 import { parseFaultSpec, type FaultSpec } from './faults';
 import type { SimStats } from './stats';
+import { PAGE_SIZE_OVER, type PageSizeLimit } from './params';
 
 export const ADMIN_PREFIX = '/__admin/';
 
@@ -15,6 +16,8 @@ export interface AdminContext {
   setFaults(f: FaultSpec): void;
   clearFaults(): void;
   currentFaults(): unknown;
+  pageSizeLimit(): PageSizeLimit;
+  setPageSizeLimit(limit: Partial<PageSizeLimit>): void;
   /** Rotates an account's secret; false when no account has that key. */
   setSecret(apiKey: string, secret: string): boolean;
   /**
@@ -66,6 +69,27 @@ export async function handleAdmin(
       if (!parsed.ok) return reply(400, errorBody(400, parsed.message));
       ctx.setFaults(parsed.spec);
       return reply(200, { ok: true, faults: ctx.currentFaults() });
+    }
+    case `${ADMIN_PREFIX}page-size`: {
+      // The largest page-size served and what happens above it, changed while running (an
+      // upstream that accepted 1,000 a page and refuses it later): {"max": 100, "over": "refuse"}.
+      if (method === 'GET') return reply(200, ctx.pageSizeLimit());
+      if (method !== 'POST') return allow('GET, POST');
+      let input: { max?: unknown; over?: unknown };
+      try {
+        input = JSON.parse(await readBody(req)) as typeof input;
+      } catch {
+        return reply(400, errorBody(400, 'the body must be JSON: {"max": 100, "over": "refuse"}'));
+      }
+      const maxOk = input?.max === undefined || (Number.isSafeInteger(input.max) && (input.max as number) >= 1);
+      const overOk = input?.over === undefined || (PAGE_SIZE_OVER as readonly unknown[]).includes(input.over);
+      if (!maxOk || !overOk)
+        return reply(400, errorBody(400, `max must be a whole number >= 1, over one of ${PAGE_SIZE_OVER.join(', ')}`));
+      ctx.setPageSizeLimit({
+        ...(input.max !== undefined ? { max: input.max as number } : {}),
+        ...(input.over !== undefined ? { over: input.over as PageSizeLimit['over'] } : {}),
+      });
+      return reply(200, ctx.pageSizeLimit());
     }
     case `${ADMIN_PREFIX}limits`: {
       if (method !== 'POST') return allow('POST');

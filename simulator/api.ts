@@ -11,7 +11,7 @@ import type { Dataset } from './dataset';
 import type { FaultState, AppliedFaults } from './faults';
 import { clientIp, errorBody, htmlErrorPage, isJsonUtf8, JSON_TYPE, mediaTypes, send, sendJson } from './http';
 import type { RateLimiter } from './limits';
-import { parseQueryParams, parseTz, type QueryParams } from './params';
+import { parseQueryParams, parseTz, type PageSizeLimit, type QueryParams } from './params';
 import type { RequestKind, StatsRecorder } from './stats';
 import { formatValidUntil, type TokenIssuer } from './tokens';
 
@@ -28,7 +28,8 @@ export interface ApiContext {
   stats: StatsRecorder;
   faults: FaultState;
   now: () => number;
-  maxPageSize: number;
+  /** The largest page-size served and what happens above it (changed at run time: setPageSizeLimit). */
+  pageSize: PageSizeLimit;
   /** Added to every request. */
   latencyMs: number;
   /** Added to token requests only, on top of latencyMs: a real token endpoint is slow (~200 ms). */
@@ -190,7 +191,7 @@ function enterpriseScope(
 }
 
 function answerQuery(ctx: ApiContext, url: URL, credential: Credential, now: number): Answer {
-  const parsed = parseQueryParams(url.searchParams, ctx.maxPageSize);
+  const parsed = parseQueryParams(url.searchParams, ctx.pageSize);
   if (!parsed.ok) return error(400, parsed.message);
   const q = parsed.value;
   const scope = enterpriseScope(credential, q.enterpriseId);

@@ -252,6 +252,8 @@ describe('admin endpoints', () => {
       currentFaults: () => null,
       setSecret: () => true,
       resetSecrets: () => {},
+      pageSizeLimit: () => ({ max: 100, over: 'refuse' }),
+      setPageSizeLimit: () => {},
       setLimits: () => true,
     };
     expect(await handleAdmin(ctx, req, res, '/__admin/stats')).toBe(403);

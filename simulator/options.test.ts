@@ -23,6 +23,8 @@ describe('parseCli', () => {
         '60',
         '--max-page-size',
         '50',
+        '--page-size-over',
+        'clamp',
         '--limit-in-flight',
         '2',
         '--limit-per-minute',
@@ -50,6 +52,7 @@ describe('parseCli', () => {
         perDay: 33000,
         tokenTtlSeconds: 60,
         maxPageSize: 50,
+        pageSizeOver: 'clamp',
         latencyMs: 25,
         tokenLatencyMs: 200,
         quiet: true,
@@ -118,6 +121,7 @@ describe('parseCli', () => {
       ['--days', '0'],
       ['--per-day', '-5'],
       ['--token-latency', '-1'],
+      ['--page-size-over', 'shrink'],
       ['stray'],
     ]) {
       const r = parseCli(argv, {});
@@ -136,6 +140,7 @@ describe('parseCli', () => {
       '--per-day',
       '--token-ttl',
       '--max-page-size',
+      '--page-size-over',
       '--limit-in-flight',
       '--limit-per-minute',
       '--limit-per-hour',

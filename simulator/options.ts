@@ -5,6 +5,7 @@
  */
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { SIMULATOR_DEFAULTS, type SimulatorOptions } from './server';
+import { PAGE_SIZE_OVER, type PageSizeOver } from './params';
 
 interface NumberOption {
   flag: string;
@@ -116,6 +117,8 @@ export function usage(): string {
     'usage: npm run sim -- [options]',
     ...NUMBER_OPTIONS.map((n) => `  --${n.flag} <n>`.padEnd(28) + `${n.describe}  [${n.env}]`),
     `  --host <address>`.padEnd(28) + `address to bind (${SIMULATOR_DEFAULTS.host})  [SIM_HOST]`,
+    `  --page-size-over <how>`.padEnd(28) +
+      `above --max-page-size: ${PAGE_SIZE_OVER.join(' (400) or ')} (serve the largest) (${SIMULATOR_DEFAULTS.pageSizeOver})  [SIM_PAGE_SIZE_OVER]`,
     ...BOOLEAN_OPTIONS.map((b) => `  --${b.flag}`.padEnd(28) + `${b.describe}  [${b.env}=1]`),
     `  --help`.padEnd(28) + 'this text',
   ];
@@ -138,7 +141,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
       flags.set(name, true);
       continue;
     }
-    if (name !== 'host' && !NUMBER_OPTIONS.some((n) => n.flag === name))
+    if (name !== 'host' && name !== 'page-size-over' && !NUMBER_OPTIONS.some((n) => n.flag === name))
       return { ok: false, message: `unknown option --${name}` };
     const value = inline ?? argv[++i];
     if (value === undefined) return { ok: false, message: `--${name} needs a value` };
@@ -154,6 +157,12 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
   }
   const host = flags.get('host') ?? env.SIM_HOST;
   if (typeof host === 'string' && host !== '') options.host = host;
+  const over = flags.get('page-size-over') ?? env.SIM_PAGE_SIZE_OVER;
+  if (typeof over === 'string' && over !== '') {
+    if (!(PAGE_SIZE_OVER as readonly string[]).includes(over))
+      return { ok: false, message: `--page-size-over must be ${PAGE_SIZE_OVER.join(' or ')}, got "${over}"` };
+    options.pageSizeOver = over as PageSizeOver;
+  }
   const on = (flag: (typeof BOOLEAN_OPTIONS)[number]['flag']) =>
     flags.get(flag) === true || truthy(env[BOOLEAN_OPTIONS.find((b) => b.flag === flag)!.env]);
   limits.ipRateLimits = on('ip-rate-limits');

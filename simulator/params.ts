@@ -6,6 +6,8 @@
  *
  * Decisions where the seed is silent (see README):
  * - defaults: page 1, page-size 25, tz UTC, sort-order asc (none = asc);
+ * - page-size above the largest served (--max-page-size) is refused (400) or served at the largest
+ *   (--page-size-over clamp);
  * - the range is inclusive at both ends: date-from <= date_received <= date-to, to the millisecond;
  * - exactly 31 days is allowed, a second more is not; date-to must be later than date-from;
  * - an empty value (`tz=`, as the links carry) means "not given"; an empty date is a missing date;
@@ -87,7 +89,23 @@ function parseDate(
   return { ok: true, value: { raw, at: at.getTime() } };
 }
 
-export function parseQueryParams(sp: URLSearchParams, maxPageSize: number): ParamResult<QueryParams> {
+/**
+ * The largest page-size served, and what happens above it: `refuse` (400, naming the largest) or
+ * `clamp` (the page served at the largest, saying so in page_size and the links, as an upstream
+ * that quietly caps pages would).
+ */
+export interface PageSizeLimit {
+  max: number;
+  over: PageSizeOver;
+}
+export const PAGE_SIZE_OVER = ['refuse', 'clamp'] as const;
+export type PageSizeOver = (typeof PAGE_SIZE_OVER)[number];
+
+/** The largest page-size a clamping simulator still reads as a number (past it, a 400 as for any bad value). */
+const CLAMP_READS_UP_TO = 1_000_000;
+
+export function parseQueryParams(sp: URLSearchParams, limit: PageSizeLimit): ParamResult<QueryParams> {
+  const maxPageSize = limit.max;
   for (const name of KNOWN) if (sp.getAll(name).length > 1) return fail(name, 'must be given at most once');
 
   const tz = parseTz(sp);
@@ -102,7 +120,8 @@ export function parseQueryParams(sp: URLSearchParams, maxPageSize: number): Para
 
   const page = intParam(sp, 'page', 1, MAX_PAGE, 1);
   if (!page.ok) return page;
-  const pageSize = intParam(sp, 'page-size', 1, maxPageSize, Math.min(DEFAULT_PAGE_SIZE, maxPageSize));
+  const accepted = limit.over === 'clamp' ? Math.max(maxPageSize, CLAMP_READS_UP_TO) : maxPageSize;
+  const pageSize = intParam(sp, 'page-size', 1, accepted, Math.min(DEFAULT_PAGE_SIZE, maxPageSize));
   if (!pageSize.ok) return pageSize;
 
   const sortRaw = single(sp, 'sort-order') ?? 'none';
@@ -132,7 +151,7 @@ export function parseQueryParams(sp: URLSearchParams, maxPageSize: number): Para
       to: to.value.at,
       tz: tz.value,
       page: page.value,
-      pageSize: pageSize.value,
+      pageSize: Math.min(pageSize.value, maxPageSize),
       sortOrder: sortRaw as SortOrder,
       enterpriseId,
       filters,

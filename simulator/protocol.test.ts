@@ -269,6 +269,37 @@ describe('query: parameter rules', () => {
     expect((await page(demo, RANGE)).page_size).toBe(25); // the default
   });
 
+  it('serves pages above the largest at the largest when told to clamp, saying so in page_size and the links; and changes its mind while running', async () => {
+    try {
+      sim.setPageSizeLimit({ max: 60, over: 'clamp' });
+      const clamped = await page(demo, { ...RANGE, 'page-size': 1000 });
+      expect(clamped.page_size).toBe(60);
+      expect(clamped._embedded.cdrs).toHaveLength(60);
+      const last = new URL(clamped._links.last!.href, sim.url).searchParams;
+      expect([last.get('page-size'), last.get('page')]).toEqual([
+        '60',
+        String(Math.ceil(clamped._embedded.total_found / 60)),
+      ]);
+      // Page 2 at the largest: the 61st record on.
+      const second = await page(demo, { ...RANGE, 'page-size': 1000, page: 2 });
+      const asked60 = await page(demo, { ...RANGE, 'page-size': 60, page: 2 });
+      expect(second._embedded.cdrs.map((c) => c.trx_id)).toEqual(asked60._embedded.cdrs.map((c) => c.trx_id));
+      // The same simulator refusing above 60 from now on.
+      sim.setPageSizeLimit({ over: 'refuse' });
+      await expect400({ ...RANGE, 'page-size': 61 }, 'page-size');
+      expect((await page(demo, { ...RANGE, 'page-size': 60 }))._embedded.cdrs).toHaveLength(60);
+      // And through its admin endpoint, for a simulator in a process of its own.
+      const set = await fetch(`${sim.url}/__admin/page-size`, {
+        method: 'POST',
+        body: JSON.stringify({ max: 1000, over: 'refuse' }),
+      });
+      expect(await set.json()).toEqual({ max: 1000, over: 'refuse' });
+      expect((await page(demo, { ...RANGE, 'page-size': 1000 })).page_size).toBe(1000);
+    } finally {
+      sim.setPageSizeLimit({ max: 100, over: 'refuse' });
+    }
+  });
+
   it('reads tz and sort-order strictly; an empty value means the default', async () => {
     await expect400({ ...RANGE, tz: 'utc' }, 'tz');
     await expect400({ ...RANGE, tz: 'Asia/Tokyo' }, 'tz');

@@ -14,6 +14,7 @@ import { generate } from './generate';
 import { clientIp, errorBody, sendJson } from './http';
 import { DEFAULT_LIMITS, RateLimiter, type Limits } from './limits';
 import { SecretOverrides } from './secrets';
+import type { PageSizeLimit, PageSizeOver } from './params';
 import { StatsRecorder, type SimStats } from './stats';
 import { TokenIssuer } from './tokens';
 
@@ -37,6 +38,8 @@ export interface SimulatorOptions {
   tokenTtlSeconds?: number;
   /** Default 100 (the top of the seed's recommended 25–100). */
   maxPageSize?: number;
+  /** Above maxPageSize: refuse (400, the default) or clamp (serve maxPageSize, saying so). */
+  pageSizeOver?: PageSizeOver;
   /** false = no limits at all; default 1 in flight per account and per IP, 3/minute, 10/hour, 100/day per account. */
   limits?: Limits | false;
   /** Added delay per request (token, query, detail), ms. */
@@ -58,6 +61,8 @@ export interface RunningSimulator {
   resetStats(): void;
   setFaults(f: FaultSpec): void;
   clearFaults(): void;
+  /** Changes the largest page-size served, or what happens above it, from the next request on (an upstream that changes its mind). */
+  setPageSizeLimit(limit: Partial<PageSizeLimit>): void;
   /** Rotates an account's secret (false: no such account); `resetSecrets` puts every one back. */
   setSecret(apiKey: string, secret: string): boolean;
   resetSecrets(): void;
@@ -74,6 +79,7 @@ export const SIMULATOR_DEFAULTS = {
   perDay: 3000,
   tokenTtlSeconds: 900,
   maxPageSize: 100,
+  pageSizeOver: 'refuse' as PageSizeOver,
   latencyMs: 0,
   tokenLatencyMs: 0,
 } as const;
@@ -113,7 +119,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     stats,
     faults,
     now,
-    maxPageSize: o.maxPageSize,
+    pageSize: { max: o.maxPageSize, over: o.pageSizeOver },
     latencyMs: o.latencyMs,
     tokenLatencyMs: o.tokenLatencyMs,
     secrets,
@@ -126,7 +132,13 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     stats.reset();
     limiter?.resetWindows();
   };
+  const setPageSizeLimit = (limit: Partial<PageSizeLimit>) => {
+    if (limit.max !== undefined) api.pageSize.max = limit.max;
+    if (limit.over !== undefined) api.pageSize.over = limit.over;
+  };
   const admin = {
+    pageSizeLimit: () => ({ ...api.pageSize }),
+    setPageSizeLimit,
     stats: () => stats.snapshot(),
     resetStats,
     setFaults,
@@ -209,6 +221,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     clearFaults: admin.clearFaults,
     setSecret: admin.setSecret,
     resetSecrets: admin.resetSecrets,
+    setPageSizeLimit,
     setLimits: admin.setLimits,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -4,16 +4,20 @@
  * copied, the calls it spent today beside those people still have, the calls it still needs and
  * when it should be complete. A change of state is announced; the numbers that tick are not.
  */
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { HistoryState } from '@/lib/history';
 import type { Zone } from '@/lib/time/zones';
 import { formatCount } from '@/lib/i18n/format';
+import { useWords } from '@/lib/i18n/use-words';
 import { dayTally } from '@/lib/history';
 import {
   callsLeftText,
   completeAtText,
   historyStateDetail,
   historyStateWord,
+  keepsUpWithText,
+  pageSizeText,
   peopleCallsText,
   recordsKeptText,
   reserveText,
@@ -46,6 +50,8 @@ function useStateAnnouncement(word: string): string {
 
 export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zone }) {
   const { quota } = useQuota();
+  const t = useTranslations('history');
+  const say = useWords();
   const word = historyStateWord(state);
   const announcement = useStateAnnouncement(word);
   const tally = dayTally(state.days);
@@ -101,6 +107,14 @@ export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zon
         <div>
           <dt>Start day</dt>
           <dd className="mono">{state.since}</dd>
+        </div>
+        <div>
+          <dt>{t('pageSize.label')}</dt>
+          <dd data-testid="history-page-size">{say(pageSizeText(state))}</dd>
+        </div>
+        <div>
+          <dt>{t('keepsUpWith.label')}</dt>
+          <dd data-testid="history-keeps-up-with">{say(keepsUpWithText(state))}</dd>
         </div>
       </dl>
       <p className={styles.people} data-testid="history-people-calls">

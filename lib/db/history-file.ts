@@ -5,11 +5,12 @@ import 'server-only';
  * write a file at a time: with the history apart, the thread that copies days into it
  * (lib/history/store/writer-thread.ts) never holds the lock the server's own writes need (a
  * search's cached page, the governor's ledger), nor waits for them. The server's connection
- * attaches it to read (searches, Insights) as schema `history`: the tables are named as before.
+ * attaches it to read (searches, Insights) as schema `history`, under the tables' own names: a
+ * query need not know which file holds them.
  */
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { HISTORY_SCHEMA } from './migrations/history-schema';
+import { HISTORY_SCHEMA, historyFilePragmas } from './migrations/history-schema';
 import { ensurePrivateFile, tightenIfPresent } from './private-files';
 
 const HISTORY_FILE_NAME = 'history.sqlite';
@@ -22,28 +23,10 @@ function ensureFile(file: string): void {
   for (const companion of ['-wal', '-shm', '-journal']) tightenIfPresent(file + companion);
 }
 
-/**
- * Bytes per page of a history file created from now on (SQLite's default is 4,096). Its records
- * are written a day at a time (about 5 MB a day of a busy account) into a dozen indexes and a text
- * index: with pages four times larger, a day's transaction writes a quarter of the pages to the
- * log, and each index has fewer levels to walk and split. Measured on the copy of 14 days: the
- * copy's own cost per page about 0.9 ms lower (bench/NOTES.md, 2026-11-28); 8 KB gave half of
- * that, 32 and 64 KB no more. A file created before keeps its 4,096 (SQLite changes the size of a
- * file in WAL mode only by copying it whole): it works as before.
- */
-export const HISTORY_PAGE_BYTES = 16_384;
+export { HISTORY_PAGE_BYTES } from './migrations/history-schema';
 
-/**
- * The settings every connection to the history file needs, on schema `schema` of `db`: its page
- * size (taken only by a file still empty, so before anything else), WAL (the server reads while
- * the writer writes), durable across a process crash, and deleted records (phone numbers, bodies)
- * overwritten with zeros rather than left in free pages.
- */
 function settle(db: SqliteDatabase.Database, schema: string): void {
-  db.pragma(`${schema}.page_size = ${HISTORY_PAGE_BYTES}`);
-  db.pragma(`${schema}.journal_mode = WAL`);
-  db.pragma(`${schema}.synchronous = NORMAL`);
-  db.pragma(`${schema}.secure_delete = ON`);
+  for (const pragma of historyFilePragmas(schema)) db.exec(pragma);
 }
 
 /**

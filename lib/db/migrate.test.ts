@@ -11,8 +11,9 @@ import { createJobRecord } from '../exports/job-record';
 import { cdrSchema } from '../cdr/schema';
 import { scopeOf } from '../history/scope';
 import { sampleCdr } from '../upstream/test-fixtures';
-import { createHistoryWrites } from '../history/store/writes';
 import type { HistoryRecordRow } from '../history/store/history-store';
+import { packBefore0040, storeBefore0040 } from '@/tests/support/history-before-0040';
+import { checkTextIndex } from '@/tests/support/text-index';
 import { openStore } from '../root/open-store';
 import { migrate } from './migrate';
 import { migrationsFor } from './migrations';
@@ -30,7 +31,7 @@ const TABLES = [
   'export_jobs',
   'export_rows',
   'governor_waiters',
-  'history_bodies',
+  'history_body_blocks',
   'history_day_packs',
   'history_days',
   'history_records',
@@ -38,6 +39,7 @@ const TABLES = [
   'history_rollups_daily',
   'history_rollups_facets',
   'history_rollups_hourly',
+  'history_scopes',
   'history_settings',
   'history_staged_pages',
   'leases',
@@ -49,26 +51,21 @@ const TABLES = [
   'sign_in_known_addresses',
   'upstream_blocks',
   'upstream_calls',
+  'upstream_page_size',
 ];
 /** The local history's data: in SQLite, its own file (lib/db/history-file.ts). */
 const DATA_TABLES = [
-  'history_bodies',
+  'history_body_blocks',
   'history_day_packs',
   'history_records',
   'history_rollups_daily',
   'history_rollups_facets',
   'history_rollups_hourly',
+  'history_scopes',
 ];
-/** SQLite's free-text index of the local history (FTS5), its shadow tables and its vocabulary are tables too. */
-const SQLITE_TEXT_INDEX = [
-  'history_fts',
-  'history_fts_config',
-  'history_fts_data',
-  'history_fts_docsize',
-  'history_fts_idx',
-  'history_fts_vocab',
-];
-const SQLITE_HISTORY_FILE = [...DATA_TABLES, ...SQLITE_TEXT_INDEX, 'history_text_indexed'].sort();
+/** SQLite's free-text index of the local history: a table per scope and month once records come, and these. */
+const SQLITE_TEXT_INDEX = ['history_text_months', 'history_text_pending'];
+const SQLITE_HISTORY_FILE = [...DATA_TABLES, ...SQLITE_TEXT_INDEX].sort();
 const tablesOf = (dialect: string) => (dialect === 'sqlite' ? TABLES.filter((t) => !DATA_TABLES.includes(t)) : TABLES);
 const ALL = Object.keys(migrationsFor('postgres'));
 
@@ -100,12 +97,10 @@ async function afterUpgrade(
     const before = await openDatabase({ dataDir: dir });
     try {
       await migrateUpTo(before.db, 'sqlite', lastBefore);
-      const writes = createHistoryWrites(before.db, 'sqlite');
-      await writes.addRecords(SCOPE, rows);
-      await sql`update history_records set search_text = ${oldText} where trx_id = ${rows[0]!.trx_id}`.execute(
-        before.db,
-      );
-      await writes.indexPendingText(100);
+      await storeBefore0040(before.db, 'sqlite', SCOPE, [
+        { ...rows[0]!, search_text: oldText.replace(/\n$/, '') },
+        ...rows.slice(1),
+      ]);
     } finally {
       await before.close();
     }
@@ -115,7 +110,8 @@ async function afterUpgrade(
       await check((text) =>
         store.history.count({ scope: SCOPE, ranges: [day], where: [], order: 'asc' as const, text }),
       );
-      await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
+      await store.history.settled();
+      await checkTextIndex(store.db);
     } finally {
       await store.close();
     }
@@ -371,10 +367,8 @@ describe('migrations', () => {
       const before = await openDatabase({ dataDir: dir });
       try {
         await migrateUpTo(before.db, 'sqlite', '0015-text-index-vocabulary');
-        const writes = createHistoryWrites(before.db, 'sqlite');
-        expect(await writes.addRecords(scope, rows)).toBe(30);
-        await writes.finishDay(scope, '2026-11-01');
-        await writes.buildPack(scope, '2026-11-01');
+        await storeBefore0040(before.db, 'sqlite', scope, rows);
+        await packBefore0040(before.db, scope, '2026-11-01');
         await before.db
           .insertInto('history_days')
           .values({
@@ -425,7 +419,7 @@ describe('migrations', () => {
           (await store.history.page(search('配達'), 0, 5)).map((b) => (JSON.parse(b) as { trx_id: string }).trx_id),
         ).toEqual([rows[7]!.trx_id]);
         await store.history.settled();
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(store.db);
+        await checkTextIndex(store.db);
         // Deleting a record still takes its terms out of the index at once (secure-delete kept).
         await store.history.deleteScope(scope);
         expect(await store.history.count(search('配達'))).toBe(0);

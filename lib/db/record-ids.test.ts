@@ -31,16 +31,32 @@ forEachBackend((open, dialect) => {
     const writes = createHistoryWrites(store.db, dialect);
     await writes.addRecords('scope-a', [1, 2, 3, 4, 5].map(row));
     await writes.addRecords('scope-b', [1, 2, 3].map(row));
-    const ids = async (scope: string) =>
+    const numberOf = async (scope: string) =>
+      Number(
+        (
+          await store.db
+            .selectFrom('history_scopes')
+            .select('scope_no')
+            .where('scope', '=', scope)
+            .executeTakeFirstOrThrow()
+        ).scope_no,
+      );
+    const [scopeA, scopeB] = [await numberOf('scope-a'), await numberOf('scope-b')];
+    const ids = async (scopeNo: number) =>
       (
-        await store.db.selectFrom('history_records').select('id').where('scope', '=', scope).orderBy('id').execute()
+        await store.db
+          .selectFrom('history_records')
+          .select('id')
+          .where('scope_no', '=', scopeNo)
+          .orderBy('id')
+          .execute()
       ).map((r) => Number(r.id));
-    const [a, b] = [await ids('scope-a'), await ids('scope-b')];
+    const [a, b] = [await ids(scopeA), await ids(scopeB)];
     // Listed twice, given once (as `IN` gives it).
     const listed = [a[1]!, a[3]!, b[0]!, a[3]!];
     const { rows } = await sql<{
       id: number;
-    }>`select history_records.id as id from ${recordsWithIds(dialect, 'scope-a', listed)} order by 1`.execute(store.db);
+    }>`select history_records.id as id from ${recordsWithIds(dialect, scopeA, listed)} order by 1`.execute(store.db);
     expect(rows.map((r) => Number(r.id))).toEqual([a[1], a[3]]);
     const { rows: matched } = await sql<{
       n: number;
@@ -48,7 +64,7 @@ forEachBackend((open, dialect) => {
     expect(Number(matched[0]!.n)).toBe(3);
     const { rows: counted } = await sql<{
       n: number;
-    }>`select count(*) as n from ${recordsWithIds(dialect, 'scope-a', listed)}`.execute(store.db);
+    }>`select count(*) as n from ${recordsWithIds(dialect, scopeA, listed)}`.execute(store.db);
     expect(Number(counted[0]!.n)).toBe(2);
   });
 
@@ -61,7 +77,7 @@ forEachBackend((open, dialect) => {
       );
       const { rows } = await sql<{
         detail: string;
-      }>`explain query plan select history_records.status, count(*) from ${recordsWithIds(dialect, 'scope-a', [1, 2])} group by 1`.execute(
+      }>`explain query plan select history_records.status, count(*) from ${recordsWithIds(dialect, 1, [1, 2])} group by 1`.execute(
         store.db,
       );
       const plan = rows.map((r) => r.detail).join('\n');

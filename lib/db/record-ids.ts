@@ -15,14 +15,15 @@ export function recordIdIn(dialect: SqlDialect, ids: readonly number[]): RawBuil
 
 /**
  * The scope's records with these ids (each once, however often listed), as what follows FROM (a
- * WHERE included): each looked up by its id. On SQLite the list is joined first (CROSS JOIN keeps
- * that order): written as a condition beside `scope = ?`, SQLite's planner scanned the scope's
- * whole index and kept the listed ids, so every slice of a copied day read every record copied
- * before it (7.7 ms a statement at 22,000 records and growing with the copy, against 4.5 ms by id
- * at any size).
+ * WHERE included): each looked up by its id. The scope by its number (history_scopes). On SQLite
+ * the list is joined first (CROSS JOIN keeps that order): written as a condition beside the
+ * scope's, SQLite's planner scanned the scope's whole index and kept the listed ids, so every
+ * slice of a copied day read every record copied before it (7.7 ms a statement at 22,000 records
+ * and growing with the copy, against 4.5 ms by id at any size).
  */
-export function recordsWithIds(dialect: SqlDialect, scope: string, ids: readonly number[]): RawBuilder<unknown> {
+export function recordsWithIds(dialect: SqlDialect, scopeNo: number, ids: readonly number[]): RawBuilder<unknown> {
+  const scope = sql.lit(Number(scopeNo));
   return dialect === 'postgres'
-    ? sql`history_records where history_records.scope = ${scope} and ${recordIdIn(dialect, ids)}`
-    : sql`(select distinct value as record_id from json_each(${JSON.stringify(ids)})) as listed cross join history_records on history_records.id = listed.record_id where history_records.scope = ${scope}`;
+    ? sql`history_records where history_records.scope_no = ${scope} and ${recordIdIn(dialect, ids)}`
+    : sql`(select distinct value as record_id from json_each(${JSON.stringify(ids)})) as listed cross join history_records on history_records.id = listed.record_id where history_records.scope_no = ${scope}`;
 }

@@ -164,10 +164,50 @@ export interface HistoryDaysTable {
   completed_at: number | null;
 }
 
-/** One record of a scope's copy, with the columns filters and sorts read (lib/cdr/record-columns.ts). */
-export interface HistoryRecordsTable extends RecordColumns {
-  id: Generated<number>;
+/** A scope's number in the local history's data (migration 0040-history-compact): never reused. */
+export interface HistoryScopesTable {
+  scope_no: Generated<number>;
   scope: string;
+}
+
+/**
+ * One record of a scope's copy, with the columns filters and sorts read (lib/cdr/record-columns.ts),
+ * and where its JSON lies (a block of history_body_blocks, its place in it).
+ */
+export interface HistoryRecordsTable extends Omit<RecordColumns, 'day' | 'search_text'> {
+  id: Generated<number>;
+  scope_no: number;
+  /** PostgreSQL only, for its trigram index; SQLite keeps the text in its text index alone. */
+  search_text?: string;
+  body_block: number;
+  body_pos: number;
+}
+
+/** Records' JSON, compressed a block at a time (lib/db/migrations/body-blocks.ts): one scope, one UTC day each. */
+export interface HistoryBodyBlocksTable {
+  block_no: Generated<number>;
+  scope_no: number;
+  /** The UTC day (YYYY-MM-DD) of its records. */
+  day: string;
+  data: Buffer;
+}
+
+/** SQLite: the text of records stored since its text index last caught up (lib/history/store/text-sqlite-writes.ts). */
+export interface HistoryTextPendingTable {
+  /** The record's id. */
+  id: number;
+  scope_no: number;
+  /** YYYYMM: the month table it goes into. */
+  month: number;
+  search_text: string;
+}
+
+/** SQLite: the text index's tables, one per scope and UTC month (lib/db/migrations/history-text-tables.ts). */
+export interface HistoryTextMonthsTable {
+  scope_no: number;
+  month: number;
+  /** Raised whenever the month's table changes: a lookup kept from before it is not used again. */
+  version: Generated<number>;
 }
 
 /**
@@ -192,13 +232,6 @@ export interface HistoryDayPacksTable {
   records: number;
   built_at: number;
   pack: Buffer;
-}
-
-/** The record itself, by the id of its row in history_records (kept apart: most searches never read it). */
-export interface HistoryBodiesTable {
-  id: number;
-  /** The record as the upstream sent it (UTC), JSON. */
-  body: string;
 }
 
 /** A complete result of the page cache, its records in history_records. */
@@ -284,6 +317,19 @@ export interface HistoryRollupsFacetsTable {
   latencies: Buffer;
 }
 
+/** The page size the upstream accepts for background reads, once found (lib/history/sync-page-size.ts): one row. */
+export interface UpstreamPageSizeTable {
+  /** Always 1. */
+  id: number;
+  size: number;
+  source: 'probed' | 'fallback';
+  /** The size asked for when it was decided. */
+  asked: number;
+  /** The upstream's status when it refused `asked` (fallback). */
+  status: number | null;
+  decided_at: number;
+}
+
 /** A reconciliation: the whole job as JSON in `data`, the columns it is found by beside it (lib/reconcile/job-store.ts). */
 export interface ReconcileJobsTable {
   id: string;
@@ -357,8 +403,11 @@ export interface Database {
   governor_waiters: GovernorWaitersTable;
   history_settings: HistorySettingsTable;
   history_days: HistoryDaysTable;
+  history_scopes: HistoryScopesTable;
   history_records: HistoryRecordsTable;
-  history_bodies: HistoryBodiesTable;
+  history_body_blocks: HistoryBodyBlocksTable;
+  history_text_pending: HistoryTextPendingTable;
+  history_text_months: HistoryTextMonthsTable;
   history_results: HistoryResultsTable;
   history_rollups_hourly: HistoryRollupsHourlyTable;
   history_rollups_daily: HistoryRollupsDailyTable;
@@ -367,6 +416,7 @@ export interface Database {
   history_rollups_facets: HistoryRollupsFacetsTable;
   history_day_packs: HistoryDayPacksTable;
   history_staged_pages: HistoryStagedPagesTable;
+  upstream_page_size: UpstreamPageSizeTable;
   reconcile_jobs: ReconcileJobsTable;
   reconcile_rows: ReconcileRowsTable;
   reconcile_tasks: ReconcileTasksTable;

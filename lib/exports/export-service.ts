@@ -19,6 +19,7 @@ import type { ExportFileStore } from './file-store';
 import type { ExportJobStore } from './job-store';
 import type { ExportJobRecord } from './job-row';
 import type { PageCacheStore } from '../cache/server';
+import type { PageSizes } from '../history/server';
 import { accountSchedule, callsQueued } from './account-schedule';
 import { estimateExport } from './estimate';
 import { freezeRange, type ExportRequest } from './export-request';
@@ -46,10 +47,9 @@ export interface ExportServiceDeps {
   /** The local history, which answers what it holds with no call (for estimates). */
   local: LocalReadDeps;
   runner: Pick<ExportRunner, 'kick' | 'cancel'>;
-  config: Pick<
-    Config,
-    'UPSTREAM_PAGE_SIZE' | 'EXPORT_RETENTION_DAYS' | 'MAX_ACTIVE_EXPORTS' | 'EXPORT_MAX_BYTES_PER_ACCOUNT'
-  >;
+  config: Pick<Config, 'EXPORT_RETENTION_DAYS' | 'MAX_ACTIVE_EXPORTS' | 'EXPORT_MAX_BYTES_PER_ACCOUNT'>;
+  /** The page size background reads ask for (lib/history/sync-page-size.ts): a job reads at the size known when it starts. */
+  pageSizes: Pick<PageSizes, 'state'>;
   log: Logger;
   now: () => number;
 }
@@ -59,9 +59,9 @@ export type CreateResult = { kind: 'estimate'; estimate: ExportEstimate } | { ki
 export class ExportService {
   constructor(private readonly deps: ExportServiceDeps) {}
 
-  private get scheduleDeps() {
-    const { gateway, cache, local, config, now } = this.deps;
-    return { gateway, cache, local, now, pageSize: config.UPSTREAM_PAGE_SIZE };
+  private async scheduleDeps() {
+    const { gateway, cache, local, now, pageSizes } = this.deps;
+    return { gateway, cache, local, now, pageSize: (await pageSizes.state()).size };
   }
 
   private async activeOf(apiKey: string): Promise<ExportJobRecord[]> {
@@ -72,7 +72,7 @@ export class ExportService {
   private async present(job: ExportJobRecord, active: readonly ExportJobRecord[]): Promise<ExportJob> {
     if (!isActiveExportState(job.state)) return presentJob(job, null);
     const queued = callsQueued(active, job.account).get(job.id) ?? { calls: 0, ahead: 0, windowsUnknown: 0 };
-    const schedule = await accountSchedule(this.scheduleDeps, job.account, queued.calls, queued.ahead);
+    const schedule = await accountSchedule(await this.scheduleDeps(), job.account, queued.calls, queued.ahead);
     return presentJob(job, schedule);
   }
 
@@ -98,7 +98,7 @@ export class ExportService {
     const callsAhead = [...callsQueued(active, account.apiKey).values()].reduce((sum, q) => sum + q.calls, 0);
 
     if (request.dryRun) {
-      const estimate = await estimateExport(this.scheduleDeps, {
+      const estimate = await estimateExport(await this.scheduleDeps(), {
         account: { apiKey: account.apiKey, enterpriseId: account.enterpriseId },
         frozen: frozen.frozen,
         columns: request.columns,
@@ -114,7 +114,7 @@ export class ExportService {
       frozen: frozen.frozen,
       columns: request.columns,
       excel: request.excel,
-      pageSize: this.deps.config.UPSTREAM_PAGE_SIZE,
+      pageSize: (await this.deps.pageSizes.state()).size,
       now,
     });
     await routeNewJob(this.deps.local, job);

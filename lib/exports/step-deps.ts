@@ -11,6 +11,7 @@ import type { UpstreamBase } from '../query/wire';
 import type { CachePolicy, PageCacheStore } from '../cache/server';
 import type { UpstreamGateway } from '../upstream/server';
 import type { VaultEntry, VaultStore } from '../auth/server';
+import type { PageSizes } from '../history/server';
 import type { FinishDeps } from './finish-job';
 import type { LocalReadDeps } from './local-windows';
 
@@ -32,6 +33,8 @@ export interface StepDeps extends FinishDeps {
   policy: CachePolicy;
   /** Opens a vault entry's sealed secret; null when it cannot be opened. */
   secretOf(entry: VaultEntry): string | null;
+  /** The page size background reads ask for: a refusal of a job's size falls back (lib/history/sync-page-size.ts). */
+  pageSizes?: Pick<PageSizes, 'refused'>;
 }
 
 /** What the runner does next with the job. */

@@ -10,7 +10,9 @@ import { callsSpentBy, isRetryable, UpstreamError } from '../upstream/server';
 import { backoffMs, MAX_FAILURES } from '../background';
 import type { ExportJobRecord } from './job-row';
 import { SignInNeededError } from './job-account';
-import { at, fail, wait } from './job-state';
+import { at, fail, save, wait } from './job-state';
+import { MAX_PAGE } from '../query/query';
+import { pagesFor, reachableRecords } from '../query/ranges';
 import type { StepDeps, StepOutcome } from './step-deps';
 
 export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unknown): Promise<StepOutcome> {
@@ -57,6 +59,19 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
         `The Report API failed (${err.kind.replace('_', ' ')}); trying again at ${at(until, job)} (attempt ${failures + 1} of ${MAX_FAILURES + 1}).`,
       );
     }
+    // The upstream refused the job's page size (one it served before, or larger than it serves):
+    // read on at the fallback, from the record the job stopped at.
+    const size = await deps.pageSizes?.refused(job.pageSize, err.status);
+    if (size !== undefined && size !== null) {
+      const was = job.pageSize;
+      resizeJob(job, size);
+      job.warnings.push(
+        `The Report API refused pages of ${was.toLocaleString('en-US')} (${err.status}); the export reads on at ${size.toLocaleString('en-US')} a page.`,
+      );
+      deps.log.warn('export.page_size_refused', { job: job.id, account: job.account, asked: was, size });
+      await save(deps, job, {});
+      return { next: 'continue' };
+    }
     const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
     return fail(
       deps,
@@ -70,4 +85,23 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
     error: err instanceof Error ? err.message : String(err),
   });
   return fail(deps, job, 'An unexpected error stopped the export; it was logged. Start the export again.');
+}
+
+/**
+ * Counts a job's windows at page size `size` from now on: the pages read so far are those their
+ * records fill (a page read in part is read again; its records are kept once), none already read
+ * is asked for twice. A window deeper than the upstream reaches at the new size is read afresh.
+ */
+export function resizeJob(job: ExportJobRecord, size: number): void {
+  job.pageSize = size;
+  for (const w of job.windows) {
+    if (w.state !== 'pending' || w.local || w.totalFound === null) continue;
+    if (w.totalFound > reachableRecords(size)) {
+      Object.assign(w, { totalFound: null, pagesDone: 0, pagesTotal: null, received: 0 });
+      continue;
+    }
+    w.pagesDone = Math.floor(w.received / size);
+    w.received = w.pagesDone * size;
+    w.pagesTotal = Math.max(1, pagesFor(w.totalFound, size, MAX_PAGE));
+  }
 }

@@ -48,8 +48,26 @@ export interface HistoryState {
   callsLeft: number | null;
   /** Calls a typical day takes (the complete days' average, else a day being read); null as callsLeft. */
   callsPerDay: number | null;
-  /** Records one of the copy's calls reads at most (UPSTREAM_PAGE_SIZE): a day takes one call per this many. */
+  /** Records one of the sync's calls reads at most (pageSize.size): a day takes one call per this many. */
   recordsPerCall: number;
+  /**
+   * The page size the sync (and exports) read with, and how it was decided: pinned by
+   * UPSTREAM_PAGE_SIZE (`configured`), found from the upstream's answer to a larger size
+   * (`probed`), fallen back after the upstream refused a larger one (`fallback`, with `refused`),
+   * or not asked yet (`unprobed`: the sync's next page asks with the probe's size).
+   */
+  pageSize: {
+    size: number;
+    source: 'configured' | 'probed' | 'fallback' | 'unprobed';
+    /** When the upstream's answer decided it (ISO), for probed and fallback. */
+    decidedAt: string | null;
+    refused: { asked: number; status: number } | null;
+  };
+  /**
+   * Messages a day the sync keeps up with at the account's limits: the calls it may make in a day
+   * (its share of each window, never the calls kept for people) times the page size.
+   */
+  keepsUpWith: number;
   /** When the copy should be complete at the current limits (ISO), or null when unknown (as callsLeft) or off. */
   completeAt: string | null;
   /** From `since` to today, newest first. */

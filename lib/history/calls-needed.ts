@@ -7,6 +7,8 @@
  * copy of weeks look a minute from done).
  */
 import { isComplete, type DayProgress } from './sync-day-progress';
+import { MAX_PAGE } from '../query/query';
+import { pagesFor } from '../query/ranges';
 
 export interface DayCalls {
   state: string;
@@ -15,15 +17,24 @@ export interface DayCalls {
   calls: number;
 }
 
+/**
+ * The pages a day's windows take at `pageSize` (null until a window's size is known): what a day
+ * like it costs at the page size read with now, whatever size it was read at (the page size can
+ * change: lib/history/sync-page-size.ts).
+ */
+function pagesAt(d: DayCalls, pageSize: number): number | null {
+  const leaves = d.progress.windows.filter((w) => w.state !== 'split');
+  if (leaves.length === 0 || leaves.some((w) => w.total === null)) return null;
+  return leaves.reduce((n, w) => n + Math.max(1, pagesFor(w.total!, pageSize, MAX_PAGE)), 0);
+}
+
 /** Calls a typical day takes, from what is known; null when nothing is. */
 export function typicalDayCalls(days: readonly DayCalls[], pageSize: number): number | null {
   const complete = days.filter((d) => d.state === 'complete');
-  const sized =
-    complete.length > 0
-      ? complete.map((d) => d.calls)
-      : days.flatMap((d) =>
-          d.progress.windows[0]?.total != null ? [Math.ceil(d.progress.windows[0].total / pageSize)] : [],
-        );
+  const sized = (complete.length > 0 ? complete : days).flatMap((d) => {
+    const pages = pagesAt(d, pageSize);
+    return pages === null ? [] : [pages];
+  });
   if (sized.length === 0) return null;
   return Math.max(1, Math.round(sized.reduce((s, n) => s + n, 0) / sized.length));
 }

@@ -20,6 +20,8 @@ import type { HistoryIndex } from './history-index';
 import { firstKeptDay, sinceBounds } from './retention';
 import { scopeOf } from './scope';
 import type { SyncRunner } from './sync-runner';
+import { keepsUpWith, type PageSizes } from './sync-page-size';
+import { backgroundRate } from '../governor/server';
 import { problemRetryAt, wantedDays } from './sync-step';
 
 export interface HistoryAccount {
@@ -33,11 +35,13 @@ export interface HistoryServiceDeps {
   index: HistoryIndex;
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'nextCallAt' | 'planCalls' | 'callsMade' | 'limits'>;
+  /** The page size the copy reads with (./sync-page-size.ts). */
+  pageSizes: Pick<PageSizes, 'state'>;
   runner: Pick<SyncRunner, 'kick' | 'cancel' | 'forget'>;
   /** The page cache: deleting the local history forgets the key's cached pages and records too. */
   cache: Pick<PageCacheStore, 'forget'>;
   policy: CachePolicy;
-  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
+  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS'>;
   now: () => number;
 }
 
@@ -141,7 +145,8 @@ export class HistoryService {
       return { ...base, state: 'pending' };
     });
 
-    const callsPerDay = typicalDayCalls([...stored.values()], config.UPSTREAM_PAGE_SIZE);
+    const pageSize = await this.deps.pageSizes.state();
+    const callsPerDay = typicalDayCalls([...stored.values()], pageSize.size);
     const remaining = callsStillNeeded(missing, stored, callsPerDay);
     const plan =
       enabled && remaining !== null && remaining > 0
@@ -168,7 +173,14 @@ export class HistoryService {
       callsToday: await gateway.callsMade(account.apiKey, 'sync', startOf(today)),
       callsLeft: remaining,
       callsPerDay,
-      recordsPerCall: config.UPSTREAM_PAGE_SIZE,
+      recordsPerCall: pageSize.size,
+      pageSize: {
+        size: pageSize.size,
+        source: pageSize.source,
+        decidedAt: pageSize.decidedAt === null ? null : new Date(pageSize.decidedAt).toISOString(),
+        refused: pageSize.refused,
+      },
+      keepsUpWith: keepsUpWith(backgroundRate(gateway.limits, 'sync'), pageSize.size),
       completeAt: finishAt
         ? new Date(finishAt).toISOString()
         : missing.length === 0 && enabled

@@ -14,6 +14,8 @@ export {
   dayLabel,
   historyStateDetail,
   historyStateWord,
+  keepsUpWithText,
+  pageSizeText,
   peopleCallsText,
   recordsKeptText,
   recordsText,

@@ -23,6 +23,7 @@ export interface ResultRecorderDeps {
   index: HistoryIndex;
   /** When a range ending at `to` settles (its records no longer change): CachePolicy.settlesAt. */
   settlesAt: (to: number) => number;
+  /** The page size of a base that names none. */
   pageSize: number;
   /** HISTORY_MAX_DAYS: with the start day, where the local history begins (./retention.ts). */
   maxDays: number;
@@ -55,7 +56,10 @@ export class ResultRecorder {
     sortOrder: SortOrder,
     totalFound: number,
   ): Promise<void> {
-    const { cache, history, index, pageSize } = this.deps;
+    const { cache, history, index } = this.deps;
+    // The size its pages were read at: an export's window is read at the background page size.
+    const asked = Number(base.params['page-size']);
+    const pageSize = Number.isSafeInteger(asked) && asked >= 1 ? asked : this.deps.pageSize;
     const { from, to } = base;
     // Only pages read once the range had settled: one read before may hold a status that changed
     // since (the count stays the same once the range has ended), and a copied record is kept.

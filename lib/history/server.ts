@@ -10,7 +10,7 @@ export { localSearchOf } from './local-query';
 export { ResultRecorder } from './result-recorder';
 export { createDayPackStore, type DayPackStore } from './store/day-pack-store';
 export { IdSet, packsServe, scanPack, type DayPack, type PackFilter, type PackTextColumn } from './store/day-pack';
-export { searchWhere, textMatchIds, type LocalSearch } from './store/history-search';
+export { type LocalSearch, type RecordReads, type ResolvedSearch } from './store/history-search';
 export { createHistoryStore, type HistoryResult, type HistoryStore } from './store/history-store';
 export {
   readLatencies,
@@ -21,6 +21,16 @@ export {
   type RollupDimension,
 } from './store/rollups';
 export { threadBackend } from './store/writer-thread';
+export { inlineTextLookup, sqliteTextIndex, threadTextLookup } from './store/text-thread';
 export { createHistoryWriter, inlineBackend } from './store/writer';
 export { createHistoryWrites } from './store/writes';
 export { SyncRunner } from './sync-runner';
+export { createPageSizeStore } from './store/page-size-store';
+export {
+  effectivePageSize,
+  FALLBACK_PAGE_SIZE,
+  PageSizes,
+  SEARCH_PAGE_SIZE,
+  searchPageSize,
+  type PageSizeState,
+} from './sync-page-size';

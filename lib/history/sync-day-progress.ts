@@ -1,5 +1,5 @@
 /**
- * Copying one UTC day in full, page by page: which upstream page comes next, and what a page
+ * Syncing one UTC day in full, page by page: which upstream page comes next, and what a page
  * teaches. Pure, so a restart resumes from the stored progress and the rules are tested alone.
  *
  * A day D is asked as [D 00:00:00, D+1 00:00:00]: the upstream reads date-to to the second and
@@ -27,7 +27,19 @@ export interface DayWindow {
   pagesTotal: number | null;
   /** Records the upstream sent for this window. */
   received: number;
+  /**
+   * The page size its pages are counted at (lib/history/sync-page-size.ts): the size the upstream
+   * served, which a window keeps while it is read unless the upstream serves or accepts less.
+   * Absent: a window read before sizes were kept, at the seed's 100.
+   */
+  pageSize?: number;
 }
+
+/** The page size of a window read before sizes were kept. */
+export const LEGACY_PAGE_SIZE = 100;
+
+/** The size a window's pages are counted at. */
+export const pageSizeOf = (w: DayWindow) => w.pageSize ?? LEGACY_PAGE_SIZE;
 
 export interface DayProgress {
   windows: DayWindow[];
@@ -139,7 +151,7 @@ export function applyPage(
   if (w.pagesDone < (w.pagesTotal ?? 0) && records > 0) return;
   w.state = 'done';
   // Read to its end, but not as the upstream counted it (a page short or empty before the last,
-  // pages smaller than asked for): there is no page left to read, so without a problem the copy
+  // pages smaller than asked for): there is no page left to read, so without a problem the sync
   // would come back to this day at once, forever. It rests instead and is read afresh later.
   if (w.received !== w.total || w.pagesDone !== w.pagesTotal) {
     p.problem = `The upstream counted ${w.total} records for ${spanOf(w)} but sent ${w.received} in ${w.pagesDone} of ${w.pagesTotal} pages; the day is read again later.`;
@@ -155,6 +167,26 @@ function spanOf(w: DayWindow): string {
 /** The day's end instant (the next day's first), the only one whose records are not the day's. */
 function lastInstantOf(p: DayProgress): number {
   return Math.max(...p.windows.map((w) => w.to));
+}
+
+/**
+ * Counts a window's pages at `size` from now on (the upstream refused its size, or serves less):
+ * the pages read so far are those its records fill, a page read in part is read again (its
+ * records are kept once), and no page already read at the new size is asked for twice. A window
+ * deeper than the upstream reaches at the new size is read afresh (its first page splits it).
+ */
+export function resizeWindow(w: DayWindow, size: number): void {
+  w.pageSize = size;
+  if (w.total === null) return;
+  if (w.total > reachableRecords(size)) {
+    Object.assign(w, { total: null, pagesDone: 0, pagesTotal: null, received: 0, state: 'pending' });
+    return;
+  }
+  const done = Math.floor(w.received / size);
+  w.pagesDone = done;
+  w.received = done * size;
+  w.pagesTotal = Math.max(1, pagesFor(w.total, size, MAX_PAGE));
+  if (w.state === 'done' && w.pagesDone < w.pagesTotal) w.state = 'pending';
 }
 
 /**

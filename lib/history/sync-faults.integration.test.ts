@@ -47,6 +47,9 @@ beforeAll(async () => {
     UPSTREAM_LIMIT_PER_MINUTE: '10000',
     UPSTREAM_LIMIT_PER_HOUR: '100000',
     UPSTREAM_LIMIT_PER_DAY: '1000000',
+    // The faults here are counted call by call: no probe of the page size among them
+    // (lib/history/sync-page-size.integration.test.ts tests the probe).
+    UPSTREAM_PAGE_SIZE: '100',
   };
   h = await startHarness({ sim: { perDay: 300, days: 8, seed: 3 }, env: roomy });
   // Steps are run here one by one: the services' own runner (which a change of the copy wakes) stays still.
@@ -58,6 +61,7 @@ beforeAll(async () => {
     gateway: h.gateway,
     policy: h.policy,
     config: h.config,
+    pageSizes: h.pageSizes,
     secretOf: (sealed) => unseal(sealed, authSecret()),
     now: Date.now,
     log: createLogger({ level: 'error' }),

@@ -22,7 +22,21 @@ import { stagedPage } from './store/staged-page';
 import type { VaultStore } from '../auth/server';
 import { CredentialsRefusedError, isRetryable, UpstreamError } from '../upstream/server';
 import { backoffMs, MAX_FAILURES } from '../background';
-import { applyPage, inDay, isComplete, nextPage, startDay, type DayProgress } from './sync-day-progress';
+import {
+  applyPage,
+  inDay,
+  isComplete,
+  LEGACY_PAGE_SIZE,
+  nextPage,
+  pageSizeOf,
+  resizeWindow,
+  startDay,
+  type DayProgress,
+  type DayWindow,
+} from './sync-day-progress';
+import type { PageSizes } from './sync-page-size';
+import { pagesFor } from '../query/ranges';
+import { MAX_PAGE } from '../query/query';
 import { addDays, daysBetween, lastSettledDay, startOf } from './days';
 import { DAY_MS } from '../time/units';
 import { firstKeptDay } from './retention';
@@ -36,7 +50,9 @@ export interface SyncDeps {
   vault: VaultStore;
   gateway: Pick<UpstreamGateway, 'query' | 'nextCallAt'>;
   policy: CachePolicy;
-  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'UPSTREAM_PAGE_SIZE'>;
+  config: Pick<Config, 'HISTORY_MAX_DAYS'>;
+  /** The page size to ask with, learnt from the upstream's answers (./sync-page-size.ts). */
+  pageSizes: Pick<PageSizes, 'toAsk' | 'served' | 'refused'>;
   /** Opens a sealed secret; null when it cannot be opened. */
   secretOf(sealed: string): string | null;
   now(): number;
@@ -172,10 +188,12 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
     await finish(deps, scope, settings.apiKey, row);
     return { next: 'continue' };
   }
-  const { window: w, page } = target;
+  const { window: w } = target;
+  const asked = await sizeToAsk(deps, w);
+  const page = w.pagesDone + 1;
   const base = upstreamBase(
     { from: new Date(w.from), to: new Date(w.to), filters: {} },
-    { enterpriseId: settings.enterpriseId, pageSize: deps.config.UPSTREAM_PAGE_SIZE },
+    { enterpriseId: settings.enterpriseId, pageSize: asked },
   );
   let body;
   let sent;
@@ -187,8 +205,9 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
     ));
   } catch (err) {
     if (signal?.aborted) return { next: 'stop' };
-    return failed(deps, scope, settings, row, err, signedIn.kept);
+    return failed(deps, scope, settings, row, err, signedIn.kept, { window: w, asked });
   }
+  servedAt(w, await deps.pageSizes.served(asked, body));
   const dayStart = startOf(day);
   const cdrs = body._embedded.cdrs as Cdr[];
   let kept = 0;
@@ -199,7 +218,7 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
     if (inDay(dayStart, at)) kept += 1;
     else if (at === dayStart + DAY_MS) beyond += 1;
   }
-  applyPage(row.progress, w.id, page, body._embedded.total_found, cdrs.length, beyond, deps.config.UPSTREAM_PAGE_SIZE);
+  applyPage(row.progress, w.id, page, body._embedded.total_found, cdrs.length, beyond, pageSizeOf(w));
   row.calls += sent;
   // Counted as read: a record read twice (windows share their ends) is counted once when built.
   row.records += kept;
@@ -222,6 +241,31 @@ export async function runSyncStep(deps: SyncDeps, scope: string, signal?: AbortS
   return { next: 'continue' };
 }
 
+/**
+ * The size a window's next page is asked with: the one it is read at, unless the size known now
+ * is smaller (the upstream refused or served less meanwhile: the window is counted at it from
+ * now on); a window not begun takes the size known now (the probe's while none is known).
+ */
+async function sizeToAsk(deps: SyncDeps, w: DayWindow): Promise<number> {
+  const now = await deps.pageSizes.toAsk();
+  if (w.pageSize === undefined) {
+    if (w.pagesDone === 0 && w.total === null) w.pageSize = now;
+    else w.pageSize = LEGACY_PAGE_SIZE;
+  }
+  if (now < w.pageSize) resizeWindow(w, now);
+  return w.pageSize;
+}
+
+/**
+ * The upstream served the page at `served` records a page: the window is counted at that size
+ * (never at the size asked), its pages to read from what it says it holds.
+ */
+function servedAt(w: DayWindow, served: number): void {
+  if (served === pageSizeOf(w)) return;
+  w.pageSize = served;
+  if (w.total !== null) w.pagesTotal = Math.max(1, pagesFor(w.total, served, MAX_PAGE));
+}
+
 /** Stages what a step learnt, and has it built; a day every page of which is read and counted is complete once built. */
 async function finish(
   deps: SyncDeps,
@@ -236,7 +280,7 @@ async function finish(
   if (records !== null || row.state === 'building') deps.builds.start(scope, row.day, apiKey);
 }
 
-/** `kept`: the call was made with the secret kept for signed-out copying. */
+/** `kept`: the call was made with the secret kept for signed-out copying; `read`: the window read and the size asked. */
 async function failed(
   deps: SyncDeps,
   scope: string,
@@ -244,9 +288,21 @@ async function failed(
   row: HistoryDay<DayProgress>,
   err: unknown,
   kept: boolean,
+  read?: { window: DayWindow; asked: number },
 ): Promise<SyncOutcome> {
   const now = deps.now();
   if (err instanceof QuotaExceededError) return { next: 'wait', until: err.nextCallAt };
+  if (err instanceof UpstreamError && read) {
+    // The upstream refused the page size (the probe's, or one it accepted before): read on at the
+    // fallback, the call counted, no page read again (./sync-page-size.ts).
+    const size = await deps.pageSizes.refused(read.asked, err.status);
+    if (size !== null) {
+      row.calls += callsSpentBy(err);
+      resizeWindow(read.window, size);
+      await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
+      return { next: 'continue' };
+    }
+  }
   if (err instanceof CredentialsRefusedError) {
     // The token endpoint refused the secret (changed upstream); no query was sent. The gateway
     // ended the sessions signed in with it. A kept secret is dropped, or every look of the runner

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { QuotaSnapshot } from '../governor/api';
+import type { HistoryState } from './api';
 import { quotaSnapshot } from '@/tests/support/quota-snapshot';
+import type { Words } from '../i18n/message';
+import { translate } from '../i18n/translate';
 import {
   callsLeftText,
   completeAtText,
   dayLabel,
   historyStateDetail,
   historyStateWord,
+  keepsUpWithText,
+  pageSizeText,
   peopleCallsText,
   recordsKeptText,
   reserveText,
@@ -98,5 +103,28 @@ describe('the local history in words', () => {
       'Already complete',
     );
     expect(completeAtText({ state: 'off', completeAt: null }, 'UTC')).toBe('Not while the copy is stopped');
+  });
+
+  it('says the page size the sync reads with, and why, and how many messages a day it keeps up with, in both languages', () => {
+    const size = (s: Partial<HistoryState['pageSize']>) => ({
+      pageSize: { size: 1000, source: 'probed' as const, decidedAt: null, refused: null, ...s },
+    });
+    const en = (words: Words) => translate('en', words);
+    const ja = (words: Words) => translate('ja', words);
+    expect(en(pageSizeText(size({})))).toBe('1,000 records a call (the most the Report API serves)');
+    expect(ja(pageSizeText(size({})))).toBe('1回の呼び出しで1,000件(Report API が返す最大)');
+    const refused = pageSizeText(size({ size: 100, source: 'fallback', refused: { asked: 1000, status: 422 } }));
+    expect(en(refused)).toBe('100 records a call: the Report API refused 1,000 a page (422)');
+    expect(ja(refused)).toBe('1回の呼び出しで100件:Report API が1ページ1,000件を拒否しました(422)');
+    expect(en(pageSizeText(size({ size: 1, source: 'configured' })))).toBe(
+      '1 record a call (set by UPSTREAM_PAGE_SIZE)',
+    );
+    expect(en(pageSizeText(size({ size: 100, source: 'fallback' })))).toBe(
+      '100 records a call (the Report API refused more)',
+    );
+    expect(en(pageSizeText(size({ size: 100, source: 'unprobed' })))).toMatch(/^100 records a call until/);
+    expect(en(keepsUpWithText({ keepsUpWith: 60_000 }))).toBe('About 60,000 messages a day');
+    expect(ja(keepsUpWithText({ keepsUpWith: 60_000 }))).toBe('1日あたり約60,000通');
+    expect(en(keepsUpWithText({ keepsUpWith: 0 }))).toMatch(/^None/);
   });
 });

@@ -6,6 +6,7 @@ import type { HistoryDay, HistoryState } from './api';
 import type { QuotaSnapshot } from '../governor';
 import type { Zone } from '../time/zones';
 import { formatCount, formatInstant } from '../i18n/format';
+import { msg, type Message } from '../i18n/message';
 import { tightestWindow, WINDOW_WORDS } from '../governor';
 
 export const HISTORY_STATE_WORDS: Record<HistoryState['state'], string> = {
@@ -99,4 +100,21 @@ export function completeAtText(state: Pick<HistoryState, 'state' | 'completeAt'>
   if (!state.completeAt) return 'Not known yet';
   const at = new Date(state.completeAt);
   return Number.isNaN(at.getTime()) ? 'Not known yet' : `${formatInstant(at, zone)} ${zone}`;
+}
+
+/**
+ * `1,000 records a call (the most the Report API serves)` — the page size the sync reads with and
+ * why: found from the upstream's answer, fallen back after a refusal, pinned, or not asked yet.
+ */
+export function pageSizeText(state: Pick<HistoryState, 'pageSize'>): Message {
+  const { size, source, refused } = state.pageSize;
+  if (source === 'fallback' && refused)
+    return msg('history.pageSize.refused', { size, asked: refused.asked, status: String(refused.status) });
+  return msg(`history.pageSize.${source}`, { size });
+}
+
+/** `About 60,000 messages a day` — what the sync keeps up with at the account's limits. */
+export function keepsUpWithText(state: Pick<HistoryState, 'keepsUpWith'>): Message {
+  if (state.keepsUpWith <= 0) return msg('history.keepsUpWith.none');
+  return msg('history.keepsUpWith.messages', { count: state.keepsUpWith });
 }

@@ -14,6 +14,7 @@ import 'server-only';
  */
 import enCdr from '../../messages/en/cdr.json';
 import enCommon from '../../messages/en/common.json';
+import enHistory from '../../messages/en/history.json';
 import enProblems from '../../messages/en/problems.json';
 import enQuota from '../../messages/en/quota.json';
 import enReconcile from '../../messages/en/reconcile.json';
@@ -21,6 +22,7 @@ import enShell from '../../messages/en/shell.json';
 import enSignin from '../../messages/en/signin.json';
 import jaCdr from '../../messages/ja/cdr.json';
 import jaCommon from '../../messages/ja/common.json';
+import jaHistory from '../../messages/ja/history.json';
 import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
 import jaReconcile from '../../messages/ja/reconcile.json';
@@ -33,6 +35,7 @@ const CATALOGUES: Record<Locale, Messages> = {
   en: {
     cdr: enCdr,
     common: enCommon,
+    history: enHistory,
     problems: enProblems,
     quota: enQuota,
     reconcile: enReconcile,
@@ -42,6 +45,7 @@ const CATALOGUES: Record<Locale, Messages> = {
   ja: {
     cdr: jaCdr,
     common: jaCommon,
+    history: jaHistory,
     problems: jaProblems,
     quota: jaQuota,
     reconcile: jaReconcile,

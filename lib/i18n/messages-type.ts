@@ -6,6 +6,7 @@
  */
 import type cdr from '../../messages/en/cdr.json';
 import type common from '../../messages/en/common.json';
+import type history from '../../messages/en/history.json';
 import type problems from '../../messages/en/problems.json';
 import type quota from '../../messages/en/quota.json';
 import type reconcile from '../../messages/en/reconcile.json';
@@ -15,6 +16,7 @@ import type signin from '../../messages/en/signin.json';
 export interface Messages {
   cdr: typeof cdr;
   common: typeof common;
+  history: typeof history;
   problems: typeof problems;
   quota: typeof quota;
   reconcile: typeof reconcile;

@@ -21,7 +21,7 @@ import { DAY_MS, HOUR_MS } from '../time/units';
 import { zoneDayStart } from '../time/zone-days';
 import { zoneOffsetMs } from '../time/zones';
 import type { Database, SqlDialect } from '../db/schema';
-import { searchWhere, textMatchIds, type LocalSearch } from '../history/server';
+import type { LocalSearch, RecordReads } from '../history/server';
 import { packPlan, utcDaysOf } from '../history';
 import {
   readLatencies,
@@ -247,7 +247,13 @@ function listedLatencies(rows: readonly { day: number; latencies: string | null 
   return new Map([...texts].map(([day, lists]) => [day, [JSON.parse(`[${lists.join(',')}]`) as number[]]]));
 }
 
-export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect, dayPacks: DayPackStore): InsightsStore {
+/** `records`: the local history's reads of its records (lib/history/store/history-search.ts), whose WHERE and free text the sums share. */
+export function createInsightsStore(
+  db: Kysely<Database>,
+  dialect: SqlDialect,
+  dayPacks: DayPackStore,
+  records: RecordReads,
+): InsightsStore {
   type Table = 'history_rollups_daily' | 'history_rollups_hourly';
   /** The search's conditions on a rollup table (all of them are on its values: rollupsServe). */
   const rollupConditions = <T extends Table>(
@@ -497,7 +503,7 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect, d
       : new Map<string, never>();
     const plan = packPlan(ranges, new Set(packs.keys()));
     const rest = [...plan.before, ...plan.between, ...plan.after];
-    const sqlCells = rest.length > 0 ? await cellsBySql(search, rest, { textScan: plan.packed.length > 0 }) : [];
+    const sqlCells = rest.length > 0 ? await cellsBySql(search, rest) : [];
     const read = {
       cells: sqlCells as Cell[],
       hourly: sqlCells as HourlyRow[],
@@ -507,7 +513,7 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect, d
     const ids =
       search.text === undefined
         ? undefined
-        : new IdSet(await textMatchIds(db, dialect, { scope: search.scope, ranges: plan.packed, text: search.text }));
+        : new IdSet(await records.textIds({ scope: search.scope, ranges: plan.packed, text: search.text }));
     const packed = cellsOfPacks(
       [...packs.values()],
       { ranges: plan.packed, where: search.where, ...(ids ? { ids } : {}) },
@@ -530,8 +536,9 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect, d
   const cellsBySql = async (
     search: InsightsSearch,
     ranges: readonly Range[],
-    plan: { textScan: boolean },
   ): Promise<(Cell & { hour_ms: number; latencies: string | null })[]> => {
+    const resolved = await records.resolve({ ...search, ranges, order: 'desc' });
+    if (!resolved) return [];
     const latencyList =
       dialect === 'postgres'
         ? sql<string | null>`string_agg(latency_ms::text, ',')`
@@ -547,7 +554,7 @@ export function createInsightsStore(db: Kysely<Database>, dialect: SqlDialect, d
         int(sql`count(price_units)`).as('priced'),
         latencyList.as('latencies'),
       ])
-      .where(searchWhere({ ...search, ranges, order: 'desc' }, dialect, plan))
+      .where(records.where(resolved))
       .groupBy(sql`1`)
       .groupBy([...CELL_VALUES])
       .execute();

@@ -148,3 +148,10 @@ export function detailSearch(opts: { enterpriseId?: string | null; tz?: Zone }):
 export function requestKey(req: UpstreamRequest): string {
   return `${req.base.key}\u0000${req.sortOrder}\u0000${req.page}`;
 }
+
+/** The page number an upstream answer's link points at (`_links.last.href`…): NaN when there is none. */
+export function pageOfLink(href: unknown): number {
+  if (typeof href !== 'string') return NaN;
+  const query = href.split('?')[1];
+  return query === undefined ? NaN : Number(new URLSearchParams(query).get('page') ?? NaN);
+}

@@ -44,7 +44,7 @@ export interface ReconcileServiceDeps {
   runner: Pick<ReconcileRunner, 'kick' | 'cancel'>;
   config: Pick<Config, 'EXPORT_RETENTION_DAYS'>;
   /** The upstream page size background reads use now (a job keeps the one it was made with). */
-  pageSize(): number;
+  pageSize(): number | Promise<number>;
   log: Logger;
   now(): number;
 }
@@ -105,7 +105,7 @@ export class ReconcileService {
       });
     }
     const { rows, range, notes } = rowsOf(input, now);
-    const pageSize = this.deps.pageSize();
+    const pageSize = await this.deps.pageSize();
     const scope = scopeOf(account);
     const planned = await planRows(
       this.deps.plan,

@@ -17,6 +17,7 @@ import { sqliteFileOf } from '../db/sqlite-file';
 import { createHistoryStore, type HistoryStore } from '../history/server';
 import { createHistoryWriter, inlineBackend } from '../history/server';
 import { threadBackend } from '../history/server';
+import { inlineTextLookup, sqliteTextIndex, threadTextLookup } from '../history/server';
 import { createHistoryWrites } from '../history/server';
 import { createInsightsStore, type InsightsStore } from '../insights/server';
 import { createDayPackStore } from '../history/server';
@@ -96,6 +97,20 @@ export async function openStore(
   );
   // The day packs' cache in memory is shared by the table's searches and Insights.
   const dayPacks = createDayPackStore(db, (scope, day) => writer.buildPackWhenIdle(scope, day));
+  // SQLite's free-text lookups on a thread of their own beside the writer's (inline with it in tests).
+  const textLookup =
+    dialect === 'sqlite'
+      ? options.historyWriter === 'inline'
+        ? inlineTextLookup(db)
+        : threadTextLookup(historyFileOf(config.dataDir))
+      : null;
+  const history = createHistoryStore(
+    db,
+    dialect,
+    writer,
+    dayPacks,
+    textLookup ? { text: sqliteTextIndex(textLookup) } : {},
+  );
   return {
     dialect,
     db,
@@ -106,8 +121,8 @@ export async function openStore(
     exportJobs: createExportJobStore(db, dialect),
     exportFiles: createExportFileStore(db),
     leases: createLeaseStore(db),
-    history: createHistoryStore(db, dialect, writer, dayPacks),
-    insights: createInsightsStore(db, dialect, dayPacks),
+    history,
+    insights: createInsightsStore(db, dialect, dayPacks, history.reads),
     signInAttempts: createSignInAttemptStore(db, dialect),
     reconcile: createReconcileJobStore(db),
     async ping() {
@@ -115,6 +130,7 @@ export async function openStore(
     },
     async close() {
       await writer.close();
+      await textLookup?.close();
       await close();
     },
   };

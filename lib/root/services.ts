@@ -27,6 +27,7 @@ import { InsightsService } from '../insights/server';
 import { HistoryService } from '../history/server';
 import { ResultRecorder } from '../history/server';
 import { SyncRunner } from '../history/server';
+import { createPageSizeStore, PageSizes, searchPageSize } from '../history/server';
 import { log } from '../log';
 import { cachePolicy, type CachePolicy } from '../cache/server';
 import { scheduleMaintenance } from './maintenance';
@@ -70,6 +71,8 @@ export interface Services {
   exportRunner: ExportRunner;
   history: HistoryService;
   syncRunner: SyncRunner;
+  /** The page size background reads (the copy, exports, reconciliations) ask the upstream for. */
+  pageSizes: PageSizes;
   insights: InsightsService;
   reconciliations: ReconcileService;
   reconcileRunner: ReconcileRunner;
@@ -121,8 +124,12 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     now,
   });
   const historyIndex = new HistoryIndex(store.history, now);
+  // The page size background reads ask for (found by the copy's first page: lib/history/sync-page-size.ts);
+  // people's searches keep reading 100 a page at most.
+  const pageSizes = new PageSizes({ store: createPageSizeStore(store.db), config, log, now });
+  const searchPages = searchPageSize(config);
   // Searches and exports decide alike what the local history answers and what goes upstream.
-  const planner = new Planner({ index: historyIndex, upstreamPageSize: config.UPSTREAM_PAGE_SIZE });
+  const planner = new Planner({ index: historyIndex, upstreamPageSize: searchPages });
   // An export's file goes before copying complete results into the local history.
   const foreground = new ForegroundWork();
   const results = new ResultRecorder({
@@ -130,7 +137,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     history: store.history,
     index: historyIndex,
     settlesAt: (to) => policy.settlesAt(to),
-    pageSize: config.UPSTREAM_PAGE_SIZE,
+    pageSize: searchPages,
     maxDays: config.HISTORY_MAX_DAYS,
     now,
     foregroundIdle: () => foreground.idle(),
@@ -141,7 +148,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     policy,
     history: store.history,
     planner,
-    upstreamPageSize: config.UPSTREAM_PAGE_SIZE,
+    upstreamPageSize: searchPages,
     onStoredPage: (account, base, sortOrder, totalFound) => results.note(account, base, sortOrder, totalFound),
     now,
   });
@@ -162,6 +169,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     now,
     log,
     asForeground: (work) => foreground.run(work),
+    pageSizes,
   });
   const syncRunner = new SyncRunner({
     history: store.history,
@@ -171,6 +179,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     gateway,
     policy,
     config,
+    pageSizes,
     secretOf: (sealed) => unseal(sealed, authSecret()),
     now,
     log,
@@ -184,6 +193,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     cache,
     policy,
     config,
+    pageSizes,
     now,
   });
   const insights = new InsightsService({
@@ -201,6 +211,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     local: { planner, history: store.history },
     runner: exportRunner,
     config,
+    pageSizes,
     log,
     now,
   });
@@ -223,7 +234,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     plan: {
       local: { history: store.history, planner },
       sizes: {
-        cached: new CachedPages({ cache, policy, pageSize: config.UPSTREAM_PAGE_SIZE, now }),
+        cached: new CachedPages({ cache, policy, pageSize: searchPages, now }),
         history: store.history,
       },
       gateway,
@@ -231,8 +242,8 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     },
     runner: reconcileRunner,
     config,
-    // The one place reconciliations read the upstream page size from (issue 37 makes it probed).
-    pageSize: () => config.UPSTREAM_PAGE_SIZE,
+    // The page size background reads use (probed by the sync, lib/history/sync-page-size.ts), as exports read it.
+    pageSize: async () => (await pageSizes.state()).size,
     log,
     now,
   });
@@ -254,6 +265,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     exportRunner,
     history,
     syncRunner,
+    pageSizes,
     insights,
     reconciliations,
     reconcileRunner,

@@ -8,6 +8,7 @@ import { formatWallClock } from '../time/zones';
 import { startHarness, type Harness } from '../../tests/support/service-harness';
 import { QuotaExceededError } from '../governor/quota-errors';
 import { HistoryIndex } from '../history/history-index';
+import { searchPageSize } from '../history/server';
 import { TransactionsService } from './search-service';
 import { Planner } from './planner';
 import { LookupService } from '../lookup/lookup-service';
@@ -207,9 +208,9 @@ describe('while the store cannot be reached', () => {
       history: h.store.history,
       planner: new Planner({
         index: new HistoryIndex(h.store.history),
-        upstreamPageSize: h.config.UPSTREAM_PAGE_SIZE,
+        upstreamPageSize: searchPageSize(h.config),
       }),
-      upstreamPageSize: h.config.UPSTREAM_PAGE_SIZE,
+      upstreamPageSize: searchPageSize(h.config),
     });
     const lookup = new LookupService({
       gateway: { detail: (...a) => h.gateway.detail(...a) },

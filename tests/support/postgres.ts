@@ -78,6 +78,8 @@ function clusterUser(): { uid: number; gid: number; wrap: (cmd: string, args: st
 export interface StartPostgresOptions {
   /** Keep the cluster in this folder between runs (made on first use); default: a temporary folder removed by stop(). */
   dir?: string;
+  /** More server settings (`-c name=value` each), e.g. a benchmark's larger shared_buffers. */
+  settings?: string[];
 }
 
 export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresServer> {
@@ -133,6 +135,7 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
       ...(kept ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
       '-c shared_buffers=16MB',
       '-c max_connections=200',
+      ...(opts.settings ?? []).map((setting) => `-c ${setting}`),
     ].join(' ');
     try {
       await run(...pgCtl(['-l', path.join(root, 'server.log'), '-w', '-t', '60', '-o', settings, 'start']));
@@ -182,9 +185,17 @@ export interface TestDatabase {
 }
 
 /** A new, empty database on the server of `adminUrl` (one per test file, so files run in parallel). */
-export async function createDatabase(adminUrl: string, prefix = 'test'): Promise<TestDatabase> {
+export async function createDatabase(
+  adminUrl: string,
+  prefix = 'test',
+  options: { ctype?: string } = {},
+): Promise<TestDatabase> {
   const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+  // A ctype of its own (a benchmark's: 'C.UTF-8', whose letters pg_trgm indexes, Japanese included) needs template0.
+  const ctype = options.ctype
+    ? ` LC_CTYPE '${options.ctype.replace(/'/g, '')}' TEMPLATE template0 ENCODING 'UTF8'`
+    : '';
+  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"${ctype}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

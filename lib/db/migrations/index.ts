@@ -26,7 +26,9 @@ import { signInKnownAddressesMigration } from './0020-sign-in-known-addresses';
 import { searchTextWithoutCiphertextMigration } from './0021-search-text-without-ciphertext';
 import { endedSessionsMigration } from './0022-ended-sessions';
 import { exportRowsByTimeMigration } from './0023-export-rows-by-time';
-import { reconciliationsMigration } from './0030-reconciliations';
+import { historyCompactMigration } from './0040-history-compact';
+import { upstreamPageSizeMigration } from './0041-upstream-page-size';
+import { reconciliationsMigration } from './0042-reconciliations';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -50,6 +52,8 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0021-search-text-without-ciphertext': searchTextWithoutCiphertextMigration(dialect),
     '0022-ended-sessions': endedSessionsMigration(dialect),
     '0023-export-rows-by-time': exportRowsByTimeMigration(dialect),
-    '0030-reconciliations': reconciliationsMigration(dialect),
+    '0040-history-compact': historyCompactMigration(dialect),
+    '0041-upstream-page-size': upstreamPageSizeMigration(dialect),
+    '0042-reconciliations': reconciliationsMigration(dialect),
   };
 }

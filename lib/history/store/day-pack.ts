@@ -7,9 +7,10 @@
  * found 70,000 or 400,000 times in a month, a latency bound — spends almost all its time looking
  * up rows one by one (about 1.3 µs each) and sorting them. The same answer from a month's packs
  * is a scan of typed arrays: ids and times in received order already, the conditions tested on
- * codes. Only days whose copy is complete get a pack (their records no longer change); the rest
+ * codes. Only days whose local history is complete get a pack (their records no longer change); the rest
  * is answered by SQL. Pure: encoding, decoding and the scan; lib/history/store/day-pack-store.ts keeps them.
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { HistoryRecordsTable } from '../../db/schema';
 import { ROLLUP_DIMENSIONS, type RollupDimension } from './rollups';
 
@@ -33,58 +34,65 @@ export interface PackCondition {
 /** A record as a pack is built from: its row's id (PostgreSQL's bigint comes as text) and columns. */
 export type PackRow = { id: number | string } & Pick<HistoryRecordsTable, PackTextColumn | PackNumberColumn>;
 
+/** Codes of a text column: one byte while the day has at most 256 values of it. */
+export type PackCodes = Uint8Array | Uint16Array | Uint32Array;
+
 export interface DayPack {
   size: number;
-  ids: Float64Array;
-  numbers: Record<PackNumberColumn, Float64Array>;
-  codes: Record<PackTextColumn, Uint16Array | Uint32Array>;
+  /** Record ids (Uint32Array while they fit, as they do below four billion records). */
+  ids: Uint32Array | Float64Array;
+  /** received_ms, price_units and latency_ms as Float64Array, parts as Float32Array (exact for any part count). */
+  numbers: Record<PackNumberColumn, Float64Array | Float32Array>;
+  codes: Record<PackTextColumn, PackCodes>;
   dictionaries: Record<PackTextColumn, string[]>;
   /** Bytes held in memory (the cache's bound). */
   bytes: number;
 }
 
-/** Written into every pack; a pack of another version is not read (the store builds it again). */
-const VERSION = 1;
+/**
+ * Written into every pack; a pack of an unknown version is not read (the store builds it again).
+ * 1: every number as Float64, codes as Uint16/Uint32, not compressed (about 60 bytes a record).
+ * 2: compressed (DEFLATE), ids and received times as offsets in 32 bits, parts in one byte,
+ *    latencies in 32 bits, codes in one byte where they fit: about 15 bytes a record on disk and 42
+ *    in memory, so a year of a busy account's packs (3,000,000 records) stays in the cache.
+ */
+const VERSION = 2;
 
-interface Header {
-  v: number;
+interface HeaderV1 {
+  v: 1;
   n: number;
   dictionaries: Record<PackTextColumn, string[]>;
-  /** Bytes per code of each text column: 2, or 4 for a day with more than 65,536 values. */
   widths: Record<PackTextColumn, 2 | 4>;
 }
 
+interface HeaderV2 {
+  v: 2;
+  n: number;
+  dictionaries: Record<PackTextColumn, string[]>;
+  /** Bytes per code of each text column. */
+  widths: Record<PackTextColumn, 1 | 2 | 4>;
+  /** ids: stored as offsets from `idBase` in 32 bits (`wideIds`: as Float64 when they do not fit). */
+  idBase: number;
+  wideIds: boolean;
+  /** received_ms: offsets from `receivedBase` in 32 bits (a day is 86,400,000 ms). */
+  receivedBase: number;
+  /** parts: one byte (255: none) unless a part count reaches 255 (`wideParts`: Float32). */
+  wideParts: boolean;
+}
+
+/** Absent values in the 32-bit and 8-bit columns (NaN in memory). */
+const NONE_32 = 0xffffffff;
+const NONE_8 = 0xff;
+
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
-/** A day's records (in the table's order) as one buffer. */
-export function encodePack(rows: readonly PackRow[]): Buffer {
-  const n = rows.length;
-  const dictionaries = {} as Record<PackTextColumn, string[]>;
-  const widths = {} as Record<PackTextColumn, 2 | 4>;
-  const codeArrays: (Uint16Array | Uint32Array)[] = [];
-  for (const column of PACK_TEXT_COLUMNS) {
-    const index = new Map<string, number>();
-    const codes = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      const value = rows[i]![column];
-      let code = index.get(value);
-      if (code === undefined) index.set(value, (code = index.size));
-      codes[i] = code;
-    }
-    dictionaries[column] = [...index.keys()];
-    widths[column] = index.size > 0x10000 ? 4 : 2;
-    codeArrays.push(widths[column] === 4 ? codes : Uint16Array.from(codes));
-  }
-  const header = Buffer.from(JSON.stringify({ v: VERSION, n, dictionaries, widths } satisfies Header));
-  const numberArrays = [
-    Float64Array.from(rows, (r) => Number(r.id)),
-    ...PACK_NUMBER_COLUMNS.map((c) => Float64Array.from(rows, (r) => r[c] ?? NaN)),
-  ];
-  const sections = [...numberArrays, ...codeArrays];
-  const start = align8(4 + header.length);
+/** Arrays laid one after another, each at an 8-byte boundary, after a JSON header. */
+function layout(header: object, sections: readonly ArrayBufferView[]): Buffer {
+  const head = Buffer.from(JSON.stringify(header));
+  const start = align8(4 + head.length);
   const out = Buffer.alloc(sections.reduce((at, s) => align8(at + s.byteLength), start));
-  out.writeUInt32LE(header.length, 0);
-  header.copy(out, 4);
+  out.writeUInt32LE(head.length, 0);
+  head.copy(out, 4);
   let at = start;
   for (const s of sections) {
     out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), at);
@@ -93,33 +101,137 @@ export function encodePack(rows: readonly PackRow[]): Buffer {
   return out;
 }
 
-/** The pack in a buffer, or null when it was written by another version. */
-export function decodePack(bytes: Uint8Array): DayPack | null {
-  // Copied into a buffer of its own: typed arrays need their offsets aligned, a driver's buffer may not be.
-  const own = new Uint8Array(bytes.byteLength);
-  own.set(bytes);
-  const view = new DataView(own.buffer);
-  const headerLength = view.getUint32(0, true);
-  const header = JSON.parse(new TextDecoder().decode(own.subarray(4, 4 + headerLength))) as Header;
-  if (header.v !== VERSION) return null;
-  const n = header.n;
+function codesOf(rows: readonly PackRow[], column: PackTextColumn): { codes: PackCodes; values: string[] } {
+  const index = new Map<string, number>();
+  const all = new Uint32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const value = rows[i]![column];
+    let code = index.get(value);
+    if (code === undefined) index.set(value, (code = index.size));
+    all[i] = code;
+  }
+  const values = [...index.keys()];
+  const codes = values.length <= 0x100 ? Uint8Array.from(all) : values.length <= 0x10000 ? Uint16Array.from(all) : all;
+  return { codes, values };
+}
+
+/** A day's records (in the table's order) as one buffer, compressed. */
+export function encodePack(rows: readonly PackRow[]): Buffer {
+  const n = rows.length;
+  const dictionaries = {} as Record<PackTextColumn, string[]>;
+  const widths = {} as Record<PackTextColumn, 1 | 2 | 4>;
+  const codeArrays: PackCodes[] = [];
+  for (const column of PACK_TEXT_COLUMNS) {
+    const { codes, values } = codesOf(rows, column);
+    dictionaries[column] = values;
+    widths[column] = codes.BYTES_PER_ELEMENT as 1 | 2 | 4;
+    codeArrays.push(codes);
+  }
+  const ids = rows.map((r) => Number(r.id));
+  const idBase = n > 0 ? Math.min(...ids) : 0;
+  // Offsets in 32 bits, and ids that fit 32 bits themselves (in memory): else Float64 both ways.
+  const wideIds = ids.some((id) => id >= NONE_32);
+  const receivedBase = n > 0 ? Math.min(...rows.map((r) => r.received_ms)) : 0;
+  const wideParts = rows.some(
+    (r) => r.parts !== null && (r.parts < 0 || r.parts >= NONE_8 || !Number.isInteger(r.parts)),
+  );
+  const header: HeaderV2 = { v: 2, n, dictionaries, widths, idBase, wideIds, receivedBase, wideParts };
+  const sections: ArrayBufferView[] = [
+    wideIds ? Float64Array.from(ids) : Uint32Array.from(ids, (id) => id - idBase),
+    Uint32Array.from(rows, (r) => r.received_ms - receivedBase),
+    wideParts
+      ? Float32Array.from(rows, (r) => r.parts ?? NaN)
+      : Uint8Array.from(rows, (r) => (r.parts === null ? NONE_8 : r.parts)),
+    Float64Array.from(rows, (r) => r.price_units ?? NaN),
+    Uint32Array.from(rows, (r) =>
+      r.latency_ms === null || r.latency_ms < 0 || r.latency_ms >= NONE_32 ? NONE_32 : r.latency_ms,
+    ),
+    ...codeArrays,
+  ];
+  return deflateRawSync(layout(header, sections));
+}
+
+/** Reads the arrays a header describes, in order, from `own` (aligned as layout wrote them). */
+function reader(own: Uint8Array, headerLength: number) {
   let at = align8(4 + headerLength);
-  const take = <T>(make: (buffer: ArrayBuffer, offset: number, length: number) => T, width: number): T => {
-    const array = make(own.buffer, at, n);
-    at = align8(at + n * width);
+  return <T extends ArrayBufferView>(make: (buffer: ArrayBuffer, offset: number) => T, bytes: number): T => {
+    const array = make(own.buffer as ArrayBuffer, at);
+    at = align8(at + bytes);
     return array;
   };
-  const f64 = () => take((b, o, l) => new Float64Array(b, o, l), 8);
-  const ids = f64();
-  const numbers = {} as Record<PackNumberColumn, Float64Array>;
-  for (const c of PACK_NUMBER_COLUMNS) numbers[c] = f64();
-  const codes = {} as Record<PackTextColumn, Uint16Array | Uint32Array>;
-  for (const c of PACK_TEXT_COLUMNS)
-    codes[c] =
-      header.widths[c] === 4
-        ? take((b, o, l) => new Uint32Array(b, o, l), 4)
-        : take((b, o, l) => new Uint16Array(b, o, l), 2);
-  return { size: n, ids, numbers, codes, dictionaries: header.dictionaries, bytes: own.byteLength };
+}
+
+/** The pack in a buffer, or null when it was written by a version this one does not read. */
+export function decodePack(bytes: Uint8Array): DayPack | null {
+  // Version 1 was not compressed: its first four bytes are its header's length, a JSON object follows.
+  const plain = bytes.byteLength > 5 && bytes[4] === 0x7b ? bytes : null;
+  let own: Uint8Array;
+  if (plain) {
+    // Copied into a buffer of its own: typed arrays need their offsets aligned, a driver's buffer may not be.
+    own = new Uint8Array(plain.byteLength);
+    own.set(plain);
+  } else {
+    try {
+      own = new Uint8Array(inflateRawSync(bytes));
+    } catch {
+      return null;
+    }
+  }
+  const view = new DataView(own.buffer, own.byteOffset, own.byteLength);
+  const headerLength = view.getUint32(0, true);
+  const header = JSON.parse(new TextDecoder().decode(own.subarray(4, 4 + headerLength))) as HeaderV1 | HeaderV2;
+  const n = header.n;
+  const take = reader(own, headerLength);
+  const codesOfWidth = (width: 1 | 2 | 4): PackCodes =>
+    take(
+      (b, o) =>
+        width === 4 ? new Uint32Array(b, o, n) : width === 2 ? new Uint16Array(b, o, n) : new Uint8Array(b, o, n),
+      n * width,
+    );
+  const f64 = () => take((b, o) => new Float64Array(b, o, n), n * 8);
+  const u32 = () => take((b, o) => new Uint32Array(b, o, n), n * 4);
+  if (header.v === 1) {
+    const ids = f64();
+    const numbers = {} as DayPack['numbers'];
+    for (const c of PACK_NUMBER_COLUMNS) numbers[c] = f64();
+    const codes = {} as Record<PackTextColumn, PackCodes>;
+    for (const c of PACK_TEXT_COLUMNS) codes[c] = codesOfWidth(header.widths[c]);
+    return { size: n, ids, numbers, codes, dictionaries: header.dictionaries, bytes: own.byteLength };
+  }
+  if (header.v !== VERSION) return null;
+  let ids: Uint32Array | Float64Array;
+  if (header.wideIds) ids = f64();
+  else {
+    const offsets = u32();
+    ids = header.idBase === 0 ? offsets : Uint32Array.from(offsets, (o) => o + header.idBase);
+  }
+  const receivedOffsets = u32();
+  const received = Float64Array.from(receivedOffsets, (o) => o + header.receivedBase);
+  let parts: Float32Array;
+  if (header.wideParts) parts = take((b, o) => new Float32Array(b, o, n), n * 4);
+  else {
+    const small = take((b, o) => new Uint8Array(b, o, n), n);
+    parts = Float32Array.from(small, (p) => (p === NONE_8 ? NaN : p));
+  }
+  const price = f64();
+  const latency = Float64Array.from(u32(), (ms) => (ms === NONE_32 ? NaN : ms));
+  const codes = {} as Record<PackTextColumn, PackCodes>;
+  for (const c of PACK_TEXT_COLUMNS) codes[c] = codesOfWidth(header.widths[c]);
+  const memory =
+    ids.byteLength +
+    received.byteLength +
+    parts.byteLength +
+    price.byteLength +
+    latency.byteLength +
+    PACK_TEXT_COLUMNS.reduce((sum, c) => sum + codes[c].byteLength, 0);
+  return {
+    size: n,
+    ids,
+    numbers: { received_ms: received, parts, price_units: price, latency_ms: latency },
+    codes,
+    dictionaries: header.dictionaries,
+    bytes: memory,
+  };
 }
 
 const TEXT = new Set<string>(PACK_TEXT_COLUMNS);
@@ -144,17 +256,18 @@ export class IdSet {
   private readonly first: number;
   readonly size: number;
 
-  constructor(ids: readonly number[]) {
+  constructor(ids: ArrayLike<number>) {
     let min = Infinity;
     let max = -Infinity;
-    for (const id of ids) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
       if (id < min) min = id;
       if (id > max) max = id;
     }
     this.first = ids.length > 0 ? min : 0;
     this.bits = new Uint32Array(ids.length > 0 ? Math.floor((max - min) / 32) + 1 : 0);
-    for (const id of ids) {
-      const at = id - this.first;
+    for (let i = 0; i < ids.length; i++) {
+      const at = ids[i]! - this.first;
       this.bits[at >>> 5]! |= 1 << (at & 31);
     }
     this.size = ids.length;
@@ -165,7 +278,7 @@ export class IdSet {
    * answers where it stopped. One tight loop over a day's ids (a month of them for a free text
    * found tens of thousands of times: 5 ms where a call per record took 16).
    */
-  positionsIn(ids: Float64Array, start: number, end: number, out: Uint32Array, at: number): number {
+  positionsIn(ids: ArrayLike<number>, start: number, end: number, out: Uint32Array, at: number): number {
     const { bits, first } = this;
     const span = bits.length * 32;
     for (let i = start; i < end; i++) {
@@ -184,7 +297,7 @@ export interface PackFilter {
 }
 
 /** The first position whose received time is at least `ms` (received times ascend). */
-function firstAtOrAfter(received: Float64Array, ms: number): number {
+function firstAtOrAfter(received: ArrayLike<number>, ms: number): number {
   let lo = 0;
   let hi = received.length;
   while (lo < hi) {

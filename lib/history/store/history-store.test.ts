@@ -4,7 +4,6 @@
  * with its tie rule) finds what a person would expect, scopes never see each other, and deleting a
  * copy leaves nothing a search could find.
  */
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Cdr } from '../../cdr/schema';
 import { historyRow } from '../../cdr/record-columns';
@@ -12,6 +11,7 @@ import { localSearchOf } from '../local-query';
 import { scopeOf } from '../scope';
 import { parseQuery, type TransactionsQuery } from '../../query/query';
 import { forEachBackend } from '@/tests/support/backends';
+import { checkTextIndex } from '@/tests/support/text-index';
 import type { Condition } from './history-search';
 import { createHistoryStore, type HistoryDay, type HistoryRecordRow, type HistoryStore } from './history-store';
 import { createDayPackStore, type DayPackStore } from './day-pack-store';
@@ -165,7 +165,7 @@ forEachBackend((open, dialect) => {
         expect(await find(history, A, { q: '完了' })).toEqual([3]);
         expect(await find(history, A, { q: '了配' })).toEqual([]);
         await history.settled();
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
       }
     });
 
@@ -259,13 +259,13 @@ forEachBackend((open, dialect) => {
       }
     });
 
-    it('calls no day complete while it is being copied', async () => {
+    it('calls no day complete while it is being synced', async () => {
       const history = await seeded(open);
       expect((await history.getDay(A, DAY))?.state).toBe('syncing');
       expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual([]);
       await history.stageDayPage(A, { ...day(20), state: 'building' }, null);
       expect(await history.completeDays(A, '2026-09-30', '2026-10-02')).toEqual([]);
-      // The days the copy still works on, with their progress; a complete one, another scope's, not.
+      // The days the sync still works on, with their progress; a complete one, another scope's, not.
       await history.commitDayPage(B, day(), rows([cdr(40)]), []);
       await history.commitDayPage(
         A,
@@ -305,7 +305,7 @@ forEachBackend((open, dialect) => {
       expect(await history.holdsEnterprise(B, 'ent-1', T0, T0)).toBe(false);
     });
 
-    it('forgets a deleted copy entirely: records, days, results and what free text could find', async () => {
+    it('forgets a deleted local history entirely: records, days, results and what free text could find', async () => {
       const history = await seeded(open);
       await history.addResultRecords(A, rows([cdr(50)]));
       await history.putResult(A, { key: 'k', filters: {}, from: T0, to: T0 + 3600_000 }, 1, T0);
@@ -315,7 +315,7 @@ forEachBackend((open, dialect) => {
       expect(await history.listDays(A)).toEqual([]);
       expect(await history.results(A)).toEqual([]);
       expect((await history.size(A)).records).toBe(0);
-      // Another scope keeps its copy, its text index included.
+      // Another scope keeps its local history, its text index included.
       expect(await find(history, B, { q: 'order-1' })).toEqual([1]);
     });
 
@@ -330,9 +330,9 @@ forEachBackend((open, dialect) => {
         // FTS5 checks its index against the records it indexes: an entry missing, extra or stale
         // fails. (It is written when the writer is idle: settled.)
         await history.settled();
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
         await history.deleteScope(A);
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
       }
     });
 
@@ -365,9 +365,9 @@ forEachBackend((open, dialect) => {
         expect(await writes.indexPendingText(100)).toBe(7);
         expect(await writes.indexPendingText(100)).toBe(0);
         for (const [i, params] of searches.entries()) expect(await find(history, A, params)).toEqual(beforeIndexed[i]);
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
         await writes.deleteScope(A);
-        await sql`insert into history_fts(history_fts) values ('integrity-check')`.execute(db);
+        await checkTextIndex(db);
         expect(await find(history, B, { q: '配達' })).toEqual([7]);
       });
     }
@@ -428,7 +428,7 @@ forEachBackend((open, dialect) => {
       expect(answered).toBeGreaterThan(0);
 
       // A record the complete day did not have yet (a result of the page cache): its pack is
-      // dropped, asked for again by the copy (queueMissingPacks) and built when the writer is idle.
+      // dropped, asked for again by the sync (queueMissingPacks) and built when the writer is idle.
       await history.addResultRecords(A, rows([cdr(50, { message_body: '配達の再開' })]));
       expect(await history.queueMissingPacks(A)).toBe(1);
       await history.settled();
@@ -444,7 +444,7 @@ forEachBackend((open, dialect) => {
       answered = 0;
       expect(await find(history, A, { q: '配達' })).toEqual([40, 51, 50, 7]);
       expect(answered).toBeGreaterThan(0);
-      // Deleted with its copy: nothing left to answer from.
+      // Deleted with its local history: nothing left to answer from.
       await history.deleteScope(A);
       expect(await find(history, A, { q: '配達' })).toEqual([]);
       expect(await find(history, B, { q: 'sakura' })).toEqual([4, 2]);

@@ -1,25 +1,28 @@
 import 'server-only';
 /**
  * The local history (migration 0006-history and after): per scope its settings, its days, the
- * pages of days being copied, its complete results — the store's own tables, written here — and
+ * pages of days being synced, its complete results — the store's own tables, written here — and
  * its data — records, text index, rollups, day packs — written by the history writer
  * (./writer.ts) and searched by ./history-search.ts. The same statements serve SQLite and
  * PostgreSQL.
  *
- * A day is copied in two steps. Each upstream page is staged as it comes (stageDayPage: one row,
+ * A day is synced in two steps. Each upstream page is staged as it comes (stageDayPage: one row,
  * with the day's progress, in one transaction: a restart resumes at the first page not staged and
- * never pays for one twice), so the copy's next call goes at once. Staged pages go into the data
+ * never pays for one twice), so the sync's next call goes at once. Staged pages go into the data
  * in the background (buildDay), and once every page is read and in, the day is complete.
  *
- * Every read and write names the scope: one account's copy is never read for another.
+ * Every read and write names the scope: one account's local history is never read for another.
  */
 import { sql, type Kysely } from 'kysely';
 import type { HistoryRecordRow } from '../../cdr/record-columns';
 import { zoneDayIndex } from '../../time/zone-days';
 import type { Database, SqlDialect } from '../../db/schema';
 import type { DayPackStore } from './day-pack-store';
-import { createHistorySearch, type HistorySearch } from './history-search';
+import { createHistorySearch, type HistorySearch, type RecordReads } from './history-search';
+import type { TextIndex } from './text-search';
 import type { HistoryWriter } from './writer';
+import { postgresTextIndex } from './text-postgres';
+import { inlineTextLookup, sqliteTextIndex } from './text-thread';
 
 export type { HistoryRecordRow };
 
@@ -30,7 +33,7 @@ export interface HistorySettings {
   enabled: boolean;
   sinceDay: string;
   keepSignedOut: boolean;
-  /** Only while keepSignedOut: the sealed secret the copy renews its token with. */
+  /** Only while keepSignedOut: the sealed secret the sync renews its token with. */
   sealedSecret: string | null;
   createdAt: number;
   updatedAt: number;
@@ -57,23 +60,25 @@ export interface HistoryResult {
 /** See HistoryStore.buildDay. */
 export type DayVerifier<P> = (progress: P, held: (from: number, to: number) => Promise<number>) => Promise<P | null>;
 
-/** The copy's state and writes, and its searches (./history-search.ts: count, page, slice, a record, its size). */
+/** The local history's state and writes, and its searches (./history-search.ts: count, page, slice, a record, its size). */
 export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
+  /** The records' searches as Insights reads them (the same WHERE, the same free text). */
+  reads: RecordReads;
   getSettings(scope: string): Promise<HistorySettings | null>;
   putSettings(settings: HistorySettings): Promise<void>;
-  /** Scopes whose copy is wanted (the sync runner's work list). */
+  /** Scopes whose local history is wanted (the sync runner's work list). */
   enabledScopes(): Promise<HistorySettings[]>;
-  /** Every scope with settings (retention is enforced on paused copies too). */
+  /** Every scope with settings (retention is enforced on paused local histories too). */
   allSettings(): Promise<HistorySettings[]>;
-  /** Forgets the scope's copy: records, days, results and settings. */
+  /** Forgets the scope's local history: records, days, results and settings. */
   deleteScope(scope: string): Promise<void>;
   /** Forgets the records and days before `day` (the start day, HISTORY_MAX_DAYS). */
   deleteBefore(scope: string, day: string): Promise<void>;
 
   listDays<P>(scope: string): Promise<HistoryDay<P>[]>;
   /**
-   * The days being copied or built (not complete), with their progress: what the copy's next step
-   * needs, read without the progress of every complete day (hundreds in a long copy).
+   * The days being synced or built (not complete), with their progress: what the sync's next step
+   * needs, read without the progress of every complete day (hundreds in a long sync).
    */
   unfinishedDays<P>(scope: string): Promise<HistoryDay<P>[]>;
   getDay<P>(scope: string, day: string): Promise<HistoryDay<P> | null>;
@@ -82,7 +87,7 @@ export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
   /** Whether the scope holds any record of enterprise `enterpriseId` received on the UTC days from instant `from` to `to` (ms). */
   holdsEnterprise(scope: string, enterpriseId: string, from: number, to: number): Promise<boolean>;
   /**
-   * Stages an upstream page of a day being copied (`records`: its records as JSON; none when the
+   * Stages an upstream page of a day being synced (`records`: its records as JSON; none when the
    * step learnt something without records) with the day's progress, in one transaction.
    */
   stageDayPage<P>(scope: string, day: HistoryDay<P>, records: string | null): Promise<void>;
@@ -117,7 +122,7 @@ export interface HistoryStore extends Omit<HistorySearch, 'countHeld'> {
 
   results(scope: string): Promise<HistoryResult[]>;
   /**
-   * Records of a complete result of the page cache being copied (putResult follows once all are
+   * Records of a complete result of the page cache being added (putResult follows once all are
    * in), by the history writer: an export's window holds tens of thousands.
    */
   addResultRecords(scope: string, records: readonly HistoryRecordRow[]): Promise<void>;
@@ -152,22 +157,24 @@ const PAGES_PER_BUILD_SLICE = 20;
  * is read). As many as a slice holds: a day of up to 2,000 records goes in with one transaction,
  * once it is read, and a larger one a slice at a time while it is read. Each transaction writes
  * every index page it touched and the text index a segment of its own, so fewer, larger ones cost
- * less a record: starting at 8 pages (two transactions for a day of 1,500 records) the copy of
- * bench:mirror took about 0.7 ms a page more (bench/NOTES.md, 2026-11-27 night).
+ * less a record: starting at 8 pages (two transactions for a day of 1,500 records) the sync costs
+ * about 0.7 ms a page more (bench/NOTES.md).
  */
 const PAGES_TO_START_BUILDING = PAGES_PER_BUILD_SLICE;
 
 /**
- * `options.fewFinds`: see createHistorySearch.
+ * `text`: where free text is looked up (./text-search.ts; by default on this connection: SQLite's
+ * text thread is the server's, lib/root/open-store.ts). `options.fewFinds`: see createHistorySearch.
  */
 export function createHistoryStore(
   db: Kysely<Database>,
   dialect: SqlDialect,
   writer: HistoryWriter,
   dayPacks: DayPackStore,
-  options: { fewFinds?: number } = {},
+  options: { fewFinds?: number; text?: TextIndex } = {},
 ): HistoryStore {
-  const search = createHistorySearch(db, dialect, dayPacks, options);
+  const text = options.text ?? (dialect === 'postgres' ? postgresTextIndex(db) : sqliteTextIndex(inlineTextLookup(db)));
+  const search = createHistorySearch(db, dialect, dayPacks, text, options);
 
   const saveDay = async (q: Kysely<Database>, scope: string, day: HistoryDay): Promise<void> => {
     const row = {
@@ -248,7 +255,7 @@ export function createHistoryStore(
       return rows.map(toSettings);
     },
     async deleteScope(scope) {
-      // What says the copy exists goes first: from then on nothing reads its data, whatever is left.
+      // What says the local history exists goes first: from then on nothing reads its data, whatever is left.
       await db.transaction().execute(async (trx) => {
         for (const table of ['history_days', 'history_results', 'history_staged_pages', 'history_settings'] as const)
           await trx.deleteFrom(table).where('scope', '=', scope).execute();
@@ -330,7 +337,7 @@ export function createHistoryStore(
     },
     async stageDayPage(scope, day, records) {
       await db.transaction().execute(async (trx) => {
-        // A step that read its page before the copy was paused, deleted or given a later start day
+        // A step that read its page before the sync was paused, deleted or given a later start day
         // writes nothing: what it would write back is what the change just removed.
         const settings = await trx
           .selectFrom('history_settings')
@@ -505,6 +512,7 @@ export function createHistoryStore(
       if (dialect === 'sqlite') await sql`pragma main.wal_checkpoint(TRUNCATE)`.execute(db);
     },
 
+    reads: search.reads,
     record: search.record,
     records: search.records,
     count: search.count,

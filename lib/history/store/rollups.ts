@@ -85,7 +85,7 @@ const FACET_NAMES = Object.keys(FACETS) as Facet[];
 
 /**
  * The facets of a UTC day summed again from its daily rows, with the day facet's latencies — for
- * the UTC day and for the two JST days it touches: when the day's copy is complete, or records
+ * the UTC day and for the two JST days it touches: when the day's sync is complete, or records
  * were added to it.
  */
 export async function refreshDayFacets(q: Q, dialect: SqlDialect, scope: string, utcDayStart: number): Promise<void> {
@@ -128,12 +128,19 @@ async function rebuildFacets(q: Q, dialect: SqlDialect, scope: string, zone: Zon
 type Q = Kysely<Database> | Transaction<Database>;
 
 /**
- * Adds the records just stored (their ids) to the scope's hourly rollups and to each zone's daily ones. Summed by the database: a copied
+ * Adds the records just stored (their ids; the scope by its key, as the rollups keep it, and its
+ * number, as the records do) to the scope's hourly rollups and to each zone's daily ones. Summed by the database: a copied
  * day's records are thousands of rows, and grouping them there costs no row read into JavaScript.
  * The facets follow from the daily rows (refreshDayFacets).
  */
-export async function addToRollups(q: Q, dialect: SqlDialect, scope: string, ids: readonly number[]): Promise<void> {
-  const stored = recordsWithIds(dialect, scope, ids);
+export async function addToRollups(
+  q: Q,
+  dialect: SqlDialect,
+  scope: string,
+  scopeNo: number,
+  ids: readonly number[],
+): Promise<void> {
+  const stored = recordsWithIds(dialect, scopeNo, ids);
   const dims = sql.join(ROLLUP_DIMENSIONS.map((d) => (d === 'parts' ? sql`coalesce(parts, 0)` : sql.ref(d))));
   const dimNames = sql.join(ROLLUP_DIMENSIONS.map((d) => sql.ref(d)));
   const sums = sql`count(*), coalesce(sum(parts), 0), coalesce(sum(price_units), 0), count(price_units), ${latencyBytesOf(dialect, sql.ref('latency_ms'))}`;

@@ -1,5 +1,5 @@
 /**
- * How a page of a day being copied is staged (history_staged_pages.records): its records as the
+ * How a page of a day being synced is staged (history_staged_pages.records): its records as the
  * upstream sent them (checked), one JSON document a line. JSON never holds a raw line break, so a
  * record's own text is its line: the history writer keeps it as the record's body as it is, rather
  * than parsing the page and writing each record again.

@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The history writer's backend on a worker thread (./writer-worker.ts) with a database
- * connection of its own: the writes of the local history — a copied day's records, their text
+ * connection of its own: the writes of the local history — a synced day's records, their text
  * index and rollups, a day pack — take their CPU time there, and the thread that answers requests
  * only sends them and waits. One write at a time (./writer.ts queues them); a write's
  * arguments and result travel as messages (structured clones).
@@ -24,7 +24,7 @@ import { errorOf, type WriterFailure } from './writer-failure';
 
 /**
  * Where the worker's connection goes: the history file (SQLite; with the store's file, `storeFile`,
- * where the pages being copied are staged), or the database (PostgreSQL).
+ * where the pages being synced are staged), or the database (PostgreSQL).
  */
 export type WriterTarget =
   { dialect: 'sqlite'; file: string; storeFile: string } | { dialect: 'postgres'; url: string };

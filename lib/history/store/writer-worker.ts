@@ -22,8 +22,8 @@ const CHECKPOINT_AFTER_MS = 250;
 /**
  * The writer's connection; `quiet` runs when no write came for a while. SQLite: the history file
  * (with the store's file attached, to read the pages staged there), checkpointed when the writer
- * is quiet rather than in the middle of copying a day (a checkpoint copies and syncs megabytes;
- * between two writes of a busy copy it would only delay the next).
+ * is quiet rather than in the middle of syncing a day (a checkpoint copies and syncs megabytes;
+ * between two writes of a busy sync it would only delay the next).
  */
 function open(target: WriterTarget): { db: Kysely<Database>; quiet: () => void } {
   if (target.dialect === 'postgres') {
@@ -41,8 +41,8 @@ function open(target: WriterTarget): { db: Kysely<Database>; quiet: () => void }
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }),
     // TRUNCATE, not PASSIVE: it waits for the server's reads of the moment, then empties the log.
-    // A log left long (tens of MB after a copied day; nothing starts it over until the next write)
-    // slows every read of the copy, each page looked up in it first: a free-text search over
+    // A log left long (tens of MB after a synced day; nothing starts it over until the next write)
+    // slows every read of the sync, each page looked up in it first: a free-text search over
     // 310,000 records takes 23 ms behind such a log, 14 ms once it is emptied.
     quiet: () => {
       if (file.open) file.exec(truncateHistoryLog('main'));

@@ -71,7 +71,7 @@ describe('the history writer', () => {
     expect(await next).toBe(3);
   });
 
-  it('drops the packs of a deleted copy, and refuses writes once closed', async () => {
+  it('drops the packs of a deleted local history, and refuses writes once closed', async () => {
     const { backend, ran } = recordingBackend();
     const writer = createHistoryWriter(backend);
     const held = writer.addRecords('a', []);

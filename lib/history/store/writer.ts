@@ -3,7 +3,7 @@ import 'server-only';
  * The one way to the local history's data writes (./writes.ts): one at a time, in the order
  * asked. What only speeds searches up waits until nothing else does: SQLite's text index takes the
  * records stored since it last did, then day packs are built. Where they run is the backend's
- * business: on a thread of their own (./writer-thread.ts, the server's: copying a day of
+ * business: on a thread of their own (./writer-thread.ts, the server's: syncing a day of
  * tens of thousands of records, its text index and rollups takes seconds of work that would
  * otherwise hold every request), or on the caller's thread (`inlineBackend`: tests).
  */
