@@ -11,6 +11,7 @@ import { readsByHour, type InsightsAnswer } from '@/lib/insights';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import { errorText } from '@/lib/http/api-client';
 import { formatCount } from '@/lib/i18n/format';
+import { useWords } from '@/lib/i18n/use-words';
 import { formatLatency, formatPrice, formatRate } from '@/lib/insights';
 import { countedQuery, countedRun } from '@/lib/insights';
 import { insightsQueryOptions } from '@/lib/insights/client';
@@ -29,6 +30,7 @@ import { usePreferredZone } from '../common/preferred-zone';
 export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   const { enterpriseId } = useAccount();
   // The form holds every filter, the local ones too: Insights reads the local history.
+  const say = useWords();
   const url = useSearchUrl({
     preferredZone: usePreferredZone().zone,
     initialRange: defaultRange,
@@ -121,7 +123,7 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
 
       {search.kind === 'invalid' ? (
         <p className={styles.problem} role="alert" data-testid="insights-invalid">
-          This link’s query cannot be read: {Object.values(search.errors).join(' ')}
+          This link’s query cannot be read: {Object.values(search.errors).map(say).join(' ')}
         </p>
       ) : null}
       {insights.isError ? (

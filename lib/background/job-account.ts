@@ -7,11 +7,14 @@ import 'server-only';
  * sign-in. A secret that cannot be opened (the server's secret changed) throws SignInNeededError.
  */
 import type { VaultEntry, VaultStore } from '../auth/server';
+import type { Message } from '../i18n/message';
+import { translate } from '../i18n/translate';
 import type { UpstreamAccount } from '../upstream/server';
 
+/** The session's secret cannot be used: only a session signed in from now on can help. */
 export class SignInNeededError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly words: Message) {
+    super(translate('en', words));
     this.name = 'SignInNeededError';
   }
 }
@@ -29,6 +32,8 @@ export async function backgroundAccount(
   secretOf: (entry: VaultEntry) => string | null,
   job: BackgroundJobOwner,
   now: number,
+  /** What the job says when the secret cannot be opened, in its feature's words. */
+  unreadable: Message,
 ): Promise<UpstreamAccount | null> {
   const entry = await vault.liveSession(job.account, now, {
     preferSid: job.sid,
@@ -40,10 +45,7 @@ export async function backgroundAccount(
     enterpriseId: job.enterpriseId,
     credentials: async () => {
       const secret = secretOf(entry);
-      if (secret === null)
-        throw new SignInNeededError(
-          'The stored secret cannot be opened (the server secret changed?); sign in again to continue.',
-        );
+      if (secret === null) throw new SignInNeededError(unreadable);
       return { apiKey: job.account, secret };
     },
   };

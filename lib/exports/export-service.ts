@@ -80,9 +80,7 @@ export class ExportService {
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
     if (!job || isExpired(job, this.deps.now()))
-      throw notFound(
-        `No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`,
-      );
+      throw notFound(msg('problems.exports.notYours', { id: id.slice(0, 64) }));
     return job;
   }
 
@@ -170,7 +168,7 @@ export class ExportService {
       finishedAt: now,
       expiresAt: retentionEnd(now, this.deps.config),
       waitingUntil: null,
-      message: 'Cancelled.',
+      message: msg('exports.job.cancelled'),
     } satisfies Partial<ExportJobRecord>);
     await store.saveJob(job);
     await store.deleteRows(job.id);
@@ -186,16 +184,18 @@ export class ExportService {
     if (job.state !== 'done') {
       throw new ProblemError({
         type: '/problems/export-not-ready',
-        title: 'The export has no file yet',
+        title: msg('problems.exports.notReady.title'),
         status: 409,
-        detail:
+        detail: msg(
           job.state === 'failed' || job.state === 'cancelled'
-            ? `The export is ${job.state}: it has no file.`
-            : `The export is ${job.state}; its file is ready when it is done.`,
+            ? 'problems.exports.notReady.ended'
+            : 'problems.exports.notReady.pending',
+          { state: job.state },
+        ),
       });
     }
     const [bytes, stream] = await Promise.all([this.deps.files.size(job.id), this.deps.files.read(job.id)]);
-    if (bytes === null || !stream) throw notFound('The export\u2019s file is gone (deleted after its retention).');
+    if (bytes === null || !stream) throw notFound(msg('problems.exports.fileGone'));
     return { stream, fileName: job.fileName, bytes };
   }
 }

@@ -5,6 +5,7 @@ import 'server-only';
  * rule is background work's, one for exports and reconciliations (lib/background/job-account.ts).
  */
 import { backgroundAccount, SignInNeededError } from '../background/server';
+import { msg } from '../i18n/message';
 import type { UpstreamAccount } from '../upstream/server';
 import type { ExportJobRecord } from './job-row';
 import type { StepDeps } from './step-deps';
@@ -16,5 +17,5 @@ export const SIGN_IN_MESSAGE =
 
 /** The account to call the upstream as, renewing its token with a live session's secret. */
 export function accountFor(deps: StepDeps, job: ExportJobRecord): Promise<UpstreamAccount | null> {
-  return backgroundAccount(deps.vault, deps.secretOf, job, deps.now());
+  return backgroundAccount(deps.vault, deps.secretOf, job, deps.now(), msg('exports.job.secretUnreadable'));
 }

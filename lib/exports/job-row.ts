@@ -1,3 +1,4 @@
+import type { Words } from '../i18n/message';
 import 'server-only';
 /**
  * An export job as the store keeps it (lib/exports/job-store.ts): its frozen query, its windows and
@@ -64,8 +65,9 @@ export interface ExportJobRecord {
    * upstream's Retry-After, a failure's backoff), or a job stored before this field.
    */
   waitingFor?: 'quota';
-  message: string | null;
-  warnings: string[];
+  /** Words by key (a job stored before them holds English text, shown as it is). */
+  message: Words | null;
+  warnings: Words[];
   callsSpent: number;
   pagesCached: number;
   /** Records read from the local history (no call); absent in jobs stored before it existed. */

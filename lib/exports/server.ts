@@ -9,3 +9,4 @@ export { createExportFileStore, type ExportFileStore } from './file-store';
 export { createExportJobStore, type ExportJobStore } from './job-store';
 export { ExportRunner } from './runner';
 export { retentionEnd } from './job-record';
+export { estimateSaid, jobSaid } from './said';

@@ -28,6 +28,22 @@ import jaQuota from '../../messages/ja/quota.json';
 import jaReconcile from '../../messages/ja/reconcile.json';
 import jaShell from '../../messages/ja/shell.json';
 import jaSignin from '../../messages/ja/signin.json';
+import enFields from '../../messages/en/fields.json';
+import jaFields from '../../messages/ja/fields.json';
+import enQuery from '../../messages/en/query.json';
+import jaQuery from '../../messages/ja/query.json';
+import enLookup from '../../messages/en/lookup.json';
+import jaLookup from '../../messages/ja/lookup.json';
+import enSearch from '../../messages/en/search.json';
+import jaSearch from '../../messages/ja/search.json';
+import enDetail from '../../messages/en/detail.json';
+import jaDetail from '../../messages/ja/detail.json';
+import enExports from '../../messages/en/exports.json';
+import jaExports from '../../messages/ja/exports.json';
+import enNetwork from '../../messages/en/network.json';
+import jaNetwork from '../../messages/ja/network.json';
+import enStore from '../../messages/en/store.json';
+import jaStore from '../../messages/ja/store.json';
 import type { Locale } from './locales';
 import type { Messages } from './messages-type';
 
@@ -41,6 +57,14 @@ const CATALOGUES: Record<Locale, Messages> = {
     reconcile: enReconcile,
     shell: enShell,
     signin: enSignin,
+    store: enStore,
+    network: enNetwork,
+    exports: enExports,
+    detail: enDetail,
+    search: enSearch,
+    lookup: enLookup,
+    query: enQuery,
+    fields: enFields,
   },
   ja: {
     cdr: jaCdr,
@@ -51,6 +75,14 @@ const CATALOGUES: Record<Locale, Messages> = {
     reconcile: jaReconcile,
     shell: jaShell,
     signin: jaSignin,
+    store: jaStore,
+    network: jaNetwork,
+    exports: jaExports,
+    detail: jaDetail,
+    search: jaSearch,
+    lookup: jaLookup,
+    query: jaQuery,
+    fields: jaFields,
   },
 };
 

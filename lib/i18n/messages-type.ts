@@ -12,6 +12,14 @@ import type quota from '../../messages/en/quota.json';
 import type reconcile from '../../messages/en/reconcile.json';
 import type shell from '../../messages/en/shell.json';
 import type signin from '../../messages/en/signin.json';
+import type fields from '../../messages/en/fields.json';
+import type query from '../../messages/en/query.json';
+import type lookup from '../../messages/en/lookup.json';
+import type search from '../../messages/en/search.json';
+import type detail from '../../messages/en/detail.json';
+import type exports from '../../messages/en/exports.json';
+import type network from '../../messages/en/network.json';
+import type store from '../../messages/en/store.json';
 
 export interface Messages {
   cdr: typeof cdr;
@@ -22,6 +30,14 @@ export interface Messages {
   reconcile: typeof reconcile;
   shell: typeof shell;
   signin: typeof signin;
+  store: typeof store;
+  network: typeof network;
+  exports: typeof exports;
+  detail: typeof detail;
+  search: typeof search;
+  lookup: typeof lookup;
+  query: typeof query;
+  fields: typeof fields;
 }
 
 type Leaves<T, Prefix extends string = ''> = {

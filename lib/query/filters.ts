@@ -6,6 +6,7 @@
  */
 import { CDR_FIELDS, type CdrFieldDef, type CdrFieldKey, type FilterSpec } from '../cdr/fields';
 import { searchFolded } from '../cdr/typed-text';
+import { msg, type Message } from '../i18n/message';
 
 type SpecOf<F> = F extends { readonly filters: readonly (infer S)[] } ? S : never;
 type FieldFilterParam =
@@ -92,13 +93,28 @@ export function isFilterParam(name: string): name is FilterParam {
   return BY_PARAM.has(name);
 }
 
+/** What the form calls a filter, in the reader's language (messages/<locale>/fields.json). */
+export function filterLabel(param: FilterParam): Message {
+  return msg(`fields.filter.${param}.label`);
+}
+
+/** What a valid value of a filter looks like, in the reader's language. */
+export function filterHint(param: FilterParam): Message {
+  return msg(`fields.filter.${param}.hint`);
+}
+
 /** Says what is wrong with a filter value, or null when it is fine ("" means "no filter"). */
-export function filterProblem(def: FilterDef, value: string): string | null {
+export function filterProblem(def: FilterDef, value: string): Message | null {
   if (value === '') return null;
   // What it must be, too: "DELIVERED" or "DELIVRD,UNDELIV" for a status is better answered with the statuses.
   if (value.length > def.maxLength)
-    return `${def.label} is too long (at most ${def.maxLength} characters): it must be ${def.hint}.`;
-  if (!def.pattern.test(def.checkedAs?.(value) ?? value)) return `${def.label} must be ${def.hint}.`;
+    return msg('query.filterTooLong', {
+      label: filterLabel(def.param),
+      max: def.maxLength,
+      hint: filterHint(def.param),
+    });
+  if (!def.pattern.test(def.checkedAs?.(value) ?? value))
+    return msg('query.filterInvalid', { label: filterLabel(def.param), hint: filterHint(def.param) });
   return null;
 }
 

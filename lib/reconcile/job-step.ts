@@ -12,6 +12,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { VaultEntry, VaultStore } from '../auth/server';
 import { backgroundAccount, SignInNeededError } from '../background/server';
+import { msg } from '../i18n/message';
 import { backoffMs, MAX_FAILURES } from '../background';
 import type { CachePolicy, PageCacheStore } from '../cache/server';
 import type { ResultPage } from '../cdr/schema';
@@ -230,7 +231,13 @@ async function step(deps: StepDeps, jobId: string, signal: AbortSignal | undefin
     }
   }
 
-  const account = await backgroundAccount(deps.vault, deps.secretOf, job, deps.now());
+  const account = await backgroundAccount(
+    deps.vault,
+    deps.secretOf,
+    job,
+    deps.now(),
+    msg('reconcile.run.message.secret-unreadable'),
+  );
   if (!account) return wait(deps, job, null, { code: 'waiting-sign-in' });
   const held = await waitForQuota(deps, job);
   if (held) return held;

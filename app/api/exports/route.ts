@@ -6,20 +6,29 @@
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
-import { exportRequestOf } from '@/lib/exports/server';
+import { estimateSaid, exportRequestOf, jobSaid } from '@/lib/exports/server';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { API_PATHS } from '@/lib/http/paths';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (_req, account, { exports }) => json({ jobs: await exports.list(account) }));
+// A person's words in the request's language (lib/exports/said.ts); the rest as it is.
+export const GET = withAccount(async (req, account, { exports }) => {
+  const locale = localeOfRequest(req);
+  return json({ jobs: (await exports.list(account)).map((job) => jobSaid(job, locale)) });
+});
 
 export const POST = withAccount(
-  async (_req, account, { exports }, _context, request) => {
+  async (req, account, { exports }, _context, request) => {
+    const locale = localeOfRequest(req);
     const result = await exports.create(account, request);
-    if (result.kind === 'estimate') return json(result.estimate);
-    return json(result.job, { status: 201, headers: { Location: API_PATHS.export(result.job.id) } });
+    if (result.kind === 'estimate') return json(estimateSaid(result.estimate, locale));
+    return json(jobSaid(result.job, locale), {
+      status: 201,
+      headers: { Location: API_PATHS.export(result.job.id) },
+    });
   },
   { refuseCrossSite: true, query: exportRequestOf },
 );

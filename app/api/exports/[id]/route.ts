@@ -5,6 +5,8 @@
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
+import { jobSaid } from '@/lib/exports/server';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
@@ -12,16 +14,16 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withAccount<Context>(async (_req, account, { exports }, context) => {
+export const GET = withAccount<Context>(async (req, account, { exports }, context) => {
   const { id } = await context.params;
-  return json(await exports.get(account, id));
+  return json(jobSaid(await exports.get(account, id), localeOfRequest(req)));
 });
 
 export const DELETE = withAccount<Context>(
-  async (_req, account, { exports }, context) => {
+  async (req, account, { exports }, context) => {
     const { id } = await context.params;
     const job = await exports.cancel(account, id);
-    return job ? json(job) : new Response(null, { status: 204 });
+    return job ? json(jobSaid(job, localeOfRequest(req))) : new Response(null, { status: 204 });
   },
   { refuseCrossSite: true },
 );
