@@ -17,6 +17,8 @@ export const RECONCILE_PORT = Number(process.env.E2E_RECONCILE_PORT ?? 3112);
 export const STARTUP_PORT = Number(process.env.E2E_STARTUP_PORT ?? 3106);
 /** The operations spec's server: metrics, health, request ids, a stop (e2e/operations.spec.ts). */
 export const OPS_PORT = Number(process.env.E2E_OPS_PORT ?? 3107);
+/** The bilingual journeys' own dashboard (e2e/bilingual.spec.ts). */
+export const LANGUAGES_PORT = Number(process.env.E2E_LANGUAGES_PORT ?? 3109);
 
 export const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 export const APP_URL = `http://localhost:${APP_PORT}`;

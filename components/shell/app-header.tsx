@@ -40,11 +40,11 @@ export async function AppHeader({ account }: { account: ShellAccount }) {
         <QuotaMeter />
         <LanguageSwitch />
         <div className={styles.account}>
-          <span className={styles.accountName} title={t('account.apiKey')}>
+          <span className={styles.accountName} title={t('account.apiKey')} translate="no">
             {account.apiKey}
           </span>
           {account.enterpriseId ? (
-            <span className={styles.enterprise} title={t('account.enterprise')}>
+            <span className={styles.enterprise} title={t('account.enterprise')} translate="no">
               {account.enterpriseId}
             </span>
           ) : null}

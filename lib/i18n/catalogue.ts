@@ -15,6 +15,8 @@ import 'server-only';
 import enCdr from '../../messages/en/cdr.json';
 import enCommon from '../../messages/en/common.json';
 import enHistory from '../../messages/en/history.json';
+import enInsights from '../../messages/en/insights.json';
+import enPages from '../../messages/en/pages.json';
 import enProblems from '../../messages/en/problems.json';
 import enQuota from '../../messages/en/quota.json';
 import enReconcile from '../../messages/en/reconcile.json';
@@ -23,6 +25,8 @@ import enSignin from '../../messages/en/signin.json';
 import jaCdr from '../../messages/ja/cdr.json';
 import jaCommon from '../../messages/ja/common.json';
 import jaHistory from '../../messages/ja/history.json';
+import jaInsights from '../../messages/ja/insights.json';
+import jaPages from '../../messages/ja/pages.json';
 import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
 import jaReconcile from '../../messages/ja/reconcile.json';
@@ -52,6 +56,8 @@ const CATALOGUES: Record<Locale, Messages> = {
     cdr: enCdr,
     common: enCommon,
     history: enHistory,
+    insights: enInsights,
+    pages: enPages,
     problems: enProblems,
     quota: enQuota,
     reconcile: enReconcile,
@@ -70,6 +76,8 @@ const CATALOGUES: Record<Locale, Messages> = {
     cdr: jaCdr,
     common: jaCommon,
     history: jaHistory,
+    insights: jaInsights,
+    pages: jaPages,
     problems: jaProblems,
     quota: jaQuota,
     reconcile: jaReconcile,
@@ -86,15 +94,32 @@ const CATALOGUES: Record<Locale, Messages> = {
   },
 };
 
-/** Namespaces only the server renders (problem details go out as text): never sent to a browser. */
-const SERVER_ONLY: readonly (keyof Messages)[] = ['problems'];
+/**
+ * Namespaces only the server renders (problem details go out as text; page titles are metadata):
+ * never sent to a browser.
+ */
+const SERVER_ONLY: readonly (keyof Messages)[] = ['pages', 'problems'];
 
 export function messagesFor(locale: Locale): Messages {
   return CATALOGUES[locale];
 }
 
-/** What a page hands the browser (NextIntlClientProvider): its language, without the server's namespaces. */
-export function clientMessages(locale: Locale): Partial<Messages> {
+/**
+ * Namespaces only one or two pages speak: the root layout leaves them out, so every other page's
+ * HTML does not carry them; the page that needs one adds it (app/(signed-in)/page-messages.tsx).
+ */
+export const PAGE_ONLY: readonly (keyof Messages)[] = ['history', 'insights'];
+
+/**
+ * What a page hands the browser (NextIntlClientProvider): its language, without the server's
+ * namespaces, and of the pages' own namespaces only those named (`pageNamespaces`).
+ */
+export function clientMessages(locale: Locale, pageNamespaces: readonly (keyof Messages)[] = []): Partial<Messages> {
   const all = CATALOGUES[locale];
-  return Object.fromEntries(Object.entries(all).filter(([ns]) => !SERVER_ONLY.includes(ns as keyof Messages)));
+  return Object.fromEntries(
+    Object.entries(all).filter(([name]) => {
+      const ns = name as keyof Messages;
+      return !SERVER_ONLY.includes(ns) && (!PAGE_ONLY.includes(ns) || pageNamespaces.includes(ns));
+    }),
+  );
 }

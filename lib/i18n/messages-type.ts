@@ -7,6 +7,8 @@
 import type cdr from '../../messages/en/cdr.json';
 import type common from '../../messages/en/common.json';
 import type history from '../../messages/en/history.json';
+import type insights from '../../messages/en/insights.json';
+import type pages from '../../messages/en/pages.json';
 import type problems from '../../messages/en/problems.json';
 import type quota from '../../messages/en/quota.json';
 import type reconcile from '../../messages/en/reconcile.json';
@@ -25,6 +27,8 @@ export interface Messages {
   cdr: typeof cdr;
   common: typeof common;
   history: typeof history;
+  insights: typeof insights;
+  pages: typeof pages;
   problems: typeof problems;
   quota: typeof quota;
   reconcile: typeof reconcile;

@@ -1,7 +1,10 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { ExportsList } from '@/components/exports/exports-list';
 
-export const metadata: Metadata = { title: 'Exports' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('pages'))('exports') };
+}
 
 /** The account's CSV exports: progress, time left, cancel, and the file once done. */
 export default function ExportsPage() {

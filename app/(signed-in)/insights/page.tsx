@@ -1,12 +1,16 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
 import { firstParam } from '@/lib/http/page-params';
 import { presetRange } from '@/lib/search';
 import { zoneOf } from '@/lib/query/page-url';
 import { preferredZone } from '@/lib/root/page-session';
+import { PageMessages } from '../page-messages';
 import { InsightsView } from '@/components/insights/insights-view';
 
-export const metadata: Metadata = { title: 'Insights' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('pages'))('insights') };
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -21,7 +25,10 @@ export default async function InsightsPage({ searchParams }: { searchParams: Pro
   );
   return (
     <Suspense>
-      <InsightsView defaultRange={defaultRange} />
+      {/* The coverage panel says the local history's state in its words. */}
+      <PageMessages namespaces={['insights', 'history']}>
+        <InsightsView defaultRange={defaultRange} />
+      </PageMessages>
     </Suspense>
   );
 }

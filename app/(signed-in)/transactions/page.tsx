@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
 import { firstParam } from '@/lib/http/page-params';
 import { DEFAULT_PRESET, presetRange } from '@/lib/search';
@@ -7,7 +8,9 @@ import { zoneOf } from '@/lib/query/page-url';
 import { preferredZone } from '@/lib/root/page-session';
 import { TransactionsView } from '@/components/search/transactions-view';
 
-export const metadata: Metadata = { title: 'Transactions' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations('pages'))('transactions') };
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 

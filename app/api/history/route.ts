@@ -7,6 +7,7 @@
  * kept for one release).
  */
 import { json } from '@/lib/http/problem';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { historySettingsOf } from '@/lib/history/server';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
@@ -14,10 +15,13 @@ import { otherMethodsRefused } from '@/lib/http/methods';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (_req, account, { history }) => json(await history.get(account)));
+// The state's message is words for a person: said in the request's language.
+export const GET = withAccount(async (req, account, { history }) =>
+  json(await history.get(account, localeOfRequest(req))),
+);
 
 export const PUT = withAccount(
-  async (_req, account, { history }, _context, change) => json(await history.put(account, change)),
+  async (req, account, { history }, _context, change) => json(await history.put(account, change, localeOfRequest(req))),
   { refuseCrossSite: true, query: historySettingsOf },
 );
 

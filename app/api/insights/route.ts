@@ -5,6 +5,7 @@
  * coverage said. Spends no upstream call (lib/insights/insights-service.ts).
  */
 import { json } from '@/lib/http/problem';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { searchQuery } from '@/lib/query/request';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
@@ -13,7 +14,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = withAccount(
-  async (_req, account, { insights }, _context, query) => json(await insights.get(account, query)),
+  async (req, account, { insights }, _context, query) => json(await insights.get(account, query, localeOfRequest(req))),
   { query: searchQuery() },
 );
 

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
 import { decodedOrAsIs, normaliseTrxId, trxIdProblem } from '@/lib/lookup';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
@@ -9,7 +10,7 @@ type Params = { trxId: string };
 
 export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
   const { trxId } = await params;
-  return { title: `Transaction ${decodedOrAsIs(trxId)}` };
+  return { title: (await getTranslations('pages'))('transaction', { trxId: decodedOrAsIs(trxId) }) };
 }
 
 /**
