@@ -9,7 +9,7 @@ import { PAGE_PATHS } from '@/lib/http/paths';
 import type { Role } from '@/lib/team';
 import styles from './team.module.css';
 
-export type GatedPage = 'transactions' | 'exports' | 'history' | 'admin';
+export type GatedPage = 'transactions' | 'exports' | 'reconcile' | 'history' | 'admin';
 
 export async function RoleNeeded({ page, needed, yours }: { page: GatedPage; needed: Role; yours: Role }) {
   const t = await getTranslations('team');

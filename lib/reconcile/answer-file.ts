@@ -11,7 +11,7 @@ import { csvCell } from '../csv/csv-format';
 import type { Zone } from '../time/zones';
 import type { AnswerRecord, ReconcileRow } from './api';
 import type { ReconcileJobStore } from './job-store';
-import { presentRow, type RowWords } from './present';
+import { presentRow, type RowSource, type RowWords } from './present';
 
 const BOM = '\uFEFF';
 const END = '\r\n';
@@ -82,10 +82,11 @@ export function rowLines(row: ReconcileRow, columns: readonly string[], excel: b
 
 export function answerFile(
   store: Pick<ReconcileJobStore, 'rowBatch'>,
-  job: { id: string; columns: readonly string[] },
+  job: RowSource & { id: string },
   tz: Zone,
   excel: boolean,
   words: RowWords,
+  masked = false,
 ): Readable {
   async function* lines(): AsyncGenerator<string> {
     yield BOM + [...job.columns, ...answerHeader(job.columns)].map((c) => csvCell(c)).join(',') + END;
@@ -94,7 +95,7 @@ export function answerFile(
       const batch = await store.rowBatch(job.id, after, BATCH);
       if (batch.length === 0) return;
       let text = '';
-      for (const row of batch) text += rowLines(presentRow(row, job.columns, tz, words), job.columns, excel, words.dlr);
+      for (const row of batch) text += rowLines(presentRow(row, job, tz, words, masked), job.columns, excel, words.dlr);
       yield text;
       after = batch[batch.length - 1]!.row;
     }

@@ -249,6 +249,7 @@ export class ReconcileService {
     id: string,
     query: RowsQuery,
     locale: Locale = 'en',
+    masked = false,
   ): Promise<ReconcileRowsPage> {
     const job = await this.ownJob(account, id);
     const { pageSize } = query;
@@ -258,7 +259,7 @@ export class ReconcileService {
     };
     const { rows, total } = await this.deps.store.rowsPage(job.id, filter, (query.page - 1) * pageSize, pageSize);
     return {
-      rows: rows.map((r) => presentRow(r, job.columns, query.tz ?? job.tz, rowWords(locale))),
+      rows: rows.map((r) => presentRow(r, job, query.tz ?? job.tz, rowWords(locale), masked)),
       page: query.page,
       pageSize,
       total,
@@ -273,10 +274,11 @@ export class ReconcileService {
     id: string,
     opts: { excel: boolean; tz: Zone | null },
     locale: Locale = 'en',
+    masked = false,
   ): Promise<{ stream: Readable; fileName: string }> {
     const job = await this.ownJob(account, id);
     return {
-      stream: answerFile(this.deps.store, job, opts.tz ?? job.tz, opts.excel, rowWords(locale)),
+      stream: answerFile(this.deps.store, job, opts.tz ?? job.tz, opts.excel, rowWords(locale), masked),
       fileName: reconcileFileName(job),
     };
   }

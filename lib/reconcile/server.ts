@@ -6,5 +6,6 @@ export { createReconcileJobStore, type ReconcileJobStore } from './job-store';
 export { UPLOAD_LIMIT_BYTES } from './reconcile-request';
 export { ReconcileService, type ReconcileAccount } from './reconcile-service';
 export { fileQueryOf, reconcileRequestOf, rowsQueryOf } from './route-readers';
+export { RECONCILE_ROLE } from './route-role';
 export { type FileQuery, type RowsQuery } from './rows-query';
 export { ReconcileRunner } from './runner';

@@ -108,21 +108,47 @@ describe('the summary', () => {
 describe('the answered file', () => {
   it('writes the uploaded columns first, then the answer, a line per record of a row that found several', () => {
     const columns = ['trx_id', 'memo'];
+    const source = { columns, kind: 'trx_id', valueColumn: 0 } as const;
     expect(answerHeader(columns).slice(0, 4)).toEqual(['outcome', 'problem', 'match', 'answer_trx_id']);
     const r = row('several', [record('a', 'DELIVRD', '3.30000000'), record('b', 'UNDELIV', '3.30000000')], {
       cells: ['x', '=HYPERLINK("evil")'],
     });
-    const lines = rowLines(presentRow(r, columns, 'JST', words), columns, false, words.dlr).split('\r\n');
+    const lines = rowLines(presentRow(r, source, 'JST', words), columns, false, words.dlr).split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^x,"'=HYPERLINK\(""evil""\)",several,,1\/2,a,2026-11-01T10:00:00.000\+0900,DELIVRD,/);
     expect(lines[1]).toContain(',2/2,b,');
     // The latency worked out (3.5 s), the number as it came; for Excel, a number it would change is written as text.
     expect(lines[0]).toContain(',3500,1,3.30000000,JPY,819012345678,ORD-1');
-    expect(rowLines(presentRow(r, columns, 'JST', words), columns, true, words.dlr)).toContain('"=""819012345678"""');
+    expect(rowLines(presentRow(r, source, 'JST', words), columns, true, words.dlr)).toContain('"=""819012345678"""');
   });
 
   it('writes an invalid row once, with why', () => {
-    const line = rowLines(presentRow(row('invalid', []), ['value'], 'UTC', words), ['value'], false, words.dlr);
+    const source = { columns: ['value'], kind: 'trx_id', valueColumn: 0 } as const;
+    const line = rowLines(presentRow(row('invalid', []), source, 'UTC', words), ['value'], false, words.dlr);
     expect(line).toMatch(/^c\d+,invalid,A transaction ID has 32 characters; this one has 31\.,,/);
+  });
+
+  it('masks every number for a role that sees them masked: the records found, a list of numbers, a column of numbers beside trx_ids', () => {
+    const found = row('matched', [record('a', 'DELIVRD', '3.30000000')], {
+      cells: ['TRX-1', '090-1234-5678', 'ORD-7'],
+    });
+    const byTrxId = { columns: ['trx_id', 'phone', 'memo'], kind: 'trx_id', valueColumn: 0 } as const;
+    const masked = presentRow(found, byTrxId, 'JST', words, true);
+    expect(masked.records[0]!.to_address).toBe('81******5678');
+    expect(masked.input).toEqual({ trx_id: 'TRX-1', phone: '09*-****-5678', memo: 'ORD-7' });
+    const file = rowLines(masked, byTrxId.columns, false, words.dlr);
+    expect(file).not.toContain('819012345678');
+    expect(file).not.toContain('1234');
+
+    const numbers = { columns: ['da'], kind: 'da', valueColumn: 0 } as const;
+    const listed = row('matched', [record('a', 'DELIVRD', '3.30000000')], {
+      cells: ['819012345678'],
+      value: '819012345678',
+    });
+    const shown = presentRow(listed, numbers, 'UTC', words, true);
+    expect(shown.input.da).toBe('81******5678');
+    expect(shown.value).toBe('81******5678');
+    // An admin (or a personal session) reads them whole.
+    expect(presentRow(listed, numbers, 'UTC', words).value).toBe('819012345678');
   });
 });

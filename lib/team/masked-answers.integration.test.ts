@@ -2,7 +2,8 @@
  * Team mode's one rule, through the real route handlers (as Next.js calls them) over the real
  * services, SQLite store and simulator: every route that answers records is fed a support session
  * and every byte of every answer — JSON pages (upstream and local history), their CSV, one record,
- * an export's file, Insights, the job list, the price of a search — is scanned for any full phone
+ * an export's file, Insights, the job list, the price of a search, a reconciliation's rows and its
+ * file (a list of trx_ids and a list of the customers' own numbers) — is scanned for any full phone
  * number or message text of the simulator's records; so is every log line written meanwhile, and
  * for the team account's secret too. The same routes give an admin the numbers (so the scan can
  * fail), refuse a viewer with a 403 naming the role needed, and a reveal answers one record whole,
@@ -37,6 +38,9 @@ const history = await import('../../app/api/history/route');
 const audit = await import('../../app/api/audit/route');
 const session = await import('../../app/api/team/session/route');
 const pageCsv = await import('../../app/api/audit/page-csv/route');
+const reconcileRoute = await import('../../app/api/reconciliations/route');
+const reconcileRows = await import('../../app/api/reconciliations/[id]/rows/route');
+const reconcileFile = await import('../../app/api/reconciliations/[id]/file/route');
 
 /** What Next.js passes a static route's handler as its context. */
 const NO_CONTEXT = undefined as never;
@@ -48,6 +52,8 @@ let admin: TestSession;
 let localDays: { from: string; to: string };
 /** Everything the simulator holds that a masked role must never get: full numbers, message text. */
 let secrets: string[];
+/** Records of the local history's days, as a list to reconcile: their trx_ids and their numbers. */
+const listed = { trxIds: [] as string[], numbers: [] as string[] };
 const logLines: string[] = [];
 
 beforeAll(async () => {
@@ -90,6 +96,19 @@ beforeAll(async () => {
     for (const body of [r.message_body, r.unencrypted_message_body]) if (body && body.length >= 8) found.add(body);
   }
   secrets = [...found];
+  const local = h.sim.dataset.query({
+    from: Date.parse(`${localDays.from}T00:00:00Z`),
+    to: Date.parse(`${localDays.to}T23:59:59Z`),
+    enterpriseId: ENTERPRISE,
+    order: 'asc',
+    offset: 0,
+    limit: 20,
+  });
+  for (const i of local.indices) {
+    const r = h.sim.dataset.recordAt(i, 'UTC') as unknown as Record<string, string>;
+    listed.trxIds.push(r.trx_id!);
+    listed.numbers.push(r.to_address!);
+  }
   support = await teamSession(h, 'sora', 'support', { name: 'Sora Support' });
   viewer = await teamSession(h, 'vic', 'viewer', { name: 'Vic Viewer' });
   admin = await teamSession(h, 'aiko', 'admin', { name: 'Aiko Admin' });
@@ -196,6 +215,24 @@ async function everyAnswer(who: TestSession): Promise<{ route: string; status: n
     await take('export file', await exportFile.GET(routeRequest(`/api/exports/${id}/file`, who), params({ id })));
     await take('export list', await exportsRoute.GET(routeRequest('/api/exports', who), NO_CONTEXT));
   }
+  for (const [kind, values] of [
+    ['trx_id', listed.trxIds],
+    ['da', listed.numbers],
+  ] as const) {
+    const made = await take(
+      `reconcile ${kind}`,
+      await reconcileRoute.POST(
+        routeRequest('/api/reconciliations', who, { method: 'POST', body: { kind, values, ...localRange() } }),
+        NO_CONTEXT,
+      ),
+    );
+    if (made.status !== 201) continue;
+    const id = (JSON.parse(made.text) as { id: string }).id;
+    const rows = `/api/reconciliations/${id}/rows`;
+    await take(`reconcile ${kind} rows`, await reconcileRows.GET(routeRequest(rows, who), params({ id })));
+    const file = `/api/reconciliations/${id}/file`;
+    await take(`reconcile ${kind} file`, await reconcileFile.GET(routeRequest(file, who), params({ id })));
+  }
   return answers;
 }
 
@@ -204,7 +241,7 @@ describe('a support session', () => {
     logLines.length = 0;
     const answers = await everyAnswer(support);
     expect(answers.map((a) => [a.route, a.status])).toEqual(
-      answers.map((a) => [a.route, a.route === 'export' ? 201 : 200]),
+      answers.map((a) => [a.route, ['export', 'reconcile trx_id', 'reconcile da'].includes(a.route) ? 201 : 200]),
     );
     for (const a of answers) expect(leaks(a.text), `${a.route} holds a full number or message text`).toEqual([]);
     // The rule is applied, not merely nothing shown: masked numbers are there, and `_meta` says so.
@@ -221,6 +258,15 @@ describe('a support session', () => {
     expect(answers.find((a) => a.route === 'insights')!.text).toContain('81******5678');
     const file = answers.find((a) => a.route === 'export file')!.text;
     expect(file.split('\r\n').length).toBeGreaterThan(10);
+    // A reconciled list of numbers: the records found and the numbers uploaded, masked in both outputs.
+    const reconciled = JSON.parse(answers.find((a) => a.route === 'reconcile da rows')!.text) as {
+      rows: { value: string; outcome: string; records: { to_address: string }[] }[];
+    };
+    expect(reconciled.rows.filter((r) => r.outcome === 'matched').length).toBeGreaterThan(10);
+    for (const row of reconciled.rows) {
+      expect(row.value).toMatch(/^\d{2}\*+\d{4}$/);
+      for (const r of row.records) expect(r.to_address).toMatch(/^\d{2}\*+\d{4}$/);
+    }
     // Nothing written to the log holds a number, a text or the team's secrets.
     const log = logLines.join('');
     expect(log.length).toBeGreaterThan(0);
@@ -324,6 +370,8 @@ describe('an admin session', () => {
     const page = answers.find((a) => a.route === 'page (local history)')!;
     expect(leaks(page.text).length).toBeGreaterThan(10);
     expect(leaks(answers.find((a) => a.route === 'export file')!.text).length).toBeGreaterThan(10);
+    expect(leaks(answers.find((a) => a.route === 'reconcile da file')!.text).length).toBeGreaterThan(10);
+    expect(leaks(answers.find((a) => a.route === 'reconcile trx_id rows')!.text).length).toBeGreaterThan(10);
     expect(JSON.parse(page.text)._meta.masked).toBeUndefined();
   }, 120_000);
 
@@ -351,7 +399,8 @@ describe('a viewer session', () => {
   it('is refused every record-level route with a 403 naming the role needed, and gets Insights', async () => {
     const answers = await everyAnswer(viewer);
     const byRoute = Object.fromEntries(answers.map((a) => [a.route, a]));
-    for (const route of ['page (upstream)', 'page (local history)', 'page CSV', 'record', 'plan', 'export']) {
+    const recordRoutes = ['page (upstream)', 'page (local history)', 'page CSV', 'record', 'plan', 'export'];
+    for (const route of [...recordRoutes, 'reconcile trx_id', 'reconcile da']) {
       expect(byRoute[route]!.status, route).toBe(403);
       expect(JSON.parse(byRoute[route]!.text)).toMatchObject({
         type: '/problems/role-needed',

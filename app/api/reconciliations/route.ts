@@ -6,23 +6,31 @@
 import { json } from '@/lib/http/problem';
 import { API_PATHS } from '@/lib/http/paths';
 import { otherMethodsRefused } from '@/lib/http/methods';
-import { reconcileRequestOf } from '@/lib/reconcile/server';
+import { RECONCILE_ROLE, reconcileRequestOf } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (_req, account, { reconciliations }) =>
-  json({ reconciliations: await reconciliations.list(account) }),
+export const GET = withAccount(
+  async (_req, account, { reconciliations }) => json({ reconciliations: await reconciliations.list(account) }),
+  { role: RECONCILE_ROLE },
 );
 
 export const POST = withAccount(
-  async (_req, account, { reconciliations }, _context, input) => {
+  async (_req, account, { reconciliations, team }, _context, input) => {
     const created = await reconciliations.create(account, input);
+    // A list of numbers is a search by number, on record as one (a reveal's reason is not asked:
+    // the person gave the numbers, and what comes back is masked for their role).
+    if (input.list.kind === 'da') {
+      await team.audit(account, 'number-search', {
+        detail: `reconciliation ${created.id}: ${input.list.rows.length} numbers`,
+      });
+    }
     return json(created, { status: 201, headers: { Location: API_PATHS.reconciliation(created.id) } });
   },
   // The list is read and checked (under its byte limit) before the handler runs.
-  { refuseCrossSite: true, query: reconcileRequestOf },
+  { refuseCrossSite: true, query: reconcileRequestOf, role: RECONCILE_ROLE },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -4,6 +4,7 @@
  */
 import { json } from '@/lib/http/problem';
 import { otherMethodsRefused } from '@/lib/http/methods';
+import { RECONCILE_ROLE } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
@@ -11,10 +12,13 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withAccount<Context>(async (_req, account, { reconciliations }, context) => {
-  const { id } = await context.params;
-  return json(await reconciliations.get(account, id));
-});
+export const GET = withAccount<Context>(
+  async (_req, account, { reconciliations }, context) => {
+    const { id } = await context.params;
+    return json(await reconciliations.get(account, id));
+  },
+  { role: RECONCILE_ROLE },
+);
 
 export const DELETE = withAccount<Context>(
   async (_req, account, { reconciliations }, context) => {
@@ -22,7 +26,7 @@ export const DELETE = withAccount<Context>(
     await reconciliations.forget(account, id);
     return new Response(null, { status: 204 });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: RECONCILE_ROLE },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { attachmentDisposition } from '@/lib/http/content-disposition';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { localeOfRequest } from '@/lib/i18n/request-locale';
-import { fileQueryOf, type FileQuery } from '@/lib/reconcile/server';
+import { RECONCILE_ROLE, fileQueryOf, type FileQuery } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
@@ -17,9 +17,10 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ id: string }> };
 
 export const GET = withAccount<Context, FileQuery>(
-  async (req, account, { reconciliations }, context, query) => {
+  async (req, account, { reconciliations, present }, context, query) => {
     const { id } = await context.params;
-    const file = await reconciliations.file(account, id, query, localeOfRequest(req));
+    const masked = present(account).masked;
+    const file = await reconciliations.file(account, id, query, localeOfRequest(req), masked);
     return new Response(Readable.toWeb(file.stream) as ReadableStream<Uint8Array>, {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',
@@ -28,7 +29,7 @@ export const GET = withAccount<Context, FileQuery>(
       },
     });
   },
-  { query: fileQueryOf },
+  { query: fileQueryOf, role: RECONCILE_ROLE },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

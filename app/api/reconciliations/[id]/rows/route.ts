@@ -7,7 +7,7 @@
 import { json } from '@/lib/http/problem';
 import { otherMethodsRefused } from '@/lib/http/methods';
 import { localeOfRequest } from '@/lib/i18n/request-locale';
-import { rowsQueryOf, type RowsQuery } from '@/lib/reconcile/server';
+import { RECONCILE_ROLE, rowsQueryOf, type RowsQuery } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
@@ -16,11 +16,12 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ id: string }> };
 
 export const GET = withAccount<Context, RowsQuery>(
-  async (req, account, { reconciliations }, context, query) => {
+  async (req, account, { reconciliations, present }, context, query) => {
     const { id } = await context.params;
-    return json(await reconciliations.rows(account, id, query, localeOfRequest(req)));
+    const masked = present(account).masked;
+    return json(await reconciliations.rows(account, id, query, localeOfRequest(req), masked));
   },
-  { query: rowsQueryOf },
+  { query: rowsQueryOf, role: RECONCILE_ROLE },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -4,6 +4,7 @@
  */
 import { json } from '@/lib/http/problem';
 import { otherMethodsRefused } from '@/lib/http/methods';
+import { RECONCILE_ROLE } from '@/lib/reconcile/server';
 import { withAccount } from '@/lib/root/with-account';
 
 export const runtime = 'nodejs';
@@ -16,7 +17,7 @@ export const POST = withAccount<Context>(
     const { id } = await context.params;
     return json(await reconciliations.start(account, id));
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: RECONCILE_ROLE },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */
