@@ -28,6 +28,7 @@ import { endedSessionsMigration } from './0022-ended-sessions';
 import { exportRowsByTimeMigration } from './0023-export-rows-by-time';
 import { historyCompactMigration } from './0040-history-compact';
 import { upstreamPageSizeMigration } from './0041-upstream-page-size';
+import { historyOrderIndexesMigration } from './0043-history-order-indexes';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -53,5 +54,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0023-export-rows-by-time': exportRowsByTimeMigration(dialect),
     '0040-history-compact': historyCompactMigration(dialect),
     '0041-upstream-page-size': upstreamPageSizeMigration(dialect),
+    '0043-history-order-indexes': historyOrderIndexesMigration(dialect),
   };
 }
