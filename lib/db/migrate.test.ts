@@ -134,6 +134,23 @@ describe('migrations', () => {
       expect(await migrate(store.db)).toEqual([]);
     });
 
+    if (dialect === 'sqlite')
+      it('read a page sorted by price from its index alone, ties by trx_id included (0043)', async () => {
+        const { db } = await open();
+        for (const dir of ['asc', 'desc'] as const) {
+          const nulls = dir === 'desc' ? 'nulls last' : 'nulls first';
+          // As lib/history/store/search-sql.ts reads it (byOrder: the range only checked).
+          const { rows } = await sql<{ detail: string }>`explain query plan select id from history_records
+            where scope_no = 1 and +received_ms between 0 and 9999999999999
+            order by ${sql.raw(`price_units ${dir} ${nulls}, received_ms ${dir}, trx_id ${dir}`)} limit 25 offset 24975`.execute(
+            db,
+          );
+          const plan = rows.map((r) => r.detail).join('\n');
+          expect(plan).toContain('USING COVERING INDEX history_records_price');
+          expect(plan).not.toContain('TEMP B-TREE');
+        }
+      });
+
     if (dialect === 'postgres') {
       it('keep epoch milliseconds in bigint columns', async () => {
         const { db } = await open();
