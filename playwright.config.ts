@@ -10,10 +10,13 @@ import {
   CHROMIUM,
   DATA_ROOT,
   DIST_DIR,
+  OIDC_PORT,
+  OIDC_URL,
   SIM_PORT,
   SIM_URL,
   STRICT_PORT,
   STRICT_URL,
+  TEAM_PORT,
 } from './e2e/env';
 
 const CI = Boolean(process.env.CI);
@@ -73,6 +76,14 @@ export default defineConfig({
       // The upstream stand-in. Its own limits are off: the dashboards' governors are under test.
       command: `npx tsx simulator/cli.ts --port ${SIM_PORT} --no-limits --quiet`,
       url: `${SIM_URL}/__admin/stats`,
+      reuseExistingServer: !CI,
+      timeout: 60_000,
+    },
+    {
+      // The organisation's identity provider of team mode (tests/support/oidc-provider.ts), with
+      // people in each group, for the team spec's dashboard (e2e/team.spec.ts).
+      command: `npx tsx tests/support/oidc-provider-cli.ts --port ${OIDC_PORT} --redirect http://localhost:${TEAM_PORT}/api/auth/callback/oidc`,
+      url: `${OIDC_URL}/.well-known/openid-configuration`,
       reuseExistingServer: !CI,
       timeout: 60_000,
     },

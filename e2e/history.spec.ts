@@ -77,6 +77,19 @@ function field(cdr: Cdr, key: string): string {
   return String((cdr as unknown as Record<string, unknown>)[key] ?? '');
 }
 
+/**
+ * A download's Content-Disposition for a query holding Japanese: the whole name, each Japanese filter
+ * value in it, in filename* (UTF-8, percent-encoded); beside it an ASCII-only filename.
+ */
+function expectJapaneseName(disposition: string | undefined, ending: RegExp): void {
+  expect(disposition).toMatch(
+    /^attachment; filename="sms_[\x20-\x7e]+\.csv"; filename\*=UTF-8''[A-Za-z0-9%._~!$&+^`|-]+$/,
+  );
+  const name = decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(disposition ?? '')?.[1] ?? '');
+  for (const part of ['_UTC_', 'oa-サクラ', 'client-reference-注文', `q-${WORD}`]) expect(name).toContain(part);
+  expect(name).toMatch(ending);
+}
+
 async function openSearch(page: Page, params: Record<string, string>): Promise<void> {
   await page.goto(`${BASE}/transactions?${new URLSearchParams(params)}`);
   await expect(resultRows(page).first()).toBeVisible();
@@ -214,6 +227,39 @@ test('copy a few settled days, search them for free (Japanese free text, last di
   expect(byText._embedded.total_found).toBe(withWord.length);
   for (const cdr of byText._embedded.cdrs) expect(field(cdr, 'message_body')).toContain(WORD);
   await expect(resultRows(page)).toHaveCount(Math.min(25, withWord.length));
+
+  // Downloads of a query that carries Japanese (free text, client reference, sender ID): the page CSV
+  // and an export both answer 200, named in filename* (RFC 6266) with an ASCII fallback, UTF-8 with BOM.
+  const japanese = { ...range, q: WORD, 'client-reference': '注文', oa: 'サクラ' };
+  const pageCsv = await api.get(`${BASE}/api/transactions?${new URLSearchParams(japanese)}`, {
+    headers: { Accept: 'text/csv' },
+  });
+  expect(pageCsv.status(), await pageCsv.text()).toBe(200);
+  expectJapaneseName(pageCsv.headers()['content-disposition'], /_p1\.csv$/);
+  expect((await pageCsv.body()).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  const wordCsv = await api.get(`${BASE}/api/transactions?${new URLSearchParams({ ...range, q: WORD })}`, {
+    headers: { Accept: 'text/csv' },
+  });
+  expect(wordCsv.status()).toBe(200);
+  expect(
+    decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(wordCsv.headers()['content-disposition'] ?? '')![1]!),
+  ).toContain(`_q-${WORD}_`);
+  expect((await wordCsv.body()).toString('utf8')).toContain(WORD);
+  const exported = await api.post(`${BASE}/api/exports`, { data: japanese });
+  expect(exported.status(), await exported.text()).toBeLessThan(300);
+  const job = (await exported.json()) as { id: string };
+  await expect
+    .poll(async () => ((await (await api.get(`${BASE}/api/exports/${job.id}`)).json()) as { state: string }).state, {
+      timeout: 30_000,
+    })
+    .toBe('done');
+  const done = (await (await api.get(`${BASE}/api/exports/${job.id}`)).json()) as {
+    _links: { file: { href: string } };
+  };
+  const file = await api.get(`${BASE}${done._links.file.href}`);
+  expect(file.status()).toBe(200);
+  expectJapaneseName(file.headers()['content-disposition'], /\.csv$/);
+  expect((await file.body()).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
 
   // The last four digits of a number seen in the results: only numbers ending with them.
   const number = field(plain._embedded.cdrs[0]!, 'to_address');

@@ -30,7 +30,7 @@ test('search with a range and two filters, page through the links, toggle the zo
   // No range in the URL: the form with a default range, and nothing spent.
   await page.goto('/transactions');
   await expect(page.getByTestId('idle-state')).toBeVisible();
-  await expect(page.getByTestId('search-cost')).toContainText(/Uses 1 of \d+ calls left|From cache/);
+  await expect(page.getByTestId('search-cost')).toContainText(/Uses 1 of [\d,]+ calls left|From cache/);
   await expect(page.locator('input[name="date-from"]')).not.toHaveValue('');
   expect(searches.count).toBe(0);
   await screenshot(page, '01-idle-form');

@@ -136,6 +136,44 @@ export const configSchema = z
     TRUST_PROXY_HOPS: int(0, 0),
     EXPORT_RETENTION_DAYS: int(7, 0),
     /**
+     * Team mode (lib/team): people sign in with the organisation's OpenID Connect provider and work
+     * on accounts the server holds. On when OIDC_ISSUER is set; then the client and the first
+     * account are required (see the refinements below).
+     */
+    OIDC_ISSUER: z.preprocess(unsetIfEmpty, httpUrl('https://login.example.com/realms/sms').optional()),
+    OIDC_CLIENT_ID: z.preprocess(unsetIfEmpty, z.string().optional()),
+    OIDC_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string().optional()),
+    /** The provider's name on the sign-in button: "Sign in with <OIDC_NAME>". */
+    OIDC_NAME: z.preprocess(unsetIfEmpty, z.string().max(60).default('your organisation')),
+    /** The claim of the ID token (or userinfo) that lists the person's groups. */
+    OIDC_GROUPS_CLAIM: z.preprocess(unsetIfEmpty, z.string().default('groups')),
+    /** Comma-separated group names: a person in one of them gets that role (the highest wins). */
+    TEAM_ADMIN_GROUPS: z.preprocess(unsetIfEmpty, z.string().default('')),
+    TEAM_SUPPORT_GROUPS: z.preprocess(unsetIfEmpty, z.string().default('')),
+    TEAM_VIEWER_GROUPS: z.preprocess(unsetIfEmpty, z.string().default('')),
+    /** How long a role read from the provider holds before the person's next request reads it again. */
+    TEAM_ROLE_TTL_SECONDS: int(300, 10),
+    /** The account the team uses, held by the server (more are added on the admin page). */
+    TEAM_API_KEY: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a Report API key: up to 64 letters, digits, ".", "_" or "-"')
+        .optional(),
+    ),
+    TEAM_API_SECRET: z.preprocess(unsetIfEmpty, z.string().max(256).optional()),
+    TEAM_ENTERPRISE_ID: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be an enterprise ID: up to 64 letters, digits, ".", "_" or "-"')
+        .optional(),
+    ),
+    /** Records one person may reveal (full number and text) in any hour. */
+    REVEAL_LIMIT_PER_HOUR: int(30, 1),
+    /** How long the audit log keeps an entry. */
+    AUDIT_RETENTION_DAYS: int(400, 1),
+    /**
      * The bytes of export files one account may keep at once (finished files and those being
      * written); a new export past it is refused with words. Default 2 GiB.
      */
@@ -173,12 +211,34 @@ export const configSchema = z
     path: ['HISTORY_DEFAULT_DAYS'],
     message:
       'must not be more than HISTORY_MAX_DAYS, the oldest day the local history may go back to: lower it, or raise HISTORY_MAX_DAYS',
+  })
+  // Team mode needs the whole of its setting at once: half of it would start a server nobody can use.
+  .refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, {
+    path: ['OIDC_CLIENT_ID'],
+    message: 'must be set with OIDC_ISSUER: the client ID the identity provider gave this dashboard',
+  })
+  .refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_SECRET, {
+    path: ['OIDC_CLIENT_SECRET'],
+    message: 'must be set with OIDC_ISSUER: the client secret the identity provider gave this dashboard',
+  })
+  .refine((c) => !c.OIDC_ISSUER || c.TEAM_API_KEY, {
+    path: ['TEAM_API_KEY'],
+    message: 'must be set with OIDC_ISSUER: the Report API key of the account the team works on',
+  })
+  .refine((c) => !c.TEAM_API_KEY || c.TEAM_API_SECRET, {
+    path: ['TEAM_API_SECRET'],
+    message: 'must be set with TEAM_API_KEY: the secret of that API key',
+  })
+  .refine((c) => !c.OIDC_ISSUER || `${c.TEAM_ADMIN_GROUPS}${c.TEAM_SUPPORT_GROUPS}${c.TEAM_VIEWER_GROUPS}`.trim(), {
+    path: ['TEAM_ADMIN_GROUPS'],
+    message:
+      'or TEAM_SUPPORT_GROUPS or TEAM_VIEWER_GROUPS must name a group with OIDC_ISSUER: without one nobody may sign in (e.g. TEAM_ADMIN_GROUPS=sms-admins)',
   });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string };
 
 /** Values never repeated in a message: they may hold a password or the key that seals the stored secrets. */
-const UNSAID = new Set(['DATABASE_URL', 'NEXTAUTH_SECRET', 'METRICS_TOKEN']);
+const UNSAID = new Set(['DATABASE_URL', 'NEXTAUTH_SECRET', 'METRICS_TOKEN', 'OIDC_CLIENT_SECRET', 'TEAM_API_SECRET']);
 
 /**
  * A refused variable as the operator needs to read it: its name, what was typed (unless secret),

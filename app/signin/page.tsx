@@ -6,6 +6,9 @@ import { LanguageSwitch } from '@/components/shell/language-switch';
 import { signedInAlready } from '@/lib/root/page-session';
 import { openedFromAnotherSite } from '@/lib/root/page-intent';
 import { SignInForm } from './sign-in-form';
+import { getConfig } from '@/lib/config';
+import { OidcSignInButton } from '@/components/team/oidc-sign-in-button';
+import teamStyles from '@/components/team/team.module.css';
 import styles from './signin.module.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -33,6 +36,9 @@ export default async function SignInPage({ searchParams }: Props) {
   // Signed in already, another site's link goes on to its page, which sees where it came from itself.
   if (await signedInAlready()) redirect(target);
   const t = await getTranslations('signin');
+  const config = getConfig();
+  const team = config.OIDC_ISSUER ? { name: config.OIDC_NAME } : null;
+  const tTeam = await getTranslations('team.signIn');
   return (
     <main className={styles.page}>
       <div className={styles.language}>
@@ -42,7 +48,16 @@ export default async function SignInPage({ searchParams }: Props) {
         <h1 id="signin-title" className={styles.title}>
           {t('title')}
         </h1>
-        <p className={styles.lead}>{t('lead')}</p>
+        {/* Team mode: the organisation's identity provider first, the own-account sign-in beside it. */}
+        {team ? (
+          <>
+            <p className={styles.lead}>{tTeam('lead')}</p>
+            <OidcSignInButton name={team.name} callbackUrl={target} />
+            <p className={teamStyles.or}>{tTeam('or')}</p>
+          </>
+        ) : (
+          <p className={styles.lead}>{t('lead')}</p>
+        )}
         {/* Only the app's own words for the code: `?error=` is anyone's to write. */}
         <SignInForm
           callbackUrl={target}

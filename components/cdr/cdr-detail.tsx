@@ -8,8 +8,12 @@ import { CDR_FIELDS, FIELD_GROUPS, type Field, type FieldGroup } from '@/lib/cdr
 import { isEncrypted } from '@/lib/cdr/record-columns';
 import { exactFilterFor, type FilterParam } from '@/lib/query/filters';
 import { ZONES, type Zone } from '@/lib/time/zones';
-import { deliveryLatencyMs, dlrErrorSentence, fieldText, statusSentence, type RecordLike } from '@/lib/cdr/cdr-view';
-import { EMPTY, formatDuration, formatTimestamp } from '@/lib/i18n/format';
+import { useTranslations } from 'next-intl';
+import { deliveryLatencyMs, fieldText, type RecordLike } from '@/lib/cdr/cdr-view';
+import { EMPTY } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
+import { useCdrSentences } from './use-cdr-sentences';
+import { isMaskedValue } from '@/lib/team';
 import { StatusBadge } from './status-badge';
 import { FieldValue } from './field-value';
 import type { ReactNode } from 'react';
@@ -29,15 +33,16 @@ const FIELDS_BY_GROUP = new Map<FieldGroup, readonly Field[]>(
 );
 
 function TimestampBoth({ value, zone }: { value: string; zone: Zone }) {
+  const f = useFormat();
   if (value.trim() === '') return <span className={styles.faint}>{EMPTY}</span>;
   const other = ZONES.find((z) => z !== zone)!;
   return (
     <span className={styles.stack}>
       <span className={styles.nowrap}>
-        {formatTimestamp(value, zone, true)} <span className={styles.zone}>{zone}</span>
+        {f.timestamp(value, zone, true)} <span className={styles.zone}>{zone}</span>
       </span>
       <span className={`${styles.nowrap} ${styles.faint}`}>
-        {formatTimestamp(value, other, true)} <span className={styles.zone}>{other}</span>
+        {f.timestamp(value, other, true)} <span className={styles.zone}>{other}</span>
       </span>
     </span>
   );
@@ -54,33 +59,36 @@ function FieldRow({
   zone: Zone;
   onFilter: CdrDetailProps['onFilter'];
 }) {
+  const t = useTranslations('detail');
+  const tf = useTranslations('fields.field');
+  const sentences = useCdrSentences();
+  const label = tf(`${field.key}.label`);
   const value = fieldText(record, field.key);
   let shown: ReactNode;
   let note: string | null = null;
   if (field.kind === 'timestamp') shown = <TimestampBoth value={value} zone={zone} />;
   else shown = <FieldValue field={field} record={record} zone={zone} />;
-  if (field.kind === 'status' && value !== '') note = statusSentence(value);
-  if (field.key === 'dlr_error_code') note = dlrErrorSentence(value);
-  if (field.key === 'message_body' && value !== '' && isEncrypted(record))
-    note = 'Encrypted text; the decrypted message is below.';
+  if (field.kind === 'status' && value !== '') note = sentences.status(value);
+  if (field.key === 'dlr_error_code') note = sentences.dlr(value);
+  if (field.key === 'message_body' && value !== '' && isEncrypted(record)) note = t('encryptedNote');
 
   const filter = exactFilterFor(field.key)?.param;
   return (
     <div className={styles.row} data-field={field.key}>
-      <dt className={styles.label} title={field.description}>
-        {field.label}
+      <dt className={styles.label} title={tf(`${field.key}.description`)}>
+        {label}
       </dt>
       <dd className={styles.value}>
         <span className={styles.valueLine}>
           {shown}
-          {filter && onFilter && value.trim() !== '' ? (
+          {filter && onFilter && value.trim() !== '' && !isMaskedValue(value) ? (
             <button
               type="button"
               className={`button button-small button-ghost ${styles.filter}`}
               onClick={() => onFilter(filter, value, field)}
-              aria-label={`Filter by ${field.label}: ${value}`}
+              aria-label={t('filterByLabel', { label, value })}
             >
-              Filter by this
+              {t('filterBy')}
             </button>
           ) : null}
         </span>
@@ -92,6 +100,10 @@ function FieldRow({
 
 export function CdrDetail({ record, zone, onFilter, headingLevel = 3 }: CdrDetailProps) {
   const Heading = `h${headingLevel}` as 'h2' | 'h3';
+  const t = useTranslations('detail');
+  const tf = useTranslations('fields.group');
+  const f = useFormat();
+  const sentences = useCdrSentences();
   const status = fieldText(record, 'delivery_status');
   const latency = deliveryLatencyMs(record);
   const encrypted = isEncrypted(record);
@@ -101,24 +113,23 @@ export function CdrDetail({ record, zone, onFilter, headingLevel = 3 }: CdrDetai
     <div className={styles.detail}>
       <div className={styles.summary}>
         <StatusBadge value={status} />
-        <span className={styles.summaryText}>{status ? statusSentence(status) : 'No delivery status reported.'}</span>
+        <span className={styles.summaryText}>{status ? sentences.status(status) : t('noStatus')}</span>
         <span className={styles.latency} data-testid="latency">
-          Delivery latency (submitted → delivered):{' '}
-          <strong>{latency === null ? 'not delivered' : formatDuration(latency)}</strong>
+          {t('latency')} <strong>{latency === null ? t('notDelivered') : f.duration(latency)}</strong>
         </span>
       </div>
 
       {encrypted && decrypted.trim() !== '' ? (
         <figure className={styles.message}>
-          <figcaption>Decrypted message</figcaption>
+          <figcaption>{t('decrypted')}</figcaption>
           <blockquote>{decrypted}</blockquote>
         </figure>
       ) : null}
 
-      {FIELD_GROUPS.map(({ group, label }) => (
+      {FIELD_GROUPS.map(({ group }) => (
         <section key={group} className={styles.section} aria-labelledby={`cdr-group-${group}`}>
           <Heading id={`cdr-group-${group}`} className={styles.heading}>
-            {label}
+            {tf(group)}
           </Heading>
           <dl className={styles.list}>
             {(FIELDS_BY_GROUP.get(group) ?? []).map((field) => (

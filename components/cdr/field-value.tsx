@@ -5,7 +5,9 @@
 import type { Field } from '@/lib/cdr/fields';
 import type { Zone } from '@/lib/time/zones';
 import { fieldText, type RecordLike } from '@/lib/cdr/record-text';
-import { displayText, EMPTY, formatPrice, formatTimestamp } from '@/lib/i18n/format';
+import { useTranslations } from 'next-intl';
+import { displayText, EMPTY } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
 import { CopyButton } from '../common/copy-button';
 import { StatusBadge } from './status-badge';
 import styles from './field-value.module.css';
@@ -28,25 +30,28 @@ export function FieldValue({
   zone: Zone;
   inTable?: boolean;
 }) {
+  const t = useTranslations('detail');
+  const tf = useTranslations('fields.field');
+  const f = useFormat();
   const value = fieldText(record, field.key);
   if (value.trim() === '' && field.kind !== 'status') {
     return (
-      <span className={styles.empty} title="Not provided">
+      <span className={styles.empty} title={t('notProvided')}>
         {EMPTY}
       </span>
     );
   }
   switch (field.kind) {
     case 'timestamp':
-      return <span className={styles.nowrap}>{formatTimestamp(value, zone)}</span>;
+      return <span className={styles.nowrap}>{f.timestamp(value, zone)}</span>;
     case 'status':
       return <StatusBadge value={value} />;
     case 'price':
-      return <span className={styles.number}>{formatPrice(value, fieldText(record, 'price_currency'))}</span>;
+      return <span className={styles.number}>{f.price(value, fieldText(record, 'price_currency'))}</span>;
     case 'integer':
       return <span className={styles.number}>{value}</span>;
     case 'boolean':
-      return <span>{value === 'true' ? 'Yes' : value === 'false' ? 'No' : value}</span>;
+      return <span>{value === 'true' ? t('yes') : value === 'false' ? t('no') : value}</span>;
     case 'body':
       return <span className={styles.body}>{value}</span>;
     case 'id':
@@ -54,7 +59,9 @@ export function FieldValue({
       return (
         <span className={styles.copyable}>
           <span className={`mono ${inTable ? styles.nowrap : styles.breakable}`}>{value}</span>
-          {COPYABLE.has(field.kind) ? <CopyButton value={value} label={field.label} tabbable={!inTable} /> : null}
+          {COPYABLE.has(field.kind) ? (
+            <CopyButton value={value} label={tf(`${field.key}.label`)} tabbable={!inTable} />
+          ) : null}
         </span>
       );
     default:

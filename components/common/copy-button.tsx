@@ -1,4 +1,5 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import styles from './copy-button.module.css';
 
@@ -7,7 +8,7 @@ type State = 'idle' | 'copied' | 'failed';
 export interface CopyButtonProps {
   /** What is copied; a function is read at click time (e.g. the page's current URL). */
   value: string | (() => string);
-  /** What it is, for "Copy <label>". */
+  /** What it is, in the page's language, for "Copy <label>". */
   label: string;
   /** Shown beside the icon; without it the button is an icon with an accessible name. */
   text?: string;
@@ -16,6 +17,7 @@ export interface CopyButtonProps {
 
 /** Copies a value to the clipboard and says so, to the eye and to screen readers. */
 export function CopyButton({ value, label, text, tabbable = true }: CopyButtonProps) {
+  const t = useTranslations('detail.copy');
   const [state, setState] = useState<State>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -42,8 +44,8 @@ export function CopyButton({ value, label, text, tabbable = true }: CopyButtonPr
       onClick={copy}
       onKeyDown={(e) => e.stopPropagation()}
       tabIndex={tabbable ? undefined : -1}
-      aria-label={text ? undefined : `Copy ${label}`}
-      title={`Copy ${label}`}
+      aria-label={text ? undefined : t('label', { label })}
+      title={t('label', { label })}
     >
       <svg aria-hidden="true" viewBox="0 0 16 16" width="13" height="13">
         {state === 'copied' ? (
@@ -59,7 +61,7 @@ export function CopyButton({ value, label, text, tabbable = true }: CopyButtonPr
       </svg>
       {text ? <span className={styles.text}>{text}</span> : null}
       <span className={styles.status} aria-live="polite">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : ''}
+        {state === 'copied' ? t('copied') : state === 'failed' ? t('failed') : ''}
       </span>
     </button>
   );

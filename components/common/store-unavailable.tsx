@@ -5,11 +5,13 @@
  * API's 503 answers ask their callers to (Retry-After).
  */
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useEffect } from 'react';
 import styles from './notice-page.module.css';
 
 /** `retrySeconds`: the API's `Retry-After` for the same condition (lib/http/problem.ts), from the server. */
 export function StoreUnavailable({ retrySeconds }: { retrySeconds: number }) {
+  const t = useTranslations('store.unavailable');
   const router = useRouter();
   useEffect(() => {
     const timer = setInterval(() => router.refresh(), retrySeconds * 1000);
@@ -19,14 +21,11 @@ export function StoreUnavailable({ retrySeconds }: { retrySeconds: number }) {
     <main className={styles.page}>
       <section className={`panel ${styles.card}`} role="alert" aria-labelledby="store-unavailable-title">
         <h1 id="store-unavailable-title" className={styles.title}>
-          The dashboard cannot reach its database
+          {t('title')}
         </h1>
-        <p className={styles.text}>
-          Nothing is lost and you are still signed in. This page tries again every {retrySeconds} seconds; it comes back
-          as soon as the database answers.
-        </p>
+        <p className={styles.text}>{t('text', { seconds: retrySeconds })}</p>
         <button type="button" className={`button ${styles.action}`} onClick={() => router.refresh()}>
-          Try again now
+          {t('retry')}
         </button>
       </section>
     </main>

@@ -1,19 +1,19 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { ZONES, type Zone } from '@/lib/time/zones';
 import { ChoiceSwitch } from './choice-switch';
 import { usePreferredZone } from './preferred-zone';
-
-const ZONE_HINTS: Record<Zone, string> = { UTC: 'Coordinated Universal Time', JST: 'Japan Standard Time, UTC+9' };
 
 /**
  * UTC/JST as a two-way switch. Changing it rewrites times on screen; it never costs an upstream call.
  * The zone picked is remembered: pages opened without one in their URL open in it.
  */
 export function ZoneToggle({ zone, onChange: pageChange }: { zone: Zone; onChange: (zone: Zone) => void }) {
+  const t = useTranslations('detail.zone');
   const { choose } = usePreferredZone();
   return (
     <ChoiceSwitch
-      label="Time zone"
+      label={t('label')}
       name="zone"
       value={zone}
       onChange={(next) => {
@@ -23,7 +23,7 @@ export function ZoneToggle({ zone, onChange: pageChange }: { zone: Zone; onChang
       options={ZONES.map((z) => ({
         value: z,
         label: z,
-        title: `${ZONE_HINTS[z]}: every time shown and the range you pick are read in ${z}.`,
+        title: t('hint', { zone: z }),
       }))}
     />
   );

@@ -9,7 +9,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useFormat } from '@/lib/i18n/use-format';
+import { useWords } from '@/lib/i18n/use-words';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from '@/lib/exports';
 import { CDR_FIELDS, type CdrFieldKey } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
@@ -18,10 +21,10 @@ import { csvFileName } from '@/lib/csv/file-name';
 import { progressText, stateText } from '@/lib/exports';
 import { queryBody } from '@/lib/query/query';
 import { errorText } from '@/lib/http/api-client';
-import { formatCount } from '@/lib/i18n/format';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { createExportMutation, estimateExportMutation, exportQueryOptions } from '@/lib/exports/client';
 import { saveFile } from '@/lib/csv/save-file';
+import { notePageCsv } from '@/lib/team/client';
 import modal from '../common/modal-dialog.module.css';
 import styles from './download-csv-button.module.css';
 
@@ -57,6 +60,10 @@ export interface TableView {
 }
 
 export function DownloadCsvButton({ view }: { view: TableView }) {
+  const t = useTranslations('exports.download');
+  const say = useWords();
+  const locale = useLocale();
+  const f = useFormat();
   const client = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
@@ -127,8 +134,10 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
     // Lazily: the CSV writer is only needed on this click.
     const { recordsToCsv } = await import('@/lib/csv/csv');
     const text = recordsToCsv(view.rows as unknown as Record<string, unknown>[], columns, excel);
+    // On a team's audit log, like every CSV (the server answers 204 for a personal session).
+    await notePageCsv(queryBody(query), view.rows.length).catch(() => undefined);
     saveFile({ text, fileName: csvFileName(query, { page: query.page }) });
-    setPageDownloaded(`Downloaded the ${formatCount(view.rows.length)} rows on screen. No upstream call was made.`);
+    setPageDownloaded(t('pageDone', { rows: view.rows.length }));
   }
 
   function start(fitsNow: boolean) {
@@ -168,13 +177,13 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
   const preparing = watching && !ended;
   const inBackground = started !== null && !preparing && !done && !(ended && job?.state !== 'done');
   const downloaded = done
-    ? `Downloaded all ${formatCount(done.progress.recordsFetched)} records (${formatCount(done.progress.callsSpent)} upstream calls).`
+    ? t('allDone', { records: done.progress.recordsFetched, calls: done.progress.callsSpent })
     : pageDownloaded;
   const busy = estimate.isPending || create.isPending || preparing;
   const estimated: ExportEstimate | undefined =
     scope === 'all' && !create.isPending && !started ? estimate.data : undefined;
   const failure = estimate.error ?? create.error ?? (preparing ? watched.error : null);
-  const gaveUp = ended && job && job.state !== 'done' ? (job.message ?? `The export ${job.state}.`) : null;
+  const gaveUp = ended && job && job.state !== 'done' ? (job.message ?? t('ended', { state: job.state })) : null;
 
   return (
     <>
@@ -185,7 +194,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
         data-testid="download-csv"
         aria-haspopup="dialog"
       >
-        Download CSV
+        {t('button')}
       </button>
       <dialog
         ref={dialog}
@@ -204,11 +213,11 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
           }}
         >
           <h2 id={ids.title} className={styles.title}>
-            Download CSV
+            {t('title')}
           </h2>
 
           <fieldset className={styles.group}>
-            <legend>Records</legend>
+            <legend>{t('records')}</legend>
             <label className={styles.choice}>
               <input
                 type="radio"
@@ -219,7 +228,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
                 disabled={busy}
               />
               <span>
-                Rows on screen ({formatCount(view.rows.length)})
+                {t('rowsOnScreen', { rows: f.count(view.rows.length) })}
                 <span className={styles.hint}>Instant, no upstream call.</span>
               </span>
             </label>
@@ -233,14 +242,14 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
                 disabled={busy}
               />
               <span>
-                All {formatCount(total)} records
-                <span className={styles.hint}>An export job, within the account&rsquo;s quota.</span>
+                {t('allRecords', { count: total, total: f.count(total) })}
+                <span className={styles.hint}>{t('allHint')}</span>
               </span>
             </label>
           </fieldset>
 
           <fieldset className={styles.group}>
-            <legend>Columns</legend>
+            <legend>{t('columns')}</legend>
             <label className={styles.choice}>
               <input
                 type="radio"
@@ -250,7 +259,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
                 onChange={() => chooseColumns('visible')}
                 disabled={busy}
               />
-              <span>Visible columns ({view.columns.length})</span>
+              <span>{t('visibleColumns', { count: view.columns.length })}</span>
             </label>
             <label className={styles.choice}>
               <input
@@ -261,7 +270,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
                 onChange={() => chooseColumns('all')}
                 disabled={busy}
               />
-              <span>All columns ({CDR_FIELDS.length})</span>
+              <span>{t('allColumns', { count: CDR_FIELDS.length })}</span>
             </label>
           </fieldset>
 
@@ -275,48 +284,45 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
               data-testid="download-excel"
             />
             <span>
-              For Excel
-              <span className={styles.hint}>
-                Phone numbers and codes such as 000 stay as written (Excel would show 8.19E+11 and 0). Written as
-                =&quot;…&quot;: leave it off for scripts.
-              </span>
+              {t('excel')}
+              <span className={styles.hint}>{t('excelHint')}</span>
             </span>
           </label>
 
           <div id={ids.status} className={styles.status} aria-live="polite" data-testid="download-status">
-            {scope === 'all' && estimate.isPending ? <p>Working out what it costs…</p> : null}
+            {scope === 'all' && estimate.isPending ? <p>{t('estimating')}</p> : null}
             {estimated ? <EstimateView estimate={estimated} /> : null}
-            {create.isPending ? <p>Starting the export…</p> : null}
+            {create.isPending ? <p>{t('starting')}</p> : null}
             {preparing && job ? (
-              <p>
-                Preparing the file: {progressText(job)} ({stateText(job).toLowerCase()}).
-              </p>
+              <p>{t('preparing', { progress: say(progressText(job)), state: say(stateText(job, locale)) })}</p>
             ) : null}
             {inBackground && job ? (
               <p data-testid="export-started">
-                The export runs in the background ({stateText(job).toLowerCase()}). Follow it and download the file on
-                the{' '}
-                <Link href={PAGE_PATHS.exports} onClick={close}>
-                  Exports page
-                </Link>
-                .
+                {t.rich('background', {
+                  state: say(stateText(job, locale)),
+                  link: (chunks) => (
+                    <Link href={PAGE_PATHS.exports} onClick={close}>
+                      {chunks}
+                    </Link>
+                  ),
+                })}
               </p>
             ) : null}
             {downloaded ? <p data-testid="download-done">{downloaded}</p> : null}
             {failure || gaveUp ? (
               <p className={styles.error} role="alert">
-                {gaveUp ?? errorText(failure)}
+                {gaveUp ? say(gaveUp) : errorText(failure)}
               </p>
             ) : null}
           </div>
 
           <div className={styles.actions}>
             <button type="button" className="button" onClick={close} ref={closeButton}>
-              {downloaded || started ? 'Close' : 'Cancel'}
+              {downloaded || started ? t('close') : t('cancel')}
             </button>
             {scope === 'page' ? (
               <button type="submit" className="button button-primary" data-testid="download-confirm">
-                Download {formatCount(view.rows.length)} rows
+                {t('downloadRows', { rows: view.rows.length })}
               </button>
             ) : (
               <button
@@ -325,7 +331,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
                 disabled={!estimated || busy}
                 data-testid="download-confirm"
               >
-                {estimated?.schedule.fitsNow ? 'Download now' : 'Start export'}
+                {estimated?.schedule.fitsNow ? t('downloadNow') : t('start')}
               </button>
             )}
           </div>
@@ -336,24 +342,22 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
 }
 
 function EstimateView({ estimate }: { estimate: ExportEstimate }) {
+  const t = useTranslations('exports.estimate');
+  const say = useWords();
   const records =
     estimate.records === null
-      ? 'An unknown number of records'
-      : `${estimate.recordsKnown === 'approximate' ? 'About ' : ''}${formatCount(estimate.records)} records`;
+      ? t('unknownRecords')
+      : t('records', { about: estimate.recordsKnown === 'approximate' ? 'yes' : 'no', count: estimate.records });
   return (
     <div className={styles.estimate} data-testid="export-estimate">
       <p>
-        <strong>{records}</strong>, {formatCount(estimate.calls)} upstream {estimate.calls === 1 ? 'call' : 'calls'} at{' '}
-        {estimate.pageSize} a page
-        {estimate.pagesCached > 0
-          ? ` (${formatCount(estimate.pagesCached)} ${estimate.pagesCached === 1 ? 'page' : 'pages'} already cached)`
-          : ''}
-        .
+        <strong>{records}</strong>
+        {t('calls', { calls: estimate.calls, size: estimate.pageSize, cached: estimate.pagesCached })}
       </p>
-      <p>{estimate.summary}</p>
+      <p>{say(estimate.summary)}</p>
       {estimate.warnings.length > 0 ? (
         <ul className={styles.warnings}>
-          {estimate.warnings.map((w) => (
+          {estimate.warnings.map(say).map((w) => (
             <li key={w}>{w}</li>
           ))}
         </ul>

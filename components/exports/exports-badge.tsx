@@ -6,17 +6,19 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { isActiveExportState } from '@/lib/exports';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { exportsQueryOptions } from '@/lib/exports/client';
 import styles from './exports-badge.module.css';
 
 export function ExportsBadge() {
+  const t = useTranslations('exports.badge');
   const { data } = useQuery(exportsQueryOptions());
   const active = data?.jobs.filter((j) => isActiveExportState(j.state)) ?? [];
   if (active.length === 0) return null;
   const waiting = active.every((j) => j.state === 'waiting');
-  const label = `${active.length} ${active.length === 1 ? 'export' : 'exports'} ${waiting ? 'waiting' : 'in progress'}`;
+  const label = t(waiting ? 'waiting' : 'running', { count: active.length });
   return (
     <Link
       href={PAGE_PATHS.exports}

@@ -7,11 +7,14 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from '@/lib/exports';
+import type { Message } from '@/lib/i18n/message';
+import { useFormat } from '@/lib/i18n/use-format';
+import { useWords } from '@/lib/i18n/use-words';
+import { clock, etaText, progressPercent, progressText, queryText, sizeText, stateText } from '@/lib/exports';
 import { isActiveExportState, type ExportJob } from '@/lib/exports';
 import { ApiError } from '@/lib/http/api-client';
-import { formatCount, formatInstant } from '@/lib/i18n/format';
 import { PAGE_PATHS, signInHref } from '@/lib/http/paths';
 import { cancelExportMutation, exportsQueryOptions, PAGE_POLL_MS } from '@/lib/exports/client';
 import { ProgressBar } from '../common/progress-bar';
@@ -42,42 +45,45 @@ function useNow(everyMs: number): number {
  * the previous answer (React's pattern for state that follows a prop), not in an effect.
  */
 function useStateAnnouncements(jobs: readonly ExportJob[] | undefined): string {
+  const t = useTranslations('exports.list');
+  const say = useWords();
+  const locale = useLocale();
   const [seen, setSeen] = useState<{ jobs: readonly ExportJob[] | undefined; text: string }>({ jobs, text: '' });
   if (jobs !== seen.jobs) {
     const before = new Map((seen.jobs ?? []).map((j) => [j.id, j.state]));
     const changes = (jobs ?? [])
       .filter((j) => before.has(j.id) && before.get(j.id) !== j.state)
-      .map((j) => `Export ${j.fileName}: ${stateText(j).toLowerCase()}.`);
+      .map((j) => t('announce', { file: j.fileName, state: say(stateText(j, locale)) }));
     setSeen({ jobs, text: changes.length > 0 ? changes.join(' ') : seen.text });
   }
   return seen.text;
 }
 
 export function ExportsList() {
+  const t = useTranslations('exports.list');
   const { data, error, isPending } = useQuery(exportsQueryOptions(PAGE_POLL_MS));
   const announcement = useStateAnnouncements(data?.jobs);
   const now = useNow(15_000);
 
   return (
     <div className={styles.page}>
-      <h1 className={styles.title}>Exports</h1>
+      <h1 className={styles.title}>{t('title')}</h1>
       <p className={styles.intro}>
-        Exports read every record of a search through the account&rsquo;s quota, in the background, leaving the calls
-        kept for interactive use. They survive restarts; finished files are kept for a limited time. Start one with{' '}
-        <em>Download CSV</em> under the <Link href={PAGE_PATHS.transactions}>transactions</Link> table.
+        {t.rich('intro', {
+          em: (chunks) => <em>{chunks}</em>,
+          link: (chunks) => <Link href={PAGE_PATHS.transactions}>{chunks}</Link>,
+        })}
       </p>
       <p className="visually-hidden" aria-live="polite" data-testid="exports-announcement">
         {announcement}
       </p>
       {error ? (
         <p className={styles.error} role="alert">
-          {error instanceof ApiError
-            ? `${error.problem.title}. ${error.problem.detail ?? ''}`
-            : 'The exports could not be read.'}
+          {error instanceof ApiError ? `${error.problem.title}. ${error.problem.detail ?? ''}` : t('unreadable')}
         </p>
       ) : null}
-      {isPending ? <p aria-busy="true">Loading exports…</p> : null}
-      {data && data.jobs.length === 0 ? <p className={styles.empty}>No exports yet.</p> : null}
+      {isPending ? <p aria-busy="true">{t('loading')}</p> : null}
+      {data && data.jobs.length === 0 ? <p className={styles.empty}>{t('empty')}</p> : null}
       {data && data.jobs.length > 0 ? (
         <ul className={styles.list} data-testid="exports-list">
           {data.jobs.map((job) => (
@@ -92,16 +98,20 @@ export function ExportsList() {
 }
 
 function ExportCard({ job, now }: { job: ExportJob; now: number }) {
+  const t = useTranslations('exports.card');
+  const say = useWords();
+  const locale = useLocale();
+  const f = useFormat();
   const client = useQueryClient();
   const cancelling = useMutation(cancelExportMutation(client));
   const busy = cancelling.isPending;
   const problem = cancelling.error
     ? cancelling.error instanceof ApiError
       ? (cancelling.error.problem.detail ?? cancelling.error.problem.title)
-      : 'That did not work; try again.'
+      : t('failed')
     : null;
   const percent = progressPercent(job);
-  const eta = etaText(job, now);
+  const eta: Message | null = etaText(job, now, locale);
   const active = isActiveExportState(job.state);
   const titleId = `export-${job.id}`;
 
@@ -117,7 +127,7 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
     >
       <header className={styles.head}>
         <h2 id={titleId} className={styles.name}>
-          {queryText(job)}
+          {queryText(job, locale).map(say).join(' \u00b7 ')}
         </h2>
         <span
           className={`${badge.badge} ${styles.state}`}
@@ -125,59 +135,57 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
           data-state={job.state}
           data-testid="export-state"
         >
-          {stateText(job)}
+          {say(stateText(job, locale))}
         </span>
       </header>
 
       <ProgressBar
         className={styles.progress}
         percent={percent}
-        text={progressText(job)}
+        text={say(progressText(job))}
         label={{ 'aria-labelledby': titleId }}
         textTestId="export-progress"
       />
 
       <dl className={`${facts.facts} ${styles.facts}`}>
         <div>
-          <dt>Upstream calls</dt>
-          <dd data-testid="export-calls">{formatCount(job.progress.callsSpent)}</dd>
+          <dt>{t('calls')}</dt>
+          <dd data-testid="export-calls">{f.count(job.progress.callsSpent)}</dd>
         </div>
         <div>
-          <dt>From the cache</dt>
-          <dd>
-            {formatCount(job.progress.pagesCached)} {job.progress.pagesCached === 1 ? 'page' : 'pages'}
-          </dd>
+          <dt>{t('fromCache')}</dt>
+          <dd>{t('pages', { count: job.progress.pagesCached })}</dd>
         </div>
         {job.progress.recordsFromHistory > 0 ? (
           <div>
-            <dt>From the local history</dt>
-            <dd data-testid="export-local">
-              {formatCount(job.progress.recordsFromHistory)}{' '}
-              {job.progress.recordsFromHistory === 1 ? 'record' : 'records'}
-            </dd>
+            <dt>{t('fromHistory')}</dt>
+            <dd data-testid="export-local">{t('records', { count: job.progress.recordsFromHistory })}</dd>
           </div>
         ) : null}
         {job.progress.windows.length > 1 ? (
           <div>
-            <dt>Windows</dt>
+            <dt>{t('windows')}</dt>
             <dd>
-              {job.progress.windows.filter((w) => w.state === 'done').length} of {job.progress.windows.length} read
+              {t('windowsRead', {
+                read: job.progress.windows.filter((w) => w.state === 'done').length,
+                all: job.progress.windows.length,
+              })}
             </dd>
           </div>
         ) : null}
         {eta ? (
           <div>
-            <dt>Done in</dt>
-            <dd data-testid="export-eta">{eta}</dd>
+            <dt>{t('doneIn')}</dt>
+            <dd data-testid="export-eta">{say(eta)}</dd>
           </div>
         ) : null}
         <div>
-          <dt>Columns</dt>
+          <dt>{t('columns')}</dt>
           <dd>{job.columns.length}</dd>
         </div>
         {job.fileBytes !== null ? (
           <div>
-            <dt>File</dt>
+            <dt>{t('file')}</dt>
             <dd>{sizeText(job.fileBytes)}</dd>
           </div>
         ) : null}
@@ -185,7 +193,7 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
 
       {job.schedule && active ? (
         <p className={styles.note}>
-          {job.schedule.reserve > 0 ? `${job.schedule.reserve} calls an hour stay free for searches.` : null}
+          {job.schedule.reserve > 0 ? t('reserve', { reserve: job.schedule.reserve }) : null}
         </p>
       ) : null}
       {job.message ? (
@@ -194,26 +202,25 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
           data-tone={job.state === 'failed' ? 'danger' : 'info'}
           data-testid="export-message"
         >
-          {job.message}
+          {say(job.message)}
           {job.state === 'waiting' && job.waitingUntil === null ? (
             <>
               {' '}
-              <Link href={signInHref(PAGE_PATHS.exports)}>Sign in</Link>
+              <Link href={signInHref(PAGE_PATHS.exports)}>{t('signIn')}</Link>
             </>
           ) : null}
         </p>
       ) : null}
       {job.warnings.length > 0 ? (
         <ul className={styles.warnings} data-testid="export-warnings">
-          {job.warnings.map((w) => (
+          {job.warnings.map(say).map((w) => (
             <li key={w}>{w}</li>
           ))}
         </ul>
       ) : null}
       {job.countCheck && !job.countCheck.ok ? (
         <p className={styles.message} data-tone="warning">
-          The file holds {formatCount(job.countCheck.written)} records; the upstream reported{' '}
-          {formatCount(job.countCheck.expected)}.
+          {t('countCheck', { written: job.countCheck.written, expected: job.countCheck.expected })}
         </p>
       ) : null}
       {problem ? (
@@ -230,7 +237,7 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
             download
             data-testid="export-download"
           >
-            Download {job.fileName}
+            {t('download', { file: job.fileName })}
           </a>
         ) : null}
         {active ? (
@@ -241,7 +248,7 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
             disabled={busy}
             data-testid="export-cancel"
           >
-            Cancel export
+            {t('cancel')}
           </button>
         ) : (
           <button
@@ -251,15 +258,13 @@ function ExportCard({ job, now }: { job: ExportJob; now: number }) {
             disabled={busy}
             data-testid="export-delete"
           >
-            Delete
+            {t('delete')}
           </button>
         )}
         <span className={styles.meta}>
           {/* In the zone the export's range is read in: one card, one zone. */}
-          Started {formatInstant(new Date(job.createdAt), job.query.tz).slice(0, 16)} {job.query.tz}
-          {job.expiresAt
-            ? ` · kept until ${formatInstant(new Date(job.expiresAt), job.query.tz).slice(0, 16)} ${job.query.tz}`
-            : ''}
+          {t('started', { at: clock(job.createdAt, job.query.tz, locale) })}
+          {job.expiresAt ? t('keptUntil', { at: clock(job.expiresAt, job.query.tz, locale) }) : ''}
         </span>
       </footer>
     </article>

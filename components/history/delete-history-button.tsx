@@ -1,18 +1,22 @@
 'use client';
 /**
- * "Delete local copy", confirmed in a dialog that says what goes: every record kept, from disk, and
- * the copy's settings. Searches over those days cost calls again afterwards.
+ * "Delete local history", confirmed in a dialog that says what goes: every record kept, from disk,
+ * and the sync's settings. Searches over those days cost calls again afterwards.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import { useRef } from 'react';
 import type { HistoryState } from '@/lib/history';
 import { errorText } from '@/lib/http/api-client';
+import { useWords } from '@/lib/i18n/use-words';
 import { recordsText } from '@/lib/history';
 import { deleteHistoryMutation } from '@/lib/history/client';
 import modal from '../common/modal-dialog.module.css';
 import styles from './history-controls.module.css';
 
 export function DeleteHistoryButton({ state }: { state: HistoryState }) {
+  const t = useTranslations('history.controls');
+  const say = useWords();
   const client = useQueryClient();
   const remove = useMutation(deleteHistoryMutation(client));
   const dialog = useRef<HTMLDialogElement>(null);
@@ -34,7 +38,7 @@ export function DeleteHistoryButton({ state }: { state: HistoryState }) {
         aria-haspopup="dialog"
         data-testid="history-delete"
       >
-        Delete local copy
+        {t('delete')}
       </button>
       <dialog
         ref={dialog}
@@ -44,12 +48,9 @@ export function DeleteHistoryButton({ state }: { state: HistoryState }) {
         data-testid="history-delete-dialog"
       >
         <h2 id="history-delete-title" className={styles.dialogTitle}>
-          Delete the local copy?
+          {t('deleteTitle')}
         </h2>
-        <p id="history-delete-text">
-          The {recordsText(state.records)} kept on this server are deleted from disk and the copy stops. Searches over
-          those days cost upstream calls again, and copying them again costs calls too.
-        </p>
+        <p id="history-delete-text">{t('deleteText', { records: say(recordsText(state.records)) })}</p>
         {remove.isError ? (
           <p className={styles.error} role="alert">
             {errorText(remove.error)}
@@ -57,7 +58,7 @@ export function DeleteHistoryButton({ state }: { state: HistoryState }) {
         ) : null}
         <div className={styles.dialogActions}>
           <button type="button" className="button" onClick={close} autoFocus>
-            Keep it
+            {t('keep')}
           </button>
           <button
             type="button"
@@ -66,7 +67,7 @@ export function DeleteHistoryButton({ state }: { state: HistoryState }) {
             onClick={() => remove.mutate(undefined, { onSuccess: close })}
             data-testid="history-delete-confirm"
           >
-            {remove.isPending ? 'Deleting…' : 'Delete local copy'}
+            {remove.isPending ? t('deleting') : t('delete')}
           </button>
         </div>
       </dialog>

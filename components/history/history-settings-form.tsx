@@ -1,10 +1,11 @@
 'use client';
 /**
- * The copy's start day and its Start / Pause. The day typed is sent with Start, so choosing a day
- * and pressing Start is one step; while the copy runs, "Set start day" moves it. The server judges
+ * The sync's start day and its Start / Pause. The day typed is sent with Start, so choosing a day
+ * and pressing Start is one step; while the sync runs, "Set start day" moves it. The server judges
  * the day (within HISTORY_MAX_DAYS, not in the future): its message is shown beside the field.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { HistorySettingsInput, HistoryState } from '@/lib/history';
 import { ApiError, errorText } from '@/lib/http/api-client';
@@ -19,6 +20,7 @@ function useStartDayDraft(since: string): [string, (value: string) => void] {
 }
 
 export function HistorySettingsForm({ state }: { state: HistoryState }) {
+  const t = useTranslations('history.controls');
   const client = useQueryClient();
   const update = useMutation(updateHistoryMutation(client));
   const [since, setSince] = useStartDayDraft(state.since);
@@ -35,13 +37,13 @@ export function HistorySettingsForm({ state }: { state: HistoryState }) {
       className={styles.settingsForm}
       onSubmit={(e) => {
         e.preventDefault();
-        // The start day alone: the copy stays as it is (started or not).
+        // The start day alone: the sync stays as it is (started or not).
         send({ since, enabled: state.enabled });
       }}
     >
       <div className={styles.field}>
         <label htmlFor="history-since" className={styles.label}>
-          Start day
+          {t('startDay')}
         </label>
         <div className={styles.inline}>
           <input
@@ -68,13 +70,12 @@ export function HistorySettingsForm({ state }: { state: HistoryState }) {
               disabled={update.isPending || since === state.since}
               data-testid="history-set-since"
             >
-              Set start day
+              {t('setStartDay')}
             </button>
           ) : null}
         </div>
         <p id="history-since-hint" className={styles.hint}>
-          The oldest UTC day to copy, at most {state.maxDays} days back ({bounds.min}). A later day gives up the days
-          before it.
+          {t('startDayHint', { maxDays: state.maxDays, min: bounds.min })}
         </p>
         {sinceError ? (
           <p id="history-since-error" className={styles.error} role="alert" data-testid="history-since-error">
@@ -92,7 +93,7 @@ export function HistorySettingsForm({ state }: { state: HistoryState }) {
             disabled={update.isPending}
             data-testid="history-pause"
           >
-            Pause
+            {t('pause')}
           </button>
         ) : (
           <button
@@ -102,7 +103,7 @@ export function HistorySettingsForm({ state }: { state: HistoryState }) {
             disabled={update.isPending}
             data-testid="history-start"
           >
-            Start
+            {t('start')}
           </button>
         )}
         {otherError ? (

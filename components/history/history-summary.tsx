@@ -1,14 +1,15 @@
 'use client';
 /**
- * How the copy stands, in words: its state (and why it waits or stopped), the days and records
- * copied, the calls it spent today beside those people still have, the calls it still needs and
+ * How the sync stands, in words: its state (and why it waits or stopped), the days and records
+ * synced, the calls it spent today beside those people still have, the calls it still needs and
  * when it should be complete. A change of state is announced; the numbers that tick are not.
  */
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { HistoryState } from '@/lib/history';
 import type { Zone } from '@/lib/time/zones';
-import { formatCount } from '@/lib/i18n/format';
+import { msg } from '@/lib/i18n/message';
+import { useFormat } from '@/lib/i18n/use-format';
 import { useWords } from '@/lib/i18n/use-words';
 import { dayTally } from '@/lib/history';
 import {
@@ -36,27 +37,31 @@ const STATE_TONE: Partial<Record<HistoryState['state'], string>> = {
   paused: 'stopped',
 };
 
-/** A copy stopped by a problem (the message says which) reads as a failure; one paused by a person does not. */
+/** A sync stopped by a problem (the message says which) reads as a failure; one paused by a person does not. */
 function toneOf(state: Pick<HistoryState, 'state' | 'message'>): string | undefined {
   return state.state === 'paused' && !state.message ? undefined : STATE_TONE[state.state];
 }
 
-/** "Local history: complete." when the state changes between two answers (derived while rendering, as in the exports list). */
+/** "Local history: Complete." when the state changes between two answers (derived while rendering, as in the exports list). */
 function useStateAnnouncement(word: string): string {
+  const t = useTranslations('history');
   const [seen, setSeen] = useState({ word, text: '' });
-  if (word !== seen.word) setSeen({ word, text: `Local history: ${word.toLowerCase()}.` });
+  if (word !== seen.word) setSeen({ word, text: t('announce', { state: word }) });
   return seen.text;
 }
 
 export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zone }) {
-  const { quota } = useQuota();
-  const t = useTranslations('history');
+  const t = useTranslations('history.summary');
+  const tHistory = useTranslations('history');
   const say = useWords();
-  const word = historyStateWord(state);
+  const f = useFormat();
+  const locale = useLocale();
+  const { quota } = useQuota();
+  const word = say(historyStateWord(state));
   const announcement = useStateAnnouncement(word);
   const tally = dayTally(state.days);
   const percent = tally.settled > 0 ? Math.round((100 * tally.complete) / tally.settled) : 0;
-  const progress = `${formatCount(tally.complete)} of ${formatCount(tally.settled)} settled ${tally.settled === 1 ? 'day' : 'days'} copied`;
+  const progress = t('progress', { complete: tally.complete, settled: tally.settled });
   const people = quota ? peopleCallsText(quota) : null;
   const reserve = quota ? reserveText(quota) : null;
 
@@ -81,44 +86,44 @@ export function HistorySummary({ state, zone }: { state: HistoryState; zone: Zon
           {word}
         </h2>
         <p className={styles.detail} data-testid="history-message">
-          {historyStateDetail(state)}
+          {say(historyStateDetail(state))}
         </p>
       </div>
 
-      <ProgressBar percent={percent} text={progress} label={{ 'aria-label': 'Settled days copied' }} tone="success" />
+      <ProgressBar percent={percent} text={progress} label={{ 'aria-label': t('progressLabel') }} tone="success" />
 
       <dl className={`${facts.facts} ${styles.facts}`}>
         <div>
-          <dt>Records kept</dt>
-          <dd data-testid="history-records">{recordsKeptText(state)}</dd>
+          <dt>{t('recordsKept')}</dt>
+          <dd data-testid="history-records">{say(recordsKeptText(state))}</dd>
         </div>
         <div>
-          <dt>Calls the copy made today (UTC)</dt>
-          <dd data-testid="history-calls-today">{formatCount(state.callsToday)}</dd>
+          <dt>{t('callsToday')}</dt>
+          <dd data-testid="history-calls-today">{f.count(state.callsToday)}</dd>
         </div>
         <div>
-          <dt>Calls still needed</dt>
-          <dd data-testid="history-calls-left">{callsLeftText(state)}</dd>
+          <dt>{t('callsLeft')}</dt>
+          <dd data-testid="history-calls-left">{say(callsLeftText(state))}</dd>
         </div>
         <div>
-          <dt>Complete by</dt>
-          <dd data-testid="history-complete-at">{completeAtText(state, zone)}</dd>
+          <dt>{t('completeBy')}</dt>
+          <dd data-testid="history-complete-at">{say(completeAtText(state, zone, locale))}</dd>
         </div>
         <div>
-          <dt>Start day</dt>
+          <dt>{t('startDay')}</dt>
           <dd className="mono">{state.since}</dd>
         </div>
         <div>
-          <dt>{t('pageSize.label')}</dt>
+          <dt>{tHistory('pageSize.label')}</dt>
           <dd data-testid="history-page-size">{say(pageSizeText(state))}</dd>
         </div>
         <div>
-          <dt>{t('keepsUpWith.label')}</dt>
+          <dt>{tHistory('keepsUpWith.label')}</dt>
           <dd data-testid="history-keeps-up-with">{say(keepsUpWithText(state))}</dd>
         </div>
       </dl>
       <p className={styles.people} data-testid="history-people-calls">
-        {people ?? 'Reading the calls left for searches…'} {reserve}
+        {people ? say(people) : say(msg('history.readingCalls'))} {reserve ? say(reserve) : null}
       </p>
     </section>
   );

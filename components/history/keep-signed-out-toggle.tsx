@@ -1,15 +1,17 @@
 'use client';
 /**
- * "Keep copying while I am signed out", with its price said beside it: the copy needs the account's
+ * "Keep syncing while I am signed out", with its price said beside it: the sync needs the account's
  * secret to renew its upstream token, so going on without a session means keeping that secret.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import type { HistoryState } from '@/lib/history';
 import { errorText } from '@/lib/http/api-client';
 import { updateHistoryMutation } from '@/lib/history/client';
 import styles from './history-controls.module.css';
 
 export function KeepSignedOutToggle({ state }: { state: HistoryState }) {
+  const t = useTranslations('history.controls');
   const client = useQueryClient();
   const update = useMutation(updateHistoryMutation(client));
 
@@ -20,17 +22,15 @@ export function KeepSignedOutToggle({ state }: { state: HistoryState }) {
           type="checkbox"
           checked={state.keepSyncingSignedOut}
           disabled={update.isPending}
-          // `enabled` is sent as it stands, so this box never starts or stops the copy by itself.
+          // `enabled` is sent as it stands, so this box never starts or stops the sync by itself.
           onChange={(e) => update.mutate({ keepSyncingSignedOut: e.target.checked, enabled: state.enabled })}
           aria-describedby="history-signed-out-hint"
           data-testid="history-keep-signed-out"
         />
-        Keep copying while I am signed out
+        {t('keepSignedOut')}
       </label>
       <p id="history-signed-out-hint" className={styles.hint}>
-        Otherwise the copy goes on only while someone of this account is signed in. When this is on, the account&rsquo;s
-        secret stays on the server after sign-out (sealed, so the copy can renew its upstream token) until you turn it
-        off again.
+        {t('keepSignedOutHint')}
       </p>
       {update.isError ? (
         <p className={styles.error} role="alert">

@@ -1,8 +1,9 @@
 'use client';
+import { useLocale, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Outcome } from '@/lib/insights';
-import { formatCount } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
 import { formatRate } from '@/lib/insights';
 import { type Drill } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
@@ -17,24 +18,31 @@ export interface BreakdownRow extends Outcome {
 
 export function BreakdownChart({
   title,
+  column,
   testId,
   rows,
   query,
 }: {
+  /** "By network": the chart's and the table's name. */
   title: string;
+  /** "Network": the table's first column. */
+  column: string;
   testId: string;
   rows: BreakdownRow[];
   query: DrillQueries;
 }) {
+  const t = useTranslations('insights.chart');
+  const f = useFormat();
+  const locale = useLocale();
   const drill = useDrill(query);
   const shown = rows.slice(0, 12);
   return (
     <ChartPanel
-      title={`${title}: volume and delivery rate`}
+      title={t('breakdownTitle', { by: title })}
       description={
         rows.length > shown.length
-          ? `The ${shown.length} largest of ${rows.length}; the table lists all.`
-          : 'Click a bar for those messages.'
+          ? t('breakdownLargest', { shown: shown.length, all: rows.length })
+          : t('breakdownClick')
       }
       testId={testId}
       chart={
@@ -46,15 +54,20 @@ export function BreakdownChart({
           margin={{ top: 4, right: 16, bottom: 0, left: 8 }}
         >
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-          <XAxis type="number" tick={{ fontSize: 12 }} allowDecimals={false} />
+          <XAxis
+            type="number"
+            tick={{ fontSize: 12 }}
+            allowDecimals={false}
+            tickFormatter={(v) => f.count(Number(v))}
+          />
           <YAxis type="category" dataKey="label" width={150} tick={{ fontSize: 12 }} />
-          <Tooltip formatter={(v) => formatCount(Number(v))} />
+          <Tooltip formatter={(v) => f.count(Number(v))} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {OUTCOMES.map((o) => (
             <Bar
               key={o.key}
               dataKey={o.key}
-              name={o.label}
+              name={t(`outcome.${o.key}`)}
               stackId="outcome"
               fill={o.colour}
               cursor="pointer"
@@ -72,25 +85,28 @@ export function BreakdownChart({
           <caption>{title}</caption>
           <thead>
             <tr>
-              <th scope="col">{title.replace(/^By /, '').replace(/^./, (c) => c.toUpperCase())}</th>
-              <th scope="col">Messages</th>
-              <th scope="col">Delivered</th>
-              <th scope="col">Failed</th>
-              <th scope="col">No final report</th>
-              <th scope="col">Delivery rate</th>
+              <th scope="col">{column}</th>
+              <th scope="col">{t('messages')}</th>
+              <th scope="col">{t('outcome.delivered')}</th>
+              <th scope="col">{t('outcome.failed')}</th>
+              <th scope="col">{t('outcome.other')}</th>
+              <th scope="col">{t('rate')}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.label}>
                 <th scope="row">
-                  <Link href={drill.href(r.drill)}>{r.label}</Link>
+                  {/* The value's own name (a network, a sender ID, a key): data, in whatever language it has. */}
+                  <Link href={drill.href(r.drill)} translate="no">
+                    {r.label}
+                  </Link>
                 </th>
-                <td>{formatCount(r.total)}</td>
-                <td>{formatCount(r.delivered)}</td>
-                <td>{formatCount(r.failed)}</td>
-                <td>{formatCount(r.other)}</td>
-                <td>{formatRate(r.rate)}</td>
+                <td>{f.count(r.total)}</td>
+                <td>{f.count(r.delivered)}</td>
+                <td>{f.count(r.failed)}</td>
+                <td>{f.count(r.other)}</td>
+                <td>{formatRate(r.rate, locale)}</td>
               </tr>
             ))}
           </tbody>

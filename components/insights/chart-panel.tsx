@@ -4,6 +4,7 @@
  * links to the matching transactions) for the keyboard, a screen reader and print. A toggle shows
  * the table instead of the chart; the figure is named by its title.
  */
+import { useTranslations } from 'next-intl';
 import { useId, useState, type ReactNode } from 'react';
 import styles from './insights.module.css';
 
@@ -20,6 +21,7 @@ export interface ChartPanelProps {
 }
 
 export function ChartPanel({ title, description, chart, legend, table, testId, wide }: ChartPanelProps) {
+  const t = useTranslations('insights.chart');
   const [asTable, setAsTable] = useState(false);
   const id = useId();
   return (
@@ -40,7 +42,7 @@ export function ChartPanel({ title, description, chart, legend, table, testId, w
           onClick={() => setAsTable((v) => !v)}
           data-testid={`${testId}-toggle`}
         >
-          {asTable ? 'Show chart' : 'Show table'}
+          {asTable ? t('showChart') : t('showTable')}
         </button>
       </div>
       {description ? <p className={styles.chartNote}>{description}</p> : null}

@@ -1,7 +1,9 @@
 'use client';
+import { useLocale, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/i18n/format';
+import { INTL_LOCALE } from '@/lib/i18n/locales';
+import { useFormat } from '@/lib/i18n/use-format';
 import { formatPrice, shortDay } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { SERIES_COLOURS } from './status-colors';
@@ -10,40 +12,52 @@ import { type ChartsProps, chartStyle, useDrill, rowOf } from './chart-kit';
 
 /** Message parts and cost per day, per currency. */
 export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
+  const t = useTranslations('insights.chart');
+  const f = useFormat();
+  const locale = useLocale();
   const drill = useDrill(query);
   const currencies = data.price.map((p) => p.currency);
   const rows = data.byDay.map((d) => ({
     day: d.day,
-    label: shortDay(d.day),
+    label: shortDay(d.day, locale),
     parts: d.parts,
     ...Object.fromEntries(currencies.map((c) => [c, Number(d.price.find((p) => p.currency === c)?.total ?? 0)])),
   }));
-  const totals =
-    data.price.map((p) => `${formatPrice(p.total)} ${p.currency || '(no currency)'}`).join(', ') || 'nothing';
+  // Money as the reader writes it (`¥1,234.56`, `JPY 1,234.56`); a sum without a currency as a number.
+  const money = (total: string, currency: string) =>
+    currency ? f.price(total, currency) : `${formatPrice(total)} (${t('noCurrency')})`;
+  const totals = data.price.map((p) => money(p.total, p.currency)).join(', ') || t('costNothing');
+  const partsName = t('parts');
+  const costName = (c: string) => t('cost', { currency: c || t('noCurrency') });
   return (
     <ChartPanel
       wide
-      title={`Message parts and cost per day: ${formatCount(data.parts)} parts, ${totals}`}
-      description="Sums of the records' own prices, to the last decimal in the table, per currency. Click a bar for that day's messages."
+      title={t('costTitle', { parts: data.parts, totals })}
+      description={t('costNote')}
       testId="chart-cost"
       chart={
         <ComposedChart data={rows} responsive style={chartStyle} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} minTickGap={12} />
-          <YAxis yAxisId="parts" tick={{ fontSize: 12 }} allowDecimals={false} />
+          <YAxis
+            yAxisId="parts"
+            tick={{ fontSize: 12 }}
+            allowDecimals={false}
+            tickFormatter={(v) => f.count(Number(v))}
+          />
           <YAxis yAxisId="cost" orientation="right" tick={{ fontSize: 12 }} />
           <Tooltip
             formatter={(v, name) =>
-              name === 'Parts'
-                ? formatCount(Number(v))
-                : Number(v).toLocaleString('en-US', { maximumFractionDigits: 2 })
+              name === partsName
+                ? f.count(Number(v))
+                : Number(v).toLocaleString(INTL_LOCALE[locale], { maximumFractionDigits: 2 })
             }
           />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Bar
             yAxisId="parts"
             dataKey="parts"
-            name="Parts"
+            name={partsName}
             fill="#9bb6df"
             cursor="pointer"
             isAnimationActive={false}
@@ -57,7 +71,7 @@ export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
               key={c}
               yAxisId="cost"
               dataKey={c}
-              name={`Cost (${c || 'no currency'})`}
+              name={costName(c)}
               stroke={SERIES_COLOURS[(i + 1) % SERIES_COLOURS.length]}
               strokeWidth={2}
               dot={false}
@@ -68,15 +82,15 @@ export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
       }
       table={
         <table className={styles.table}>
-          <caption>Message parts and cost per day ({query.query.tz})</caption>
+          <caption>{t('costCaption', { zone: query.query.tz })}</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Messages</th>
-              <th scope="col">Parts</th>
+              <th scope="col">{t('day')}</th>
+              <th scope="col">{t('messages')}</th>
+              <th scope="col">{partsName}</th>
               {currencies.map((c) => (
                 <th key={c} scope="col">
-                  Cost ({c || 'no currency'})
+                  {costName(c)}
                 </th>
               ))}
             </tr>
@@ -85,10 +99,10 @@ export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
             {data.byDay.map((d) => (
               <tr key={d.day}>
                 <th scope="row">
-                  <Link href={drill.href({ day: d.day })}>{d.day}</Link>
+                  <Link href={drill.href({ day: d.day })}>{f.day(d.day)}</Link>
                 </th>
-                <td>{formatCount(d.total)}</td>
-                <td>{formatCount(d.parts)}</td>
+                <td>{f.count(d.total)}</td>
+                <td>{f.count(d.parts)}</td>
                 {currencies.map((c) => (
                   <td key={c} className={styles.number}>
                     {d.price.find((p) => p.currency === c)?.total ?? '0.00000000'}
@@ -99,9 +113,9 @@ export function CostChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row">Total</th>
-              <td>{formatCount(data.total)}</td>
-              <td>{formatCount(data.parts)}</td>
+              <th scope="row">{t('total')}</th>
+              <td>{f.count(data.total)}</td>
+              <td>{f.count(data.parts)}</td>
               {data.price.map((p) => (
                 <td key={p.currency} className={styles.number} data-testid={`price-total-${p.currency}`}>
                   {p.total}

@@ -1,33 +1,38 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
 import { useNarrowScreen } from '../common/use-narrow-screen';
 import { ChartPanel } from './chart-panel';
 import { colourOf } from './status-colors';
 import styles from './insights.module.css';
-import { type ChartsProps, useDrill, rowOf } from './chart-kit';
+import { type ChartsProps, useDrill, rowOf, useDlrMeaning } from './chart-kit';
 
 /** The most frequent DLR error codes, each explained, coloured by whether a resend can help. */
 export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
+  const t = useTranslations('insights.chart');
+  const f = useFormat();
+  const meaningOf = useDlrMeaning();
   const drill = useDrill(query);
   // On a phone the axis names the code only (its meaning is in the tooltip and the table).
   const narrow = useNarrowScreen();
+  // The codes with their meaning in the page's language; the raw code stays beside it.
+  const errors = data.dlrErrors.map((e) => ({ ...e, meaning: meaningOf(e.code, e.reason) }));
   // The axis says what each code means; the colour whether a resend can help.
-  const rows = data.dlrErrors
+  const rows = errors
     .slice(0, 10)
-    .map((e) => ({ ...e, label: `${e.code} · ${e.reason.replace(/\.$/, '').split(':')[0]}` }));
-  const kind = (final: boolean | null) =>
-    final === null ? 'unknown code' : final ? 'final: a resend will not help' : 'temporary: worth a resend';
+    .map((e) => ({ ...e, label: `${e.code} · ${e.meaning.replace(/[.。]$/, '').split(/[:：]/)[0]}` }));
+  const kind = (final: boolean | null) => (final === null ? t('unknownCode') : final ? t('final') : t('temporary'));
   return (
     <ChartPanel
       wide
-      title="Most frequent DLR error codes"
-      description="Each code with its meaning and whether the failure is final. Click a bar for those messages."
+      title={t('dlrTitle')}
+      description={t('dlrNote')}
       testId="chart-dlr"
       chart={
         rows.length === 0 ? (
-          <p className={styles.empty}>No DLR error code in these days.</p>
+          <p className={styles.empty}>{t('dlrNone')}</p>
         ) : (
           <BarChart
             data={rows}
@@ -45,15 +50,15 @@ export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
               tick={{ fontSize: 12 }}
             />
             <Tooltip
-              formatter={(v) => formatCount(Number(v))}
+              formatter={(v) => f.count(Number(v))}
               labelFormatter={(label) => {
                 const e = rows.find((r) => r.label === label || r.code === label);
-                return e ? `${e.code}: ${e.reason} (${kind(e.final)})` : String(label);
+                return e ? t('dlrTooltip', { code: e.code, meaning: e.meaning, kind: kind(e.final) }) : String(label);
               }}
             />
             <Bar
               dataKey="count"
-              name="Messages"
+              name={t('messages')}
               cursor="pointer"
               isAnimationActive={false}
               onClick={(item) => {
@@ -70,30 +75,30 @@ export function DlrChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
       }
       legend={
         <p className={styles.swatches}>
-          <span className={styles.swatch} style={{ background: colourOf('UNDELIV') }} /> final: a resend will not help
-          <span className={styles.swatch} style={{ background: colourOf('ENROUTE') }} /> temporary: worth a resend
+          <span className={styles.swatch} style={{ background: colourOf('UNDELIV') }} /> {t('final')}
+          <span className={styles.swatch} style={{ background: colourOf('ENROUTE') }} /> {t('temporary')}
         </p>
       }
       table={
         <table className={styles.table}>
-          <caption>DLR error codes, most frequent first</caption>
+          <caption>{t('dlrCaption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Code</th>
-              <th scope="col">Meaning</th>
-              <th scope="col">Final or temporary</th>
-              <th scope="col">Messages</th>
+              <th scope="col">{t('code')}</th>
+              <th scope="col">{t('meaning')}</th>
+              <th scope="col">{t('finalOrTemporary')}</th>
+              <th scope="col">{t('messages')}</th>
             </tr>
           </thead>
           <tbody>
-            {data.dlrErrors.map((e) => (
+            {errors.map((e) => (
               <tr key={e.code}>
                 <th scope="row">
                   <Link href={drill.href({ filters: { 'dlr-error-code': e.code } })}>{e.code}</Link>
                 </th>
-                <td>{e.reason}</td>
+                <td>{e.meaning}</td>
                 <td data-final={String(e.final)}>{kind(e.final)}</td>
-                <td>{formatCount(e.count)}</td>
+                <td>{f.count(e.count)}</td>
               </tr>
             ))}
           </tbody>

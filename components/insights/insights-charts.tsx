@@ -4,6 +4,7 @@
  * slice or a legend entry — or on a link in a table — opens the transactions table filtered to it.
  * Figures come from GET /api/insights: days and hours are already in the query's zone.
  */
+import { useTranslations } from 'next-intl';
 import styles from './insights.module.css';
 import type { ChartsProps } from './chart-kit';
 import { VolumeChart } from './volume-chart';
@@ -15,12 +16,14 @@ import { HistogramChart } from './histogram-chart';
 import { CostChart } from './cost-chart';
 
 export function InsightsCharts({ data, query, byHour }: ChartsProps) {
+  const t = useTranslations('insights.chart');
   return (
     <div className={styles.charts}>
       <VolumeChart data={data} query={query} byHour={byHour} />
       <StatusChart data={data} query={query} />
       <BreakdownChart
-        title="By network"
+        title={t('byNetwork')}
+        column={t('network')}
         testId="chart-network"
         query={query}
         rows={data.byNetwork.map((r) => ({
@@ -30,17 +33,19 @@ export function InsightsCharts({ data, query, byHour }: ChartsProps) {
         }))}
       />
       <BreakdownChart
-        title="By sender ID"
+        title={t('bySender')}
+        column={t('sender')}
         testId="chart-sender"
         query={query}
         rows={data.bySender.map((r) => ({
           ...r,
-          label: r.from_address || '(none)',
+          label: r.from_address || t('noSender'),
           drill: { filters: { oa: r.from_address } },
         }))}
       />
       <BreakdownChart
-        title="By API key"
+        title={t('byApiKey')}
+        column={t('apiKey')}
         testId="chart-api-key"
         query={query}
         rows={data.byApiKey.map((r) => ({

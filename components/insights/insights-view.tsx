@@ -6,11 +6,13 @@
  * commits it to the URL, which is what is read. A URL without a range shows the last 7 days.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { readsByHour, type InsightsAnswer } from '@/lib/insights';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import { errorText } from '@/lib/http/api-client';
-import { formatCount } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
+import { useWords } from '@/lib/i18n/use-words';
 import { formatLatency, formatPrice, formatRate } from '@/lib/insights';
 import { countedQuery, countedRun } from '@/lib/insights';
 import { insightsQueryOptions } from '@/lib/insights/client';
@@ -27,6 +29,9 @@ import frame from '../common/page-frame.module.css';
 import { usePreferredZone } from '../common/preferred-zone';
 
 export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
+  const t = useTranslations('insights');
+  const say = useWords();
+  const f = useFormat();
   const { enterpriseId } = useAccount();
   // The form holds every filter, the local ones too: Insights reads the local history.
   const url = useSearchUrl({
@@ -71,17 +76,17 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
   return (
     <div className={frame.page}>
       <div className={frame.titleRow}>
-        <h1 className={frame.title}>Insights</h1>
+        <h1 className={frame.title}>{t('title')}</h1>
         <div className={frame.zone}>
-          <span className={frame.zoneLabel}>Days in</span>
+          <span className={frame.zoneLabel}>{t('daysIn')}</span>
           <ZoneToggle zone={zone} onChange={url.rezone} />
           <button type="button" className="button" onClick={() => window.print()}>
-            Print
+            {t('print')}
           </button>
         </div>
       </div>
 
-      <form className={`panel ${styles.form}`} onSubmit={show} noValidate aria-label="Insights query">
+      <form className={`panel ${styles.form}`} onSubmit={show} noValidate aria-label={t('form')}>
         <DateRangePicker
           range={draft.range}
           zone={zone}
@@ -89,8 +94,8 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
           onChange={(range) => setDraft({ ...draft, range })}
         />
         <FilterFields
-          legend="Filters"
-          note="Any filter of a search, the local history's own included."
+          legend={t('filters')}
+          note={t('filtersNote')}
           filters={FILTERS}
           values={draft.filters}
           problems={
@@ -104,7 +109,7 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
         />
         <div className={styles.actions}>
           <button type="submit" className="button button-primary" data-testid="insights-show">
-            {insights.isFetching ? 'Reading…' : 'Show'}
+            {insights.isFetching ? t('reading') : t('show')}
           </button>
           {filtersOn > 0 ? (
             <button
@@ -112,27 +117,31 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
               className="button button-ghost"
               onClick={() => setDraft({ ...draft, filters: emptyFilters() })}
             >
-              Clear {filtersOn === 1 ? 'filter' : `${filtersOn} filters`}
+              {t('clearFilters', { n: filtersOn })}
             </button>
           ) : null}
-          <span className={styles.free}>Local history: no upstream call</span>
+          <span className={styles.free}>{t('free')}</span>
         </div>
       </form>
 
       {search.kind === 'invalid' ? (
         <p className={styles.problem} role="alert" data-testid="insights-invalid">
-          This link’s query cannot be read: {Object.values(search.errors).join(' ')}
+          {t('invalidLink', {
+            errors: Object.values(search.errors)
+              .map((e) => say(e))
+              .join(' '),
+          })}
         </p>
       ) : null}
       {insights.isError ? (
         <p className={styles.problem} role="alert">
           {errorText(insights.error)}{' '}
           <button type="button" className="button button-small" onClick={() => void insights.refetch()}>
-            Retry
+            {t('retry')}
           </button>
         </p>
       ) : null}
-      {!data && insights.isFetching ? <p className={styles.loading}>Reading the local history…</p> : null}
+      {!data && insights.isFetching ? <p className={styles.loading}>{t('loading')}</p> : null}
 
       {data && query ? (
         <>
@@ -143,18 +152,18 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
               <InsightsCharts data={data} query={{ query, counted: countedQuery(query, run) }} byHour={byHour} />
               {run && !run.all ? (
                 <p className={styles.coverageNote} data-testid="drill-note">
-                  A click on a figure of the whole range lists{' '}
-                  {run.first === run.last ? run.first : `${run.first} to ${run.last}`}, the newest counted days without
-                  a gap: a list over the days left out would be searched upstream. A click on a day or an hour lists
-                  that day or hour.
+                  {t('drillNote', {
+                    span:
+                      run.first === run.last
+                        ? f.day(run.first)
+                        : t('drillSpan', { first: f.day(run.first), last: f.day(run.last) }),
+                  })}
                 </p>
               ) : null}
             </>
           ) : (
             <p className={styles.loading} data-testid="insights-empty">
-              {data.coverage.from === null
-                ? 'Nothing to show until a day of this range is in the local history.'
-                : 'No message in the counted days matches this query.'}
+              {data.coverage.from === null ? t('emptyNoDay') : t('emptyNoMatch')}
             </p>
           )}
         </>
@@ -164,19 +173,22 @@ export function InsightsView({ defaultRange }: { defaultRange: WallRange }) {
 }
 
 function Summary({ data }: { data: InsightsAnswer }) {
+  const t = useTranslations('insights.summary');
+  const f = useFormat();
+  const locale = useLocale();
+  const latency = (ms: number | null) => formatLatency(ms, locale);
+  // Money as the reader writes it (`¥1,234.56` / `JPY 1,234.56`); a sum without a currency as a number.
+  const money = (total: string, currency: string) => (currency ? f.price(total, currency) : formatPrice(total));
   const figures = [
-    ['Messages', formatCount(data.total)],
-    ['Delivered', formatCount(data.delivered)],
-    ['Delivery rate', formatRate(data.rate)],
-    [
-      'Latency p50 / p90 / p99',
-      `${formatLatency(data.latencyMs.p50)} / ${formatLatency(data.latencyMs.p90)} / ${formatLatency(data.latencyMs.p99)}`,
-    ],
-    ['Parts', formatCount(data.parts)],
-    ['Cost', data.price.map((p) => `${formatPrice(p.total)} ${p.currency}`).join(', ') || '—'],
+    [t('messages'), f.count(data.total)],
+    [t('delivered'), f.count(data.delivered)],
+    [t('rate'), formatRate(data.rate, locale)],
+    [t('latency'), `${latency(data.latencyMs.p50)} / ${latency(data.latencyMs.p90)} / ${latency(data.latencyMs.p99)}`],
+    [t('parts'), f.count(data.parts)],
+    [t('cost'), data.price.map((p) => money(p.total, p.currency)).join(', ') || '—'],
   ];
   return (
-    <dl className={`panel ${styles.summary}`} data-testid="insights-summary">
+    <dl className={`panel ${styles.summary}`} aria-label={t('label')} data-testid="insights-summary">
       {figures.map(([label, value]) => (
         <div key={label} className={styles.figure}>
           <dt>{label}</dt>

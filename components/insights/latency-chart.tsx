@@ -1,7 +1,8 @@
 'use client';
+import { useLocale, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
 import { formatLatency, shortDay } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { SERIES_COLOURS } from './status-colors';
@@ -10,10 +11,14 @@ import { type ChartsProps, chartStyle, useDrill } from './chart-kit';
 
 /** Delivery latency percentiles per day. */
 export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
+  const t = useTranslations('insights.chart');
+  const f = useFormat();
+  const locale = useLocale();
+  const latency = (ms: number | null) => formatLatency(ms, locale);
   const drill = useDrill(query);
   const rows = data.byDay.map((d) => ({
     day: d.day,
-    label: shortDay(d.day),
+    label: shortDay(d.day, locale),
     p50: d.latencyMs.p50,
     p90: d.latencyMs.p90,
     p99: d.latencyMs.p99,
@@ -21,8 +26,12 @@ export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
   }));
   return (
     <ChartPanel
-      title={`Delivery latency per day: p50 ${formatLatency(data.latencyMs.p50)}, p90 ${formatLatency(data.latencyMs.p90)}, p99 ${formatLatency(data.latencyMs.p99)}`}
-      description="Submitted to delivered, nearest-rank percentiles of the delivered messages (log scale)."
+      title={t('latencyTitle', {
+        p50: latency(data.latencyMs.p50),
+        p90: latency(data.latencyMs.p90),
+        p99: latency(data.latencyMs.p99),
+      })}
+      description={t('latencyNote')}
       testId="chart-latency"
       chart={
         <LineChart data={rows} responsive style={chartStyle} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
@@ -32,11 +41,11 @@ export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
             scale="log"
             domain={['auto', 'auto']}
             allowDataOverflow
-            tickFormatter={(v) => formatLatency(Number(v))}
+            tickFormatter={(v) => latency(Number(v))}
             tick={{ fontSize: 12 }}
             width={64}
           />
-          <Tooltip formatter={(v) => formatLatency(Number(v))} />
+          <Tooltip formatter={(v) => latency(Number(v))} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {(['p50', 'p90', 'p99'] as const).map((p, i) => (
             <Line
@@ -54,11 +63,11 @@ export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
       }
       table={
         <table className={styles.table}>
-          <caption>Delivery latency per day ({query.query.tz})</caption>
+          <caption>{t('latencyCaption', { zone: query.query.tz })}</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Delivered with a latency</th>
+              <th scope="col">{t('day')}</th>
+              <th scope="col">{t('deliveredWithLatency')}</th>
               <th scope="col">p50</th>
               <th scope="col">p90</th>
               <th scope="col">p99</th>
@@ -68,12 +77,12 @@ export function LatencyChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
             {rows.map((r) => (
               <tr key={r.day}>
                 <th scope="row">
-                  <Link href={drill.href({ day: r.day })}>{r.day}</Link>
+                  <Link href={drill.href({ day: r.day })}>{f.day(r.day)}</Link>
                 </th>
-                <td>{formatCount(r.count)}</td>
-                <td>{formatLatency(r.p50)}</td>
-                <td>{formatLatency(r.p90)}</td>
-                <td>{formatLatency(r.p99)}</td>
+                <td>{f.count(r.count)}</td>
+                <td>{latency(r.p50)}</td>
+                <td>{latency(r.p90)}</td>
+                <td>{latency(r.p99)}</td>
               </tr>
             ))}
           </tbody>

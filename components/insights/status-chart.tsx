@@ -1,15 +1,20 @@
 'use client';
+import { useLocale, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { Cell, Legend, Pie, PieChart, Tooltip } from 'recharts';
-import { formatCount } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
 import { formatRate } from '@/lib/insights';
 import { ChartPanel } from './chart-panel';
 import { colourOf, STATUS_ORDER } from './status-colors';
 import styles from './insights.module.css';
-import { type ChartsProps, chartStyle, statusLabel, useDrill, rowOf } from './chart-kit';
+import { type ChartsProps, chartStyle, useDrill, rowOf, useStatusLabel } from './chart-kit';
 
 /** Messages by status, as shares of the whole. */
 export function StatusChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
+  const t = useTranslations('insights.chart');
+  const f = useFormat();
+  const locale = useLocale();
+  const statusLabel = useStatusLabel();
   const drill = useDrill(query);
   const rows = STATUS_ORDER.filter((s) => data.byStatus[s]).map((s) => ({
     status: s,
@@ -18,8 +23,8 @@ export function StatusChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
   }));
   return (
     <ChartPanel
-      title="Messages by status"
-      description="Click a slice or a legend entry for those messages."
+      title={t('statusTitle')}
+      description={t('statusNote')}
       testId="chart-status"
       chart={
         <PieChart responsive style={chartStyle}>
@@ -40,7 +45,7 @@ export function StatusChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
               <Cell key={r.status} fill={colourOf(r.status)} data-status={r.status} />
             ))}
           </Pie>
-          <Tooltip formatter={(v) => formatCount(Number(v))} />
+          <Tooltip formatter={(v) => f.count(Number(v))} />
           <Legend
             onClick={(e) => {
               const row = rowOf<{ status: string }>(e);
@@ -52,24 +57,22 @@ export function StatusChart({ data, query }: Omit<ChartsProps, 'byHour'>) {
       }
       table={
         <table className={styles.table}>
-          <caption>Messages by status</caption>
+          <caption>{t('statusTitle')}</caption>
           <thead>
             <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Messages</th>
-              <th scope="col">Share</th>
+              <th scope="col">{t('status')}</th>
+              <th scope="col">{t('messages')}</th>
+              <th scope="col">{t('share')}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.status}>
                 <th scope="row">
-                  <Link href={drill.href({ filters: { status: r.status } })}>
-                    {r.name} ({r.status})
-                  </Link>
+                  <Link href={drill.href({ filters: { status: r.status } })}>{r.name}</Link>
                 </th>
-                <td>{formatCount(r.value)}</td>
-                <td>{formatRate(data.total ? r.value / data.total : null)}</td>
+                <td>{f.count(r.value)}</td>
+                <td>{formatRate(data.total ? r.value / data.total : null, locale)}</td>
               </tr>
             ))}
           </tbody>

@@ -5,7 +5,10 @@
  * anything is asked of the server, so a typo never spends an upstream call.
  */
 import { useRouter, useSearchParams } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
+import type { Message } from '@/lib/i18n/message';
+import { useWords } from '@/lib/i18n/use-words';
 import { normaliseTrxId, trxIdProblem } from '@/lib/lookup';
 import { PAGE_PATHS } from '@/lib/http/paths';
 import { zoneOf } from '@/lib/query/page-url';
@@ -17,7 +20,9 @@ export function TrxLookup() {
   const searchParams = useSearchParams();
   const preferredZone = usePreferredZone().zone;
   const [value, setValue] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Message | null>(null);
+  const t = useTranslations('lookup');
+  const say = useWords();
   const id = useId();
 
   function submit(event: React.FormEvent) {
@@ -30,14 +35,14 @@ export function TrxLookup() {
   }
 
   return (
-    <form role="search" aria-label="Look up a transaction" className={styles.form} onSubmit={submit} noValidate>
+    <form role="search" aria-label={t('label')} className={styles.form} onSubmit={submit} noValidate>
       <label htmlFor={`${id}-trx`} className="visually-hidden">
-        Transaction ID
+        {t('idLabel')}
       </label>
       <input
         id={`${id}-trx`}
         className={`control ${styles.input}`}
-        placeholder="Look up a transaction ID (32 hex characters, or its link)"
+        placeholder={t('placeholder')}
         value={value}
         spellCheck={false}
         autoComplete="off"
@@ -50,11 +55,11 @@ export function TrxLookup() {
         }}
       />
       <button type="submit" className="button">
-        Open
+        {t('open')}
       </button>
       {problem ? (
         <p id={`${id}-problem`} className={styles.problem} role="alert">
-          {problem}
+          {say(problem)}
         </p>
       ) : null}
     </form>

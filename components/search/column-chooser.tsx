@@ -3,13 +3,15 @@
  * Which columns the table shows, and in what order: every field of CDR_FIELDS can be shown. The
  * choice is kept in this browser (localStorage).
  */
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef } from 'react';
-import { FIELD_BY_KEY } from '@/lib/cdr/fields';
 import { defaultColumnPrefs, moveColumn, toggleColumn, type ColumnPrefs } from '@/lib/search';
 import styles from './column-chooser.module.css';
 
 export function ColumnChooser({ prefs, onChange }: { prefs: ColumnPrefs; onChange: (prefs: ColumnPrefs) => void }) {
   const ref = useRef<HTMLDetailsElement>(null);
+  const t = useTranslations('search.columns');
+  const tf = useTranslations('fields.field');
 
   // A popover closes on a click elsewhere and on Escape, as people expect.
   useEffect(() => {
@@ -35,25 +37,25 @@ export function ColumnChooser({ prefs, onChange }: { prefs: ColumnPrefs; onChang
   return (
     <details ref={ref} className={styles.chooser}>
       <summary className="button button-small" data-testid="columns-button">
-        Columns ({prefs.visible.length}/{prefs.order.length})
+        {t('button', { shown: prefs.visible.length, all: prefs.order.length })}
       </summary>
       <div className={styles.popover}>
-        <p className={styles.hint}>Shown columns and their order are kept in this browser.</p>
+        <p className={styles.hint}>{t('hint')}</p>
         <ul className={styles.list}>
           {prefs.order.map((key, i) => {
-            const field = FIELD_BY_KEY.get(key)!;
+            const label = tf(`${key}.label`);
             const shown = prefs.visible.includes(key);
             return (
               <li key={key} className={styles.item}>
                 <label className={styles.label}>
                   <input type="checkbox" checked={shown} onChange={() => onChange(toggleColumn(prefs, key))} />
-                  {field.label}
+                  {label}
                 </label>
                 <button
                   type="button"
                   className={styles.move}
                   disabled={i === 0}
-                  aria-label={`Move ${field.label} earlier`}
+                  aria-label={t('earlier', { label })}
                   onClick={() => onChange(moveColumn(prefs, key, -1))}
                 >
                   ↑
@@ -62,7 +64,7 @@ export function ColumnChooser({ prefs, onChange }: { prefs: ColumnPrefs; onChang
                   type="button"
                   className={styles.move}
                   disabled={i === prefs.order.length - 1}
-                  aria-label={`Move ${field.label} later`}
+                  aria-label={t('later', { label })}
                   onClick={() => onChange(moveColumn(prefs, key, 1))}
                 >
                   ↓
@@ -72,7 +74,7 @@ export function ColumnChooser({ prefs, onChange }: { prefs: ColumnPrefs; onChang
           })}
         </ul>
         <button type="button" className="button button-small" onClick={() => onChange(defaultColumnPrefs())}>
-          Reset to default
+          {t('reset')}
         </button>
       </div>
     </details>

@@ -4,7 +4,8 @@
  * where that is possible: by received time always (the upstream's order), by any column when the
  * result comes from the local history. Otherwise a click sorts only the rows on screen.
  */
-import { flexRender, type Header } from '@tanstack/react-table';
+import type { Header } from '@tanstack/react-table';
+import { useTranslations } from 'next-intl';
 import type { Cdr } from '@/lib/cdr/schema';
 import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
 import styles from './results-table.module.css';
@@ -16,7 +17,10 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
   const { table } = header.getContext();
   const meta = table.options.meta!;
   const field = column.columnDef.meta!.field;
-  const label = flexRender(column.columnDef.header, header.getContext());
+  const t = useTranslations('search.table');
+  const tf = useTranslations('fields.field');
+  const label = tf(`${field.key}.label`);
+  const description = tf(`${field.key}.description`);
   const zoneSuffix = field.kind === 'timestamp' ? ` (${meta.zone})` : '';
   const clientSorted = table.getState().sorting.length > 0;
 
@@ -26,7 +30,7 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
     // The column already sorting flips; another starts newest/largest first for times, A→Z otherwise.
     const next: SortOrder =
       meta.sort === column.id ? (order === 'desc' ? 'asc' : 'desc') : field.kind === 'timestamp' ? 'desc' : 'asc';
-    const where = meta.wholeSort ? 'by the local history (no call)' : 'by the upstream';
+
     return (
       <th
         scope="col"
@@ -45,8 +49,8 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
           }}
           title={
             clientSorted && meta.sort === column.id
-              ? `${field.description} Back to the search's own order (no new search).`
-              : `${field.description} Orders all results ${where}. Click for ${next === 'asc' ? 'ascending' : 'descending'} (a new search).`
+              ? `${description} ${t('backToOrder')}`
+              : `${description} ${t('sortAll', { where: meta.wholeSort ? 'local' : 'upstream', next })}`
           }
           data-testid={column.id === UPSTREAM_SORT ? 'upstream-sort' : 'whole-sort'}
         >
@@ -55,11 +59,7 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
           <span className={styles.sortMark} data-active={active} aria-hidden="true">
             {active ? ARROWS[order] : '↕'}
           </span>
-          {active ? (
-            <span className="visually-hidden">
-              , {order === 'desc' ? 'descending' : 'ascending'} across all results
-            </span>
-          ) : null}
+          {active ? <span className="visually-hidden">{t('sortedAll', { order })}</span> : null}
         </button>
       </th>
     );
@@ -77,7 +77,7 @@ export function ColumnHeader({ header }: { header: Header<Cdr, unknown> }) {
         type="button"
         className={styles.sortButton}
         onClick={column.getToggleSortingHandler()}
-        title={`${field.description} Sorting by this column orders the rows on this page only (the whole result can be sorted by any column over days copied to the local history).`}
+        title={`${description} ${t('sortPage')}`}
       >
         {label}
         {zoneSuffix}

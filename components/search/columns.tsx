@@ -4,6 +4,7 @@
  * all follow the field's kind. Nothing here names a field except the one the upstream sorts by.
  */
 import type { ColumnDef, RowData, SortingFn } from '@tanstack/react-table';
+import { useTranslations } from 'next-intl';
 import { CDR_FIELDS, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import { UPSTREAM_SORT, type SortOrder } from '@/lib/query/query';
@@ -49,10 +50,16 @@ function sortingFnFor(field: Field): SortingFn<Cdr> {
   return (a, b) => read(a).localeCompare(read(b), 'en', { numeric: true });
 }
 
+/** A column's name in the page's language (messages/<locale>/fields.json). */
+function ColumnLabel({ field }: { field: Field }) {
+  return useTranslations('fields.field')(`${field.key}.label`);
+}
+
 export const CDR_COLUMNS: ColumnDef<Cdr>[] = CDR_FIELDS.map((field) => ({
   id: field.key,
   accessorFn: (row: Cdr) => fieldText(row, field.key),
-  header: field.label,
+  // In the page's language (a component, so the skeleton's headers are too).
+  header: () => <ColumnLabel field={field} />,
   cell: ({ row, table }) => <FieldValue field={field} record={row.original} zone={table.options.meta!.zone} inTable />,
   enableSorting: field.key !== UPSTREAM_SORT,
   sortingFn: sortingFnFor(field),

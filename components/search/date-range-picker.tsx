@@ -4,9 +4,12 @@
  * datetime-local inputs (a time of day at both ends, to the second). The search's range limit is enforced
  * here, with a message, before any request could fail on it.
  */
+import { useLocale, useTranslations } from 'next-intl';
 import type { Zone } from '@/lib/time/zones';
+import { useWords } from '@/lib/i18n/use-words';
 import { presetRange, RANGE_PRESETS } from '@/lib/search';
 import type { WallRange } from '@/lib/query/draft';
+import { SEARCH_MAX_RANGE_DAYS } from '@/lib/query/query';
 import { fromInputValue, latestEndFor, rangeSpan, toInputValue, type RangeProblems } from '@/lib/search';
 import styles from './search-form.module.css';
 
@@ -18,16 +21,19 @@ export interface DateRangePickerProps {
 }
 
 export function DateRangePicker({ range, zone, problems, onChange }: DateRangePickerProps) {
-  const span = rangeSpan(range, zone);
+  const t = useTranslations('search.range');
+  const span = rangeSpan(range, zone, useLocale());
   const latestEnd = latestEndFor(range.dateFrom, zone);
-  const problem = problems['date-to'] ?? problems['date-from'];
+  const say = useWords();
+  const problemWords = problems['date-to'] ?? problems['date-from'];
+  const problem = problemWords === undefined ? undefined : say(problemWords);
 
   return (
     <fieldset className={styles.range}>
       <legend className={styles.legend}>
-        Date range <span className={styles.zoneTag}>{zone}</span>
+        {t('legend')} <span className={styles.zoneTag}>{zone}</span>
       </legend>
-      <div className={styles.presets} role="group" aria-label="Range presets">
+      <div className={styles.presets} role="group" aria-label={t('presets')}>
         {RANGE_PRESETS.map((p) => (
           <button
             key={p.id}
@@ -37,13 +43,13 @@ export function DateRangePicker({ range, zone, problems, onChange }: DateRangePi
             // Computed now, in the zone shown: "today" is today in that zone, at the moment of the click.
             onClick={() => onChange(presetRange(p.id, new Date(), zone))}
           >
-            {p.label}
+            {t(`preset.${p.id}`, { days: SEARCH_MAX_RANGE_DAYS })}
           </button>
         ))}
       </div>
       <div className={styles.rangeInputs}>
         <label className={styles.field}>
-          <span className={styles.label}>From ({zone})</span>
+          <span className={styles.label}>{t('from', { zone })}</span>
           <input
             type="datetime-local"
             step={1}
@@ -59,7 +65,7 @@ export function DateRangePicker({ range, zone, problems, onChange }: DateRangePi
           →
         </span>
         <label className={styles.field}>
-          <span className={styles.label}>To ({zone})</span>
+          <span className={styles.label}>{t('to', { zone })}</span>
           <input
             type="datetime-local"
             step={1}
@@ -81,11 +87,11 @@ export function DateRangePicker({ range, zone, problems, onChange }: DateRangePi
         data-testid="range-message"
       >
         {problem
-          ? span?.tooLong
-            ? `This range spans ${span.text}. ${problem}`
+          ? span?.over
+            ? `${t('tooLong', { span: span.text, over: span.over })} ${problem}`
             : problem
           : span
-            ? `Spans ${span.text}, read in ${zone === 'JST' ? 'Japan time (UTC+9)' : 'UTC'}.`
+            ? t('spans', { span: span.text, zone })
             : ''}
       </p>
     </fieldset>

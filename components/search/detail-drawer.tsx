@@ -5,9 +5,13 @@
  * page — a pasted link — is fetched by its id.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { PAGE_PATHS } from '@/lib/http/paths';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { rolesMasked } from '@/lib/team';
+import { useAccount } from '../shell/account-context';
+import { RevealButton } from '../team/reveal-button';
 import type { Field } from '@/lib/cdr/fields';
 import type { Cdr } from '@/lib/cdr/schema';
 import type { FilterParam } from '@/lib/query/filters';
@@ -37,12 +41,19 @@ export interface DetailDrawerProps {
 const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
 export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, onFilter }: DetailDrawerProps) {
+  const t = useTranslations('detail');
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
   const index = rows.findIndex((r) => r.trx_id === trxId);
   const onPage = index >= 0 ? rows[index]! : null;
   const fetched = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: onPage === null && rowsSettled });
-  const record = onPage ?? fetched.data ?? null;
+  // A record revealed (team mode: a support person, with a reason) stands for the masked one until
+  // the drawer moves to another row or closes.
+  const [revealed, setRevealed] = useState<Cdr | null>(null);
+  const masked = rolesMasked(useAccount().role);
+  const tReveal = useTranslations('team.reveal');
+  const shownRevealed = revealed?.trx_id === trxId ? revealed : null;
+  const record = shownRevealed ?? onPage ?? fetched.data ?? null;
   const prev = index > 0 ? rows[index - 1]! : null;
   const next = index >= 0 && index < rows.length - 1 ? rows[index + 1]! : null;
 
@@ -84,26 +95,24 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
         <header className={styles.header}>
           <div className={styles.titleBlock}>
             <h2 id="drawer-title" ref={title} tabIndex={-1} className={styles.title}>
-              Transaction
+              {t('transaction')}
             </h2>
             <span className={styles.id}>
               <code data-testid="drawer-trx-id">{trxId}</code>
-              <CopyButton value={trxId} label="transaction ID" />
+              <CopyButton value={trxId} label={t('trxId')} />
             </span>
           </div>
           <div className={styles.tools}>
             {index >= 0 ? (
-              <span className={styles.position}>
-                {index + 1} of {rows.length}
-              </span>
+              <span className={styles.position}>{t('position', { index: index + 1, count: rows.length })}</span>
             ) : null}
             <button
               type="button"
               className="button button-small"
               disabled={!prev}
               onClick={() => prev && onMove(prev.trx_id)}
-              aria-label="Previous row"
-              title="Previous row (↑)"
+              aria-label={t('prevRow')}
+              title={t('prevRowKey')}
             >
               ↑
             </button>
@@ -112,35 +121,41 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
               className="button button-small"
               disabled={!next}
               onClick={() => next && onMove(next.trx_id)}
-              aria-label="Next row"
-              title="Next row (↓)"
+              aria-label={t('nextRow')}
+              title={t('nextRowKey')}
             >
               ↓
             </button>
+            {masked && record && !shownRevealed ? (
+              <RevealButton trxId={trxId} zone={zone} onRevealed={setRevealed} />
+            ) : null}
             <button
               type="button"
               className="button button-small"
               onClick={onClose}
               data-testid="drawer-close"
-              title="Close (Esc)"
+              title={t('closeKey')}
             >
-              Close
+              {t('close')}
             </button>
           </div>
         </header>
         <div className={styles.subheader}>
           <Link href={PAGE_PATHS.transaction(trxId, zone)} className={styles.pageLink}>
-            Open as a page
+            {t('openAsPage')}
           </Link>
           {onPage === null && fetched.data?._meta ? (
             <SourceTag meta={fetched.data._meta} fetchedAt={fetched.dataUpdatedAt} />
           ) : null}
-          {index < 0 ? <span className={styles.hint}>Not on the page shown; fetched by its ID.</span> : null}
-          <span className={styles.hint}>
-            <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Esc</kbd> closes
-          </span>
+          {index < 0 ? <span className={styles.hint}>{t('notOnPage')}</span> : null}
+          <span className={styles.hint}>{t.rich('keys', { kbd: (chunks) => <kbd>{chunks}</kbd> })}</span>
         </div>
         <div className={styles.body} data-testid="drawer-body">
+          {shownRevealed ? (
+            <p className={styles.hint} role="status" data-testid="revealed-note">
+              {tReveal('done')}
+            </p>
+          ) : null}
           {record ? (
             <CdrDetail record={record as Record<string, unknown>} zone={zone} onFilter={onFilter} />
           ) : fetched.isError ? (
@@ -152,7 +167,7 @@ export function DetailDrawer({ trxId, rows, rowsSettled, zone, onClose, onMove, 
             />
           ) : (
             <p className={styles.loading} role="status">
-              Loading the transaction…
+              {t('loading')}
             </p>
           )}
         </div>

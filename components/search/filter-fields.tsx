@@ -4,6 +4,10 @@
  * the field list): label, input kind, choices, placeholder and the hint of what a valid value looks
  * like all come from there, and every value is judged by the server's own parser.
  */
+import { useTranslations } from 'next-intl';
+import { statusInfo } from '@/lib/cdr/status';
+import type { Words } from '@/lib/i18n/message';
+import { useWords } from '@/lib/i18n/use-words';
 import type { FilterDef, FilterParam } from '@/lib/query/filters';
 import styles from './search-form.module.css';
 
@@ -12,7 +16,7 @@ export interface FilterFieldsProps {
   filters: readonly FilterDef[];
   values: Record<FilterParam, string>;
   /** Problems to show now (already limited to fields the person has left or submitted). */
-  problems: Partial<Record<FilterParam, string>>;
+  problems: Partial<Record<FilterParam, Words>>;
   /** Values that apply when the field is left empty (e.g. the account's own enterprise). */
   implied?: Partial<Record<FilterParam, string>>;
   onChange: (param: FilterParam, value: string) => void;
@@ -33,6 +37,16 @@ export function FilterFields({
   onBlur,
   note,
 }: FilterFieldsProps) {
+  const t = useTranslations('fields.filter');
+  const tf = useTranslations('search.form');
+  const tc = useTranslations('cdr');
+  const say = useWords();
+  // A status is its code (the API's word) and its name in the page's language.
+  const statusChoice = (value: string) => {
+    const info = statusInfo(value);
+    if (!info) return value;
+    return `${value} · ${tc(`status.${info.value}.label`)}${info.final ? '' : tf('inTransit')}`;
+  };
   return (
     <fieldset className={styles.filters}>
       <legend className={styles.legend}>{legend}</legend>
@@ -53,14 +67,16 @@ export function FilterFields({
           return (
             <div key={def.param} className={styles.field} data-filter={def.param}>
               <label htmlFor={id} className={styles.label}>
-                {def.label}
+                {t(`${def.param}.label`)}
               </label>
               {def.input === 'select' ? (
                 <select {...common} className="control" onChange={(e) => onChange(def.param, e.target.value)}>
-                  <option value="">{def.placeholder ?? 'Any'}</option>
+                  <option value="">
+                    {def.placeholder ? t(`${def.param}.placeholder` as 'status.placeholder') : tf('any')}
+                  </option>
                   {def.choices?.map((c) => (
                     <option key={c.value} value={c.value}>
-                      {c.label}
+                      {def.param === 'status' ? statusChoice(c.value) : c.label}
                     </option>
                   ))}
                 </select>
@@ -73,8 +89,14 @@ export function FilterFields({
                   spellCheck={false}
                   autoComplete="off"
                   list={listId}
-                  placeholder={implied[def.param] ? `${implied[def.param]} (yours)` : (def.placeholder ?? 'Any')}
-                  title={`Expected: ${def.hint}`}
+                  placeholder={
+                    implied[def.param]
+                      ? tf('yours', { value: implied[def.param]! })
+                      : def.placeholder
+                        ? t(`${def.param}.placeholder` as 'status.placeholder')
+                        : tf('any')
+                  }
+                  title={tf('expected', { hint: t(`${def.param}.hint`) })}
                   onChange={(e) => onChange(def.param, e.target.value)}
                 />
               )}
@@ -89,7 +111,7 @@ export function FilterFields({
               ) : null}
               {problem ? (
                 <span id={`${id}-problem`} className={styles.fieldProblem}>
-                  {problem}
+                  {say(problem)}
                 </span>
               ) : null}
             </div>

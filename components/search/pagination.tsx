@@ -3,20 +3,17 @@
  * First / previous / next / last, following the links of the API's answer (they carry the whole
  * query). They are real links — open in a new tab, copy — and a plain click moves in place.
  */
+import { useTranslations } from 'next-intl';
 import { useRef } from 'react';
 import type { TransactionsPage } from '@/lib/search';
 import { PAGE_SIZES, type PageSize, type TransactionsQuery } from '@/lib/query/query';
-import { formatCount } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
 import { pageHref, queryOfApiHref } from '@/lib/query/page-url';
 import styles from './pagination.module.css';
 
 type LinkName = 'first' | 'prev' | 'next' | 'last';
-const LINKS: { name: LinkName; label: string; text: string }[] = [
-  { name: 'first', label: 'First page', text: '« First' },
-  { name: 'prev', label: 'Previous page', text: '‹ Previous' },
-  { name: 'next', label: 'Next page', text: 'Next ›' },
-  { name: 'last', label: 'Last page', text: 'Last »' },
-];
+/** In the order shown; each one's words are the catalogue's `search.pages.<name>` and `<name>Label`. */
+const LINKS: LinkName[] = ['first', 'prev', 'next', 'last'];
 
 export interface PaginationProps {
   links: TransactionsPage['_links'];
@@ -28,15 +25,22 @@ export interface PaginationProps {
 
 export function Pagination({ links, page, pageCount, total, onNavigate }: PaginationProps) {
   const position = useRef<HTMLSpanElement>(null);
+  const t = useTranslations('search.pages');
+  const f = useFormat();
   return (
-    <nav className={styles.pagination} aria-label="Pages">
+    <nav className={styles.pagination} aria-label={t('label')}>
       {/* Said when it changes; focused when the link just used turns into plain text (the last page's Next). */}
       <span className={styles.position} data-testid="page-position" ref={position} tabIndex={-1} aria-live="polite">
-        Page {formatCount(page)} of {formatCount(Math.max(pageCount, 1))} · {formatCount(total)}{' '}
-        {total === 1 ? 'record' : 'records'}
+        {t('position', {
+          page: f.count(page),
+          pages: f.count(Math.max(pageCount, 1)),
+          total: f.count(total),
+          count: total,
+        })}
       </span>
       <ul className={styles.links}>
-        {LINKS.map(({ name, label, text }) => {
+        {LINKS.map((name) => {
+          const text = t(name);
           const href = links[name]?.href;
           const target = href ? queryOfApiHref(href) : null;
           const usable = target !== null && target.page !== page;
@@ -46,7 +50,7 @@ export function Pagination({ links, page, pageCount, total, onNavigate }: Pagina
                 <a
                   className="button button-small"
                   href={pageHref(target)}
-                  aria-label={`${label} (page ${target.page})`}
+                  aria-label={t(`${name}Label`, { page: target.page })}
                   rel={name === 'prev' ? 'prev' : name === 'next' ? 'next' : undefined}
                   data-testid={`page-${name}`}
                   onClick={(e) => {
@@ -78,9 +82,10 @@ export function Pagination({ links, page, pageCount, total, onNavigate }: Pagina
 }
 
 export function PageSizeSelect({ value, onChange }: { value: PageSize; onChange: (size: PageSize) => void }) {
+  const t = useTranslations('search.pages');
   return (
     <label className={styles.size}>
-      Rows per page
+      {t('rowsPerPage')}
       <select
         className="control"
         value={value}

@@ -4,7 +4,9 @@
  * countdown and retried automatically; an upstream fault offers a retry; a lost session, sign-in.
  */
 import { usePathname, useSearchParams } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { useFormat } from '@/lib/i18n/use-format';
 import { CREDENTIALS_REFUSED_PROBLEM } from '@/lib/auth';
 import { UPSTREAM_UNAUTHORIZED_PROBLEM } from '@/lib/upstream';
 import { ApiError, retryAt } from '@/lib/http/api-client';
@@ -17,13 +19,15 @@ export interface QueryProblemProps {
   error: Error;
   /** Asks again (the automatic retry after a 429, or the Retry button). */
   onRetry: () => void;
-  /** "search" or "transaction": said in the messages. */
-  subject: string;
+  /** What was asked for, said in the messages. */
+  subject: 'search' | 'transaction';
   /** The level of its heading in the page's outline (3 under a results section, 2 under a page's title). */
   headingLevel?: 2 | 3;
 }
 
 export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: QueryProblemProps) {
+  const t = useTranslations('search.problem');
+  const f = useFormat();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   // The time to wait is fixed when the error arrives, not recomputed on every render.
@@ -33,9 +37,9 @@ export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: Quer
 
   if (!(error instanceof ApiError)) {
     return (
-      <Problem level={headingLevel} tone="danger" title="Something went wrong" detail={error.message}>
+      <Problem level={headingLevel} tone="danger" title={t('wrong')} detail={error.message}>
         <button type="button" className="button" onClick={onRetry}>
-          Retry
+          {t('retry')}
         </button>
       </Problem>
     );
@@ -50,12 +54,12 @@ export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: Quer
         testId="quota-wait-problem"
         title={
           <>
-            Waiting for the upstream’s next free call{waitUntil !== null ? ': ' : ''}
+            {waitUntil !== null ? t('waitingFor') : t('waiting')}
             {waitUntil !== null ? <Countdown until={waitUntil} onDone={onRetry} /> : null}
           </>
         }
         // The reason without its "in 45 s", which would stand still beside the live countdown.
-        detail={`${waitUntil !== null && problem.reason ? `${problem.reason}.` : (problem.detail ?? 'No upstream call can go yet.')} Your ${subject} runs again by itself then; no need to press anything.`}
+        detail={`${waitUntil !== null && problem.reason ? t('reason', { reason: problem.reason }) : (problem.detail ?? t('noCallYet'))} ${t('runsAgain', { subject })}`}
       />
     );
   }
@@ -67,10 +71,10 @@ export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: Quer
       return (
         <Problem level={headingLevel} tone="danger" title={problem.title} detail={problem.detail}>
           <button type="button" className="button" onClick={onRetry} data-testid="retry">
-            Retry
+            {t('retry')}
           </button>
           <a className="button" href={signInHref(back)}>
-            Sign in again
+            {t('signInAgain')}
           </a>
         </Problem>
       );
@@ -86,20 +90,15 @@ export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: Quer
           detail={problem.detail}
         >
           <a className="button button-primary" href={signInHref(back, 'CredentialsRefused')}>
-            Sign in with the current secret
+            {t('signInCurrent')}
           </a>
         </Problem>
       );
     }
     return (
-      <Problem
-        level={headingLevel}
-        tone="warning"
-        title="Your session has ended"
-        detail="Sign in again to continue; you will come back to this view."
-      >
+      <Problem level={headingLevel} tone="warning" title={t('sessionEnded')} detail={t('sessionEndedText')}>
         <a className="button button-primary" href={signInHref(back)}>
-          Sign in again
+          {t('signInAgain')}
         </a>
       </Problem>
     );
@@ -122,23 +121,18 @@ export function QueryProblem({ error, onRetry, subject, headingLevel = 3 }: Quer
   }
 
   if (problem.status === 404) {
-    return <Problem level={headingLevel} tone="neutral" title={`No such ${subject}`} detail={problem.detail} />;
+    return <Problem level={headingLevel} tone="neutral" title={t('noSuch', { subject })} detail={problem.detail} />;
   }
 
   // The problem's own title says what went wrong upstream (unavailable, no answer in time, an answer
   // that could not be read): nothing to add to it.
   return (
-    <Problem
-      level={headingLevel}
-      tone="danger"
-      title={problem.title}
-      detail={problem.detail ?? 'Try again in a moment.'}
-    >
+    <Problem level={headingLevel} tone="danger" title={problem.title} detail={problem.detail ?? t('tryAgain')}>
       <button type="button" className="button" onClick={onRetry} data-testid="retry">
-        Retry
+        {t('retry')}
       </button>
       {problem.retryAfterSeconds ? (
-        <span className={styles.hint}>Best tried again in {problem.retryAfterSeconds} s.</span>
+        <span className={styles.hint}>{t('bestIn', { wait: f.wait(problem.retryAfterSeconds) })}</span>
       ) : null}
     </Problem>
   );

@@ -4,22 +4,27 @@
  * waiting for Search, a link that cannot be searched, or a search that found nothing (with what to
  * widen).
  */
-import { formatCount } from '@/lib/i18n/format';
+import { useTranslations } from 'next-intl';
+import { useFormat } from '@/lib/i18n/use-format';
+import { useWords } from '@/lib/i18n/use-words';
 import { FILTERS, type FilterParam } from '@/lib/query/filters';
 import type { FieldErrors } from '@/lib/query/query';
 import styles from './result-states.module.css';
 import { useQuota } from '../quota/use-quota';
 
+/** `<strong>Search</strong>` in a sentence of the catalogue. */
+const strong = (chunks: React.ReactNode) => <strong>{chunks}</strong>;
+
 export function IdleState() {
+  const t = useTranslations('search.states');
+  const tq = useTranslations('quota');
   const { quota } = useQuota();
-  const limits = quota?.windows.map((w) => `${w.limit} a${w.name === 'hour' ? 'n' : ''} ${w.name}`).join(', ');
+  const limits = quota?.windows.map((w) => t('limit', { limit: w.limit, window: w.name })).join(tq('listSeparator'));
   return (
     <div className={styles.state} data-testid="idle-state">
-      <h3 className={styles.stateTitle}>Nothing searched yet</h3>
+      <h3 className={styles.stateTitle}>{t('idleTitle')}</h3>
       <p className={styles.detail}>
-        Pick a range and any filters, then press <strong>Search</strong>. A search the dashboard has not cached uses one
-        of the upstream’s calls{limits ? ` (${limits})` : ''}, so nothing is fetched until you ask; the line beside the
-        button says what it will cost.
+        {t.rich(limits ? 'idleTextLimits' : 'idleText', { strong, limits: limits ?? '' })}
       </p>
     </div>
   );
@@ -27,36 +32,34 @@ export function IdleState() {
 
 /** A search link opened from another site: the form holds it, and it runs only when Search is pressed. */
 export function HeldLinkState() {
+  const t = useTranslations('search.states');
   return (
     <div className={styles.state} role="status" data-testid="held-link">
-      <h3 className={styles.stateTitle}>This search has not run yet</h3>
-      <p className={styles.detail}>
-        The link came from another site, so the dashboard did not search on its own: a search it has not cached uses one
-        of your account’s upstream calls. The form above holds the link’s search; check it and press{' '}
-        <strong>Search</strong> to run it.
-      </p>
+      <h3 className={styles.stateTitle}>{t('heldTitle')}</h3>
+      <p className={styles.detail}>{t.rich('heldText', { strong })}</p>
     </div>
   );
 }
 
 export function InvalidLinkState({ errors }: { errors: FieldErrors }) {
+  const t = useTranslations('search.states');
+  const say = useWords();
   return (
     <div className={styles.problem} data-tone="danger" role="alert" data-testid="invalid-link">
-      <h3 className={styles.problemTitle}>This link’s search cannot be run</h3>
+      <h3 className={styles.problemTitle}>{t('invalidTitle')}</h3>
       <ul className={styles.errors}>
         {Object.entries(errors).map(([param, message]) => (
-          <li key={param}>{message}</li>
+          <li key={param}>{say(message)}</li>
         ))}
       </ul>
-      <p className={styles.detail}>
-        The form above holds the link’s values: correct them and press Search. No upstream call was made.
-      </p>
+      <p className={styles.detail}>{t('invalidText')}</p>
     </div>
   );
 }
 
 export interface EmptyStateProps {
-  rangeText: string;
+  /** The range searched, its two ends as the page shows times, and its zone. */
+  range: { from: string; to: string; zone: string };
   filters: Partial<Record<FilterParam, string>>;
   onWiden: () => void;
   onDropFilter: (param: FilterParam) => void;
@@ -67,36 +70,30 @@ export interface EmptyStateProps {
   nothingSearched?: boolean;
 }
 
-export function EmptyState({ rangeText, filters, onWiden, onDropFilter, nothingSearched }: EmptyStateProps) {
+export function EmptyState({ range, filters, onWiden, onDropFilter, nothingSearched }: EmptyStateProps) {
+  const t = useTranslations('search.states');
+  const tf = useTranslations('fields.filter');
   const active = FILTERS.filter((f) => filters[f.param]);
   if (nothingSearched) {
     return (
       <div className={styles.state} data-testid="empty-state">
-        <h3 className={styles.stateTitle}>Nothing could be searched</h3>
-        <p className={styles.detail}>
-          This search uses what only the local history can do (free text, its own filters or another order), and none of
-          the range {rangeText} is copied to it yet. Copy those days on the History page, or search without what only
-          the local history can do.
-        </p>
+        <h3 className={styles.stateTitle}>{t('nothingSearchedTitle')}</h3>
+        <p className={styles.detail}>{t('nothingSearchedText', range)}</p>
       </div>
     );
   }
+  const filtered = active.length > 0 ? 'yes' : 'no';
   return (
     <div className={styles.state} data-testid="empty-state">
-      <h3 className={styles.stateTitle}>No messages match</h3>
-      <p className={styles.detail}>
-        Nothing was sent {rangeText}
-        {active.length > 0 ? ' with these filters' : ''}. Try a wider range
-        {active.length > 0 ? ' or fewer filters' : ''}; each change goes into the form, and Search says what it costs
-        first.
-      </p>
+      <h3 className={styles.stateTitle}>{t('emptyTitle')}</h3>
+      <p className={styles.detail}>{t('emptyText', { ...range, filtered })}</p>
       <div className={styles.suggestions}>
         <button type="button" className="button button-small" onClick={onWiden}>
-          Widen to the last 7 days
+          {t('widen')}
         </button>
         {active.map((f) => (
           <button key={f.param} type="button" className="button button-small" onClick={() => onDropFilter(f.param)}>
-            Drop {f.label}: {filters[f.param]}
+            {t('dropFilter', { label: tf(`${f.param}.label`), value: filters[f.param]! })}
           </button>
         ))}
       </div>
@@ -114,15 +111,15 @@ export function PastLastPageState({
   lastPage: number;
   onLastPage: () => void;
 }) {
+  const t = useTranslations('search.states');
+  const f = useFormat();
   return (
     <div className={styles.state} data-testid="past-last-page">
-      <h3 className={styles.stateTitle}>There is no page {formatCount(page)}</h3>
-      <p className={styles.detail}>
-        This search has {formatCount(lastPage)} {lastPage === 1 ? 'page' : 'pages'} at this page size.
-      </p>
+      <h3 className={styles.stateTitle}>{t('noPage', { page: f.count(page) })}</h3>
+      <p className={styles.detail}>{t('pages', { count: lastPage, pages: f.count(lastPage) })}</p>
       <div className={styles.suggestions}>
         <button type="button" className="button button-small" onClick={onLastPage}>
-          Go to page {formatCount(lastPage)}
+          {t('goToPage', { page: f.count(lastPage) })}
         </button>
       </div>
     </div>

@@ -2,18 +2,21 @@
  * The source label's words, rendered as the server renders them (no browser needed): "then" and
  * "… ago" only once this browser has held the answer a while, never for calls just spent.
  */
-import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { NextIntlClientProvider } from 'next-intl';
+import { messagesFor } from '@/lib/i18n/catalogue';
+import type { Locale } from '@/lib/i18n/locales';
 import type { TransactionsMeta } from '@/lib/search';
 import { SourceTag } from './result-summary';
 
 type Meta = Pick<TransactionsMeta, 'source' | 'ageSeconds' | 'calls'>;
-const label = (meta: Meta, heldSeconds: number) =>
-  renderToStaticMarkup(createElement(SourceTag, { meta, fetchedAt: Date.now() - heldSeconds * 1000 })).replace(
-    /<[^>]+>/g,
-    '',
-  );
+const label = (meta: Meta, heldSeconds: number, locale: Locale = 'en') =>
+  renderToStaticMarkup(
+    <NextIntlClientProvider locale={locale} messages={messagesFor(locale)} timeZone="UTC">
+      <SourceTag meta={meta} fetchedAt={Date.now() - heldSeconds * 1000} />
+    </NextIntlClientProvider>,
+  ).replace(/<[^>]+>/g, '');
 
 describe('SourceTag', () => {
   it('says an upstream answer spent its call now, and once held for minutes, when it did', () => {
@@ -40,5 +43,13 @@ describe('SourceTag', () => {
 
   it('never ages a local history answer: it spent nothing', () => {
     expect(label({ source: 'history', ageSeconds: 0, calls: 0 }, 600)).toBe('From local history · no call');
+  });
+
+  it('says the same in Japanese', () => {
+    expect(label({ source: 'upstream', ageSeconds: 0, calls: 2 }, 200, 'ja')).toBe(
+      'APIから(3分前) · 2回使用(その時点)',
+    );
+    expect(label({ source: 'cache', ageSeconds: 180, calls: 0 }, 0, 'ja')).toBe('キャッシュから(3分前)');
+    expect(label({ source: 'history', ageSeconds: 0, calls: 0 }, 600, 'ja')).toBe('保存済み履歴から · 呼び出しなし');
   });
 });

@@ -4,9 +4,11 @@
  * history or the cache (no call spent), the upstream just now, or both — plus what is still loading.
  */
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
+import { useFormat } from '@/lib/i18n/use-format';
 import type { TransactionsMeta, UncoveredRange } from '@/lib/search';
 import { PAGE_PATHS } from '@/lib/http/paths';
-import { formatAge, formatAgo, formatCount, formatCountdown } from '@/lib/i18n/format';
+import { formatCountdown } from '@/lib/i18n/format';
 import { quotaWaitUntil } from '@/lib/governor';
 import { useCountdown } from '../common/use-countdown';
 import { useSecondsSince } from '../common/use-seconds-since';
@@ -33,67 +35,49 @@ export function SourceTag({
   // Its calls were spent when it came (a stale stand-in's failed call too, however old the copy
   // standing in): "then" only once this browser has held it a while. Its age as data goes on from
   // the age it came with.
+  const t = useTranslations('search.source');
+  const f = useFormat();
   const held = useSecondsSince(fetchedAt);
   const age = meta.ageSeconds + held;
   const shownAgain = held >= SHOWN_AGAIN_AFTER_S;
-  const then = shownAgain ? ' then' : '';
+  const then = shownAgain ? 'yes' : 'no';
   if (meta.source === 'history') {
     return (
-      <span
-        className={styles.source}
-        data-source="history"
-        data-testid="result-source"
-        title="Answered from the days copied to the local history: no upstream call was spent."
-      >
-        From local history · no call
+      <span className={styles.source} data-source="history" data-testid="result-source" title={t('historyTitle')}>
+        {t('history')}
       </span>
     );
   }
   if (meta.source === 'mixed') {
     return (
-      <span
-        className={styles.source}
-        data-source="mixed"
-        data-testid="result-source"
-        title="Part of the range came from the local history, the rest from the upstream or the cache."
-      >
-        Local history + upstream{shownAgain ? `, ${formatAgo(held)}` : ''} ·{' '}
-        {meta.calls === 1 ? '1 call' : `${meta.calls} calls`} used{then}
+      <span className={styles.source} data-source="mixed" data-testid="result-source" title={t('mixedTitle')}>
+        {t('mixed', { again: then, ago: f.ago(held), calls: meta.calls, then })}
       </span>
     );
   }
   if (meta.source === 'cache') {
     // A stale stand-in: the call that failed counted all the same.
-    const failed =
-      meta.calls === 0 ? '' : ` · ${meta.calls === 1 ? '1 failed call' : `${meta.calls} failed calls`} used${then}`;
-    const title = failed
-      ? 'Served by the dashboard’s cache because the upstream call failed; that call counted all the same.'
-      : 'Served by the dashboard’s cache: no upstream call was spent.';
+    const failed = meta.calls === 0 ? '' : t('failedCalls', { calls: meta.calls, then });
+    const title = failed ? t('cacheFailedTitle') : t('cacheTitle');
     return (
       <span className={styles.source} data-source="cache" data-testid="result-source" title={title}>
-        From cache, {formatAge(age)}
+        {t('cache', { age: f.age(age) })}
         {failed}
       </span>
     );
   }
-  const calls =
-    meta.calls === 0
-      ? 'the call of an identical search made at the same time'
-      : meta.calls === 1
-        ? `1 call used${then}`
-        : `${meta.calls} calls used${then}`;
-  const title = shownAgain
-    ? `Fetched from the upstream ${formatAgo(age)} and kept by this browser: showing it again spent no call.`
-    : 'Fetched from the upstream for this view.';
+  const calls = t('calls', { calls: meta.calls, then });
+  const title = shownAgain ? t('upstreamAgainTitle', { ago: f.ago(age) }) : t('upstreamTitle');
   return (
     <span className={styles.source} data-source="upstream" data-testid="result-source" title={title}>
-      From the upstream{shownAgain ? `, ${formatAgo(age)}` : ''} · {calls}
+      {t('upstream', { again: then, ago: f.ago(age), calls })}
     </span>
   );
 }
 
 /** "Loading page 3…", or while the request waits its turn, how long until the next free call. */
 export function LoadingNotice({ text }: { text: string }) {
+  const t = useTranslations('search.source');
   const { quota } = useQuota();
   const left = useCountdown(quota ? quotaWaitUntil(quota) : null) ?? 0;
   return (
@@ -101,7 +85,7 @@ export function LoadingNotice({ text }: { text: string }) {
       <span className={styles.spinner} aria-hidden="true" />
       {left > 0 ? (
         <>
-          Waiting for the upstream’s next free call:{' '}
+          {t('waiting')}{' '}
           <span className="mono" role="timer">
             {formatCountdown(left)}
           </span>
@@ -114,20 +98,23 @@ export function LoadingNotice({ text }: { text: string }) {
 }
 
 export function RecordCount({ total }: { total: number }) {
+  const t = useTranslations('search.source');
+  const f = useFormat();
   return (
     <strong className={styles.count} data-testid="record-count">
-      {formatCount(total)} {total === 1 ? 'record' : 'records'}
+      {t('records', { count: total, total: f.count(total) })}
     </strong>
   );
 }
 
 /** For what only the local history can do: the parts of the range it could not search (not copied yet). */
 export function UncoveredNote({ ranges, zone }: { ranges: UncoveredRange[]; zone: string }) {
+  const t = useTranslations('search.source');
   if (ranges.length === 0) return null;
   return (
     <p className={styles.banner} data-tone="warning" role="status" data-testid="uncovered-note">
       <span>
-        Only days copied to the local history were searched. Not searched (not copied yet):{' '}
+        {t('uncovered')}{' '}
         {ranges.map((r, i) => (
           <span key={r.dateFrom}>
             {i > 0 ? '; ' : ''}
@@ -138,7 +125,7 @@ export function UncoveredNote({ ranges, zone }: { ranges: UncoveredRange[]; zone
         ))}{' '}
         ({zone}).
       </span>
-      <Link href={PAGE_PATHS.history}>See the local history</Link>
+      <Link href={PAGE_PATHS.history}>{t('seeHistory')}</Link>
     </p>
   );
 }

@@ -4,6 +4,7 @@
  * next page loads the previous one stays on screen, dimmed, rather than flashing empty.
  */
 import { flexRender, type Table } from '@tanstack/react-table';
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef } from 'react';
 import type { Cdr } from '@/lib/cdr/schema';
 import { ColumnHeader } from './column-header';
@@ -24,6 +25,7 @@ function moveFocus(from: HTMLElement, delta: 1 | -1) {
 }
 
 export function ResultsTable({ table, caption, openRowId, onOpenRow, stale }: ResultsTableProps) {
+  const t = useTranslations('search.table');
   const scroller = useRef<HTMLDivElement>(null);
   const firstRow = table.getRowModel().rows[0]?.id;
   // A new page starts at its top row, not where the last one was scrolled to.
@@ -52,7 +54,7 @@ export function ResultsTable({ table, caption, openRowId, onOpenRow, stale }: Re
               tabIndex={0}
               data-row-id={row.id}
               data-open={row.id === openRowId}
-              aria-label={`Transaction ${row.id}: open details`}
+              aria-label={t('openRow', { id: row.id })}
               onClick={() => onOpenRow(row.id)}
               onKeyDown={(e) => {
                 if (e.target !== e.currentTarget) return;

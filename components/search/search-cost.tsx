@@ -4,6 +4,8 @@
  * "From cache, 3 min old: no upstream call", or how long until the next free call.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useLocale, useTranslations } from 'next-intl';
+import { useWords } from '@/lib/i18n/use-words';
 import { planQueryOptions } from '@/lib/search/client';
 import { formatCountdown } from '@/lib/i18n/format';
 import { quotaWaitUntil } from '@/lib/governor';
@@ -15,6 +17,9 @@ import styles from './search-form.module.css';
 
 /** `params`: the search's canonical query string, or null while the form has problems. */
 export function SearchCost({ params }: { params: string | null }) {
+  const t = useTranslations('search.plan');
+  const say = useWords();
+  const locale = useLocale();
   const settled = useDebounced(params, 300);
   const { data, isError, refetch } = useQuery({ ...planQueryOptions(settled ?? ''), enabled: settled !== null });
   // When no call is free, count down to the next one and ask for the price again then.
@@ -22,23 +27,23 @@ export function SearchCost({ params }: { params: string | null }) {
 
   let body: ReactNode;
   let tone = 'neutral';
-  if (params === null) body = 'Correct the highlighted fields to see what this search costs.';
-  else if (isError && !data) body = 'Could not check what this search costs; Search will still tell you.';
-  else if (!data) body = 'Checking what this search costs…';
+  if (params === null) body = t('correct');
+  else if (isError && !data) body = t('failed');
+  else if (!data) body = t('checking');
   else {
-    const verdict = planVerdict(data, wait);
+    const verdict = planVerdict(data, wait, locale);
     tone = verdict.kind;
     body =
       verdict.kind === 'waits' ? (
         <>
-          {verdict.text}{' '}
+          {say(verdict.words)}{' '}
           <span className="mono" role="timer">
             {formatCountdown(wait)}
           </span>
           .
         </>
       ) : (
-        verdict.text
+        say(verdict.words)
       );
   }
   return (

@@ -4,9 +4,13 @@
  * the draft is asked, which costs no upstream call). Every value is judged by the server's own
  * parser before the request is made.
  */
+import { useTranslations } from 'next-intl';
 import { useMemo, useRef, useState, type RefObject } from 'react';
-import { filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
-import { queryKey, type QuerySettings, type TransactionsQuery } from '@/lib/query/query';
+import { FREE_TEXT_PARAM, filterDef, LOCAL_FILTERS, UPSTREAM_FILTERS, type FilterParam } from '@/lib/query/filters';
+import { queryKey, type FieldErrors, type QuerySettings, type TransactionsQuery } from '@/lib/query/query';
+import type { Words } from '@/lib/i18n/message';
+import { rolesMasked } from '@/lib/team';
+import { useAccount } from '../shell/account-context';
 import type { RangeProblems } from '@/lib/search';
 import { activeFilters, checkDraft, emptyFilters, type SearchDraft } from '@/lib/query/draft';
 import { DateRangePicker } from './date-range-picker';
@@ -34,8 +38,13 @@ export function SearchForm({
   searchButtonRef,
   busy,
 }: SearchFormProps) {
+  // A role that sees numbers and text masked searches the identifiers (id-text), not free text
+  // over what it cannot see (lib/team/query-rules.ts: the server refuses q for it).
+  const masked = rolesMasked(useAccount().role);
+  const localFilters = masked ? LOCAL_FILTERS.filter((f) => f.param !== FREE_TEXT_PARAM) : LOCAL_FILTERS;
+  const t = useTranslations('search.form');
   const checked = useMemo(() => checkDraft(draft, settings), [draft, settings]);
-  const errors = checked.ok ? {} : checked.errors;
+  const errors: FieldErrors = checked.ok ? {} : checked.errors;
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -44,7 +53,7 @@ export function SearchForm({
   const rangeProblems: RangeProblems = { 'date-from': errors['date-from'], 'date-to': errors['date-to'] };
   const filterProblems = Object.fromEntries(
     Object.entries(errors).filter(([param]) => submitted || touched.has(param)),
-  ) as Partial<Record<FilterParam, string>>;
+  ) as Partial<Record<FilterParam, Words>>;
   const planParams = checked.ok ? queryKey(checked.query) : null;
   const active = activeFilters(draft);
   const filtersOn = active.length;
@@ -66,13 +75,7 @@ export function SearchForm({
   }
 
   return (
-    <form
-      ref={formRef}
-      className={`panel ${styles.form}`}
-      onSubmit={submit}
-      noValidate
-      aria-label="Search transactions"
-    >
+    <form ref={formRef} className={`panel ${styles.form}`} onSubmit={submit} noValidate aria-label={t('label')}>
       <DateRangePicker
         range={draft.range}
         zone={settings.tz}
@@ -80,7 +83,7 @@ export function SearchForm({
         onChange={(range) => onDraftChange({ ...draft, range })}
       />
       <FilterFields
-        legend="Filters"
+        legend={t('filters')}
         filters={UPSTREAM_FILTERS}
         values={draft.filters}
         problems={filterProblems}
@@ -95,12 +98,12 @@ export function SearchForm({
         data-testid="local-filters"
       >
         <summary className={styles.localSummary}>
-          Free text, last digits and more <span className={styles.localBadge}>local history</span>
+          {t('localSummary')} <span className={styles.localBadge}>{t('localBadge')}</span>
         </summary>
         <FilterFields
-          legend="Local history only"
-          note="Free text, partial numbers and these filters search the days copied to the local history (see History), at no cost. Days not copied yet are not searched; the result says which."
-          filters={LOCAL_FILTERS}
+          legend={t('localLegend')}
+          note={t('localNote')}
+          filters={localFilters}
           values={draft.filters}
           problems={filterProblems}
           onChange={setFilter}
@@ -109,7 +112,7 @@ export function SearchForm({
       </details>
       <div className={styles.actions}>
         <button ref={searchButtonRef} type="submit" className="button button-primary" data-testid="search-button">
-          {busy ? 'Searching…' : 'Search'}
+          {busy ? t('searching') : t('search')}
         </button>
         {filtersOn > 0 ? (
           <button
@@ -117,7 +120,7 @@ export function SearchForm({
             className="button button-ghost"
             onClick={() => onDraftChange({ ...draft, filters: emptyFilters() })}
           >
-            Clear {filtersOn === 1 ? 'filter' : `${filtersOn} filters`}
+            {t('clear', { count: filtersOn })}
           </button>
         ) : null}
         <SearchCost params={planParams} />

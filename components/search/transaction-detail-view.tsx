@@ -6,6 +6,8 @@
  * spend the account's calls by linking to made-up ids.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslations } from 'next-intl';
 import { useQueryStates } from 'nuqs';
 import Link from 'next/link';
 import { parseAsString } from 'nuqs';
@@ -16,6 +18,10 @@ import { fieldText } from '@/lib/cdr/record-text';
 import { transactionQueryOptions } from '@/lib/lookup/client';
 import { pageHref, zoneOf } from '@/lib/query/page-url';
 import { CdrDetail } from '../cdr/cdr-detail';
+import type { Cdr } from '@/lib/cdr/schema';
+import { rolesMasked } from '@/lib/team';
+import { useAccount } from '../shell/account-context';
+import { RevealButton } from '../team/reveal-button';
 import { CopyButton } from '../common/copy-button';
 import { ZoneToggle } from '../common/zone-toggle';
 import { QueryProblem } from './query-problem';
@@ -38,41 +44,45 @@ function searchAroundHref(received: string, trxId: string, zone: Zone): string |
 }
 
 export function TransactionDetailView({ trxId, heldLink = false }: { trxId: string; heldLink?: boolean }) {
+  const t = useTranslations('detail');
   const [url, setUrl] = useQueryStates({ tz: parseAsString });
   const zone = zoneOf(url, usePreferredZone().zone);
   const [held, setHeld] = useHeldLink(heldLink);
   const record = useQuery({ ...transactionQueryOptions(trxId, zone), enabled: !held });
   const around = record.data ? searchAroundHref(fieldText(record.data, 'date_received'), trxId, zone) : null;
+  // Team mode: a masked role may reveal this record with a reason (components/team/reveal-button.tsx).
+  const masked = rolesMasked(useAccount().role);
+  const [revealed, setRevealed] = useState<Cdr | null>(null);
+  const shown = revealed ?? record.data;
 
   return (
     <article className={styles.page} aria-labelledby="trx-title">
-      <nav aria-label="Breadcrumb" className={styles.crumbs}>
-        <Link href={PAGE_PATHS.transactions}>Transactions</Link> <span aria-hidden="true">/</span>{' '}
-        <span>Transaction</span>
+      <nav aria-label={t('breadcrumb')} className={styles.crumbs}>
+        <Link href={PAGE_PATHS.transactions}>{t('transactions')}</Link> <span aria-hidden="true">/</span>{' '}
+        <span>{t('transaction')}</span>
       </nav>
       <header className={styles.header}>
         <div>
           <h1 id="trx-title" className={styles.title}>
-            Transaction <code data-testid="page-trx-id">{trxId}</code>
+            {t('transaction')} <code data-testid="page-trx-id">{trxId}</code>
           </h1>
           <div className={styles.meta}>
-            <CopyButton value={trxId} label="transaction ID" text="Copy ID" />
-            <CopyButton value={() => window.location.href} label="link to this page" text="Copy link" />
+            <CopyButton value={trxId} label={t('trxId')} text={t('copyId')} />
+            <CopyButton value={() => window.location.href} label={t('pageLink')} text={t('copyLink')} />
             {record.data?._meta ? <SourceTag meta={record.data._meta} fetchedAt={record.dataUpdatedAt} /> : null}
             {record.data?._meta?.stale ? (
-              <span className={styles.stale}>Cached copy: {record.data._meta.stale}</span>
+              <span className={styles.stale}>{t('stale', { reason: record.data._meta.stale })}</span>
             ) : null}
           </div>
         </div>
         <div className={styles.tools}>
           {around ? (
-            <Link
-              className="button button-small"
-              href={around}
-              title="Opens a search of the two hours around this message (uses a call unless cached)."
-            >
-              Search the hour around it
+            <Link className="button button-small" href={around} title={t('aroundTitle')}>
+              {t('around')}
             </Link>
+          ) : null}
+          {masked && record.data && !revealed ? (
+            <RevealButton trxId={trxId} zone={zone} onRevealed={setRevealed} />
           ) : null}
           <ZoneToggle zone={zone} onChange={(tz) => void setUrl({ tz })} />
         </div>
@@ -80,22 +90,19 @@ export function TransactionDetailView({ trxId, heldLink = false }: { trxId: stri
       <div className={`panel ${styles.body}`}>
         {held ? (
           <div className={styles.held} role="status" data-testid="held-lookup">
-            <h2 className={styles.heldTitle}>This transaction has not been looked up yet</h2>
-            <p>
-              The link came from another site, so the dashboard did not look it up on its own: a transaction it has not
-              seen uses one of your account’s upstream calls.
-            </p>
+            <h2 className={styles.heldTitle}>{t('heldTitle')}</h2>
+            <p>{t('heldText')}</p>
             <button
               type="button"
               className="button button-primary"
               onClick={() => setHeld(false)}
               data-testid="look-up"
             >
-              Look it up
+              {t('lookUp')}
             </button>
           </div>
-        ) : record.data ? (
-          <CdrDetail record={record.data as unknown as Record<string, unknown>} zone={zone} headingLevel={2} />
+        ) : shown ? (
+          <CdrDetail record={shown as unknown as Record<string, unknown>} zone={zone} headingLevel={2} />
         ) : record.isError ? (
           <QueryProblem
             key={record.errorUpdatedAt}
@@ -106,7 +113,7 @@ export function TransactionDetailView({ trxId, heldLink = false }: { trxId: stri
           />
         ) : (
           <p role="status" className={styles.loading}>
-            Loading the transaction…
+            {t('loading')}
           </p>
         )}
       </div>

@@ -8,16 +8,17 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
-import { FIELD_BY_KEY, type CdrFieldKey, type Field } from '@/lib/cdr/fields';
+import type { CdrFieldKey, Field } from '@/lib/cdr/fields';
 import { normaliseTrxId } from '@/lib/lookup';
-import { filterDef, type FilterParam } from '@/lib/query/filters';
+import type { FilterParam } from '@/lib/query/filters';
 import { queryKey, UPSTREAM_SORT, type PageSize, type SortOrder, type TransactionsQuery } from '@/lib/query/query';
 import type { SearchDraft, WallRange } from '@/lib/query/draft';
 import { pageHoldingFirstRow } from '@/lib/query/page-url';
 import type { Zone } from '@/lib/time/zones';
 import { visibleInOrder } from '@/lib/search';
-import { formatCount, formatInstant } from '@/lib/i18n/format';
+import { useFormat } from '@/lib/i18n/use-format';
 import { DEFAULT_PRESET, presetRange } from '@/lib/search';
 import { transactionsQueryOptions, useSearchUrl } from '@/lib/search/client';
 import { pageInZone } from '@/lib/search';
@@ -61,13 +62,20 @@ export interface TransactionsViewProps {
 const NO_ROWS: never[] = [];
 
 /** "received newest first", "by Price, descending". */
-function orderWords(sort: CdrFieldKey, order: SortOrder): string {
-  if (sort === UPSTREAM_SORT) return `received ${order === 'desc' ? 'newest' : 'oldest'} first`;
-  return `by ${FIELD_BY_KEY.get(sort)?.label ?? sort}, ${order === 'desc' ? 'descending' : 'ascending'}`;
+/** How the whole result is ordered, for the table's caption. */
+function useOrderWords(): (sort: CdrFieldKey, order: SortOrder) => string {
+  const t = useTranslations('search.view');
+  const tf = useTranslations('fields.field');
+  return (sort, order) =>
+    sort === UPSTREAM_SORT ? t('orderReceived', { order }) : t('orderBy', { label: tf(`${sort}.label`), order });
 }
 
 export function TransactionsView({ defaultRange, heldLink = false }: TransactionsViewProps) {
   const { enterpriseId } = useAccount();
+  const t = useTranslations('search.view');
+  const tf = useTranslations('fields');
+  const f = useFormat();
+  const orderWords = useOrderWords();
   const url = useSearchUrl({
     preferredZone: usePreferredZone().zone,
     initialRange: defaultRange,
@@ -169,7 +177,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
     closeRow();
     fillForm(
       { ...draft, filters: { ...draft.filters, [param]: value } },
-      `Filter added: ${field.label} is ${value}. Press Search to apply it.`,
+      t('filterAdded', { label: tf(`field.${field.key}.label`), value }),
     );
   }
 
@@ -181,16 +189,17 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
   };
 
   const clientSort = table.getState().sorting[0];
-  const clientSortLabel = clientSort ? table.getColumn(clientSort.id)?.columnDef.meta?.field.label : undefined;
+  const clientSortField = clientSort ? table.getColumn(clientSort.id)?.columnDef.meta?.field : undefined;
+  const clientSortLabel = clientSortField ? tf(`field.${clientSortField.key}.label`) : '';
 
   return (
     <>
       <div className={frame.page}>
         <div className={frame.titleRow}>
-          <h1 className={frame.title}>Transactions</h1>
+          <h1 className={frame.title}>{t('title')}</h1>
           <div className={frame.zone}>
             <span className={frame.zoneLabel} id="zone-label">
-              Times in
+              {t('timesIn')}
             </span>
             <ZoneToggle zone={zone} onChange={changeZone} />
           </div>
@@ -214,7 +223,7 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
         <section className={`panel ${styles.results}`} aria-labelledby="results-heading">
           <div className={styles.toolbar}>
             <h2 id="results-heading" className={styles.resultsTitle}>
-              Results
+              {t('results')}
             </h2>
             {page ? (
               <>
@@ -223,7 +232,9 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
               </>
             ) : null}
             {search.kind === 'ready' && results.isFetching ? (
-              <LoadingNotice text={results.isPlaceholderData ? `Loading page ${search.query.page}…` : 'Searching…'} />
+              <LoadingNotice
+                text={results.isPlaceholderData ? t('loadingPage', { page: search.query.page }) : t('searching')}
+              />
             ) : null}
             <div className={styles.toolbarEnd}>
               <ColumnChooser prefs={prefs} onChange={setPrefs} />
@@ -232,13 +243,12 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
 
           {page?._meta.stale ? (
             <p className={styles.banner} data-tone="warning" role="status">
-              Showing a cached copy: {page._meta.stale} The records may be out of date.
+              {t('stale', { reason: page._meta.stale })}
             </p>
           ) : null}
           {page?._meta.notWhole ? (
             <p className={styles.banner} data-tone="warning" role="status" data-testid="not-whole-note">
-              This page may be incomplete: {page._meta.notWhole}. It is shown as it came and not kept; searching again
-              asks the upstream again.
+              {t('notWhole', { reason: page._meta.notWhole })}
             </p>
           ) : null}
           {page?._meta.uncovered ? <UncoveredNote ranges={page._meta.uncovered} zone={zone} /> : null}
@@ -247,17 +257,19 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
               total={page._embedded.total_found}
               reachable={page._meta.reachablePages}
               query={query}
-              onNarrow={(range) => fillForm({ ...draft, range }, 'Range narrowed in the form. Press Search to run it.')}
+              onNarrow={(range) => fillForm({ ...draft, range }, t('narrowed'))}
               onPageSize={changePageSize}
             />
           ) : null}
           {clientSort && page ? (
             <p className={styles.banner} data-tone="info" data-testid="client-sort-note">
-              Sorted by {clientSortLabel} ({clientSort.desc ? 'descending' : 'ascending'}) among the{' '}
-              {page._embedded.cdrs.length} rows of this page only — the upstream orders all results by received time;
-              over days copied to the local history, any column orders them all.{' '}
+              {t('clientSort', {
+                label: clientSortLabel,
+                order: clientSort.desc ? 'desc' : 'asc',
+                rows: page._embedded.cdrs.length,
+              })}{' '}
               <button type="button" className="button button-small" onClick={() => table.resetSorting()}>
-                Back to received-time order
+                {t('backToReceived')}
               </button>
             </p>
           ) : null}
@@ -276,19 +288,14 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
           {search.kind === 'ready' && !page && results.isFetching ? <ResultsSkeleton table={table} /> : null}
           {page && query && page._embedded.total_found === 0 ? (
             <EmptyState
-              rangeText={`between ${formatInstant(query.from, zone)} and ${formatInstant(query.to, zone)} ${zone}`}
+              range={{ from: f.instant(query.from, zone), to: f.instant(query.to, zone), zone }}
               nothingSearched={wholeRangeUncovered(page._meta.uncovered, query)}
               filters={query.filters}
-              onWiden={() =>
-                fillForm(
-                  { ...draft, range: presetRange('last-7-days', new Date(), zone) },
-                  'Range widened to the last 7 days. Press Search to run it.',
-                )
-              }
+              onWiden={() => fillForm({ ...draft, range: presetRange('last-7-days', new Date(), zone) }, t('widened'))}
               onDropFilter={(param) =>
                 fillForm(
                   { ...draft, filters: { ...draft.filters, [param]: '' } },
-                  `${filterDef(param).label} filter removed. Press Search to run it.`,
+                  t('filterRemoved', { label: tf(`filter.${param}.label`) }),
                 )
               }
             />
@@ -305,7 +312,11 @@ export function TransactionsView({ defaultRange, heldLink = false }: Transaction
               {pastLastPage ? null : (
                 <ResultsTable
                   table={table}
-                  caption={`Transactions, page ${page.page} of ${formatCount(page._meta.reachablePages)}, ${orderWords(settings.sort, settings.sortOrder)}`}
+                  caption={t('caption', {
+                    page: f.count(page.page),
+                    pages: f.count(page._meta.reachablePages),
+                    order: orderWords(settings.sort, settings.sortOrder),
+                  })}
                   openRowId={openRow}
                   onOpenRow={(id) => url.openRow(id)}
                   stale={results.isPlaceholderData}

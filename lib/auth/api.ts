@@ -8,6 +8,16 @@
  */
 export const CREDENTIALS_REFUSED_PROBLEM = '/problems/credentials-refused';
 
-/** Why every session of an API key was ended at once (lib/auth/end-sessions.ts), said to each of them. */
-export const SESSIONS_END_REASONS = ['signed-out-everywhere', 'credentials-refused'] as const;
+/**
+ * Why a session was ended on the server, said to it on its next request: every session of an API
+ * key at once (lib/auth/end-sessions.ts), or a team person's (lib/team): an admin suspended them,
+ * the identity provider no longer gives them a role, or their role could not be read again.
+ */
+export const SESSIONS_END_REASONS = [
+  'signed-out-everywhere',
+  'credentials-refused',
+  'suspended',
+  'role-removed',
+  'role-unconfirmed',
+] as const;
 export type SessionsEndReason = (typeof SESSIONS_END_REASONS)[number];

@@ -21,7 +21,9 @@ export interface EndSessionsDeps {
 
 /**
  * How many sessions ended. With `refusedSecret`, only those signed in with that secret: a session
- * signed in with the new one (before or after the refused renewal) stays.
+ * signed in with the new one (before or after the refused renewal) stays. Only personal sessions:
+ * a team person's session is not the key's owner's to end (its account's secret is an admin's to
+ * replace, lib/team), and ends with its person (endPersonSessions).
  */
 export async function endSessions(
   deps: EndSessionsDeps,
@@ -29,7 +31,7 @@ export async function endSessions(
   reason: SessionsEndReason,
   refusedSecret?: string,
 ): Promise<number> {
-  const sessions = await deps.vault.forApiKey(apiKey);
+  const sessions = (await deps.vault.forApiKey(apiKey)).filter((entry) => !entry.team);
   const ending =
     refusedSecret === undefined
       ? sessions
@@ -38,6 +40,16 @@ export async function endSessions(
   const ended = await deps.vault.endSessions(ending, reason);
   deps.gateway.forget(apiKey);
   log.info('sessions.ended', { account: apiKey, reason, sessions: ended });
+  return ended;
+}
+
+/**
+ * Ends every session of a team person at once (suspended, no role any more, "sign out everywhere"):
+ * their rows go, so every instance refuses their cookies from the next request on, told why.
+ */
+export async function endPersonSessions(vault: VaultStore, person: string, reason: SessionsEndReason): Promise<number> {
+  const ended = await vault.endSessions(await vault.forPerson(person), reason);
+  log.info('sessions.ended', { person, reason, sessions: ended });
   return ended;
 }
 

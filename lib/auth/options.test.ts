@@ -41,6 +41,10 @@ function memoryVault(): VaultStore {
     endSessions: async () => 0,
     endedReason: async () => null,
     forApiKey: async () => [],
+    forPerson: async () => [],
+    claimRoleCheck: async () => false,
+    updateTeamSession: async () => undefined,
+    moveTeamSessions: async () => 0,
     prune: async () => undefined,
   };
 }

@@ -22,10 +22,16 @@ import { PAGE_PATHS } from '../http/paths';
 import { seal } from './secret-box';
 import { signInErrorCode } from './sign-in-errors';
 import type { SignInAttempt } from './sign-in-throttle';
+import { OIDC_PROVIDER_ID, type Claims, type IdpTokens } from './oidc';
+import type { OAuthConfig } from 'next-auth/providers/oauth';
+import type { VaultEntry } from './vault';
+import type { SignInErrorCode } from './sign-in-errors';
 
 declare module 'next-auth' {
   interface User {
     enterpriseId?: string | null;
+    /** The API key the session works on (a team person's: the team account's). */
+    apiKey?: string;
   }
   interface Session {
     apiKey: string;
@@ -76,6 +82,17 @@ export interface AuthDeps {
   config: Pick<Config, 'SESSION_MAX_AGE_HOURS'>;
   /** The throttle's count of this sign-in attempt (lib/auth/sign-in-throttle.ts), told how it ended. */
   attempt?: SignInAttempt;
+  /** Team mode (lib/team): sign-in with the organisation's identity provider, when configured. */
+  teamSignIn?: TeamSignIn | null;
+}
+
+/**
+ * What a sign-in with the identity provider needs of team mode: the provider, and whether (and how)
+ * the person may come in — the session to open, stored already, or the sign-in page's code for why not.
+ */
+export interface TeamSignIn {
+  provider: OAuthConfig<Claims>;
+  admit(claims: Claims, tokens: IdpTokens): Promise<{ entry: VaultEntry; name: string } | { refused: SignInErrorCode }>;
 }
 
 /** A cookie whose session the vault no longer holds: next-auth answers "no session" and clears it. */
@@ -141,12 +158,32 @@ export function authOptions(deps: AuthDeps): NextAuthOptions {
         },
         authorize: (credentials) => authorize(deps, credentials as Record<string, string> | undefined),
       }),
+      ...(deps.teamSignIn ? [deps.teamSignIn.provider] : []),
     ],
     callbacks: {
+      async signIn({ user, account, profile }) {
+        if (account?.provider !== OIDC_PROVIDER_ID) return true;
+        if (!deps.teamSignIn || !profile) throw new Error(signInErrorCode('SignInBroken'));
+        const admitted = await deps.teamSignIn.admit(profile as Claims, {
+          ...(typeof account.refresh_token === 'string' ? { refreshToken: account.refresh_token } : {}),
+          ...(typeof account.access_token === 'string' ? { accessToken: account.access_token } : {}),
+          ...(typeof account.expires_at === 'number' ? { accessExpiresAt: account.expires_at * 1000 } : {}),
+        });
+        // next-auth sends a thrown message to /signin?error=<it>, where only its code's own text shows.
+        if ('refused' in admitted) throw new Error(admitted.refused);
+        // The same object reaches the jwt callback below: from here on it is the dashboard's session.
+        Object.assign(user, {
+          id: admitted.entry.sid,
+          name: admitted.name,
+          apiKey: admitted.entry.apiKey,
+          enterpriseId: admitted.entry.enterpriseId,
+        });
+        return true;
+      },
       async jwt({ token, user }) {
         if (user) {
           token.sid = user.id;
-          token.apiKey = user.name ?? undefined;
+          token.apiKey = user.apiKey ?? user.name ?? undefined;
           token.enterpriseId = user.enterpriseId ?? null;
           return token;
         }

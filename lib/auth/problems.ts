@@ -9,6 +9,13 @@ import { msg } from '../i18n/message';
 import type { CredentialsRefusedError } from '../upstream/server';
 import { CREDENTIALS_REFUSED_PROBLEM, type SessionsEndReason } from './api';
 
+/** Why a team person's session ended, said on their next request (a page says the same: sign-in-errors.ts). */
+const ENDED_DETAIL = {
+  suspended: 'problems.sessionEnded.suspended',
+  'role-removed': 'problems.sessionEnded.roleRemoved',
+  'role-unconfirmed': 'problems.sessionEnded.roleUnconfirmed',
+} as const;
+
 /**
  * The 401 of a request without a live session. `ended`: why its session ended when every session
  * of its API key was ended at once (lib/auth/end-sessions.ts), said to each of them.
@@ -22,6 +29,17 @@ export function unauthenticated(ended: SessionsEndReason | null = null): Problem
         title: msg('problems.credentialsRefused.title'),
         status: 401,
         detail: msg('problems.credentialsRefused.sessionDetail'),
+      },
+      challenge,
+    );
+  }
+  if (ended === 'suspended' || ended === 'role-removed' || ended === 'role-unconfirmed') {
+    return new ProblemError(
+      {
+        type: `${TYPE_BASE}session-ended`,
+        title: msg('problems.sessionEnded.title'),
+        status: 401,
+        detail: msg(ENDED_DETAIL[ended]),
       },
       challenge,
     );

@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { getToken } from 'next-auth/jwt';
 import type { UpstreamAccount } from '../upstream/server';
-import type { VaultStore } from './vault';
+import type { TeamSession, VaultEntry, VaultStore } from './vault';
 import { authSecret } from './auth-secret';
 import { decodeOnce } from './decoded-tokens';
 import { SESSIONS_END_REASONS, type SessionsEndReason } from './api';
@@ -15,6 +15,8 @@ import { unseal } from './secret-box';
 
 export interface SignedInAccount extends UpstreamAccount {
   sid: string;
+  /** A team person's session (lib/team): who, in which role, on which team account; null for a personal one. */
+  team: TeamSession | null;
 }
 
 export type CookieSource = { getAll(): { name: string; value: string }[] };
@@ -60,10 +62,17 @@ export async function accountFromCookies(
   if (!token?.sid) return null;
   const entry = await vault.get(token.sid, Date.now());
   if (!entry) return null;
+  return accountOfEntry(entry, secret);
+}
+
+/** The account a vault entry signs in as (its secret opened only when a renewal asks for it). */
+export function accountOfEntry(entry: VaultEntry, secret: string = authSecret()): SignedInAccount {
   return {
     sid: entry.sid,
     apiKey: entry.apiKey,
     enterpriseId: entry.enterpriseId,
+    team: entry.team ?? null,
+    ...(entry.team ? { person: entry.team.person } : {}),
     credentials: async () => {
       const plain = unseal(entry.sealedSecret, secret);
       if (plain === null)

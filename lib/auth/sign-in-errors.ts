@@ -24,9 +24,19 @@ const CODES = {
   SignInBroken: false,
   CredentialsRefused: false,
   SignedOutEverywhere: false,
+  // Team mode (lib/team): sign-in with the organisation's identity provider, and why a person's session ended.
+  NoTeamRole: false,
+  Suspended: false,
+  RoleRemoved: false,
+  RoleUnconfirmed: false,
+  IdentityProviderUnreachable: false,
   TooManyAttempts: true,
-  // next-auth's own (the ones a credentials sign-in can meet; the OAuth and e-mail ones cannot).
+  // next-auth's own (a credentials sign-in's, and an OpenID Connect one's; the e-mail ones cannot happen).
   CredentialsSignin: false,
+  OAuthSignin: false,
+  OAuthCallback: false,
+  OAuthCreateAccount: false,
+  OAuthAccountNotLinked: false,
   SessionRequired: false,
   Callback: false,
   Configuration: false,

@@ -12,10 +12,25 @@ export interface VaultEntry {
   sid: string;
   apiKey: string;
   enterpriseId: string | null;
-  /** The sealed API secret (never the plain one). */
+  /** The sealed API secret (never the plain one); a team session's comes from its team account. */
   sealedSecret: string;
   createdAt: number;
   expiresAt: number;
+  /** A team person's session (lib/team); absent for a personal one, signed in with the key and secret. */
+  team?: TeamSession;
+}
+
+/** What a team person's session holds besides the account: who, in which role since when, and on what account. */
+export interface TeamSession {
+  /** The person (the identity provider's `sub`). */
+  person: string;
+  role: string;
+  /** When the role was last read from the provider. */
+  roleCheckedAt: number;
+  /** The provider's tokens (refresh, access, expiry) as JSON, sealed; null when it gave none worth keeping. */
+  sealedTokens: string | null;
+  /** The team account (lib/team) the session works on. */
+  account: string;
 }
 
 export interface VaultStore {
@@ -43,21 +58,57 @@ export interface VaultStore {
   endedReason(sid: string, now: number): Promise<string | null>;
   /** Every session of an API key, live or not yet pruned. */
   forApiKey(apiKey: string): Promise<VaultEntry[]>;
+  /** Every session of a team person, live or not yet pruned. */
+  forPerson(person: string): Promise<VaultEntry[]>;
+  /**
+   * Claims the reading of a team session's role: moves roleCheckedAt from `seen` to `now` only if
+   * nobody else did meanwhile (another request, another instance). True when this caller won.
+   */
+  claimRoleCheck(sid: string, seen: number, now: number): Promise<boolean>;
+  /** Writes what a reading of the role found (the role, when, the provider's tokens, sealed). */
+  updateTeamSession(sid: string, changes: Partial<Omit<TeamSession, 'person' | 'account'>>): Promise<void>;
+  /**
+   * Moves team sessions — one (`sid`), or every one on a team account (`account`) — to another team
+   * account: its id, API key and enterprise. How many moved.
+   */
+  moveTeamSessions(
+    which: { sid: string } | { account: string },
+    to: { account: string; apiKey: string; enterpriseId: string | null },
+  ): Promise<number>;
   prune(now: number): Promise<void>;
 }
 
 /** A sessions row as a vault entry. */
 export function toVaultEntry(row: Database['sessions'] | undefined): VaultEntry | null {
-  return row
-    ? {
-        sid: row.sid,
-        apiKey: row.api_key,
-        enterpriseId: row.enterprise_id,
-        sealedSecret: row.sealed_secret,
-        createdAt: row.created_at,
-        expiresAt: row.expires_at,
-      }
-    : null;
+  if (!row) return null;
+  const entry: VaultEntry = {
+    sid: row.sid,
+    apiKey: row.api_key,
+    enterpriseId: row.enterprise_id,
+    sealedSecret: row.sealed_secret,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+  if (row.person !== null && row.person !== undefined)
+    entry.team = {
+      person: row.person,
+      role: row.role ?? '',
+      roleCheckedAt: row.role_checked_at ?? 0,
+      sealedTokens: row.idp_tokens,
+      account: row.team_account ?? '',
+    };
+  return entry;
+}
+
+/** A vault entry's team columns (all null for a personal session). */
+function teamColumns(team: TeamSession | undefined) {
+  return {
+    person: team?.person ?? null,
+    role: team?.role ?? null,
+    role_checked_at: team?.roleCheckedAt ?? null,
+    idp_tokens: team?.sealedTokens ?? null,
+    team_account: team?.account ?? null,
+  };
 }
 
 /** The vault on the Kysely store (SQLite or PostgreSQL alike). */
@@ -74,6 +125,7 @@ export function createVault(db: Kysely<Database>): VaultStore {
           sealed_secret: e.sealedSecret,
           created_at: e.createdAt,
           expires_at: e.expiresAt,
+          ...teamColumns(e.team),
         })
         .onConflict((oc) =>
           oc.column('sid').doUpdateSet((eb) => ({
@@ -82,6 +134,11 @@ export function createVault(db: Kysely<Database>): VaultStore {
             sealed_secret: eb.ref('excluded.sealed_secret'),
             created_at: eb.ref('excluded.created_at'),
             expires_at: eb.ref('excluded.expires_at'),
+            person: eb.ref('excluded.person'),
+            role: eb.ref('excluded.role'),
+            role_checked_at: eb.ref('excluded.role_checked_at'),
+            idp_tokens: eb.ref('excluded.idp_tokens'),
+            team_account: eb.ref('excluded.team_account'),
           })),
         )
         .execute();
@@ -143,6 +200,36 @@ export function createVault(db: Kysely<Database>): VaultStore {
     async forApiKey(apiKey) {
       const rows = await db.selectFrom('sessions').selectAll().where('api_key', '=', apiKey).execute();
       return rows.map((r) => toVaultEntry(r)!);
+    },
+    async forPerson(person) {
+      const rows = await db.selectFrom('sessions').selectAll().where('person', '=', person).execute();
+      return rows.map((r) => toVaultEntry(r)!);
+    },
+    async claimRoleCheck(sid, seen, now) {
+      const result = await db
+        .updateTable('sessions')
+        .set({ role_checked_at: now })
+        .where('sid', '=', sid)
+        .where('role_checked_at', '=', seen)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async updateTeamSession(sid, changes) {
+      const set: Partial<Database['sessions']> = {};
+      if (changes.role !== undefined) set.role = changes.role;
+      if (changes.roleCheckedAt !== undefined) set.role_checked_at = changes.roleCheckedAt;
+      if (changes.sealedTokens !== undefined) set.idp_tokens = changes.sealedTokens;
+      if (Object.keys(set).length === 0) return;
+      await db.updateTable('sessions').set(set).where('sid', '=', sid).execute();
+    },
+    async moveTeamSessions(which, to) {
+      const result = await db
+        .updateTable('sessions')
+        .set({ team_account: to.account, api_key: to.apiKey, enterprise_id: to.enterpriseId })
+        .where('person', 'is not', null)
+        .where((eb) => ('sid' in which ? eb('sid', '=', which.sid) : eb('team_account', '=', which.account)))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
     async prune(now) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();

@@ -8,6 +8,8 @@ import 'server-only';
 import { QuotaExceededError } from '../governor/server';
 import { ProblemError } from '../http/problem';
 import { log } from '../log';
+import { translate } from '../i18n/translate';
+import { msg } from '../i18n/message';
 import { MAX_PAGE, type SortOrder } from '../query/query';
 import { pageFault, reachableRecords } from '../query/ranges';
 import type { UpstreamBase } from '../query/wire';
@@ -68,10 +70,10 @@ export class UpstreamPages {
       if (total !== null && start >= total) return { total, records: [], pages: [], calls: 0, fresh: false };
       throw new ProblemError({
         type: '/problems/beyond-reach',
-        title: 'This page is beyond the upstream\u2019s reach',
+        title: msg('problems.beyondReach.title'),
         status: 400,
-        detail: `The Report API serves at most ${MAX_PAGE} pages of ${pageSize}; narrow the range or add filters to see these records.`,
-        errors: { page: 'Beyond the last page the upstream can serve; narrow the range.' },
+        detail: msg('problems.beyondReach.detail', { pages: String(MAX_PAGE), size: pageSize }),
+        errors: { page: msg('problems.beyondReach.page') },
       });
     }
     end = Math.min(end, reach);
@@ -114,7 +116,8 @@ export class UpstreamPages {
               records: body._embedded.cdrs.length,
               totalFound: entry.totalFound,
             });
-            notWhole = fault;
+            // The search's answer says it in English (its page JSON is one for every reader).
+            notWhole = translate('en', fault);
             continue;
           }
           // The page is paid for and answers this search whether or not it can be kept: a store

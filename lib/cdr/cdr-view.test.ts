@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryLatencyMs, dlrErrorSentence, statusSentence } from './cdr-view';
+import { deliveryLatencyMs } from './cdr-view';
 
 describe('CDR facts', () => {
   it('measures delivery latency from submission to delivery, across offsets', () => {
@@ -23,21 +23,5 @@ describe('CDR facts', () => {
     expect(
       deliveryLatencyMs({ date_submitted_to_mno: submitted, date_delivered: '2026-09-01T00:00:00.000+0000' }),
     ).toBeNull();
-  });
-
-  it('explains statuses, final or in transit', () => {
-    expect(statusSentence('DELIVRD')).toBe('Delivered to the handset. Final: this status will not change.');
-    expect(statusSentence('ENROUTE')).toMatch(/In transit/);
-    expect(statusSentence('WEIRD')).toMatch(/does not know/);
-  });
-
-  it('explains DLR error codes and whether a resend can help', () => {
-    expect(dlrErrorSentence('001')).toBe(
-      'Unknown subscriber: the number does not exist. Permanent: resending will not help.',
-    );
-    expect(dlrErrorSentence('27')).toMatch(/Temporary/);
-    expect(dlrErrorSentence('0')).toBe('No error.');
-    expect(dlrErrorSentence('')).toBeNull();
-    expect(dlrErrorSentence('9999')).toMatch(/gateway-specific/);
   });
 });

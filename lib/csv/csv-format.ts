@@ -6,6 +6,7 @@
  * Formula neutralisation follows OWASP's CSV-injection guidance: a cell that starts with `=`, `+`,
  * `-`, `@`, tab, CR or LF (or their full-width forms) is prefixed with `'` AND quoted.
  */
+import { msg, type Message } from '../i18n/message';
 import { csvFormatValue } from 'd3-dsv';
 import { CDR_FIELDS, FIELD_BY_KEY, type CdrFieldKey } from '../cdr/fields';
 
@@ -43,7 +44,7 @@ export const ALL_COLUMNS: readonly CdrFieldKey[] = CDR_FIELDS.map((f) => f.key);
  * Checks a comma-separated column list from a client; every name must be a CDR field. Empty, or
  * `all` (what a script writer tries first), means every field.
  */
-export function parseColumns(raw: string | null | undefined): { columns: CdrFieldKey[] } | { error: string } {
+export function parseColumns(raw: string | null | undefined): { columns: CdrFieldKey[] } | { error: Message } {
   if (raw === null || raw === undefined || raw.trim() === '' || raw.trim().toLowerCase() === 'all')
     return { columns: [...ALL_COLUMNS] };
   const names = raw
@@ -52,9 +53,7 @@ export function parseColumns(raw: string | null | undefined): { columns: CdrFiel
     .filter(Boolean);
   const unknown = names.filter((n) => !FIELD_BY_KEY.has(n));
   if (unknown.length > 0)
-    return {
-      error: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use field names such as trx_id, date_received, to_address, or "all".`,
-    };
+    return { error: msg('query.request.unknownColumns', { count: unknown.length, names: unknown.join(', ') }) };
   return { columns: [...new Set(names)] as CdrFieldKey[] };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translate } from '../i18n/translate';
 import type { CdrFieldKey } from '../cdr/fields';
 import { stringify } from 'csv-stringify/sync';
 import { ALL_COLUMNS, csvHeader, csvLineWriter, neutraliseCell, parseColumns, recordsToCsv } from './csv';
@@ -219,7 +220,9 @@ describe('parseColumns', () => {
     expect(parseColumns('to_address, trx_id,to_address')).toEqual({ columns: ['to_address', 'trx_id'] });
   });
   it('names unknown columns', () => {
-    expect(parseColumns('trx_id,nope,zip')).toEqual({ error: expect.stringContaining('nope, zip') });
+    const parsed = parseColumns('trx_id,nope,zip');
+    expect('error' in parsed && translate('en', parsed.error)).toMatch(/^Unknown columns: nope, zip\./);
+    expect('error' in parsed && translate('ja', parsed.error)).toMatch(/^不明な項目です:nope, zip。/);
   });
 });
 

@@ -18,6 +18,8 @@ export interface UpstreamCallsTable {
   /** The governor's class of the call (lib/governor/classes.ts), as its name. */
   class: Generated<string>;
   outcome: string | null;
+  /** The team person the call was made for (lib/team); null for a personal session or background work. */
+  person: string | null;
 }
 
 /** Accounts the upstream answered 429 for, and until when. */
@@ -58,9 +60,18 @@ export interface SessionsTable {
   sid: string;
   api_key: string;
   enterprise_id: string | null;
+  /** '' for a team person's session: the team account's secret is read from team_accounts. */
   sealed_secret: string;
   created_at: number;
   expires_at: number;
+  /** Team mode (migration 0024-team): the person, the role last read from the provider and when. */
+  person: string | null;
+  role: string | null;
+  role_checked_at: number | null;
+  /** The identity provider's tokens (refresh, access, expiry), sealed, for reading the role again. */
+  idp_tokens: string | null;
+  /** The team account (team_accounts.id) the person works on. */
+  team_account: string | null;
 }
 
 /** Sessions ended all at once for their API key, and why (migration 0022-ended-sessions). */
@@ -317,6 +328,49 @@ export interface HistoryRollupsFacetsTable {
   latencies: Buffer;
 }
 
+/** Accounts the server holds for the team (lib/team/team-accounts.ts). */
+export interface TeamAccountsTable {
+  id: string;
+  label: string;
+  api_key: string;
+  enterprise_id: string | null;
+  sealed_secret: string;
+  source: 'env' | 'admin';
+  env_secret_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** People who signed in through the identity provider (lib/team/people-store.ts). */
+export interface TeamPeopleTable {
+  /** The provider's subject (`sub`). */
+  id: string;
+  name: string;
+  email: string | null;
+  /** The role last read from the provider. */
+  role: string | null;
+  first_seen_at: number;
+  last_seen_at: number;
+  suspended_at: number | null;
+  suspended_by: string | null;
+}
+
+/** The audit log, append-only (lib/team/audit-store.ts). */
+export interface TeamAuditTable {
+  id: Generated<number>;
+  at: number;
+  actor: string;
+  actor_name: string;
+  role: string;
+  action: string;
+  account: string | null;
+  trx_id: string | null;
+  reason: string | null;
+  query: string | null;
+  number_hash: string | null;
+  detail: string | null;
+}
+
 /** The page size the upstream accepts for background reads, once found (lib/history/sync-page-size.ts): one row. */
 export interface UpstreamPageSizeTable {
   /** Always 1. */
@@ -358,6 +412,9 @@ export interface Database {
   history_rollups_facets: HistoryRollupsFacetsTable;
   history_day_packs: HistoryDayPacksTable;
   history_staged_pages: HistoryStagedPagesTable;
+  team_accounts: TeamAccountsTable;
+  team_people: TeamPeopleTable;
+  team_audit: TeamAuditTable;
   upstream_page_size: UpstreamPageSizeTable;
 }
 

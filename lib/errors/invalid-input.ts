@@ -1,4 +1,5 @@
 import { brandCheck } from './brand';
+import { isMessage, type Words } from '../i18n/message';
 /**
  * Input a feature refuses for what it says, found where only the feature can judge it (an export's
  * range that has not begun by the time the job would be made): each broken rule by parameter, as
@@ -14,8 +15,13 @@ export class InvalidInputError extends Error {
   }
   readonly [INVALID_INPUT_BRAND.brand] = true;
 
-  constructor(readonly errors: Readonly<Record<string, string>>) {
-    super(Object.values(errors).join(' '));
+  /** `errors`: Words by parameter, said in the reader's language by the 400 (its Error message: their keys). */
+  constructor(readonly errors: Readonly<Record<string, Words>>) {
+    super(
+      Object.values(errors)
+        .map((w) => (isMessage(w) ? w.key : w))
+        .join(' '),
+    );
     this.name = 'InvalidInputError';
   }
 }

@@ -2,6 +2,7 @@
  * The export API as the browser (and any script) sees it: POST/GET /api/exports, GET/DELETE
  * /api/exports/<id>, GET /api/exports/<id>/file. Browser-safe: types only.
  */
+import type { Words } from '../i18n/message';
 import type { CdrFieldKey } from '../cdr/fields';
 import type { QueryBody } from '../query/query';
 
@@ -97,8 +98,8 @@ export interface ExportEstimate {
   windows: { dateFrom: string; dateTo: string; records: number | null; calls: number; pagesCached: number }[];
   schedule: ExportSchedule;
   /** One sentence: "42 calls: about 6 h at 7 calls an hour; 3 calls an hour are kept for …". */
-  summary: string;
-  warnings: string[];
+  summary: Words;
+  warnings: Words[];
   fileName: string;
   columns: CdrFieldKey[];
 }
@@ -121,10 +122,13 @@ export interface ExportJob {
   progress: ExportProgress;
   /** Set in state `waiting`: when the job will try again (null: it waits for a sign-in). */
   waitingUntil: string | null;
-  /** Why the job waits or failed, in words a person can act on. */
-  message: string | null;
+  /**
+   * Why the job waits or failed, in words a person can act on. Words by key inside the dashboard;
+   * the API answers them as text in the request's language (lib/exports/said.ts).
+   */
+  message: Words | null;
   /** Split windows, count differences, totals that moved: said, never hidden. */
-  warnings: string[];
+  warnings: Words[];
   countCheck: ExportCountCheck | null;
   /** Bytes of the finished file. */
   fileBytes: number | null;

@@ -4,6 +4,7 @@
  * rows written. Any difference is reported in the job, never hidden: a record that moved, a page the
  * upstream shortened, records beyond its 1000-page reach.
  */
+import { msg, type Message } from '../i18n/message';
 import type { ExportCountCheck } from './api';
 
 export interface WindowCount {
@@ -22,26 +23,24 @@ export interface CountInput {
   overlapDuplicates: number;
 }
 
-export function checkCount(input: CountInput): { check: ExportCountCheck; warnings: string[] } {
+export function checkCount(input: CountInput): { check: ExportCountCheck; warnings: Message[] } {
   const expected = input.windows.reduce((sum, w) => sum + w.totalFound, 0);
   const difference = input.written - (expected - input.overlapDuplicates);
-  const warnings: string[] = [];
+  const warnings: Message[] = [];
   for (const w of input.windows) {
     if (w.received !== w.totalFound) {
-      warnings.push(
-        `Window ${w.label}: the upstream reported ${w.totalFound.toLocaleString('en-US')} records and sent ${w.received.toLocaleString('en-US')}.`,
-      );
+      warnings.push(msg('exports.warning.windowShort', { window: w.label, reported: w.totalFound, sent: w.received }));
     }
   }
   if (difference !== 0) {
-    const what =
-      difference < 0 ? `${(-difference).toLocaleString('en-US')} fewer` : `${difference.toLocaleString('en-US')} more`;
-    const overlap =
-      input.overlapDuplicates > 0
-        ? ` (${input.overlapDuplicates.toLocaleString('en-US')} of them counted in two windows)`
-        : '';
     warnings.push(
-      `The file has ${input.written.toLocaleString('en-US')} records, ${what} than the ${expected.toLocaleString('en-US')} the upstream reported${overlap}.`,
+      msg('exports.warning.fileCount', {
+        written: input.written,
+        more: difference > 0 ? 'yes' : 'no',
+        difference: Math.abs(difference),
+        expected,
+        overlap: input.overlapDuplicates,
+      }),
     );
   }
   return {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportSchedule } from './api';
 import { HOUR_MS as HOUR, MINUTE_MS as MINUTE } from '../time/units';
-import { describeSchedule, describeSpan } from './describe';
+import { translate } from '../i18n/translate';
+import type { Locale } from '../i18n/locales';
+import * as words from './describe';
+
+/** The sentences as a reader of `locale` reads them (English unless said). */
+const describeSpan = (ms: number, locale: Locale = 'en') => translate(locale, words.describeSpan(ms));
+const describeSchedule = (...args: Parameters<typeof words.describeSchedule>) =>
+  translate('en', words.describeSchedule(...args));
 
 describe('describeSpan', () => {
   it.each([
@@ -73,5 +80,27 @@ describe('describeSchedule', () => {
   });
   it('says when the calls can never go', () => {
     expect(describeSchedule(s({ finishAt: null, durationMs: null }), 0, CACHED)).toContain('cannot go');
+  });
+});
+
+describe('in Japanese', () => {
+  it('says spans and schedules as Japanese consoles do', () => {
+    expect(describeSpan(4 * HOUR + 10 * MINUTE, 'ja')).toBe('約4時間10分');
+    expect(describeSpan(20_000, 'ja')).toBe('1分未満');
+    const schedule: ExportSchedule = {
+      calls: 42,
+      callsAhead: 0,
+      startsAt: '',
+      finishAt: 'x',
+      durationMs: 6 * HOUR,
+      perMinute: 3,
+      perHour: 7,
+      perDay: 97,
+      reserve: 3,
+      fitsNow: false,
+    };
+    expect(translate('ja', words.describeSchedule(schedule, 0, { pagesCached: 0, local: false }))).toBe(
+      '42回の呼び出し:1時間あたり7回のペースで約6時間(1時間あたり3回は画面操作用に残します)。',
+    );
   });
 });

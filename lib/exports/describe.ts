@@ -4,23 +4,23 @@
  */
 import type { ExportSchedule } from './api';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time/units';
+import { msg, type Message } from '../i18n/message';
 
-/** `under a minute`, `about 25 min`, `about 4 h 10 min`, `about 3 d 4 h`. */
-export function describeSpan(ms: number): string {
-  if (ms < MINUTE_MS) return 'under a minute';
-  if (ms < HOUR_MS) return `about ${Math.round(ms / MINUTE_MS)} min`;
+/** `under a minute`, `about 25 min`, `about 4 h 10 min`, `about 3 d 4 h` (`約4時間10分` in Japanese). */
+export function describeSpan(ms: number): Message {
+  if (ms < MINUTE_MS) return msg('exports.span.underMinute');
+  if (ms < HOUR_MS) return msg('exports.span.about', { d: 0, h: 0, min: Math.round(ms / MINUTE_MS) });
   if (ms < DAY_MS) {
     const h = Math.floor(ms / HOUR_MS);
     const m = Math.round((ms - h * HOUR_MS) / MINUTE_MS / 5) * 5;
-    return m === 0 ? `about ${h} h` : m === 60 ? `about ${h + 1} h` : `about ${h} h ${m} min`;
+    return m === 60
+      ? msg('exports.span.about', { d: 0, h: h + 1, min: 0 })
+      : msg('exports.span.about', { d: 0, h, min: m });
   }
   const d = Math.floor(ms / DAY_MS);
   const h = Math.round((ms - d * DAY_MS) / HOUR_MS);
-  return h === 0 ? `about ${d} d` : h === 24 ? `about ${d + 1} d` : `about ${d} d ${h} h`;
+  return h === 24 ? msg('exports.span.about', { d: d + 1, h: 0, min: 0 }) : msg('exports.span.about', { d, h, min: 0 });
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Where an export that makes no call reads its records from. */
 export interface ReadWithoutCalls {
@@ -30,37 +30,33 @@ export interface ReadWithoutCalls {
   local: boolean;
 }
 
-function withoutCalls({ pagesCached, local }: ReadWithoutCalls): string {
-  if (pagesCached > 0 && local) return 'No upstream call: read from the local history and pages already cached.';
-  if (pagesCached > 0) return 'No upstream call: every page is already cached.';
-  return local ? 'No upstream call: read from the local history.' : 'No upstream call.';
-}
-
-/** "42 calls: about 6 h at 7 calls an hour; 3 calls an hour are kept for interactive use." */
-export function describeSchedule(s: ExportSchedule, windowsUnknown: number, read: ReadWithoutCalls): string {
-  const atLeast = windowsUnknown > 0 ? 'at least ' : '';
-  const unknown =
-    windowsUnknown > 0
-      ? ` The size of ${plural(windowsUnknown, 'window')} is not known until ${windowsUnknown === 1 ? 'its' : 'their'} first page is read; each may cost more.`
-      : '';
-  if (s.calls === 0 && windowsUnknown === 0) return withoutCalls(read);
-  if (s.finishAt === null || s.durationMs === null) {
-    return sentence(
-      `${atLeast}${plural(s.calls, 'call')}: they cannot go, because the ${s.reserve} calls kept for interactive use take every call of a window (lower UPSTREAM_BACKGROUND_RESERVE).`,
-    );
-  }
-  const ahead = s.callsAhead > 0 ? ` ${plural(s.callsAhead, 'call')} of earlier exports go first.` : '';
-  if (s.fitsNow)
-    return sentence(`${atLeast}${plural(s.calls, 'call')}, free right now: ready in a few seconds.${unknown}`);
+/**
+ * "42 calls: about 6 h at 7 calls an hour; 3 calls an hour are kept for interactive use.", as
+ * Words by key (messages/<locale>/exports.json `schedule`).
+ */
+export function describeSchedule(s: ExportSchedule, windowsUnknown: number, read: ReadWithoutCalls): Message {
+  const atLeast = windowsUnknown > 0 ? 'yes' : 'no';
+  const unknown = windowsUnknown > 0 ? msg('exports.schedule.unknown', { windows: windowsUnknown }) : '';
+  if (s.calls === 0 && windowsUnknown === 0)
+    return msg('exports.schedule.noCall', {
+      cached: read.pagesCached > 0 ? 'yes' : 'no',
+      local: read.local ? 'yes' : 'no',
+    });
+  if (s.finishAt === null || s.durationMs === null)
+    return msg('exports.schedule.cannot', { atLeast, calls: s.calls, reserve: s.reserve });
+  if (s.fitsNow) return msg('exports.schedule.fitsNow', { atLeast, calls: s.calls, unknown });
   const total = s.calls + s.callsAhead;
   // The window that sets the pace: the minute's when the hour's allows more than 60 minutes of it.
-  const pace = s.perMinute * 60 < s.perHour ? `${s.perMinute} calls a minute` : `${s.perHour} calls an hour`;
-  const rate = total > s.perDay ? `${pace} and ${s.perDay} a day` : pace;
-  const kept =
-    s.reserve > 0
-      ? `; ${plural(s.reserve, 'call')} an hour ${s.reserve === 1 ? 'is' : 'are'} kept for interactive use`
-      : '';
-  return sentence(
-    `${atLeast}${plural(s.calls, 'call')}: ${describeSpan(s.durationMs)} at ${rate}${kept}.${ahead}${unknown}`,
-  );
+  const byMinute = s.perMinute * 60 < s.perHour;
+  return msg('exports.schedule.paced', {
+    atLeast,
+    calls: s.calls,
+    span: describeSpan(s.durationMs),
+    pace: byMinute ? 'minute' : 'hour',
+    rate: byMinute ? s.perMinute : s.perHour,
+    perDay: total > s.perDay ? s.perDay : 0,
+    reserve: s.reserve,
+    ahead: s.callsAhead,
+    unknown,
+  });
 }

@@ -6,6 +6,7 @@ import 'server-only';
  * the local history (exact) and the page cache (the search on screen put them there); a part
  * neither knows is counted as one call and said to be unknown.
  */
+import { msg, type Message } from '../i18n/message';
 import type { CdrFieldKey } from '../cdr/fields';
 import { MAX_PAGE, queryBody, SEARCH_MAX_RANGE_DAYS } from '../query/query';
 import { storedQueryOf } from '../query/stored';
@@ -50,11 +51,9 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
     pageSize: U,
   };
   const ranges = inSortOrder(splitRange(q.from.getTime(), q.to.getTime()), q.sortOrder);
-  const warnings: string[] = [];
+  const warnings: Message[] = [];
   if (input.frozen.requestedTo)
-    warnings.push(
-      `The range ends in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it is created.`,
-    );
+    warnings.push(msg('exports.warning.futureEstimate', { at: `${formatWallClock(q.to, q.tz)} ${q.tz}` }));
 
   const totals = {
     calls: 0,
@@ -94,9 +93,7 @@ export async function estimateExport(deps: EstimateDeps, input: EstimateInput): 
     );
   } else {
     if (ranges.length > 1)
-      warnings.push(
-        `The range is longer than the upstream's ${SEARCH_MAX_RANGE_DAYS} days: it will be read as ${ranges.length} consecutive windows and joined into one file.`,
-      );
+      warnings.push(msg('exports.warning.longRangeEstimate', { days: SEARCH_MAX_RANGE_DAYS, windows: ranges.length }));
     for (const r of ranges) {
       const plan = await planFor(deps.local, jobLike, r);
       const pieces = plan.kind === 'upstream' ? [plan.piece] : plan.kind === 'local-only' ? [] : plan.pieces;
@@ -176,7 +173,7 @@ async function upstreamPiece(
   jobLike: JobLike,
   r: TimeRange,
   wholeRange: boolean,
-  warnings: string[],
+  warnings: Message[],
 ): Promise<PieceEstimate> {
   const now = deps.now();
   const q = input.frozen.query;
@@ -203,8 +200,8 @@ async function upstreamPiece(
     const label = `${formatWallClock(new Date(r.from), q.tz)} \u2013 ${formatWallClock(new Date(r.to), q.tz)}`;
     warnings.push(
       parts
-        ? `The window ${label} holds more than the upstream's ${MAX_PAGE} pages: it will be split into about ${parts.length} narrower windows.`
-        : `The window ${label} holds more records than the upstream can reach.`,
+        ? msg('exports.warning.deepWindow', { window: label, pages: MAX_PAGE, parts: parts.length })
+        : msg('exports.warning.unreachable', { window: label }),
     );
   }
   let cached = 0;

@@ -8,6 +8,7 @@
  * Then `freezeRange` (the export service's) fixes the end: a range that ends in the future ends
  * "now", so the records an export reads cannot move under it while it runs.
  */
+import { msg, type Message } from '../i18n/message';
 import type { CdrFieldKey } from '../cdr/fields';
 import { parseColumns } from '../csv/csv-format';
 import { readJsonBody } from '../http/body-limit';
@@ -40,13 +41,12 @@ function columnsOf(raw: unknown, errors: FieldErrors): CdrFieldKey[] {
   else if (typeof raw === 'string') text = raw;
   else if (Array.isArray(raw) && raw.every((c) => typeof c === 'string')) {
     if (raw.length === 0) {
-      errors.columns = 'Choose at least one column, or leave columns out (or send "all") for all of them.';
+      errors.columns = msg('query.request.noColumns');
       return [];
     }
     text = raw.join(',');
   } else {
-    errors.columns =
-      'columns must be "all", an array of field names (e.g. ["trx_id", "date_received"]) or a comma-separated string.';
+    errors.columns = msg('query.request.columnsType');
     return [];
   }
   const parsed = parseColumns(text);
@@ -63,7 +63,7 @@ export function parseExportRequest(body: unknown, sessionEnterpriseId: string | 
     return {
       ok: false,
       errors: {
-        body: 'The body must be a JSON object with the query\u2019s parameters, e.g. {"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}.',
+        body: msg('query.request.notObject', { example: EXPORT_BODY_EXAMPLE }),
       },
     };
   }
@@ -71,13 +71,13 @@ export function parseExportRequest(body: unknown, sessionEnterpriseId: string | 
   const errors = noFieldErrors();
   for (const key of Object.keys(input)) {
     if (!KNOWN_KEYS.has(key))
-      errors[key] =
-        `Unknown parameter "${key.slice(0, 40)}". Use the query's names (${QUERY_PARAMS.join(', ')}), plus columns, excel and dryRun.`;
+      errors[key] = msg('query.request.unknownKey', { name: key.slice(0, 40), names: QUERY_PARAMS.join(', ') });
   }
   const dryRun = input.dryRun;
-  if (dryRun !== undefined && typeof dryRun !== 'boolean') errors.dryRun = 'dryRun must be true or false.';
+  if (dryRun !== undefined && typeof dryRun !== 'boolean')
+    errors.dryRun = msg('query.request.boolean', { name: 'dryRun' });
   const excel = input.excel;
-  if (excel !== undefined && typeof excel !== 'boolean') errors.excel = 'excel must be true or false.';
+  if (excel !== undefined && typeof excel !== 'boolean') errors.excel = msg('query.request.boolean', { name: 'excel' });
   const columns = columnsOf(input.columns, errors);
   const parsed = parseQuery(input, { maxRangeDays: EXPORT_MAX_RANGE_DAYS, sessionEnterpriseId });
   if (!parsed.ok) Object.assign(errors, parsed.errors);
@@ -88,7 +88,7 @@ export function parseExportRequest(body: unknown, sessionEnterpriseId: string | 
 
 /** The query's parameters and a list of columns fit in far less; a larger body is not an export request. */
 const EXPORT_BODY_LIMIT = 16 * 1024;
-const EXPORT_BODY_HINT = 'Send only the query\u2019s parameters, `columns` and `dryRun` as JSON.';
+const EXPORT_BODY_HINT = msg('query.request.bodyHint');
 const EXPORT_BODY_EXAMPLE = '{"date-from": "2026-11-01 00:00:00", "date-to": "2026-11-08 00:00:00"}';
 
 /** POST /api/exports's reader: its JSON body (read under the limit), parsed for the signed-in session. */
@@ -111,11 +111,11 @@ export interface FrozenQuery {
 export function freezeRange(
   query: QuerySelection,
   now: number,
-): { ok: true; frozen: FrozenQuery } | { ok: false; error: string } {
+): { ok: true; frozen: FrozenQuery } | { ok: false; error: Message } {
   const nowSecond = Math.floor(now / 1000) * 1000;
   if (query.to.getTime() <= nowSecond) return { ok: true, frozen: { query, requestedTo: null } };
   if (query.from.getTime() >= nowSecond) {
-    return { ok: false, error: 'The range starts in the future: there is nothing to export yet.' };
+    return { ok: false, error: msg('query.request.nothingYet') };
   }
   return { ok: true, frozen: { query: { ...query, to: new Date(nowSecond) }, requestedTo: query.to } };
 }

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isActiveExportState, type ExportEstimate, type ExportJob } from './api';
 import type { Config } from '../config';
+import type { Role } from '../team';
+import { roleNeeded } from '../team/server';
 import { scopeOf } from '../history';
 import { csvFileName } from '../csv/file-name';
 import { InvalidInputError } from '../errors/invalid-input';
@@ -28,8 +30,19 @@ import { routeNewJob, type LocalReadDeps } from './local-windows';
 import { presentJob } from './present-job';
 import type { ExportRunner } from './runner';
 
-/** The signed-in account an export belongs to (its session renews the upstream token). */
-export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & { sid: string };
+/**
+ * The signed-in account an export belongs to (its session renews the upstream token), and in team
+ * mode the person asking: who they are, whether they see everyone's exports (an admin) and whether
+ * they see personal data masked (their files are written masked, and they get no file that is not).
+ */
+export type ExportAccount = Pick<UpstreamAccount, 'apiKey' | 'enterpriseId'> & {
+  sid: string;
+  requester?: { person: string; role: Role; seesAll: boolean; masked: boolean };
+};
+
+/** Whether the person may see the job at all: a personal session or an admin sees every one of the account's. */
+const visibleTo = (account: ExportAccount, job: ExportJobRecord): boolean =>
+  !account.requester || account.requester.seesAll || job.person === account.requester.person;
 
 /**
  * Whose an export is: the account that asked, its API key and its enterprise (the local history's
@@ -79,10 +92,8 @@ export class ExportService {
   /** The account's job; one past its retention is gone, whether or not the pruner (every few minutes) has deleted it yet. */
   private async ownJob(account: ExportAccount, id: string): Promise<ExportJobRecord> {
     const job = await this.deps.store.getJobFor(id, ownerOf(account));
-    if (!job || isExpired(job, this.deps.now()))
-      throw notFound(
-        `No export ${id.slice(0, 64)} belongs to your account (finished exports are deleted after their retention).`,
-      );
+    if (!job || isExpired(job, this.deps.now()) || !visibleTo(account, job))
+      throw notFound(msg('problems.exports.notYours', { id: id.slice(0, 64) }));
     return job;
   }
 
@@ -117,6 +128,8 @@ export class ExportService {
       pageSize: (await this.deps.pageSizes.state()).size,
       now,
     });
+    if (account.requester) job.person = account.requester.person;
+    if (account.requester?.masked) job.masked = true;
     await routeNewJob(this.deps.local, job);
     const { MAX_ACTIVE_EXPORTS: maxActive, EXPORT_MAX_BYTES_PER_ACCOUNT: maxBytes } = this.deps.config;
     const admission = await this.deps.store.insertJobWithin(job, ownerOf(account), { maxActive, maxBytes });
@@ -139,7 +152,9 @@ export class ExportService {
     // Someone of this account is here: a job waiting for a sign-in may go on now.
     if (active.length > 0) this.deps.runner.kick();
     const now = this.deps.now();
-    const jobs = (await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).filter((job) => !isExpired(job, now));
+    const jobs = (await this.deps.store.listJobs(ownerOf(account), LIST_LIMIT)).filter(
+      (job) => !isExpired(job, now) && visibleTo(account, job),
+    );
     return Promise.all(jobs.map((job) => this.present(job, active)));
   }
 
@@ -170,7 +185,7 @@ export class ExportService {
       finishedAt: now,
       expiresAt: retentionEnd(now, this.deps.config),
       waitingUntil: null,
-      message: 'Cancelled.',
+      message: msg('exports.job.cancelled'),
     } satisfies Partial<ExportJobRecord>);
     await store.saveJob(job);
     await store.deleteRows(job.id);
@@ -183,19 +198,24 @@ export class ExportService {
   /** The finished file of a job: a stream of its bytes (one chunk in memory at a time), its name and size. */
   async file(account: ExportAccount, id: string): Promise<{ stream: Readable; fileName: string; bytes: number }> {
     const job = await this.ownJob(account, id);
+    // Written in clear for an admin: not for someone who sees personal data masked (an admin since demoted).
+    if (account.requester?.masked && !job.masked)
+      throw roleNeeded('admin', account.requester.role, msg('team.problems.roleNeeded.whatClearFile'));
     if (job.state !== 'done') {
       throw new ProblemError({
         type: '/problems/export-not-ready',
-        title: 'The export has no file yet',
+        title: msg('problems.exports.notReady.title'),
         status: 409,
-        detail:
+        detail: msg(
           job.state === 'failed' || job.state === 'cancelled'
-            ? `The export is ${job.state}: it has no file.`
-            : `The export is ${job.state}; its file is ready when it is done.`,
+            ? 'problems.exports.notReady.ended'
+            : 'problems.exports.notReady.pending',
+          { state: job.state },
+        ),
       });
     }
     const [bytes, stream] = await Promise.all([this.deps.files.size(job.id), this.deps.files.read(job.id)]);
-    if (bytes === null || !stream) throw notFound('The export\u2019s file is gone (deleted after its retention).');
+    if (bytes === null || !stream) throw notFound(msg('problems.exports.fileGone'));
     return { stream, fileName: job.fileName, bytes };
   }
 }

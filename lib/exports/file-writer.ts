@@ -21,22 +21,28 @@ import type { ExportFileStore } from './file-store';
 import type { ExportJobStore } from './job-store';
 import type { ExportJobRecord, StoredRow } from './job-row';
 import { rezoneTimestamp } from '../time/zones';
+import { maskRecord } from '../team';
 
 /** Records per turn of the event loop. */
 const BATCH = 250;
 
-/** A record's line of the job's file: its columns, its timestamps in the job's zone. */
+/**
+ * A record's line of the job's file: its columns, its timestamps in the job's zone; for a job of a
+ * role that sees personal data masked, the record through the masking rule first (every line, the
+ * older rows made at the end included).
+ */
 function lineMaker(job: ExportJobRecord): (record: Readonly<Record<string, unknown>>) => string {
   const rezone = (v: unknown) => (typeof v === 'string' ? rezoneTimestamp(v, job.query.tz) : v);
   const rewrites = Object.fromEntries(
     job.columns.filter((c) => (TIMESTAMP_FIELDS as readonly string[]).includes(c)).map((c) => [c, rezone]),
   );
-  return csvLineWriter(job.columns, job.excel === true, rewrites);
+  const line = csvLineWriter(job.columns, job.excel === true, rewrites);
+  return job.masked ? (record) => line(maskRecord(record)) : line;
 }
 
 /** The job's rows for records just read: trx_id (for de-duplication), received time, and what the file needs of it. */
 export function storedRows(job: ExportJobRecord, cdrs: readonly Cdr[]): StoredRow[] {
-  const line = job.rowFormat === 'csv-line' ? lineMaker(job) : jsonOfColumns(job.columns);
+  const line = job.rowFormat === 'csv-line' ? lineMaker(job) : jsonOfColumns(job.columns, job.masked === true);
   return cdrs.map((cdr) => ({
     trxId: cdr.trx_id.toLowerCase(),
     receivedMs: receivedMs(cdr),
@@ -44,11 +50,12 @@ export function storedRows(job: ExportJobRecord, cdrs: readonly Cdr[]): StoredRo
   }));
 }
 
-/** The row of a job made before `rowFormat`: only its columns, as JSON. */
-function jsonOfColumns(columns: readonly CdrFieldKey[]): (record: Record<string, unknown>) => string {
+/** The row of a job made before `rowFormat`: only its columns, as JSON (masked for a masked job: nothing is stored in clear for it). */
+function jsonOfColumns(columns: readonly CdrFieldKey[], masked = false): (record: Record<string, unknown>) => string {
   return (record) => {
+    const source = masked ? maskRecord(record) : record;
     const picked: Record<string, unknown> = {};
-    for (const key of columns) picked[key] = record[key];
+    for (const key of columns) picked[key] = source[key];
     return JSON.stringify(picked);
   };
 }

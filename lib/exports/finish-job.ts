@@ -5,6 +5,7 @@ import 'server-only';
  * the job says done, so a crash in between simply writes the file again. Then, with the file ready,
  * the records of the pages it gave the dashboard's cache are indexed by trx_id.
  */
+import { msg } from '../i18n/message';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { ExportFileStore } from './file-store';
@@ -48,9 +49,7 @@ export async function finishJob(deps: FinishDeps, job: ExportJobRecord, signal?:
     overlapDuplicates: current.overlapDuplicates,
   });
   if (current.duplicates > 0) {
-    warnings.unshift(
-      `${current.duplicates.toLocaleString('en-US')} records came more than once (window boundaries or pages that shifted) and are written once.`,
-    );
+    warnings.unshift(msg('exports.warning.duplicates', { count: current.duplicates }));
   }
   const now = deps.now();
   Object.assign(current, {

@@ -1,3 +1,5 @@
+import { msg, type Message } from '../i18n/message';
+import { translate } from '../i18n/translate';
 import 'server-only';
 /**
  * Whose calls an export makes: the job's API key, its upstream token renewed with the secret of a
@@ -12,8 +14,8 @@ export const SIGN_IN_MESSAGE =
 
 /** The session's secret cannot be used: only a session signed in from now on can help. */
 export class SignInNeededError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly words: Message) {
+    super(translate('en', words));
     this.name = 'SignInNeededError';
   }
 }
@@ -30,10 +32,7 @@ export async function accountFor(deps: StepDeps, job: ExportJobRecord): Promise<
     enterpriseId: job.enterpriseId,
     credentials: async () => {
       const secret = deps.secretOf(entry);
-      if (secret === null)
-        throw new SignInNeededError(
-          'The stored secret cannot be opened (the server secret changed?); sign in again to continue.',
-        );
+      if (secret === null) throw new SignInNeededError(msg('exports.job.secretUnreadable'));
       return { apiKey: job.account, secret };
     },
   };

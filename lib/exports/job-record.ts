@@ -1,6 +1,7 @@
 /**
  * Building a job from a request, and reading what is left of it. Pure: no store, no clock.
  */
+import { msg } from '../i18n/message';
 import type { CdrFieldKey } from '../cdr/fields';
 import { SEARCH_MAX_RANGE_DAYS } from '../query/query';
 import { storedQueryOf } from '../query/stored';
@@ -79,14 +80,10 @@ export function createJobRecord(input: NewJobInput): ExportJobRecord {
   const ranges = inSortOrder(splitRange(job.query.from, job.query.to), q.sortOrder);
   job.windows = ranges.map((r) => newWindow(job, r));
   if (ranges.length > 1) {
-    job.warnings.push(
-      `The range is longer than the upstream's ${SEARCH_MAX_RANGE_DAYS} days: it is read as ${ranges.length} consecutive windows and joined into one file.`,
-    );
+    job.warnings.push(msg('exports.warning.longRange', { days: SEARCH_MAX_RANGE_DAYS, windows: ranges.length }));
   }
   if (input.frozen.requestedTo) {
-    job.warnings.push(
-      `The range ended in the future: the export reads up to ${formatWallClock(q.to, q.tz)} ${q.tz}, when it was created.`,
-    );
+    job.warnings.push(msg('exports.warning.future', { at: `${formatWallClock(q.to, q.tz)} ${q.tz}` }));
   }
   return job;
 }

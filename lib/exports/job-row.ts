@@ -1,3 +1,4 @@
+import type { Words } from '../i18n/message';
 import 'server-only';
 /**
  * An export job as the store keeps it (lib/exports/job-store.ts): its frozen query, its windows and
@@ -33,6 +34,13 @@ export interface ExportJobRecord {
   /** The session that created it (its vault entry renews the upstream token). */
   sid: string;
   enterpriseId: string | null;
+  /** The team person who asked for it (lib/team): only they and admins see it. Absent for a personal session's. */
+  person?: string;
+  /**
+   * Written for a role that sees personal data masked: every line of the file through the masking
+   * rule (lib/team/masking.ts), and nobody who sees it masked may download one that is not.
+   */
+  masked?: true;
   state: ExportState;
   createdAt: number;
   updatedAt: number;
@@ -64,8 +72,9 @@ export interface ExportJobRecord {
    * upstream's Retry-After, a failure's backoff), or a job stored before this field.
    */
   waitingFor?: 'quota';
-  message: string | null;
-  warnings: string[];
+  /** Words by key (a job stored before them holds English text, shown as it is). */
+  message: Words | null;
+  warnings: Words[];
   callsSpent: number;
   pagesCached: number;
   /** Records read from the local history (no call); absent in jobs stored before it existed. */

@@ -7,6 +7,8 @@ import 'server-only';
 import type { ExportJobRecord } from './job-row';
 import { retentionEnd } from './job-record';
 import { formatWallClock } from '../time/zones';
+import type { Words } from '../i18n/message';
+import { translate } from '../i18n/translate';
 import type { StepDeps, StepOutcome } from './step-deps';
 
 /** An instant as the job's person reads it: in the export's zone. */
@@ -23,14 +25,14 @@ export async function wait(
   deps: StepDeps,
   job: ExportJobRecord,
   until: number | null,
-  message: string,
+  message: Words,
   waitingFor?: 'quota',
 ): Promise<StepOutcome> {
   await save(deps, job, { state: 'waiting', waitingUntil: until, message, waitingFor });
   return { next: 'wait', until };
 }
 
-export async function fail(deps: StepDeps, job: ExportJobRecord, message: string): Promise<StepOutcome> {
+export async function fail(deps: StepDeps, job: ExportJobRecord, message: Words): Promise<StepOutcome> {
   const now = deps.now();
   await save(deps, job, {
     state: 'failed',
@@ -40,6 +42,6 @@ export async function fail(deps: StepDeps, job: ExportJobRecord, message: string
     expiresAt: retentionEnd(now, deps.config),
   });
   await deps.store.deleteRows(job.id);
-  deps.log.warn('export.failed', { job: job.id, account: job.account, reason: message });
+  deps.log.warn('export.failed', { job: job.id, account: job.account, reason: translate('en', message) });
   return { next: 'stop' };
 }

@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { etaText, progressPercent, progressText, queryText, sizeText, stateText } from './job-words';
+import { translate } from '../i18n/translate';
+import type { Locale } from '../i18n/locales';
+import * as words from './job-words';
+import { progressPercent, sizeText } from './job-words';
+
+/** The words as a reader of `locale` reads them (English unless said). */
+const stateText = (j: ExportJob, locale: Locale = 'en') => translate(locale, words.stateText(j, locale));
+const progressText = (j: ExportJob, locale: Locale = 'en') => translate(locale, words.progressText(j));
+const etaText = (j: ExportJob, now: number, locale: Locale = 'en') => {
+  const eta = words.etaText(j, now, locale);
+  return eta && translate(locale, eta);
+};
+const queryText = (j: ExportJob, locale: Locale = 'en') =>
+  words
+    .queryText(j, locale)
+    .map((w) => translate(locale, w))
+    .join(' \u00b7 ');
 import type { ExportJob } from './api';
 
 const NOW = Date.parse('2026-11-20T03:00:00Z');
@@ -83,5 +99,15 @@ describe('job words', () => {
     );
     expect(sizeText(512)).toBe('512 B');
     expect(sizeText(12_900_000)).toBe('12.3 MB');
+  });
+
+  it('says the same in Japanese, times as Japanese readers write them', () => {
+    expect(stateText(job({ state: 'waiting', waitingUntil: '2026-11-20T05:30:00.000Z' }), 'ja')).toBe(
+      '呼び出し上限のため 2026/11/20 14:30 JST まで待機中',
+    );
+    expect(progressText(job(), 'ja')).toBe('5,000件中1,234件');
+    expect(queryText(job(), 'ja')).toBe(
+      '2026/11/01 00:00 \u2013 2026/11/08 00:00 JST \u00b7 配信ステータス DELIVRD \u00b7 新しい順',
+    );
   });
 });

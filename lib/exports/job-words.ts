@@ -1,34 +1,40 @@
 /**
- * How an export job reads on the exports page and in the button's dialog. Browser-safe and pure
- * (the clock is passed in), so the words are tested once and shown the same everywhere.
+ * How an export job reads on the exports page and in the button's dialog: Words by key
+ * (messages/<locale>/exports.json), said in the page's language by the component. Browser-safe and
+ * pure (the clock is passed in), so the words are tested once and shown the same everywhere. The
+ * times are written as the reader's language writes them, in the job's zone.
  */
+import type { Locale } from '../i18n/locales';
+import { msg, type Message } from '../i18n/message';
 import { FILTERS } from '../query/filters';
 import { selectionOfBody } from '../query/query';
 import { formatWallMinute, type Zone } from '../time/zones';
 import { describeSpan } from './describe';
 import type { ExportJob } from './api';
 
-function clock(iso: string, tz: Zone): string {
-  return `${formatWallMinute(new Date(iso), tz)} ${tz}`;
+/** `2026-11-20 14:30 JST`; `2026/11/20 14:30 JST` in Japanese. */
+export function clock(instant: Date | string, tz: Zone, locale: Locale = 'en'): string {
+  const wall = formatWallMinute(typeof instant === 'string' ? new Date(instant) : instant, tz);
+  return `${locale === 'ja' ? wall.replace(/^(\d{4})-(\d{2})-(\d{2})/, '$1/$2/$3') : wall} ${tz}`;
 }
 
 /** "Queued", "Running", "Waiting for quota until 2026-11-20 14:30 JST", "Done", … */
-export function stateText(job: ExportJob): string {
+export function stateText(job: ExportJob, locale: Locale = 'en'): Message {
   switch (job.state) {
     case 'queued':
-      return job.schedule && job.schedule.callsAhead > 0 ? 'Queued behind earlier exports' : 'Queued';
+      return msg(job.schedule && job.schedule.callsAhead > 0 ? 'exports.state.queuedBehind' : 'exports.state.queued');
     case 'running':
-      return 'Running';
+      return msg('exports.state.running');
     case 'waiting':
       return job.waitingUntil
-        ? `Waiting for quota until ${clock(job.waitingUntil, job.query.tz)}`
-        : 'Waiting for a sign-in';
+        ? msg('exports.state.waitingUntil', { at: clock(job.waitingUntil, job.query.tz, locale) })
+        : msg('exports.state.waitingSignIn');
     case 'done':
-      return 'Done';
+      return msg('exports.state.done');
     case 'failed':
-      return 'Failed';
+      return msg('exports.state.failed');
     case 'cancelled':
-      return 'Cancelled';
+      return msg('exports.state.cancelled');
   }
 }
 
@@ -42,36 +48,49 @@ export function progressPercent(job: ExportJob): number | null {
 }
 
 /** "1,234 of 5,000 records" (or "1,234 records so far" while the total is unknown). */
-export function progressText(job: ExportJob): string {
-  const fetched = job.progress.recordsFetched.toLocaleString('en-US');
+export function progressText(job: ExportJob): Message {
+  const fetched = job.progress.recordsFetched;
   const total = job.progress.totalExpected;
-  if (job.state === 'done') return `${fetched} records`;
-  return total === null ? `${fetched} records so far` : `${fetched} of ${total.toLocaleString('en-US')} records`;
+  if (job.state === 'done') return msg('exports.progress.done', { fetched });
+  return total === null ? msg('exports.progress.soFar', { fetched }) : msg('exports.progress.of', { fetched, total });
 }
 
 /** "about 2 h (by 2026-11-20 14:30 JST)", "any moment", or null when nothing is left to estimate. */
-export function etaText(job: ExportJob, nowMs: number): string | null {
+export function etaText(job: ExportJob, nowMs: number, locale: Locale = 'en'): Message | null {
   const s = job.schedule;
   if (!s) return null;
-  if (s.finishAt === null) return 'never at the current limits';
+  if (s.finishAt === null) return msg('exports.eta.never');
   const left = Date.parse(s.finishAt) - nowMs;
-  if (left < 60_000) return 'any moment';
-  const unknown = job.progress.windows.some((w) => w.totalFound === null) ? 'at least ' : '';
-  return `${unknown}${describeSpan(left)} (by ${clock(s.finishAt, job.query.tz)})`;
+  if (left < 60_000) return msg('exports.eta.anyMoment');
+  return msg('exports.eta.by', {
+    atLeast: job.progress.windows.some((w) => w.totalFound === null) ? 'yes' : 'no',
+    span: describeSpan(left),
+    at: clock(s.finishAt, job.query.tz, locale),
+  });
 }
 
-/** "2026-11-01 00:00 – 2026-11-08 00:00 JST · status DELIVRD · newest first". */
-export function queryText(job: ExportJob): string {
+/**
+ * "2026-11-01 00:00 – 2026-11-08 00:00 JST", "Status DELIVRD", "newest first": the parts a card's
+ * title joins with " · ".
+ */
+export function queryText(job: ExportJob, locale: Locale = 'en'): Message[] {
   const q = selectionOfBody(job.query);
   // Never for a job this dashboard answered (it wrote the body from a parsed query): its range as sent.
-  if (!q) return `${job.query['date-from']} \u2013 ${job.query['date-to']} ${job.query.tz}`;
-  const parts = [`${formatWallMinute(q.from, q.tz)} \u2013 ${formatWallMinute(q.to, q.tz)} ${q.tz}`];
+  if (!q)
+    return [msg('exports.query.range', { from: job.query['date-from'], to: job.query['date-to'], tz: job.query.tz })];
+  const parts = [
+    msg('exports.query.range', {
+      from: clock(q.from, q.tz, locale).slice(0, -4),
+      to: clock(q.to, q.tz, locale).slice(0, -4),
+      tz: q.tz,
+    }),
+  ];
   for (const def of FILTERS) {
     const v = q.filters[def.param];
-    if (v) parts.push(`${def.label} ${v}`);
+    if (v) parts.push(msg('exports.query.filter', { label: msg(`fields.filter.${def.param}.label`), value: v }));
   }
-  parts.push(q.sortOrder === 'desc' ? 'newest first' : 'oldest first');
-  return parts.join(' \u00b7 ');
+  parts.push(msg('exports.query.order', { order: q.sortOrder }));
+  return parts;
 }
 
 /** "12.3 MB". */

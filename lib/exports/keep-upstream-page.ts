@@ -6,6 +6,7 @@ import 'server-only';
  * one is given to the dashboard's cache too, after the export's own record, while the next call is
  * in flight (later-writes.ts).
  */
+import { msg } from '../i18n/message';
 import type { ResultPage } from '../cdr/schema';
 import { pageFault } from '../query/ranges';
 import type { ExportJobRecord, StoredWindow } from './job-row';
@@ -58,7 +59,7 @@ export async function keepPage(
       return signal?.aborted ? { next: 'stop' } : { next: 'continue' };
     }
     current.warnings.push(
-      `Window ${windowLabel(w, current.query.tz)}: ${fault}, asked ${MAX_PAGE_REREADS + 1} times; kept as sent.`,
+      msg('exports.warning.reread', { window: windowLabel(w, current.query.tz), fault, times: MAX_PAGE_REREADS + 1 }),
     );
   }
   // The export's own record first, before the next call: a crash after it never pays for this

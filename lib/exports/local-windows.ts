@@ -11,6 +11,7 @@ import 'server-only';
  *    order; the parts not held are named in the job's warnings.
  * Windows already started keep their source: a page bought upstream is never read twice.
  */
+import { msg, type Message } from '../i18n/message';
 import type { Cdr } from '../cdr/schema';
 import { localSearchOf } from '../history/server';
 import { scopeOf } from '../history';
@@ -126,16 +127,15 @@ export async function readLocalBatch(deps: LocalReadDeps, job: ExportJobRecord, 
   return bodies.map((b) => JSON.parse(b) as Cdr);
 }
 
-export function uncoveredWarning(gaps: readonly TimeRange[], job: Pick<ExportJobRecord, 'query'>): string {
-  const list = gaps.map((g) => windowLabel(g, job.query.tz)).join('; ');
-  return `Free text, the local filters and other orders search only days copied to the local history. Not searched (not copied yet): ${list}.`;
+export function uncoveredWarning(gaps: readonly TimeRange[], job: Pick<ExportJobRecord, 'query'>): Message {
+  return msg('exports.warning.uncovered', { list: gaps.map((g) => windowLabel(g, job.query.tz)).join('; ') });
 }
 
-export function nothingHeldMessage(job: Pick<ExportJobRecord, 'query'>): string {
+export function nothingHeldMessage(job: Pick<ExportJobRecord, 'query'>): Message {
   const { from, to, tz } = job.query;
-  return (
-    `Free text, the local filters and other orders search only days copied to the local history, and none of ` +
-    `${formatWallClock(new Date(from), tz)} \u2013 ${formatWallClock(new Date(to), tz)} ${tz} is copied yet. ` +
-    'Start the local history on the History page, or remove those filters to read the upstream.'
-  );
+  return msg('exports.warning.nothingHeld', {
+    from: formatWallClock(new Date(from), tz),
+    to: formatWallClock(new Date(to), tz),
+    tz,
+  });
 }

@@ -34,11 +34,24 @@ import type { Zone } from '../time/zones';
 import { createTokenKeeper } from '../upstream/token-keeper';
 import { createUpstreamClient } from '../upstream/report-api-client';
 import { estimateExport } from './estimate';
+import { translate } from '../i18n/translate';
 import { freezeRange, parseExportRequest } from './export-request';
 import { createJobRecord, windowBase } from './job-record';
 import { runJobStep } from './job-step';
 import { LaterWrites } from './later-writes';
 import { ExportRunner, type RunnerDeps } from './runner';
+
+/** A stored job as a person reads it in English: its message and warnings said (they are Words by key). */
+function inEnglish(job: ExportJobRecord): Omit<ExportJobRecord, 'message' | 'warnings'> & {
+  message: string | null;
+  warnings: string[];
+} {
+  return {
+    ...job,
+    message: job.message === null ? null : translate('en', job.message),
+    warnings: job.warnings.map((w) => translate('en', w)),
+  };
+}
 
 // The simulator's present: every range below ended before it.
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -157,7 +170,7 @@ async function jobFor(
   const parsed = parseExportRequest(body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const frozen = freezeRange(parsed.request.query, NOW);
-  if (!frozen.ok) throw new Error(frozen.error);
+  if (!frozen.ok) throw new Error(translate('en', frozen.error));
   const apiKey = opts.apiKey ?? 'demo';
   const job = createJobRecord({
     id: `job-${Math.random().toString(36).slice(2)}`,
@@ -234,7 +247,7 @@ describe('the export runner', () => {
     });
     expect(job.windows).toHaveLength(2);
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.state).toBe('done');
     const expected = expectedIds('demo', '2026-09-01 00:00:00', '2026-10-11 00:00:00', 'JST', 'asc');
     expect(expected.length).toBeGreaterThan(1000);
@@ -295,11 +308,11 @@ describe('the export runner', () => {
     expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
     // The next page as the version before stores it, the JSON of the record's columns (that
     // version keeps the job's `rowFormat` it does not know, as it keeps any field of the record).
-    const stored = (await w.store.getJob(job.id))!;
+    const stored = inEnglish((await w.store.getJob(job.id))!);
     delete stored.rowFormat;
     await w.store.saveJob(stored);
     expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
-    const after = (await w.store.getJob(job.id))!;
+    const after = inEnglish((await w.store.getJob(job.id))!);
     after.rowFormat = 'csv-line';
     await w.store.saveJob(after);
     expect((await w.store.rowBatch(job.id, 0, 1_000)).filter((r) => r.body.startsWith('{"')).length).toBe(100);
@@ -324,15 +337,15 @@ describe('the export runner', () => {
     });
     // The first life reads 5 pages, then the process "dies".
     for (let i = 0; i < 5; i++) expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
-    const mid = (await w.store.getJob(job.id))!;
+    const mid = inEnglish((await w.store.getJob(job.id))!);
     expect(mid.callsSpent).toBe(5);
     // The second life: a fresh runner, governor and token keeper over the same store and folder.
     const revived = await world({ durable: w.durable });
     const runner = new ExportRunner(revived.deps);
     runner.start();
-    await waitFor(async () => (await w.store.getJob(job.id))!.state === 'done');
+    await waitFor(async () => inEnglish((await w.store.getJob(job.id))!).state === 'done');
     await runner.stop();
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     const pages = done.windows[0]!.pagesTotal!;
     expect(done.callsSpent).toBe(pages);
     expect((await w.ledger.callsSince(0)).filter((c) => c.account === 'demo' && c.cls === 'export').length).toBe(pages);
@@ -361,7 +374,7 @@ describe('the export runner', () => {
       },
     };
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.state).toBe('done');
     const pages = done.windows[0]!.pagesTotal!;
     expect(pages).toBeGreaterThan(3);
@@ -397,7 +410,7 @@ describe('the export runner', () => {
       expiresAt: Date.now() + 60_000,
     });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.pagesCached).toBe(1);
     expect(done.callsSpent).toBe(done.windows[0]!.pagesTotal! - 1);
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(
@@ -432,7 +445,7 @@ describe('the export runner', () => {
       expiresAt: Date.now() + 60_000,
     });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.pagesCached).toBe(0);
     expect(done.callsSpent).toBe(done.windows[0]!.pagesTotal!);
     expect(done.countCheck).toMatchObject({ ok: true });
@@ -450,7 +463,7 @@ describe('the export runner', () => {
     const later = new LaterWrites();
     expect((await runJobStep(w.deps, job.id, undefined, later)).next).toBe('continue');
     // Page 1 is the export's own (stored with its progress), not yet the dashboard's.
-    expect((await w.store.getJob(job.id))!.windows[0]!.pagesDone).toBe(1);
+    expect(inEnglish((await w.store.getJob(job.id))!).windows[0]!.pagesDone).toBe(1);
     expect(await w.cache.getPage('demo', key, 'desc', 1)).toBeNull();
     expect((await runJobStep(w.deps, job.id, undefined, later)).next).toBe('continue');
     expect(await w.cache.getPage('demo', key, 'desc', 1)).toMatchObject({ page: 1, sortOrder: 'desc' });
@@ -458,9 +471,9 @@ describe('the export runner', () => {
     // The runner leaves every page to the dashboard by the time the job is done.
     const runner = new ExportRunner(w.deps);
     runner.start();
-    await waitFor(async () => (await w.store.getJob(job.id))!.state === 'done');
+    await waitFor(async () => inEnglish((await w.store.getJob(job.id))!).state === 'done');
     await runner.stop();
-    const pages = (await w.store.getJob(job.id))!.windows[0]!.pagesTotal!;
+    const pages = inEnglish((await w.store.getJob(job.id))!).windows[0]!.pagesTotal!;
     expect(pages).toBeGreaterThan(2);
     for (let page = 1; page <= pages; page++)
       expect(await w.cache.getPage('demo', key, 'desc', page), `page ${page}`).not.toBeNull();
@@ -482,7 +495,7 @@ describe('the export runner', () => {
     const expected = expectedIds('demo', '2026-10-01 00:00:00', '2026-10-09 12:00:00', 'UTC', 'asc');
     expect(expected.length).toBeGreaterThan(1000);
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.windows.some((x) => x.state === 'split')).toBe(true);
     expect(done.warnings.join(' ')).toMatch(/narrower windows/);
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
@@ -506,7 +519,7 @@ describe('the export runner', () => {
     const { w, freesAt } = await hourUsedUp();
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive(w, job.id)).toBe('wait');
-    const waiting = (await w.store.getJob(job.id))!;
+    const waiting = inEnglish((await w.store.getJob(job.id))!);
     expect(waiting.state).toBe('waiting');
     expect(waiting.waitingUntil).toBe(freesAt);
     expect(waiting.message).toMatch(/Waiting for quota until/);
@@ -517,7 +530,7 @@ describe('the export runner', () => {
     const { w: tight } = await hourUsedUp();
     const job = await jobFor(tight, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-01 06:00:00' });
     expect(await drive(tight, job.id)).toBe('wait');
-    const waiting = (await tight.store.getJob(job.id))!;
+    const waiting = inEnglish((await tight.store.getJob(job.id))!);
     expect(waiting).toMatchObject({ state: 'waiting', waitingFor: 'quota' });
     expect(waiting.waitingUntil! - Date.now()).toBeGreaterThan(5 * 60_000);
 
@@ -534,7 +547,7 @@ describe('the export runner', () => {
     const w = await world();
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive(w, job.id)).toBe('wait');
-    expect(await w.store.getJob(job.id)).toMatchObject({
+    expect(inEnglish((await w.store.getJob(job.id))!)).toMatchObject({
       state: 'waiting',
       waitingUntil: null,
       message: expect.stringMatching(/^Sign in again to continue/),
@@ -542,7 +555,7 @@ describe('the export runner', () => {
     // Another session of the same API key (not the one that created the job) will do.
     await signIn(w, 'demo', 'another-session');
     expect(await drive(w, job.id)).toBe('stop');
-    expect((await w.store.getJob(job.id))!.state).toBe('done');
+    expect(inEnglish((await w.store.getJob(job.id))!).state).toBe('done');
   });
 
   it('retries a failing upstream with backoff, then succeeds', async () => {
@@ -555,7 +568,7 @@ describe('the export runner', () => {
     } finally {
       sim.clearFaults();
     }
-    const waiting = (await w.store.getJob(job.id))!;
+    const waiting = inEnglish((await w.store.getJob(job.id))!);
     expect(waiting).toMatchObject({
       state: 'waiting',
       failures: 1,
@@ -564,7 +577,7 @@ describe('the export runner', () => {
     expect(waiting.waitingUntil! - Date.now()).toBeGreaterThan(20_000);
     // The wait is over (as the runner's timer would decide); the next step succeeds.
     expect(await drive(w, job.id)).toBe('stop');
-    expect(await w.store.getJob(job.id)).toMatchObject({ state: 'done', failures: 0 });
+    expect(inEnglish((await w.store.getJob(job.id))!)).toMatchObject({ state: 'done', failures: 0 });
   });
 
   it('fails with a clear message when the upstream refuses the query for good', async () => {
@@ -577,7 +590,7 @@ describe('the export runner', () => {
       'enterprise-id': 'ent-fuji',
     });
     expect(await drive(w, job.id)).toBe('stop');
-    expect(await w.store.getJob(job.id)).toMatchObject({
+    expect(inEnglish((await w.store.getJob(job.id))!)).toMatchObject({
       state: 'failed',
       message: expect.stringMatching(/refused the query \(403\)/),
     });
@@ -588,7 +601,7 @@ describe('the export runner', () => {
     await signIn(w, 'demo');
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-20 00:00:00' });
     expect((await runJobStep(w.deps, job.id)).next).toBe('continue');
-    const j = (await w.store.getJob(job.id))!;
+    const j = inEnglish((await w.store.getJob(job.id))!);
     j.state = 'cancelled';
     await w.store.saveJob(j);
     expect((await runJobStep(w.deps, job.id)).next).toBe('stop');
@@ -618,12 +631,12 @@ describe('the export runner', () => {
       },
     };
     expect((await runJobStep(deps, job.id, stopping.signal)).next).toBe('stop');
-    const stopped = (await w.store.getJob(job.id))!;
+    const stopped = inEnglish((await w.store.getJob(job.id))!);
     expect([stopped.callsSpent, stopped.windows[0]!.pagesDone]).toEqual([1, 1]);
     expect(stopped.recordsFetched).toBeGreaterThan(0);
     // Started again: page 1 is not asked again.
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.state).toBe('done');
     expect(calls() - before).toBe(done.callsSpent);
     expect(done.callsSpent).toBe(done.windows.reduce((sum, x) => sum + (x.pagesTotal ?? 0), 0));
@@ -638,7 +651,7 @@ describe('the export runner', () => {
       da: '819999999999',
     });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done).toMatchObject({ state: 'done', callsSpent: 1, countCheck: { expected: 0, written: 0, ok: true } });
     expect((await fileOf(w, job.id)).rows).toEqual([]);
   });
@@ -707,7 +720,7 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       { columns: ['trx_id'] },
     );
     for (let i = 0; i < 10; i++) if ((await runJobStep(deps, job.id)).next !== 'continue') break;
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.state).toBe('done');
     expect(gateway.calls()).toBe(3);
     expect(done.duplicates).toBe(10);
@@ -731,7 +744,7 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       { columns: ['trx_id'] },
     );
     for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, gateway }, job.id)).next !== 'continue') break;
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(gateway.calls()).toBe(4);
     expect(done.callsSpent).toBe(4);
     expect(done.warnings.join('\n')).toMatch(
@@ -763,7 +776,7 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
       { columns: ['trx_id'] },
     );
     for (let i = 0; i < 10; i++) if ((await runJobStep({ ...w.deps, gateway }, job.id)).next !== 'continue') break;
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.state).toBe('done');
     // Page 2 three times (short, then a record twice, then whole): every call counted.
     expect(gateway.calls()).toBe(5);
@@ -805,7 +818,7 @@ describe('an export under a moving upstream (a stub that changes its answer)', (
     for (let i = 0; i < 10; i++)
       if ((await runJobStep({ ...w.deps, store: flaky, gateway }, job.id)).next !== 'continue') break;
     expect(lost).toBe(true);
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.state).toBe('done');
     expect(gateway.calls()).toBe(3);
     expect(done.callsSpent).toBe(3);
@@ -820,7 +833,7 @@ describe('retention', () => {
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-01 06:00:00' });
     expect(await drive(w, job.id)).toBe('stop');
     expect(await w.deps.files.size(job.id)).toBeGreaterThan(0);
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     // Seven days later (EXPORT_RETENTION_DAYS), the runner's first look prunes it.
     const later = done.expiresAt! + 1;
     const runner = new ExportRunner({ ...w.deps, now: () => later });
@@ -838,7 +851,7 @@ describe('a stored secret that cannot be opened', () => {
     const deps = { ...w.deps, secretOf: () => null };
     const job = await jobFor(w, { 'date-from': '2026-10-01 00:00:00', 'date-to': '2026-10-02 00:00:00' });
     expect(await drive({ ...w, deps }, job.id)).toBe('wait');
-    const waiting = (await w.store.getJob(job.id))!;
+    const waiting = inEnglish((await w.store.getJob(job.id))!);
     expect(waiting).toMatchObject({
       state: 'waiting',
       waitingUntil: null,
@@ -854,7 +867,7 @@ describe('a stored secret that cannot be opened', () => {
     await new Promise((r) => setTimeout(r, 5));
     await signIn(w, 'demo', 'fresh-session');
     expect(await drive(w, job.id)).toBe('stop');
-    expect((await w.store.getJob(job.id))!.state).toBe('done');
+    expect(inEnglish((await w.store.getJob(job.id))!).state).toBe('done');
   });
 });
 
@@ -884,7 +897,7 @@ describe('exports over the local history', () => {
       'sort-order': 'asc',
     });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     const expected = expectedIds('demo', '2026-10-02 00:00:00', '2026-10-05 00:00:00', 'UTC', 'asc');
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
     expect(done).toMatchObject({
@@ -904,7 +917,7 @@ describe('exports over the local history', () => {
       'sort-order': 'desc',
     });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     const expected = expectedIds('demo', '2026-10-08 06:00:00', '2026-10-14 00:00:00', 'UTC', 'desc');
     expect((await fileOf(w, job.id)).rows.map((r) => r[0])).toEqual(expected);
     const upstreamPart = expectedIds('demo', '2026-10-11 00:00:00', '2026-10-14 00:00:00', 'UTC', 'desc');
@@ -930,9 +943,9 @@ describe('exports over the local history', () => {
       { columns },
     );
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done).toMatchObject({ state: 'done', callsSpent: 0 });
-    expect(done.warnings.join(' ')).toContain('Not searched (not copied yet): 2026-10-11 00:00:00');
+    expect(done.warnings.join(' ')).toContain('Not searched (not synced yet): 2026-10-11 00:00:00');
     // What the simulator holds of those days that mentions "sakura" in a searched field.
     const from = Date.UTC(2026, 9, 6);
     const to = Date.UTC(2026, 9, 11);
@@ -962,7 +975,7 @@ describe('exports over the local history', () => {
       const parsed = parseExportRequest(body);
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
       const frozen = freezeRange(parsed.request.query, NOW);
-      if (!frozen.ok) throw new Error(frozen.error);
+      if (!frozen.ok) throw new Error(translate('en', frozen.error));
       const deps = { gateway: w.gateway, cache: w.cache, local: w.deps.local, now: () => NOW, pageSize: 100 };
       return estimateExport(deps, {
         account: { apiKey: 'demo', enterpriseId: null },
@@ -984,7 +997,7 @@ describe('exports over the local history', () => {
     const text = await estimate({ 'date-from': '2026-10-06 00:00:00', 'date-to': '2026-10-15 00:00:00', q: 'sakura' });
     expect(text.calls).toBe(0);
     expect(text.records).toBeGreaterThan(0);
-    expect(text.warnings.join(' ')).toContain('Not searched (not copied yet)');
+    expect(text.warnings.map((w) => translate('en', w)).join(' ')).toContain('Not searched (not synced yet)');
     expect(queryCalls()).toBe(0);
   });
 
@@ -992,7 +1005,7 @@ describe('exports over the local history', () => {
     const w = await heldWorld();
     const job = await jobFor(w, { 'date-from': '2026-10-12 00:00:00', 'date-to': '2026-10-14 00:00:00', q: 'sakura' });
     expect(await drive(w, job.id)).toBe('stop');
-    const done = (await w.store.getJob(job.id))!;
+    const done = inEnglish((await w.store.getJob(job.id))!);
     expect(done.state).toBe('failed');
     expect(done.message).toContain('Start the local history on the History page');
     expect(queryCalls()).toBe(0);

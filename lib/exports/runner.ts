@@ -13,6 +13,7 @@ import 'server-only';
  *  - finished jobs and their files past their retention are deleted.
  * A restarted server finds the queued, running and waiting jobs in the store and carries on.
  */
+import { msg } from '../i18n/message';
 import { BackgroundLoop } from '../background';
 import { holdLease, leaseHolder } from '../background/server';
 import type { LeaseStore } from '../background/server';
@@ -212,9 +213,7 @@ export class ExportRunner {
         state: 'waiting',
         waitingUntil: now + STORE_BLOCKED_RETRY_MS,
         updatedAt: now,
-        message: isStoreFull(err)
-          ? 'The dashboard’s disk is full: the export waits (the page it paid for is held) and goes on by itself once space is freed.'
-          : 'The dashboard cannot reach its database: the export waits and goes on by itself once it can.',
+        message: msg(isStoreFull(err) ? 'exports.job.diskFull' : 'exports.job.storeUnreachable'),
       } as const;
       // Written if the store takes this small write; the job goes on either way.
       await store
@@ -239,7 +238,7 @@ export class ExportRunner {
         finishedAt: now,
         expiresAt: retentionEnd(now, this.deps.config),
         waitingUntil: null,
-        message: 'The export failed on the server; it was logged. Start it again.',
+        message: msg('exports.job.serverFailed'),
       });
       await store.saveJob(job);
       await store.deleteRows(job.id);
@@ -248,7 +247,7 @@ export class ExportRunner {
     Object.assign(job, {
       state: 'waiting',
       waitingUntil: now + AFTER_CRASH_RETRY_MS,
-      message: 'A problem on the server interrupted the export; it tries again in a minute.',
+      message: msg('exports.job.serverInterrupted'),
     });
     await store.saveJob(job);
   }

@@ -8,3 +8,4 @@ export { exportRequestOf, type ExportRequest } from './export-request';
 export { createExportFileStore, type ExportFileStore } from './file-store';
 export { createExportJobStore, type ExportJobStore } from './job-store';
 export { ExportRunner } from './runner';
+export { estimateSaid, jobSaid } from './said';

@@ -8,6 +8,7 @@ import 'server-only';
 import { QuotaExceededError } from '../governor/server';
 import { callsSpentBy, isRetryable, UpstreamError } from '../upstream/server';
 import { backoffMs, MAX_FAILURES } from '../background';
+import { msg } from '../i18n/message';
 import type { ExportJobRecord } from './job-row';
 import { SignInNeededError } from './job-account';
 import { at, fail, save, wait } from './job-state';
@@ -20,7 +21,7 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
   if (err instanceof SignInNeededError) {
     // This session's secret is of no use: only a session signed in from now on can help.
     job.signInNeededSince = now;
-    return wait(deps, job, null, err.message);
+    return wait(deps, job, null, err.words);
   }
   if (err instanceof QuotaExceededError) {
     // The upstream's own hold (a 429's Retry-After) is kept as it is; the governor's guess is asked again.
@@ -28,7 +29,7 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
       deps,
       job,
       err.nextCallAt,
-      `Waiting for quota: ${err.message}`,
+      msg('exports.job.quota', { reason: err.words }),
       err.limitedBy === 'upstream' ? undefined : 'quota',
     );
   }
@@ -38,16 +39,12 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
     job.callsSpent += callsSpentBy(err);
     if (err.kind === 'unauthorized') {
       job.signInNeededSince = now;
-      return wait(deps, job, null, 'The Report API refused the stored credentials: sign in again to continue.');
+      return wait(deps, job, null, msg('exports.job.refusedCredentials'));
     }
     if (isRetryable(err) || err.kind === 'malformed') {
       const failures = job.failures + 1;
       if (failures > MAX_FAILURES) {
-        return fail(
-          deps,
-          job,
-          `The Report API failed ${failures} times in a row (${err.kind.replace('_', ' ')}); the export stopped. Start it again later: pages already read are not read again.`,
-        );
+        return fail(deps, job, msg('exports.job.failedTooOften', { failures, kind: err.kind.replace('_', ' ') }));
       }
       const until = now + Math.max(backoffMs(failures), err.retryAfterMs ?? 0);
       job.failures = failures;
@@ -56,7 +53,12 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
         deps,
         job,
         until,
-        `The Report API failed (${err.kind.replace('_', ' ')}); trying again at ${at(until, job)} (attempt ${failures + 1} of ${MAX_FAILURES + 1}).`,
+        msg('exports.job.retrying', {
+          kind: err.kind.replace('_', ' '),
+          at: at(until, job),
+          attempt: failures + 1,
+          attempts: MAX_FAILURES + 1,
+        }),
       );
     }
     // The upstream refused the job's page size (one it served before, or larger than it serves):
@@ -65,18 +67,18 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
     if (size !== undefined && size !== null) {
       const was = job.pageSize;
       resizeJob(job, size);
-      job.warnings.push(
-        `The Report API refused pages of ${was.toLocaleString('en-US')} (${err.status}); the export reads on at ${size.toLocaleString('en-US')} a page.`,
-      );
+      job.warnings.push(msg('exports.warning.pageSizeRefused', { was, status: String(err.status), size }));
       deps.log.warn('export.page_size_refused', { job: job.id, account: job.account, asked: was, size });
       await save(deps, job, {});
       return { next: 'continue' };
     }
-    const said = err.upstreamMessage ? ` The Report API said: \u201c${err.upstreamMessage}\u201d.` : '';
     return fail(
       deps,
       job,
-      `The Report API refused the query (${err.status ?? err.kind}); the export cannot continue.${said}`,
+      msg('exports.job.refusedQuery', {
+        status: String(err.status ?? err.kind),
+        said: err.upstreamMessage ? msg('exports.job.upstreamSaid', { message: err.upstreamMessage }) : '',
+      }),
     );
   }
   deps.log.error('export.unexpected', {
@@ -84,7 +86,7 @@ export async function handleError(deps: StepDeps, job: ExportJobRecord, err: unk
     account: job.account,
     error: err instanceof Error ? err.message : String(err),
   });
-  return fail(deps, job, 'An unexpected error stopped the export; it was logged. Start the export again.');
+  return fail(deps, job, msg('exports.job.unexpected'));
 }
 
 /**

@@ -5,6 +5,7 @@ import 'server-only';
  * crash after it loses nothing and repeats nothing. A window's first page tells its size; one
  * deeper than the upstream reaches is replaced by narrower windows.
  */
+import { msg } from '../i18n/message';
 import type { Cdr, ResultPage } from '../cdr/schema';
 import { MAX_PAGE } from '../query/query';
 import { inSortOrder, pagesFor, reachableRecords, splitForDepth } from '../query/ranges';
@@ -26,16 +27,20 @@ function learnTotal(job: ExportJobRecord, w: StoredWindow, total: number): void 
       const children = inSortOrder(parts, job.query.sortOrder).map((r) => newWindow(job, r));
       job.windows.splice(job.windows.indexOf(w) + 1, 0, ...children);
       job.warnings.push(
-        `Window ${windowLabel(w, job.query.tz)} holds ${total.toLocaleString('en-US')} records, more than the upstream's ${MAX_PAGE} pages of ${job.pageSize}: it is read as ${children.length} narrower windows.`,
+        msg('exports.warning.split', {
+          window: windowLabel(w, job.query.tz),
+          total,
+          pages: MAX_PAGE,
+          size: job.pageSize,
+          parts: children.length,
+        }),
       );
     } else {
-      job.warnings.push(
-        `Window ${windowLabel(w, job.query.tz)} holds ${total.toLocaleString('en-US')} records in too short a span to split: only the first ${reach.toLocaleString('en-US')} can be read.`,
-      );
+      job.warnings.push(msg('exports.warning.cannotSplit', { window: windowLabel(w, job.query.tz), total, reach }));
     }
   } else if (total !== w.totalFound) {
     job.warnings.push(
-      `Window ${windowLabel(w, job.query.tz)}: the upstream's count changed from ${w.totalFound.toLocaleString('en-US')} to ${total.toLocaleString('en-US')} while the export ran.`,
+      msg('exports.warning.countChanged', { window: windowLabel(w, job.query.tz), from: w.totalFound, to: total }),
     );
     w.totalFound = total;
     w.pagesTotal = pagesFor(total, job.pageSize, MAX_PAGE);
@@ -75,7 +80,7 @@ export async function commit(
       const ended = w.pagesDone >= (w.pagesTotal ?? 0);
       if (!ended && cdrs.length === 0) {
         job.warnings.push(
-          `Window ${windowLabel(w, job.query.tz)}: the upstream sent an empty page ${page} of ${w.pagesTotal}; the window ends there.`,
+          msg('exports.warning.emptyPage', { window: windowLabel(w, job.query.tz), page, pages: w.pagesTotal ?? 0 }),
         );
       }
       if (ended || cdrs.length === 0) w.state = 'done';

@@ -10,6 +10,8 @@ import type { CallRecord, GovernorState } from './decision';
 export interface NewCall extends CallRecord {
   /** What the call is for (query, detail, token), kept in the ledger. */
   kind: string;
+  /** The team person it was made for (lib/team), kept in the ledger: each person's use is shown. */
+  person?: string;
 }
 
 /** A request waiting for its turn, as other instances see it. */

@@ -213,6 +213,34 @@ describe('Governor', () => {
     expect(u.seen.order.at(-1)).toBe('bg');
   });
 
+  it('serves the people sharing one account fairly: the person served least recently first', async () => {
+    const g = governor({ limits: { perMinute: 100, perHour: 100, perDay: 100 } });
+    const u = upstream(100);
+    const done: Promise<string>[] = [];
+    // Sora bursts four searches on the team's account; Vic and Aiko then ask once each.
+    const call = (person: string, label: string) =>
+      done.push(g.run({ account: 'team', cls: 'interactive', kind: 'q', person }, u.call(label)));
+    for (let i = 0; i < 4; i++) call('sora', `sora${i}`);
+    call('vic', 'vic0');
+    call('aiko', 'aiko0');
+    await vi.advanceTimersByTimeAsync(2000);
+    await Promise.all(done);
+    // Neither waits behind Sora's burst: after Sora's first, each of them, then Sora's others.
+    expect(u.seen.order).toEqual(['sora0', 'vic0', 'aiko0', 'sora1', 'sora2', 'sora3']);
+  });
+
+  it('notes in the ledger which person a call was made for', async () => {
+    const recorded: (string | undefined)[] = [];
+    const ledger = fakeLedger();
+    const g = governor(
+      {},
+      { ...ledger, recordCall: async (call) => (recorded.push(call.person), ledger.recordCall(call)) },
+    );
+    await g.run({ account: 'team', cls: 'interactive', kind: 'q', person: 'sora' }, async () => 1);
+    await g.run({ account: 'team', cls: 'interactive', kind: 'q' }, async () => 2);
+    expect(recorded).toEqual(['sora', undefined]);
+  });
+
   it('shares one call between identical requests in flight', async () => {
     const g = governor();
     const u = upstream(300);

@@ -47,6 +47,11 @@ export interface CallRequest {
   /** Overrides the wait bound (background work waits as long as it takes). */
   maxWaitMs?: number;
   signal?: AbortSignal;
+  /**
+   * The team person the call is for (lib/team), when several share the account: among the
+   * account's waiters, the person served least recently goes first (queue.ts). Noted in the ledger.
+   */
+  person?: string;
 }
 
 /** A call's turn: its ledger id and the in-flight slot it holds. */
@@ -180,6 +185,7 @@ export class Governor {
         account: req.account,
         cls: req.cls,
         kind: req.kind,
+        ...(req.person !== undefined ? { person: req.person } : {}),
         lastServed: lastServedOf(state, req.account),
         since: now,
         deadline: now + maxWait,
@@ -273,7 +279,13 @@ export class Governor {
       let id: number | null;
       try {
         id = await backend.admit(
-          { account: best.account, at: now, cls: best.cls, kind: best.kind },
+          {
+            account: best.account,
+            at: now,
+            cls: best.cls,
+            kind: best.kind,
+            ...(best.person !== undefined ? { person: best.person } : {}),
+          },
           (fresh) => verdict(fresh, limits, best.account, best.cls, now).at <= now,
         );
       } catch (err) {
@@ -299,6 +311,7 @@ export class Governor {
         continue;
       }
       this.running.add(best.account);
+      this.queue.served(best, now);
       best.detach?.();
       best.start({ id, lease });
       state = await backend.state(now);

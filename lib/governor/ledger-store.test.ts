@@ -25,6 +25,22 @@ describe('the ledger', () => {
       expect((await ledger.callsSince(0)).map((c) => c.at)).toEqual([T0 - 1000, T0 + 1000, T0 + 2000]);
     });
 
+    it("counts each team person's calls on an account (the People page's use)", async () => {
+      const { ledger } = await open();
+      await ledger.recordCall({ ...call('team', T0), person: 'sora' });
+      await ledger.recordCall({ ...call('team', T0 + 1), person: 'sora' });
+      await ledger.recordCall({ ...call('team', T0 + 2), person: 'vic' });
+      await ledger.recordCall({ ...call('team', T0 - 10), person: 'vic' });
+      await ledger.recordCall(call('team', T0 + 3, 'export'));
+      await ledger.recordCall({ ...call('other', T0), person: 'sora' });
+      expect(await ledger.callsByPerson('team', T0)).toEqual(
+        new Map([
+          ['sora', 2],
+          ['vic', 1],
+        ]),
+      );
+    });
+
     it('counts a call whatever its outcome', async () => {
       const { ledger } = await open();
       const id = await ledger.recordCall(call('demo', T0));

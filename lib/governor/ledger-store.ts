@@ -15,6 +15,8 @@ import { greaterOf } from '../db/greater-of';
 export interface LedgerStore extends CallLedger {
   /** Forgets calls older than `before` (they are outside every window) and holds that ended. */
   prune(before: number): Promise<void>;
+  /** Calls sent for each team person on the account since `since` (at most two days back: prune). */
+  callsByPerson(account: string, since: number): Promise<Map<string, number>>;
 }
 
 export function createLedger(db: Kysely<Database>): LedgerStore {
@@ -22,7 +24,7 @@ export function createLedger(db: Kysely<Database>): LedgerStore {
     async recordCall(call) {
       const row = await db
         .insertInto('upstream_calls')
-        .values({ account: call.account, at: call.at, kind: call.kind, class: call.cls })
+        .values({ account: call.account, at: call.at, kind: call.kind, class: call.cls, person: call.person ?? null })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
@@ -65,6 +67,17 @@ export function createLedger(db: Kysely<Database>): LedgerStore {
         .where('until', '>', now)
         .execute();
       return new Map(rows.map((r) => [r.account, r.until]));
+    },
+    async callsByPerson(account, since) {
+      const rows = await db
+        .selectFrom('upstream_calls')
+        .select(['person', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('account', '=', account)
+        .where('at', '>=', since)
+        .where('person', 'is not', null)
+        .groupBy('person')
+        .execute();
+      return new Map(rows.map((r) => [r.person as string, Number(r.n)]));
     },
     async prune(before) {
       await db.deleteFrom('upstream_calls').where('at', '<', before).execute();

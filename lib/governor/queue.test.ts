@@ -31,6 +31,35 @@ const turnOf = (queue: CallQueue<number>, lastServed: (account: string) => numbe
   queue.next(everyone, lastServed)?.account;
 
 describe('the queue', () => {
+  it('serves the person of a shared account served least recently first, then arrival', () => {
+    const queue = new CallQueue<number>();
+    const add = (person?: string) =>
+      queue.add({
+        account: 'team',
+        cls: 'interactive',
+        kind: 'query',
+        ...(person ? { person } : {}),
+        lastServed: Number.NEGATIVE_INFINITY,
+        since: NOW,
+        deadline: NOW + MINUTE,
+        start: () => {},
+        fail: () => {},
+      });
+    const sora1 = add('sora');
+    const sora2 = add('sora');
+    const vic = add('vic');
+    const take = () => {
+      const w = queue.next(everyone, neverServed)!;
+      queue.remove(w);
+      queue.served(w, NOW);
+      return w;
+    };
+    expect(take()).toBe(sora1);
+    // Sora was just served: Vic goes before Sora's second, though it came later.
+    expect(take()).toBe(vic);
+    expect(take()).toBe(sora2);
+  });
+
   it('serves people before sign-ins, sign-ins before exports, exports before the sync', () => {
     const { queue } = queueOf(
       ['sync-account', 'sync'],

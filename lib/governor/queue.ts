@@ -2,7 +2,9 @@
  * The governor's queue: who waits for a call, and in which order. People (and the renewals their
  * calls need) first, then sign-ins, then exports, then the local history's sync (classes.ts ranks
  * them); within a class the account served least recently first, so one account's burst cannot
- * starve another; then first come, first served. Whether a waiter may go now is the decision's
+ * starve another; within an account the person served least recently first (team mode: several
+ * people share an account, lib/team), so one person's burst cannot hold the others back; then
+ * first come, first served. Whether a waiter may go now is the decision's
  * (decision.ts): the queue only orders those that may. Other instances see these waiters too
  * (backend.ts `publishWaiters`), ranked the same way.
  */
@@ -15,6 +17,8 @@ export interface Waiter<T = unknown> extends WaitingCall {
   /** Arrival order: first come, first served within a class and account age. */
   seq: number;
   kind: string;
+  /** The team person the call is for, when several share the account (lib/team). */
+  person?: string;
   /** When the wait is too long: the request is refused then. */
   deadline: number;
   start: (ticket: T) => void;
@@ -27,6 +31,7 @@ export interface NewWaiter<T> {
   account: string;
   cls: CallClass;
   kind: string;
+  person?: string;
   lastServed: number;
   since: number;
   deadline: number;
@@ -40,9 +45,17 @@ export function lastServedOf(state: GovernorState, account: string): number {
   return Number.NEGATIVE_INFINITY;
 }
 
+/** People whose last call a queue remembers (personServedOf): the least recently served are dropped first. */
+const MAX_PEOPLE_REMEMBERED = 10_000;
+
 export class CallQueue<T> {
   private waiters: Waiter<T>[] = [];
   private seq = 0;
+  /**
+   * When each account's person last had a call start here. This instance's view: across instances
+   * the accounts' order is shared (the backend's mayGoFirst), a person's only approximately.
+   */
+  private readonly personServed = new Map<string, number>();
 
   /** The waiters, in arrival order (for the backend, which ranks them itself). */
   get all(): readonly Waiter<T>[] {
@@ -69,13 +82,31 @@ export class CallQueue<T> {
 
   /**
    * The waiter whose turn it is among those that `mayGo` now: by class, then the account served
-   * least recently (`lastServed` as of now), then arrival.
+   * least recently (`lastServed` as of now), then the person served least recently inside the
+   * account (a waiter of no person — a personal session, background work — as never served), then
+   * arrival.
    */
   next(mayGo: (w: Waiter<T>) => boolean, lastServed: (account: string) => number): Waiter<T> | undefined {
     return this.waiters
       .filter(mayGo)
-      .map((w) => ({ w, lastServed: lastServed(w.account) }))
-      .sort((a, b) => a.w.rank - b.w.rank || a.lastServed - b.lastServed || a.w.seq - b.w.seq)[0]?.w;
+      .map((w) => ({ w, lastServed: lastServed(w.account), person: this.personServedOf(w) }))
+      .sort((a, b) => a.w.rank - b.w.rank || a.lastServed - b.lastServed || a.person - b.person || a.w.seq - b.w.seq)[0]
+      ?.w;
+  }
+
+  /** Notes that `w`'s call started at `at`: its person goes after the account's others next time. */
+  served(w: Waiter<T>, at: number): void {
+    if (w.person === undefined) return;
+    const key = `${w.account}\u0000${w.person}`;
+    this.personServed.delete(key);
+    this.personServed.set(key, at);
+    if (this.personServed.size > MAX_PEOPLE_REMEMBERED)
+      this.personServed.delete(this.personServed.keys().next().value as string);
+  }
+
+  private personServedOf(w: Waiter<T>): number {
+    if (w.person === undefined) return Number.NEGATIVE_INFINITY;
+    return this.personServed.get(`${w.account}\u0000${w.person}`) ?? Number.NEGATIVE_INFINITY;
   }
 
   /**

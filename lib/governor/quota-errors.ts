@@ -11,6 +11,7 @@ import { translate } from '../i18n/translate';
 import type { CallClass } from './classes';
 import type { LimitedBy } from './decision';
 import { limitMessage, limitReasonMessage } from './limit-words';
+import type { Message } from '../i18n/message';
 
 const QUOTAEXCEEDEDERROR_BRAND = brandCheck('QuotaExceededError');
 const CALLNOTSENTERROR_BRAND = brandCheck('CallNotSentError');
@@ -59,6 +60,11 @@ export class QuotaExceededError extends Error {
   ) {
     super(describeLimit(limitedBy, retryAfterMs, scope, detail));
     this.name = 'QuotaExceededError';
+  }
+
+  /** The message as Words, said in its reader's language (an export's wait, a page's problem). */
+  get words(): Message {
+    return limitMessage(this.limitedBy, this.retryAfterMs, this.scope, this.detail);
   }
 
   /** The message without its wait (limitReason). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryDay } from './api';
-import { calendarMonths, dayTally } from './calendar';
+import { calendarMonths, dayTally, weekdayColumns } from './calendar';
 
 const day = (d: string, state: HistoryDay['state'] = 'complete', records = 10): HistoryDay => ({
   day: d,
@@ -19,7 +19,7 @@ describe('the calendar of the local history', () => {
     const days = ['2026-11-28', '2026-11-29', '2026-11-30', '2026-11-01', '2026-11-02'].map((d) => day(d));
     const [month] = calendarMonths(days);
     expect(month!.key).toBe('2026-11');
-    expect(month!.label).toBe('November 2026');
+    expect([month!.year, month!.month]).toEqual([2026, 11]);
     expect(picture(month!.weeks)).toEqual([
       '_ _ _ _ _ _ 1',
       '2 . . . . . .',
@@ -51,6 +51,22 @@ describe('the calendar of the local history', () => {
     ]);
     // 1 March 2027 is a Monday: no padding before it.
     expect(picture(calendarMonths([day('2027-03-01')])[0]!.weeks)[0]).toBe('1 . . . . . .');
+  });
+
+  it('starts weeks on Sunday for a Japanese reader, as ja-JP calendars do', () => {
+    // 1 November 2026 is a Sunday: the first cell of a Sunday-first grid; 30 November a Monday.
+    const days = ['2026-11-01', '2026-11-30'].map((d) => day(d));
+    expect(picture(calendarMonths(days, 0)[0]!.weeks)).toEqual([
+      '1 . . . . . .',
+      '. . . . . . .',
+      '. . . . . . .',
+      '. . . . . . .',
+      '. 30 _ _ _ _ _',
+    ]);
+    // 1 February 2028 is a Tuesday: two blanks (Sunday, Monday) before it.
+    expect(picture(calendarMonths([day('2028-02-01')], 0)[0]!.weeks)[0]).toBe('_ _ 1 . . . .');
+    expect(weekdayColumns(0)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(weekdayColumns(1)).toEqual([1, 2, 3, 4, 5, 6, 0]);
   });
 
   it('draws nothing for no days, and ignores a day that is not one', () => {

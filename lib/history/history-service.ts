@@ -11,8 +11,10 @@ import type { CachePolicy } from '../cache/server';
 import type { UpstreamGateway } from '../upstream/server';
 import type { HistoryStore } from './store/history-store';
 import type { VaultStore } from '../auth/server';
+import type { Locale } from '../i18n/locales';
+import { msg, type Words } from '../i18n/message';
+import { translate } from '../i18n/translate';
 import type { PageCacheStore } from '../cache/server';
-import { formatDuration } from '../i18n/format';
 import type { DayProgress } from './sync-day-progress';
 import { callsStillNeeded, typicalDayCalls } from './calls-needed';
 import { addDays, dayOf, daysBetween, lastSettledDay, startOf } from './days';
@@ -41,7 +43,7 @@ export interface HistoryServiceDeps {
   /** The page cache: deleting the local history forgets the key's cached pages and records too. */
   cache: Pick<PageCacheStore, 'forget'>;
   policy: CachePolicy;
-  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS'>;
+  config: Pick<Config, 'HISTORY_MAX_DAYS' | 'HISTORY_DEFAULT_DAYS' | 'DEFAULT_LOCALE'>;
   now: () => number;
 }
 
@@ -72,7 +74,11 @@ export class HistoryService {
     return addDays(dayOf(now), -this.deps.config.HISTORY_DEFAULT_DAYS);
   }
 
-  async get(account: HistoryAccount): Promise<HistoryState> {
+  /**
+   * How the account's local history stands, its message said in `locale` (the reader's: the route
+   * passes the request's; the deployment's DEFAULT_LOCALE otherwise).
+   */
+  async get(account: HistoryAccount, locale: Locale = this.deps.config.DEFAULT_LOCALE): Promise<HistoryState> {
     const { history, gateway, vault, policy, config } = this.deps;
     const now = this.deps.now();
     const scope = scopeOf(account).key;
@@ -94,7 +100,7 @@ export class HistoryService {
 
     // Why it does not copy right now, if it does not.
     let state: HistoryState['state'] = 'off';
-    let message: string | null = null;
+    let message: Words | null = null;
     if (!enabled) {
       // Stopped once some of it was made (a day copied, or part of one), or by a problem: paused,
       // and Start goes on from there. Off: nothing begun. Days resting meanwhile are not why.
@@ -104,10 +110,13 @@ export class HistoryService {
     } else if (missing.length === 0) {
       state = 'complete';
       // Spans rather than clock times: the History page shows either zone, and asks again every few seconds.
-      message = `Every settled day from ${first} is copied; the next one settles in ${formatDuration(startOf(addDays(lastSettled, 2)) - settledBefore)}.`;
+      message = msg('history.server.complete', {
+        first,
+        wait: { seconds: (startOf(addDays(lastSettled, 2)) - settledBefore) / 1000 },
+      });
     } else if (!(await vault.liveSession(account.apiKey, now)) && !(settings?.keepSignedOut && settings.sealedSecret)) {
       state = 'waiting';
-      message = `Waiting for a sign-in: the copy renews its upstream token with a signed-in session of ${account.apiKey} (or turn on "keep copying while signed out").`;
+      message = msg('history.server.signIn', { apiKey: account.apiKey });
     } else {
       // Days with a problem rest a while (the copy goes on with the others): said, with when.
       const resting = missing.flatMap((d) => {
@@ -115,9 +124,15 @@ export class HistoryService {
         return row?.progress.problem && now < problemRetryAt(row) ? [row] : [];
       });
       const rest = resting[resting.length - 1];
-      const restNote = rest
-        ? `${rest.day}: ${rest.progress.problem} (again in ${formatDuration(problemRetryAt(rest) - now)}${resting.length > 1 ? `; ${resting.length - 1} more day${resting.length > 2 ? 's' : ''} rest too` : ''}).`
-        : null;
+      const restNote =
+        rest && rest.progress.problem
+          ? msg('history.server.rest', {
+              day: rest.day,
+              problem: rest.progress.problem,
+              wait: { seconds: (problemRetryAt(rest) - now) / 1000 },
+              more: resting.length - 1,
+            })
+          : null;
       const next = await gateway.nextCallAt(account.apiKey, 'sync');
       if (resting.length === missing.length) {
         state = 'waiting';
@@ -125,10 +140,14 @@ export class HistoryService {
       } else if (next.at > now + 1_000) {
         state = 'waiting';
         message = Number.isFinite(next.at)
-          ? `Waiting for quota: the copy's next call can go in ${formatDuration(next.at - now)} (it takes at most ${Math.round(gateway.limits.syncShare * 100)} % of each window and never the calls kept for people).`
-          : 'The calls kept for people take every call of a window: the copy cannot go. Lower UPSTREAM_BACKGROUND_RESERVE.';
+          ? msg('history.server.quota', {
+              wait: { seconds: (next.at - now) / 1000 },
+              share: Math.round(gateway.limits.syncShare * 100),
+            })
+          : msg('history.server.noShare');
       } else state = 'syncing';
-      if (restNote && message !== restNote) message = message ? `${message} ${restNote}` : restNote;
+      if (restNote && message !== restNote)
+        message = message ? msg('history.server.joined', { first: message, second: restNote }) : restNote;
     }
 
     const active = enabled ? missing[missing.length - 1] : undefined; // the copy goes newest first
@@ -164,7 +183,7 @@ export class HistoryService {
     return {
       enabled,
       state,
-      message,
+      message: message === null ? null : translate(locale, message),
       since,
       keepSyncingSignedOut: settings?.keepSignedOut ?? false,
       maxDays: config.HISTORY_MAX_DAYS,
@@ -191,9 +210,13 @@ export class HistoryService {
   }
 
   /** Changes what is wanted (a change its route has checked: ./settings-request.ts); answers the new state. */
-  async put(account: HistoryAccount, change: HistorySettingsInput): Promise<HistoryState> {
+  async put(
+    account: HistoryAccount,
+    change: HistorySettingsInput,
+    locale: Locale = this.deps.config.DEFAULT_LOCALE,
+  ): Promise<HistoryState> {
     const scope = scopeOf(account).key;
-    return this.inTurn(scope, () => this.apply(account, scope, change, this.deps.now()));
+    return this.inTurn(scope, () => this.apply(account, scope, change, this.deps.now(), locale));
   }
 
   /** Writes a checked change of the settings over what is stored now; answers the new state. */
@@ -202,6 +225,7 @@ export class HistoryService {
     scope: string,
     input: HistorySettingsInput,
     now: number,
+    locale: Locale,
   ): Promise<HistoryState> {
     const { history, vault } = this.deps;
     const current = await history.getSettings(scope);
@@ -228,7 +252,7 @@ export class HistoryService {
     this.deps.index.invalidate(scope);
     if (enabled) this.deps.runner.kick(scope);
     else this.deps.runner.cancel(scope);
-    return this.get(account);
+    return this.get(account, locale);
   }
 
   /**

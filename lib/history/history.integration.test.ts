@@ -13,6 +13,7 @@ import type { Cdr } from '../cdr/schema';
 import { parseQuery, type TransactionsQuery } from '../query/query';
 import { formatWallClock, type Zone } from '../time/zones';
 import { addDays, dayOf, startOf } from './days';
+import { translate } from '../i18n/translate';
 
 const NOW = Date.now();
 const DAY = 86_400_000;
@@ -162,11 +163,11 @@ describe('the local history', () => {
       ),
     );
     if (estimated.kind !== 'estimate') throw new Error('no estimate');
-    expect([estimated.estimate.calls, estimated.estimate.pagesCached, estimated.estimate.summary]).toEqual([
-      0,
-      0,
-      'No upstream call: read from the local history.',
-    ]);
+    expect([
+      estimated.estimate.calls,
+      estimated.estimate.pagesCached,
+      translate('en', estimated.estimate.summary),
+    ]).toEqual([0, 0, 'No upstream call: read from the local history.']);
   });
 
   it('says a copy stopped after it began is paused, not off, and goes on when started again', async () => {

@@ -2,16 +2,16 @@
  * What other features and the pages may use of history, safe in the browser. Everything else in this folder is its own.
  */
 export { type HistoryDay, type HistorySettingsInput, type HistoryState } from './api';
-export { WEEKDAYS, calendarMonths, dayTally, type CalendarDate } from './calendar';
+export { calendarMonths, dayTally, weekdayColumns, type CalendarDate, type WeekStart } from './calendar';
 export { lastSettledDay, startOf } from './days';
 export { heldByDay, merge, type Interval } from './held';
 export { scopeOf, type HistoryScope } from './scope';
 export { packPlan, utcDaysOf } from './store/pack-plan';
 export {
-  DAY_STATE_WORDS,
   callsLeftText,
   completeAtText,
   dayLabel,
+  dayStateWords,
   historyStateDetail,
   historyStateWord,
   keepsUpWithText,

@@ -5,7 +5,7 @@ import 'server-only';
  * record's columns, and the order. The one place that knows which column a filter reads.
  */
 import { FIELD_BY_KEY, type CdrFieldKey } from '../cdr/fields';
-import { FREE_TEXT_PARAM, LATENCY_PARAM, type FilterParam, type Filters } from '../query/filters';
+import { FREE_TEXT_PARAM, ID_TEXT_PARAM, LATENCY_PARAM, type FilterParam, type Filters } from '../query/filters';
 import { UPSTREAM_SORT, type TransactionsQuery } from '../query/query';
 import type { Condition, LocalSearch, RecordColumn, SortKey } from './store/history-search';
 import { priceUnits } from '../cdr/record-columns';
@@ -33,6 +33,8 @@ const CONDITIONS: Record<Exclude<FilterParam, typeof FREE_TEXT_PARAM>, Mapped> =
   network: eq('network_code'),
   'dlr-error-code': eq('dlr_error_code'),
   [LATENCY_PARAM]: (value) => ({ column: 'latency_ms', op: '>=', value: Number(value) * 1000 }),
+  // The three identifiers, as stored (the reference and sender as they came, the trx_id in lower case).
+  [ID_TEXT_PARAM]: (value) => ({ column: 'ref', op: 'contains', value, or: ['from_address', 'trx_id'] }),
 };
 
 /** Fields with a column of their own; any other field is ordered by its value in the record. */

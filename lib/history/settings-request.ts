@@ -8,12 +8,13 @@ import 'server-only';
 import type { HistorySettingsInput } from './api';
 import type { Config } from '../config';
 import { readJsonBody } from '../http/body-limit';
+import { msg } from '../i18n/message';
 import { noFieldErrors, type ParseResult } from '../query/query';
 import { dayStart } from './days';
 import { sinceBounds } from './retention';
 
 const BODY_LIMIT = 4 * 1024;
-const BODY_HINT = 'Send only enabled, since and keepSyncingSignedOut as JSON.';
+const BODY_HINT = msg('history.settings.bodyHint');
 const BODY_EXAMPLE = '{"enabled": true, "since": "2026-10-01"}';
 const KNOWN_KEYS = new Set(['enabled', 'since', 'keepSyncingSignedOut']);
 
@@ -26,25 +27,27 @@ export function parseHistorySettings(
     return {
       ok: false,
       errors: {
-        body: 'The body must be a JSON object, e.g. {"enabled": true, "since": "2026-10-01", "keepSyncingSignedOut": false}.',
+        body: msg('history.settings.notObject', {
+          example: '{"enabled": true, "since": "2026-10-01", "keepSyncingSignedOut": false}',
+        }),
       },
     };
   }
   const input = body as Record<string, unknown>;
   const errors = noFieldErrors();
   for (const key of Object.keys(input))
-    if (!KNOWN_KEYS.has(key))
-      errors[key] = `Unknown setting "${key.slice(0, 40)}": use enabled, since and keepSyncingSignedOut.`;
+    if (!KNOWN_KEYS.has(key)) errors[key] = msg('history.settings.unknown', { key: key.slice(0, 40) });
   for (const key of ['enabled', 'keepSyncingSignedOut'] as const) {
-    if (input[key] !== undefined && typeof input[key] !== 'boolean') errors[key] = `${key} must be true or false.`;
+    if (input[key] !== undefined && typeof input[key] !== 'boolean')
+      errors[key] = msg('history.settings.boolean', { key });
   }
   const { min: oldest, max: today } = sinceBounds(rules.now, rules.maxDays);
   if (input.since !== undefined) {
     if (typeof input.since !== 'string' || dayStart(input.since) === null)
-      errors.since = 'since must be a day as YYYY-MM-DD, e.g. 2026-10-01.';
-    else if (input.since > today) errors.since = 'since must not be in the future.';
+      errors.since = msg('history.settings.sinceFormat');
+    else if (input.since > today) errors.since = msg('history.settings.sinceFuture');
     else if (input.since < oldest)
-      errors.since = `since may go back at most ${rules.maxDays} days (HISTORY_MAX_DAYS): ${oldest} or later.`;
+      errors.since = msg('history.settings.sinceTooOld', { maxDays: rules.maxDays, oldest });
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const change: HistorySettingsInput = {};

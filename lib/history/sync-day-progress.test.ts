@@ -3,6 +3,8 @@
  * problem instead — never a day with no page left to read that is not complete either (the copy
  * would come back to it at once, for ever, and never reach the older days).
  */
+import type { Words } from '../i18n/message';
+import { translate } from '../i18n/translate';
 import { describe, expect, it } from 'vitest';
 import { applyPage, inDay, isComplete, nextPage, startDay, verifyHeld, type DayProgress } from './sync-day-progress';
 
@@ -19,6 +21,9 @@ function read(total: number, sizes: number[]): DayProgress {
   }
   return p;
 }
+
+/** A day's problem as an English reader reads it (it is stored as Words). */
+const en = (problem: Words | null) => (problem === null ? null : translate('en', problem));
 
 describe('copying a day', () => {
   it('is complete once every page came as counted', () => {
@@ -38,21 +43,24 @@ describe('copying a day', () => {
     const p = read(250, [100, 100, 40]);
     expect(nextPage(p)).toBeNull();
     expect(isComplete(p)).toBe(false);
-    expect(p.problem).toBe(
+    expect(en(p.problem)).toBe(
       'The upstream counted 250 records for 2026-11-01 00:00:00 to 2026-11-02 00:00:00 UTC but sent 240 in 3 of 3 pages; the day is read again later.',
+    );
+    expect(translate('ja', p.problem!)).toBe(
+      '上流は2026-11-01 00:00:00〜2026-11-02 00:00:00(UTC)の件数を250件としましたが、3ページ中3ページで240件しか届きませんでした。この日は後で読み直します。',
     );
   });
 
   it('has a problem when a page before the last comes empty', () => {
     const p = read(250, [100, 0]);
     expect(nextPage(p)).toBeNull();
-    expect(p.problem).toMatch(/counted 250 records .* but sent 100 in 2 of 3 pages/);
+    expect(en(p.problem)).toMatch(/counted 250 records .* but sent 100 in 2 of 3 pages/);
   });
 
   it('has a problem when the pages are smaller than asked for (a capped page size)', () => {
     const p = read(250, [50, 50, 50]);
     expect([nextPage(p), isComplete(p)]).toEqual([null, false]);
-    expect(p.problem).toMatch(/sent 150 in 3 of 3 pages/);
+    expect(en(p.problem)).toMatch(/sent 150 in 3 of 3 pages/);
   });
 
   it('reads a window again from its first page when its count moves, and gives up on a count that keeps moving', () => {
@@ -66,7 +74,7 @@ describe('copying a day', () => {
       applyPage(p, 1, 2, 261 + 2 * i, 100, 0, PAGE);
     }
     expect(p.restarts).toBe(4);
-    expect(p.problem).toMatch(/kept changing \(264 then 265\)/);
+    expect(en(p.problem)).toMatch(/kept changing \(264 then 265\)/);
   });
 
   it('reads a window again when its count drops too', () => {
@@ -111,7 +119,7 @@ describe('copying a day', () => {
     const held = (counts: Record<number, number>) => async (from: number) => counts[from === noon ? 2 : 1]!;
     expect(await verifyHeld(p, held({ 1: 100, 2: 51 }))).toBeNull();
     const short = await verifyHeld(p, held({ 1: 99, 2: 51 }));
-    expect(short?.problem).toBe(
+    expect(en(short?.problem ?? null)).toBe(
       'The upstream counted 151 records for this day but 150 different ones with a readable received time came (a record sent twice and another not at all?); the day is read again later.',
     );
   });

@@ -13,6 +13,7 @@
  */
 import { inSortOrder, pagesFor, reachableRecords, splitForDepth } from '../query/ranges';
 import { MAX_PAGE } from '../query/query';
+import { msg, type Words } from '../i18n/message';
 import { DAY_MS } from '../time/units';
 import { startOf } from './days';
 
@@ -48,8 +49,11 @@ export interface DayProgress {
   boundary: number;
   /** Times a window was read again from its first page because its count moved. */
   restarts: number;
-  /** Why the day cannot be completed, when it cannot. */
-  problem: string | null;
+  /**
+   * Why the day cannot be completed, when it cannot: Words (a catalogue key and values), said in the
+   * reader's language when the History page asks; a row stored before that holds English text.
+   */
+  problem: Words | null;
   /** The problem stopped the whole copy (the upstream refused its query for good), not only this day. */
   stoppedCopy?: boolean;
   /** Calls in a row the upstream failed on this day (a page read sets it back to 0; absent: 0). */
@@ -118,7 +122,7 @@ export function applyPage(
     if (total > reach) {
       const parts = splitForDepth(w, total, reach);
       if (!parts || parts.length < 2) {
-        p.problem = `${total} records in a span too short to split: the upstream cannot page through them.`;
+        p.problem = msg('history.server.tooDense', { total });
         return;
       }
       w.state = 'split';
@@ -139,7 +143,7 @@ export function applyPage(
     // The count moved under us: read the window again from its first page (records are kept once).
     p.restarts += 1;
     if (p.restarts > MAX_RESTARTS) {
-      p.problem = `The upstream's count for this day kept changing (${w.total} then ${total}); it is not settled yet.`;
+      p.problem = msg('history.server.countChanged', { before: w.total, after: total });
       return;
     }
     Object.assign(w, { total: null, pagesDone: 0, pagesTotal: null, received: 0, state: 'pending' });
@@ -154,14 +158,20 @@ export function applyPage(
   // pages smaller than asked for): there is no page left to read, so without a problem the sync
   // would come back to this day at once, forever. It rests instead and is read afresh later.
   if (w.received !== w.total || w.pagesDone !== w.pagesTotal) {
-    p.problem = `The upstream counted ${w.total} records for ${spanOf(w)} but sent ${w.received} in ${w.pagesDone} of ${w.pagesTotal} pages; the day is read again later.`;
+    p.problem = msg('history.server.pagesShort', {
+      total: w.total ?? 0,
+      from: utcSecond(w.from),
+      to: utcSecond(w.to),
+      received: w.received,
+      done: w.pagesDone,
+      pages: w.pagesTotal ?? 0,
+    });
   }
 }
 
-/** A window as people read it: its UTC instants to the second. */
-function spanOf(w: DayWindow): string {
-  const at = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  return `${at(w.from)} to ${at(w.to)} UTC`;
+/** A window's end as people read it: its UTC instant to the second. */
+function utcSecond(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** The day's end instant (the next day's first), the only one whose records are not the day's. */
@@ -211,7 +221,7 @@ export async function verifyHeld(
   if (have === counted) return null;
   return {
     ...p,
-    problem: `The upstream counted ${counted} records for this day but ${have} different ones with a readable received time came (a record sent twice and another not at all?); the day is read again later.`,
+    problem: msg('history.server.recordsMissing', { counted, have }),
   };
 }
 

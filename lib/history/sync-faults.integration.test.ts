@@ -18,6 +18,8 @@ import { DayBuilds } from './sync-day-builds';
 import { runSyncStep, type SyncDeps } from './sync-step';
 import { parseHistorySettings } from './settings-request';
 import { badRequest } from '../http/problem';
+import { translate } from '../i18n/translate';
+import { said } from '@/tests/support/said';
 
 const NOW = Date.now();
 let h: Harness;
@@ -92,15 +94,15 @@ describe('the copy when the upstream misbehaves', () => {
     // Every step made a call (none came back to the day without one), the last read its last page.
     expect(queryCalls() - before).toBe(steps);
     const rested = (await day(newest))!;
-    expect(rested.progress.problem).toMatch(
-      /^The upstream counted (\d+) records for .* but sent \d+ in \d+ of \d+ pages; the day is read again later\.$/,
+    expect(translate('en', rested.progress.problem!)).toMatch(
+      /^The upstream counted ([\d,]+) records for .* but sent [\d,]+ in \d+ of \d+ pages; the day is read again later\.$/,
     );
     expect(rested.state).toBe('syncing');
 
     // The next step reads the day before; the page says which day rests, and until when.
     expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
     expect((await day(addDays(newest, -1)))?.calls).toBe(1);
-    const state = await h.history.get(account);
+    const state = await h.history.get(account, 'en');
     expect(state.days.find((d) => d.day === newest)?.state).toBe('waiting');
     expect(state.message).toContain(`${newest}: The upstream counted`);
     expect(state.message).toMatch(/\(again in \d+ h( \d+ min)?\)\.$/);
@@ -119,9 +121,9 @@ describe('the copy when the upstream misbehaves', () => {
     const before = queryCalls();
     expect(await runSyncStep(deps, scopeOf(other).key)).toEqual({ next: 'stop' });
     expect(queryCalls() - before).toBe(1);
-    const stopped = await h.history.get(other);
+    const stopped = await h.history.get(other, 'en');
     expect([stopped.enabled, stopped.state]).toEqual([false, 'paused']);
-    expect(stopped.message).toMatch(/^The Report API refused the copy's query \(403\)/);
+    expect(stopped.message).toMatch(/^The Report API refused the sync’s query \(403\)/);
     await h.history.put(other, { enabled: true });
     const paused = await h.history.put(other, { enabled: false });
     expect([paused.state, paused.message]).toEqual(['off', null]);
@@ -144,7 +146,7 @@ describe('the copy when the upstream misbehaves', () => {
     for (const [i, seconds] of waits.entries())
       expect(Math.abs(seconds - backoffMs(i + 1) / 1000)).toBeLessThanOrEqual(1);
     expect(await runSyncStep(deps, scope())).toEqual({ next: 'continue' });
-    expect((await day(newest))?.progress.problem).toMatch(
+    expect(translate('en', (await day(newest))!.progress.problem!)).toMatch(
       new RegExp(`^The Report API failed ${MAX_FAILURES + 1} times in a row on this day`),
     );
 
@@ -183,8 +185,9 @@ describe('the copy when the upstream misbehaves', () => {
     h.sim.setFaults({ repeatFirst: true, count: 1 });
     const bad = await copyDay(newest);
     expect(bad.state).toBe('syncing');
-    expect(bad.progress.problem).toMatch(/^The upstream counted (\d+) records for this day but (\d+) different ones/);
-    const [, counted, came] = /counted (\d+) .* but (\d+)/.exec(bad.progress.problem!)!;
+    const problem = translate('en', bad.progress.problem!);
+    expect(problem).toMatch(/^The upstream counted ([\d,]+) records for this day but ([\d,]+) different ones/);
+    const [, counted, came] = /counted (\d+) .* but (\d+)/.exec(problem)!;
     expect(Number(came)).toBe(Number(counted) - 1);
     expect((await h.history.get(account)).days.find((d) => d.day === newest)?.state).not.toBe('complete');
     // The day before, read as the upstream sent it, is complete.
@@ -260,7 +263,7 @@ describe('the copy when the upstream misbehaves', () => {
       maxDays: h.config.HISTORY_MAX_DAYS,
     });
     expect(refused.ok === false && badRequest(refused.errors).problem.status).toBe(400);
-    expect(refused.ok === false && Object.entries(refused.errors)).toEqual([
+    expect(refused.ok === false && Object.entries(said(refused).errors)).toEqual([
       ['__proto__', expect.stringContaining('Unknown setting')],
     ]);
   });
@@ -280,6 +283,8 @@ describe('the copy when the upstream misbehaves', () => {
     // Every later look waits for a sign-in, with no token request.
     for (let i = 0; i < 3; i++) expect(await runSyncStep(deps, scope())).toEqual({ next: 'wait', until: null });
     expect(tokenRequests() - before).toBe(1);
-    expect((await h.history.get(account)).message).toMatch(/^Waiting for a sign-in/);
+    expect((await h.history.get(account, 'en')).message).toMatch(/^Waiting for a sign-in/);
+    // Said in the reader's language: the route passes the request's.
+    expect((await h.history.get(account, 'ja')).message).toMatch(/^ログインを待っています。/);
   });
 });

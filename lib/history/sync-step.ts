@@ -39,6 +39,7 @@ import { pagesFor } from '../query/ranges';
 import { MAX_PAGE } from '../query/query';
 import { addDays, daysBetween, lastSettledDay, startOf } from './days';
 import { DAY_MS } from '../time/units';
+import { msg } from '../i18n/message';
 import { firstKeptDay } from './retention';
 import { receivedMs } from '../cdr/record-columns';
 import type { DayBuilds } from './sync-day-builds';
@@ -326,7 +327,7 @@ async function failed(
       const failures = (row.progress.failures ?? 0) + 1;
       row.progress.failures = failures > MAX_FAILURES ? 0 : failures;
       if (failures > MAX_FAILURES) {
-        row.progress.problem = `The Report API failed ${failures} times in a row on this day (${err.kind.replace('_', ' ')}); the copy goes on with other days and reads this one again later.`;
+        row.progress.problem = msg('history.server.failedInARow', { failures, kind: err.kind.replace('_', ' ') });
         deps.log.warn('history.day_rested', { kind: err.kind, failures });
       }
       await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
@@ -335,7 +336,10 @@ async function failed(
     }
     // The upstream refuses the copy's query for good (400, 403): the copy stops, saying why, rather
     // than spending a call on every day.
-    row.progress.problem = `The Report API refused the copy's query (${err.status ?? err.kind})${err.upstreamMessage ? `: \u201c${err.upstreamMessage}\u201d` : ''}. The copy is paused.`;
+    const status = String(err.status ?? err.kind);
+    row.progress.problem = err.upstreamMessage
+      ? msg('history.server.refusedSaying', { status, upstream: err.upstreamMessage })
+      : msg('history.server.refused', { status });
     row.progress.stoppedCopy = true;
     await deps.history.stageDayPage(scope, { ...row, updatedAt: now }, null);
     await deps.history.putSettings({ ...settings, enabled: false, updatedAt: now });

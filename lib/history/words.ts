@@ -1,105 +1,103 @@
 /**
- * The local history said for people: the copy's state, a day of the calendar, the calls left for
- * searches, what is still to pay and when it will be done. Pure, so the page and its tests agree.
+ * The local history said for people: the sync's state, a day of the calendar, the calls left for
+ * searches, what is still to pay and when it will be done. Each answer is Words (a catalogue key and
+ * its values, messages/<locale>/history.json), said in the page's language by the component that
+ * shows it (useWords); pure, so the page and its tests agree. Values that need the reader's
+ * language before they go into a message (a day, an instant) take the locale.
  */
 import type { HistoryDay, HistoryState } from './api';
 import type { QuotaSnapshot } from '../governor';
+import type { Locale } from '../i18n/locales';
 import type { Zone } from '../time/zones';
-import { formatCount, formatInstant } from '../i18n/format';
-import { msg, type Message } from '../i18n/message';
-import { tightestWindow, WINDOW_WORDS } from '../governor';
+import { formatDay, formatInstant } from '../i18n/format';
+import { msg, type Message, type Words } from '../i18n/message';
+import { tightestWindow } from '../governor';
 
-export const HISTORY_STATE_WORDS: Record<HistoryState['state'], string> = {
-  off: 'Off',
-  syncing: 'Copying',
-  waiting: 'Waiting',
-  complete: 'Complete',
-  paused: 'Paused',
-};
-
-/** The state's word. */
-export function historyStateWord(state: Pick<HistoryState, 'state'>): string {
-  return HISTORY_STATE_WORDS[state.state];
-}
-
-/** What the state means right now, after its word (the server's `message` says why it waits or stopped). */
-export function historyStateDetail(state: Pick<HistoryState, 'state' | 'message' | 'days'>): string {
-  switch (state.state) {
-    case 'off':
-      return 'Nothing is being copied. Choose a start day and press Start.';
-    case 'syncing':
-      return 'Settled days are being copied, newest first, with calls nobody is using.';
-    case 'waiting':
-      return state.message ?? 'No call can go right now; the copy goes on by itself when one can.';
-    case 'complete':
-      return state.message ?? 'Every settled day from the start day is copied.';
-    case 'paused':
-      if (state.message) return state.message;
-      if (state.days.some((d) => d.state === 'complete'))
-        return 'Nothing is being copied; the days already copied still answer searches for free.';
-      return 'Nothing is being copied; Start goes on from where the copy stopped.';
-  }
-}
-
-export const DAY_STATE_WORDS: Record<HistoryDay['state'], string> = {
-  complete: 'complete',
-  syncing: 'copying',
-  waiting: 'waiting for a call',
-  unsettled: 'not settled yet',
-  pending: 'not copied yet',
-};
-
-export function recordsText(n: number): string {
-  return `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
+/** The state's word: Off, Syncing, Waiting, Complete, Paused. */
+export function historyStateWord(state: Pick<HistoryState, 'state'>): Message {
+  return msg(`history.state.${state.state}`);
 }
 
 /**
- * `22,100 records: 21,775 of the copied days, 325 of complete search results` — the records kept
- * also hold every record of a search result read whole (lib/history/result-recorder.ts), which may
- * lie outside the copied days. Only the records beyond the days' own counts are said to be those
- * (a day being copied counts what it read before all of it is stored: no split then).
+ * What the state means right now, after its word: the server's `message` (already in the reader's
+ * language: app/api/history renders it) says why it waits or stopped.
  */
-export function recordsKeptText(state: Pick<HistoryState, 'records' | 'days'>): string {
+export function historyStateDetail(state: Pick<HistoryState, 'state' | 'message' | 'days'>): Words {
+  switch (state.state) {
+    case 'off':
+      return msg('history.detail.off');
+    case 'syncing':
+      return msg('history.detail.syncing');
+    case 'waiting':
+      return state.message ?? msg('history.detail.waiting');
+    case 'complete':
+      return state.message ?? msg('history.detail.complete');
+    case 'paused':
+      if (state.message) return state.message;
+      return state.days.some((d) => d.state === 'complete')
+        ? msg('history.detail.pausedWithDays')
+        : msg('history.detail.paused');
+  }
+}
+
+/** A day's state in the calendar's words (lower case: it follows the day in a label). */
+export function dayStateWords(state: HistoryDay['state']): Message {
+  return msg(`history.day.${state}`);
+}
+
+export function recordsText(n: number): Message {
+  return msg('history.records', { n });
+}
+
+/**
+ * `22,100 records: 21,775 of the synced days, 325 of complete search results` — the records kept
+ * also hold every record of a search result read whole (lib/history/result-recorder.ts), which may
+ * lie outside the synced days. Only the records beyond the days' own counts are said to be those
+ * (a day being synced counts what it read before all of it is stored: no split then).
+ */
+export function recordsKeptText(state: Pick<HistoryState, 'records' | 'days'>): Message {
   const ofDays = state.days.reduce((sum, d) => sum + d.records, 0);
   const ofResults = state.records - ofDays;
   if (ofResults <= 0) return recordsText(state.records);
-  return `${recordsText(state.records)}: ${formatCount(ofDays)} of the copied days, ${formatCount(ofResults)} of complete search results`;
+  return msg('history.recordsKept', { records: recordsText(state.records), ofDays, ofResults });
 }
 
-/** `2026-11-03: complete, 33,120 records` — a calendar day for a screen reader (and a tooltip). */
-export function dayLabel(day: HistoryDay): string {
-  const records = day.state === 'complete' || day.records > 0 ? `, ${recordsText(day.records)}` : '';
-  return `${day.day}: ${DAY_STATE_WORDS[day.state]}${records}`;
+/** `2026-11-03: complete, 33,120 records` (`11月3日(火):完了、33,120件`) — a calendar day for a screen reader and a tooltip. */
+export function dayLabel(day: HistoryDay, locale: Locale): Message {
+  const values = { day: formatDay(day.day, locale), state: dayStateWords(day.state) };
+  return day.state === 'complete' || day.records > 0
+    ? msg('history.dayLabelRecords', { ...values, records: recordsText(day.records) })
+    : msg('history.dayLabel', values);
 }
 
 /** `People still have 7 calls this hour.` — the account's tightest window, which searches may use in full. */
-export function peopleCallsText(quota: QuotaSnapshot): string | null {
+export function peopleCallsText(quota: QuotaSnapshot): Message | null {
   const tight = tightestWindow(quota);
   if (!tight) return null;
-  const calls = tight.remaining === 1 ? '1 call' : `${formatCount(tight.remaining)} calls`;
-  const whose = tight.shared ? ' (shared by every account of this dashboard)' : '';
-  return `People still have ${calls} ${WINDOW_WORDS[tight.name]}${whose}.`;
+  return msg(tight.shared ? 'history.peopleCallsShared' : 'history.peopleCalls', {
+    n: tight.remaining,
+    window: msg(`quota.window.${tight.name}`),
+  });
 }
 
-/** Why the copy never leaves people short. */
-export function reserveText(quota: QuotaSnapshot): string | null {
-  if (quota.reserve <= 0) return null;
-  return `The copy never takes the last ${quota.reserve === 1 ? 'call' : `${quota.reserve} calls`} of each hour and day.`;
+/** Why the sync never leaves people short. */
+export function reserveText(quota: QuotaSnapshot): Message | null {
+  return quota.reserve <= 0 ? null : msg('history.reserve', { n: quota.reserve });
 }
 
-export function callsLeftText(state: Pick<HistoryState, 'state' | 'callsLeft'>): string {
-  if (state.state === 'complete' || state.callsLeft === 0) return 'None';
-  if (state.callsLeft === null) return 'Not known yet: a day’s first page tells its size';
-  return `About ${formatCount(state.callsLeft)}`;
+export function callsLeftText(state: Pick<HistoryState, 'state' | 'callsLeft'>): Message {
+  if (state.state === 'complete' || state.callsLeft === 0) return msg('history.callsLeft.none');
+  if (state.callsLeft === null) return msg('history.callsLeft.unknown');
+  return msg('history.callsLeft.about', { n: state.callsLeft });
 }
 
-/** When the copy should be complete, in the page's zone. */
-export function completeAtText(state: Pick<HistoryState, 'state' | 'completeAt'>, zone: Zone): string {
-  if (state.state === 'complete') return 'Already complete';
-  if (state.state === 'off' || state.state === 'paused') return 'Not while the copy is stopped';
-  if (!state.completeAt) return 'Not known yet';
-  const at = new Date(state.completeAt);
-  return Number.isNaN(at.getTime()) ? 'Not known yet' : `${formatInstant(at, zone)} ${zone}`;
+/** When the sync should be complete, in the page's zone and the reader's way of writing a date. */
+export function completeAtText(state: Pick<HistoryState, 'state' | 'completeAt'>, zone: Zone, locale: Locale): Message {
+  if (state.state === 'complete') return msg('history.completeAt.already');
+  if (state.state === 'off' || state.state === 'paused') return msg('history.completeAt.stopped');
+  const at = state.completeAt ? new Date(state.completeAt) : null;
+  if (!at || Number.isNaN(at.getTime())) return msg('history.completeAt.unknown');
+  return msg('history.completeAt.at', { at: formatInstant(at, zone, false, locale), zone });
 }
 
 /**

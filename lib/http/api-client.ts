@@ -3,6 +3,17 @@
  * turned into ApiError so every error state can say what happened and what to do.
  */
 import type { Problem } from './problem-types';
+import en from '../../messages/en/network.json';
+import ja from '../../messages/ja/network.json';
+
+/**
+ * The words this module says itself (no server answered them), in the page's language: `<html
+ * lang>` (app/layout.tsx), read when they are said. Two short sentences of the catalogue
+ * (messages/<locale>/network.json), not a translator: they take no values.
+ */
+function own(): typeof en {
+  return typeof document !== 'undefined' && document.documentElement.lang === 'ja' ? ja : en;
+}
 
 export class ApiError extends Error {
   readonly status: number;
@@ -90,9 +101,9 @@ export async function apiRequest<T>(
     if (opts.signal?.aborted) throw err;
     throw new ApiError({
       type: 'about:blank',
-      title: 'No answer from the dashboard',
+      title: own().noAnswer.title,
       status: NO_ANSWER,
-      detail: 'The dashboard server could not be reached. Check the connection, then retry.',
+      detail: own().noAnswer.detail,
     });
   }
   if (!response.ok) throw new ApiError(await problemOf(response));
@@ -109,7 +120,7 @@ export function errorText(err: unknown): string {
     const fields = err.problem.errors ? ` ${Object.values(err.problem.errors).join(' ')}` : '';
     return `${err.problem.title}. ${err.problem.detail ?? ''}${fields}`.trim();
   }
-  return 'Something went wrong; try again.';
+  return own().unknown;
 }
 
 /** When a 429 (or 503) says the next attempt can succeed, as an epoch ms. */

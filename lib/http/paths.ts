@@ -11,6 +11,10 @@ export const PAGE_PATHS = {
   exports: '/exports',
   history: '/history',
   insights: '/insights',
+  /** Team mode's admin pages (lib/team). */
+  adminPeople: '/admin/people',
+  adminAccounts: '/admin/accounts',
+  adminAudit: '/admin/audit',
 } as const;
 
 export const API_PATHS = {
@@ -24,6 +28,14 @@ export const API_PATHS = {
   insights: '/api/insights',
   history: '/api/history',
   signOutEverywhere: '/api/sign-out-everywhere',
+  reveal: (trxId: string, tz: Zone) => `/api/transactions/${encodeURIComponent(trxId)}/reveal?tz=${tz}`,
+  audit: '/api/audit',
+  auditPageCsv: '/api/audit/page-csv',
+  teamPeople: '/api/team/people',
+  teamPerson: (id: string) => `/api/team/people/${encodeURIComponent(id)}`,
+  teamAccounts: '/api/team/accounts',
+  teamAccount: (id: string) => `/api/team/accounts/${encodeURIComponent(id)}`,
+  teamSession: '/api/team/session',
 } as const;
 
 /**

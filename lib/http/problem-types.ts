@@ -16,6 +16,9 @@ export interface Problem {
   nextCallAt?: string;
   /** For 429: `detail` without its wait, for a screen that counts the wait down itself. */
   reason?: string;
+  /** For 403 of team mode: the least role the request needs, and the one the person has. */
+  neededRole?: string;
+  yourRole?: string;
   /** For 413: the largest body the endpoint reads, in bytes. */
   maxBodyBytes?: number;
   /**

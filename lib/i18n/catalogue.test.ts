@@ -124,6 +124,15 @@ describe('the message catalogues', () => {
       expect(sent.shell).toBe(messagesFor(locale).shell);
     }
     expect(JSON.stringify(clientMessages('ja'))).not.toContain('Sign out');
+    // A page's own namespaces go to that page only.
+    expect(clientMessages('en')).not.toHaveProperty('insights');
+    expect(clientMessages('en')).not.toHaveProperty('history');
+    expect(clientMessages('ja', ['insights', 'history'])).toMatchObject({
+      insights: messagesFor('ja').insights,
+      history: messagesFor('ja').history,
+      shell: messagesFor('ja').shell,
+    });
+    expect(clientMessages('ja', ['insights'])).not.toHaveProperty('problems');
     expect(JSON.stringify(clientMessages('en'))).not.toContain('ログアウト');
   });
 });

@@ -5,6 +5,7 @@ import { coverageNote, spanText } from './coverage-note';
 import { foldSums, outcomeKind } from './fold';
 import { concat, histogramOf, nearestRank, percentilesOf } from './latency-stats';
 import { daySegments, zoneDayIndex, zoneDayName, zoneHourName } from '../time/zone-days';
+import { translate } from '../i18n/translate';
 
 const T = (iso: string) => Date.parse(iso);
 
@@ -70,14 +71,30 @@ describe('coverage', () => {
 
   it('says it in one sentence', () => {
     const days = coverDays(T('2026-11-01T00:00:00Z'), T('2026-11-06T23:59:59Z'), 'UTC', held);
-    expect(coverageNote(days, 54210)).toBe(
-      'complete for Nov 1–3 (54,210 messages); Nov 4 being copied, not included; Nov 5–6 not settled, not included',
+    expect(translate('en', coverageNote(days, 54210))).toBe(
+      'complete for Nov 1–3 (54,210 messages); Nov 4 being synced, not included; Nov 5–6 not settled, not included',
     );
-    expect(coverageNote([{ day: '2026-11-01', state: 'missing' }], 0)).toBe(
+    expect(translate('ja', coverageNote(days, 54210, 'ja'))).toBe(
+      '11月1日〜3日は集計済み(54,210件)。11月4日は同期中のため含みません。11月5日〜6日は未確定のため含みません',
+    );
+    expect(translate('en', coverageNote([{ day: '2026-11-01', state: 'missing' }], 0))).toBe(
       'no complete day in this range; Nov 1 not in the local history, not included',
+    );
+    const gaps = ['missing', 'complete', 'missing', 'complete', 'missing'].map((state, i) => ({
+      day: `2026-11-0${i + 1}`,
+      state: state as 'missing' | 'complete',
+    }));
+    expect(translate('en', coverageNote(gaps, 1200))).toBe(
+      'complete for Nov 2 and Nov 4 (1,200 messages); Nov 1, Nov 3 and Nov 5 not in the local history, not included',
+    );
+    expect(translate('ja', coverageNote(gaps, 1200, 'ja'))).toBe(
+      '11月2日、11月4日は集計済み(1,200件)。11月1日、11月3日、11月5日は保存済み履歴にないため含みません',
     );
     expect(spanText(['2026-10-30', '2026-11-02'])).toBe('Oct 30–Nov 2');
     expect(spanText(['2026-12-30', '2027-01-02'])).toBe('Dec 30, 2026–Jan 2, 2027');
+    expect(spanText(['2026-10-30', '2026-11-02'], 'ja')).toBe('10月30日〜11月2日');
+    expect(spanText(['2026-11-01', '2026-11-20'], 'ja')).toBe('11月1日〜20日');
+    expect(spanText(['2026-12-30', '2027-01-02'], 'ja')).toBe('2026年12月30日〜2027年1月2日');
   });
 });
 

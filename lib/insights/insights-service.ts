@@ -15,6 +15,8 @@ import type { HistoryStore } from '../history/server';
 import type { InsightsStore } from './insights-store';
 import { countedRanges, coverDays, type CoveredDay } from './coverage';
 import { coverageNote } from './coverage-note';
+import type { Locale } from '../i18n/locales';
+import { translate } from '../i18n/translate';
 import { foldSums } from './fold';
 import { concat, histogramOf, LATENCY_BUCKETS, percentilesOf } from './latency-stats';
 import { HOUR_MS } from '../time/units';
@@ -37,6 +39,12 @@ function hoursOf(days: readonly CoveredDay[]): number[] {
   return out;
 }
 
+/** The answer with its coverage note in the reader's language. */
+function said(answer: InsightsAnswer, locale: Locale): InsightsAnswer {
+  const { days, records } = answer.coverage;
+  return { ...answer, coverage: { ...answer.coverage, note: translate(locale, coverageNote(days, records, locale)) } };
+}
+
 /** Answers kept per process (each a few tens of kilobytes). */
 const CACHED_ANSWERS = 64;
 
@@ -50,7 +58,20 @@ export class InsightsService {
 
   constructor(private readonly deps: InsightsServiceDeps) {}
 
+  /**
+   * Insights for the query, its coverage note said in `locale` (the route passes the request's;
+   * English for callers outside a request: benchmarks, tests). The note is said after the answer is
+   * kept, so readers of either language share one computed answer.
+   */
   async get(
+    account: { apiKey: string; enterpriseId: string | null },
+    query: TransactionsQuery,
+    locale: Locale = 'en',
+  ): Promise<InsightsAnswer> {
+    return said(await this.compute(account, query), locale);
+  }
+
+  private async compute(
     account: { apiKey: string; enterpriseId: string | null },
     query: TransactionsQuery,
   ): Promise<InsightsAnswer> {
@@ -113,7 +134,7 @@ export class InsightsService {
       complete: counted.length === days.length,
       records: folded.total,
       zone: query.tz,
-      note: coverageNote(days, folded.total),
+      note: '',
       days: days.map((d) => ({ day: d.day, state: d.state })),
     };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery, type TransactionsQuery } from '../query/query';
-import { formatLatency, formatPrice, formatRate } from './format';
+import { bucketBounds, formatLatency, formatPrice, formatRate, shortDay } from './format';
 import { countedQuery, countedRun, drillHref } from './links';
 
 function query(params: Record<string, string>): TransactionsQuery {
@@ -75,5 +75,18 @@ describe('Insights formats', () => {
     expect(formatLatency(8210420)).toBe('2.3 h');
     expect(formatPrice('1234567.30000000')).toBe('1,234,567.30');
     expect(formatPrice('0.00000001')).toBe('0.00000001');
+  });
+
+  it('write them in Japanese: the percent sign against the figure, 秒/分/時間, days with their weekday', () => {
+    expect(formatRate(0.9123, 'ja')).toBe('91.2%');
+    expect(formatRate(1, 'ja')).toBe('100%');
+    expect(formatLatency(850, 'ja')).toBe('850ミリ秒');
+    expect(formatLatency(6316, 'ja')).toBe('6.32秒');
+    expect(formatLatency(78659, 'ja')).toBe('1.3分');
+    expect(formatLatency(8210420, 'ja')).toBe('2.3時間');
+    expect(shortDay('2025-10-03', 'ja')).toBe('10月3日(金)');
+    expect(shortDay('2025-10-03')).toBe('10-03');
+    expect(bucketBounds({ fromMs: 60_000, toMs: 300_000 }, 'ja')).toEqual({ from: '1分', to: '5分' });
+    expect(bucketBounds({ fromMs: 21_600_000, toMs: null }, 'en')).toEqual({ from: '6 h', to: '' });
   });
 });

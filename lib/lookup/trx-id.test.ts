@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseTrxId, trxIdProblem } from './trx-id';
+import { translate } from '../i18n/translate';
+import { normaliseTrxId, trxIdProblem as problemOf } from './trx-id';
+
+/** The problem as an English reader gets it. */
+const trxIdProblem = (input: string) => {
+  const problem = problemOf(input);
+  return problem && translate('en', problem);
+};
 
 const ID = '956f5b9f1adb4b7b8186eef30a5a5738';
 
@@ -28,5 +35,10 @@ describe('a trx_id as people hand it over', () => {
     expect(trxIdProblem(`${ID.slice(0, 31)}g`)).toMatch(/^A transaction ID has only the characters 0-9 and a-f/);
     expect(trxIdProblem(ID.slice(0, 30))).toBe('A transaction ID has 32 characters; this one has 30.');
     expect(trxIdProblem('https://dash.example/transactions/not-an-id')).toMatch(/only the characters/);
+  });
+  it('says the same in Japanese', () => {
+    expect(translate('ja', problemOf(ID.slice(0, 30))!)).toBe(
+      'トランザクションIDは32文字です。入力されたIDは30文字です。',
+    );
   });
 });

@@ -6,6 +6,7 @@
  */
 
 import { halfWidth } from '../cdr/typed-text';
+import type { Message } from '../i18n/message';
 import { idEmptyText, idLengthText, idLettersText } from './words';
 
 /** Where a pasted link of this dashboard carries the id: its page, or the drawer's `row=`. */
@@ -33,7 +34,7 @@ export function decodedOrAsIs(text: string): string {
  * Says what is wrong with a would-be trx_id, or null when it is fine, after reading it as
  * normaliseTrxId does (so "956F5B9F-1ADB-…" is fine).
  */
-export function trxIdProblem(input: string): string | null {
+export function trxIdProblem(input: string): Message | null {
   const value = normaliseTrxId(input);
   if (value === '') return idEmptyText();
   if (/[^0-9a-f]/.test(value)) return idLettersText();

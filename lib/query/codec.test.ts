@@ -75,6 +75,7 @@ const VALUES: Record<FilterParam, (r: Random) => string> = {
   'enterprise-id': (r) => r.text(KEY_LIKE, 1, 30),
   network: (r) => r.pick(['44010', '44050', '44020', '44011']),
   q: (r) => trimmed(() => r.text(FREE, 2, 30)).padEnd(2, 'x'),
+  'id-text': (r) => trimmed(() => r.text(FREE, 2, 30)).padEnd(2, 'x'),
   'delivery-method': (r) => r.pick(['API', 'Dashboard', 'Campaign']),
   parts: (r) => String(r.int(1, 999)),
   'price-min': (r) => `${r.int(0, 99)}${r.next() < 0.5 ? `.${r.text(DIGITS, 1, 8)}` : ''}`,

@@ -6,6 +6,7 @@
  */
 import { CDR_FIELDS, type CdrFieldDef, type CdrFieldKey, type FilterSpec } from '../cdr/fields';
 import { searchFolded } from '../cdr/typed-text';
+import { msg, type Message } from '../i18n/message';
 
 type SpecOf<F> = F extends { readonly filters: readonly (infer S)[] } ? S : never;
 type FieldFilterParam =
@@ -20,9 +21,14 @@ export type UpstreamFilterParam =
     : never;
 
 export const FREE_TEXT_PARAM = 'q';
+/**
+ * Free text over the identifiers only — client reference, sender ID, trx_id — never over the
+ * message or a number: what a role that sees those masked may search by (lib/team/query-rules.ts).
+ */
+export const ID_TEXT_PARAM = 'id-text';
 export const LATENCY_PARAM = 'latency-min';
 
-export type FilterParam = FieldFilterParam | typeof FREE_TEXT_PARAM | typeof LATENCY_PARAM;
+export type FilterParam = FieldFilterParam | typeof FREE_TEXT_PARAM | typeof ID_TEXT_PARAM | typeof LATENCY_PARAM;
 
 export interface FilterDef extends FilterSpec {
   readonly param: FilterParam;
@@ -56,6 +62,19 @@ const DERIVED_FILTERS: FilterDef[] = [
     placeholder: 'Any text, e.g. 配達 or 5678',
   },
   {
+    param: ID_TEXT_PARAM,
+    field: null,
+    label: 'Reference, sender or ID contains',
+    source: 'local',
+    match: 'suffix', // not used: matched as a substring of three fields (lib/history/local-query.ts)
+    maxLength: 100,
+    pattern: /^[^\p{Cc}]{2,}$/u,
+    checkedAs: searchFolded,
+    hint: 'at least 2 characters of a client reference, sender ID or transaction ID',
+    input: 'text',
+    placeholder: 'e.g. ORD-2026 or SakuraMart',
+  },
+  {
     param: LATENCY_PARAM,
     field: null,
     label: 'Delivered after (s)',
@@ -70,11 +89,13 @@ const DERIVED_FILTERS: FilterDef[] = [
 ];
 
 /** In the order the form and the canonical URL show them: the upstream's first, then the local ones. */
+const TEXT_PARAMS: readonly string[] = [FREE_TEXT_PARAM, ID_TEXT_PARAM];
+
 export const FILTERS: readonly FilterDef[] = [
   ...FIELD_FILTERS.filter((f) => f.source === 'upstream'),
-  ...DERIVED_FILTERS.filter((f) => f.param === FREE_TEXT_PARAM),
+  ...DERIVED_FILTERS.filter((f) => TEXT_PARAMS.includes(f.param)),
   ...FIELD_FILTERS.filter((f) => f.source === 'local'),
-  ...DERIVED_FILTERS.filter((f) => f.param !== FREE_TEXT_PARAM),
+  ...DERIVED_FILTERS.filter((f) => !TEXT_PARAMS.includes(f.param)),
 ];
 
 export const UPSTREAM_FILTERS: readonly FilterDef[] = FILTERS.filter((f) => f.source === 'upstream');
@@ -92,13 +113,28 @@ export function isFilterParam(name: string): name is FilterParam {
   return BY_PARAM.has(name);
 }
 
+/** What the form calls a filter, in the reader's language (messages/<locale>/fields.json). */
+export function filterLabel(param: FilterParam): Message {
+  return msg(`fields.filter.${param}.label`);
+}
+
+/** What a valid value of a filter looks like, in the reader's language. */
+export function filterHint(param: FilterParam): Message {
+  return msg(`fields.filter.${param}.hint`);
+}
+
 /** Says what is wrong with a filter value, or null when it is fine ("" means "no filter"). */
-export function filterProblem(def: FilterDef, value: string): string | null {
+export function filterProblem(def: FilterDef, value: string): Message | null {
   if (value === '') return null;
   // What it must be, too: "DELIVERED" or "DELIVRD,UNDELIV" for a status is better answered with the statuses.
   if (value.length > def.maxLength)
-    return `${def.label} is too long (at most ${def.maxLength} characters): it must be ${def.hint}.`;
-  if (!def.pattern.test(def.checkedAs?.(value) ?? value)) return `${def.label} must be ${def.hint}.`;
+    return msg('query.filterTooLong', {
+      label: filterLabel(def.param),
+      max: def.maxLength,
+      hint: filterHint(def.param),
+    });
+  if (!def.pattern.test(def.checkedAs?.(value) ?? value))
+    return msg('query.filterInvalid', { label: filterLabel(def.param), hint: filterHint(def.param) });
   return null;
 }
 

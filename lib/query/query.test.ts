@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { said } from '@/tests/support/said';
 import { FILTERS, UPSTREAM_FILTERS } from './filters';
 import {
   EXPORT_MAX_RANGE_DAYS,
-  parseQuery,
+  parseQuery as parse,
   queryBody,
   queryKey,
   queryParams,
   wallClocks,
   type TransactionsQuery,
 } from './query';
+
+/** The parser, its words said in English (and in Japanese where a test asks). */
+const parseQuery = (...args: Parameters<typeof parse>) => said(parse(...args));
 
 const RANGE = { 'date-from': '2026-11-01 00:00:00', 'date-to': '2026-11-08 00:00:00' };
 
@@ -66,6 +70,12 @@ describe('parseQuery', () => {
     expect(r.errors.da).toMatch(/6 to 15 digits/);
     expect(r.errors.status).toMatch(/DELIVRD/);
     expect(r.errors['page-size']).toBe('page-size must be one of 10, 25, 50, 100; got "30".');
+    // The same rules in Japanese: the parameter's name and the value typed stay as they were.
+    const ja = said(parse({ ...RANGE, 'page-size': '30', da: '12ab' }), 'ja');
+    expect(ja.ok === false && ja.errors['page-size']).toBe(
+      'page-size は 10, 25, 50, 100 のいずれかで指定してください(指定値:「30」)。',
+    );
+    expect(ja.ok === false && ja.errors.da).toMatch(/^宛先番号の値が正しくありません。正しい形式:6〜15桁の電話番号/);
     for (const size of ['200', '0', 'abc']) {
       const bad = parseQuery({ ...RANGE, 'page-size': size });
       expect(bad.ok === false && bad.errors['page-size']).toBe(
@@ -237,6 +247,7 @@ describe('writing the query', () => {
       network: '44010',
       'dlr-error-code': '27',
       q: '配達',
+      'id-text': 'ORD-2026',
       'latency-min': '30',
     };
     expect(Object.keys(values).sort()).toEqual(FILTERS.map((f) => f.param).sort());

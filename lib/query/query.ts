@@ -10,6 +10,7 @@ import { halfWidth } from '../cdr/typed-text';
 import { formatWallClock, parseWallClock, ZONES, type Zone } from '../time/zones';
 import { FILTERS, filterProblem, type FilterParam, type Filters } from './filters';
 import { DAY_MS } from '../time/units';
+import { msg, type Words } from '../i18n/message';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -54,7 +55,11 @@ export interface TransactionsQuery {
 /** A query without paging: what an export reads, or the part of a search that selects records. */
 export type QuerySelection = Omit<TransactionsQuery, 'page' | 'pageSize'>;
 
-export type FieldErrors = Record<string, string>;
+/**
+ * What is wrong, per parameter: Words by key (messages/<locale>/query.json), said in the reader's
+ * language where they are shown (a problem's `errors`, the search form).
+ */
+export type FieldErrors = Record<string, Words>;
 
 /**
  * An empty FieldErrors without a prototype: the name of an unknown parameter is a key here, and
@@ -114,7 +119,7 @@ function reader(input: QueryInput, errors: FieldErrors): (name: string) => strin
     if (v === undefined || v === null) return null;
     if (typeof v === 'string') return v;
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-    errors[name] = `${name} must be a string.`;
+    errors[name] = msg('query.notString', { name });
     return null;
   };
 }
@@ -122,12 +127,12 @@ function reader(input: QueryInput, errors: FieldErrors): (name: string) => strin
 function intParam(raw: string | null, name: string, min: number, max: number, errors: FieldErrors): number | undefined {
   if (raw === null || raw.trim() === '') return undefined;
   if (!/^\d+$/.test(raw.trim())) {
-    errors[name] = `${name} must be a whole number from ${min} to ${max}; got "${raw}".`;
+    errors[name] = msg('query.wholeNumber', { name, min, max, value: raw.slice(0, 20) });
     return undefined;
   }
   const n = Number(raw);
   if (n < min || n > max) {
-    errors[name] = `${name} must be from ${min} to ${max}; got ${n}.`;
+    errors[name] = msg('query.outOfRange', { name, min, max, value: n });
     return undefined;
   }
   return n;
@@ -154,7 +159,7 @@ export function parseZone(raw: string | null | undefined, errors: FieldErrors): 
     ZONES,
     (s) => s.toUpperCase(),
     QUERY_DEFAULTS.tz,
-    () => (errors.tz = `tz must be UTC or JST; got "${String(raw).slice(0, 20)}".`),
+    () => (errors.tz = msg('query.zone', { value: String(raw).slice(0, 20) })),
   );
 }
 
@@ -164,10 +169,9 @@ export function unexpectedParams(params: URLSearchParams, allowed: readonly stri
     const key = name.slice(0, 40);
     if (!allowed.includes(name)) {
       const near = closest(name, allowed);
-      errors[key] =
-        `Unknown parameter "${key}": ${near ? `did you mean "${near}"?` : 'the parameters are listed in the README (Dashboard API).'}`;
+      errors[key] = near ? msg('query.unknownNear', { name: key, near }) : msg('query.unknown', { name: key });
     } else if (params.getAll(name).length > 1) {
-      errors[key] = `${key} is given ${params.getAll(name).length} times; give it once.`;
+      errors[key] = msg('query.repeated', { name: key, count: params.getAll(name).length });
     }
   }
 }
@@ -207,15 +211,14 @@ function parseSettings(get: (name: string) => string | null, errors: FieldErrors
     (s) => s.toLowerCase(),
     QUERY_DEFAULTS.sortOrder,
     () => {
-      errors['sort-order'] = `sort-order must be asc or desc; got "${String(get('sort-order')).slice(0, 20)}".`;
+      errors['sort-order'] = msg('query.sortOrder', { value: String(get('sort-order')).slice(0, 20) });
     },
   );
   const sortRaw = get('sort')?.trim() ?? '';
   let sort: CdrFieldKey = QUERY_DEFAULTS.sort;
   if (sortRaw !== '') {
     if (isFieldKey(sortRaw)) sort = sortRaw;
-    else
-      errors.sort = `sort must be a field name such as date_received, price or to_address; got "${sortRaw.slice(0, 40)}".`;
+    else errors.sort = msg('query.sort', { value: sortRaw.slice(0, 40) });
   }
   // One message whatever is wrong (200, 30, "abc"): the sizes there are.
   const sizeRaw = get('page-size')?.trim() ?? '';
@@ -223,7 +226,7 @@ function parseSettings(get: (name: string) => string | null, errors: FieldErrors
   if (sizeRaw !== '') {
     const size = PAGE_SIZES.find((n) => String(n) === sizeRaw);
     if (size !== undefined) pageSize = size;
-    else errors['page-size'] = `page-size must be one of ${PAGE_SIZES.join(', ')}; got "${sizeRaw.slice(0, 20)}".`;
+    else errors['page-size'] = msg('query.pageSize', { sizes: PAGE_SIZES.join(', '), value: sizeRaw.slice(0, 20) });
   }
   return { tz, sort, sortOrder, pageSize };
 }
@@ -253,31 +256,28 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   for (const name of RANGE_PARAMS) {
     const raw = get(name);
     if (raw === null || raw.trim() === '') {
-      errors[name] ??= `${name} is required, as YYYY-MM-DD HH:MM:SS.`;
+      errors[name] ??= msg('query.required', { name });
       continue;
     }
     // Whether a wall clock is a real time does not depend on the zone (UTC stands in for a wrong one).
     const instant = parseWallClock(raw, tz);
     if (instant) at[name] = instant;
-    else errors[name] = `${name} must be a real date and time as YYYY-MM-DD HH:MM:SS; got "${raw.slice(0, 40)}".`;
+    else errors[name] = msg('query.dateInvalid', { name, value: raw.slice(0, 40) });
   }
   const from = at['date-from'];
   const to = at['date-to'];
   // No record can be in these: the upstream would answer an empty page for a call.
   if (from && from.getTime() > (options.now ?? Date.now()) + FUTURE_SLACK_MS) {
-    errors['date-from'] =
-      `date-from ${formatWallClock(from, tz)} ${tz} is in the future: no message has been received then yet. Choose a start before now.`;
+    errors['date-from'] = msg('query.future', { from: formatWallClock(from, tz), tz });
   } else if (from && from.getTime() < EARLIEST_MS) {
-    errors['date-from'] = `date-from must be in 1970 or later; got "${formatWallClock(from, tz)}".`;
+    errors['date-from'] = msg('query.beforeEpoch', { from: formatWallClock(from, tz) });
   }
   if (from && to) {
-    if (to.getTime() <= from.getTime())
-      errors['date-to'] = 'The end (date-to) must be later than the start (date-from).';
+    if (to.getTime() <= from.getTime()) errors['date-to'] = msg('query.endBeforeStart');
     else if (to.getTime() - from.getTime() > maxRangeDays * DAY_MS) {
-      errors['date-to'] =
-        maxRangeDays === SEARCH_MAX_RANGE_DAYS
-          ? `The range may span at most ${maxRangeDays} days; shorten it or split it into several searches.`
-          : `The range may span at most ${maxRangeDays} days; shorten it.`;
+      errors['date-to'] = msg(maxRangeDays === SEARCH_MAX_RANGE_DAYS ? 'query.tooLongSearch' : 'query.tooLong', {
+        days: maxRangeDays,
+      });
     }
   }
 
@@ -295,11 +295,13 @@ export function parseQuery(input: QueryInput, options: ParseOptions = {}): Parse
   }
   const ownEnterprise = options.sessionEnterpriseId;
   if (ownEnterprise && filters['enterprise-id'] !== undefined && filters['enterprise-id'] !== ownEnterprise) {
-    errors['enterprise-id'] =
-      `This session is signed in for enterprise "${ownEnterprise}": leave enterprise-id out, or sign in for "${filters['enterprise-id'].slice(0, 40)}" to read that one.`;
+    errors['enterprise-id'] = msg('query.otherEnterprise', {
+      own: ownEnterprise,
+      asked: filters['enterprise-id'].slice(0, 40),
+    });
   }
   if (filters['price-min'] && filters['price-max'] && Number(filters['price-min']) > Number(filters['price-max'])) {
-    errors['price-max'] = 'Price up to must not be below Price from.';
+    errors['price-max'] = msg('query.priceOrder');
   }
 
   if (Object.keys(errors).length > 0 || !from || !to) return { ok: false, errors };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from './query';
+import { translate } from '../i18n/translate';
 import { inSortOrder, joinRanges, pageFault, pageIsWhole, pagesFor, splitForDepth, splitRange } from './ranges';
 
 const DAY = 86_400_000;
@@ -110,7 +111,7 @@ describe('pageIsWhole', () => {
 
   it('has every record placeable in time: one whose received time cannot be read is not kept as part of a whole', () => {
     expect(pageIsWhole(page(2, ids(2), 'garbage'), 1, 100)).toBe(false);
-    expect(pageFault(page(2, ids(2), ''), 1, 100)).toBe(
+    expect(translate('en', pageFault(page(2, ids(2), ''), 1, 100)!)).toBe(
       "the upstream's page 1 held 2 records whose received time cannot be read",
     );
   });

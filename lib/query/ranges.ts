@@ -10,6 +10,7 @@
 import { MAX_PAGE, SEARCH_MAX_RANGE_MS as MAX_RANGE_MS, type SortOrder } from './query';
 import { receivedMs } from '../cdr/record-columns';
 import { SECOND_MS } from '../time/units';
+import { msg, type Message } from '../i18n/message';
 
 /** A range of instants (ms), both ends whole seconds, inclusive. */
 export interface TimeRange {
@@ -85,19 +86,19 @@ export function pageIsWhole(body: PageBody, page: number, pageSize: number): boo
 
 type PageBody = { _embedded: { total_found: number; cdrs: readonly { trx_id: string; date_received?: unknown }[] } };
 
-/** What is wrong with an upstream page that is not whole (see pageIsWhole), said for a person; null when it is whole. */
-export function pageFault(body: PageBody, page: number, pageSize: number): string | null {
+/**
+ * What is wrong with an upstream page that is not whole (see pageIsWhole), as Words for a person
+ * (messages/<locale>/query.json `pageFault`); null when it is whole.
+ */
+export function pageFault(body: PageBody, page: number, pageSize: number): Message | null {
   const { total_found: total, cdrs } = body._embedded;
   const expected = Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize));
   const distinct = new Set(cdrs.map((c) => c.trx_id.toLowerCase())).size;
-  if (cdrs.length !== expected)
-    return `the upstream's page ${page} held ${cdrs.length} records where its own count (${total}) promises ${expected}`;
-  if (distinct !== cdrs.length)
-    return `the upstream's page ${page} held ${cdrs.length - distinct === 1 ? 'a record' : `${cdrs.length - distinct} records`} twice`;
+  if (cdrs.length !== expected) return msg('query.pageFault.short', { page, held: cdrs.length, total, expected });
+  if (distinct !== cdrs.length) return msg('query.pageFault.twice', { page, count: cdrs.length - distinct });
   // A record that cannot be placed in time cannot be kept where it belongs (the local history
   // would leave it out of a result it calls complete), nor sorted or counted by day.
   const unplaced = cdrs.filter((c) => receivedMs(c) === null).length;
-  if (unplaced > 0)
-    return `the upstream's page ${page} held ${unplaced === 1 ? 'a record' : `${unplaced} records`} whose received time cannot be read`;
+  if (unplaced > 0) return msg('query.pageFault.unplaced', { page, count: unplaced });
   return null;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { searchQuery } from './request';
+import { said } from '@/tests/support/said';
+import { searchQuery as reader } from './request';
+
+const searchQuery =
+  (...args: Parameters<typeof reader>) =>
+  async (...req: Parameters<ReturnType<typeof reader>>) =>
+    said(await reader(...args)(...req));
 
 const ACCOUNT = { enterpriseId: 'ent-sakura' };
 const RANGE = 'date-from=2026-11-01+00%3A00%3A00&date-to=2026-11-02+00%3A00%3A00';

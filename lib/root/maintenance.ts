@@ -22,6 +22,8 @@ export interface PrunedStores {
   signInStreakMs: number;
   /** The local history keeps each account's copy within its start day and HISTORY_MAX_DAYS. */
   historyRetention?: { enforceRetention(): Promise<void> };
+  /** The audit log keeps its entries AUDIT_RETENTION_DAYS (lib/team). */
+  auditRetention?: { prune(): Promise<void> };
 }
 
 export async function pruneStore(stores: PrunedStores, now = Date.now()): Promise<void> {
@@ -30,6 +32,7 @@ export async function pruneStore(stores: PrunedStores, now = Date.now()): Promis
   await stores.vault.prune(now);
   await stores.signInAttempts.prune(now - stores.signInStreakMs, now);
   await stores.historyRetention?.enforceRetention();
+  await stores.auditRetention?.prune();
 }
 
 /** Prunes now and then hourly; returns a function that stops it. */

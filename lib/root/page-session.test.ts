@@ -14,7 +14,9 @@ vi.mock('next/navigation', () => ({
     throw Object.assign(new Error('NEXT_REDIRECT'), { to });
   },
 }));
-vi.mock('./services', () => ({ getServices: async () => ({ store: { vault: {} } }) }));
+vi.mock('./services', () => ({
+  getServices: async () => ({ vault: {}, team: { confirm: async (account: unknown) => account } }),
+}));
 vi.mock('../auth/session', () => ({ accountFromCookies: lookup.account, endedSessionReason: lookup.ended }));
 
 const { requirePageSession, signedInAlready } = await import('./page-session');
@@ -34,7 +36,9 @@ describe("a page's session", () => {
       sid: 's',
       credentials: async () => ({}),
     });
-    expect(await requirePageSession('/history')).toEqual({ account: { apiKey: 'demo', enterpriseId: 'ent-sakura' } });
+    expect(await requirePageSession('/history')).toEqual({
+      account: { apiKey: 'demo', enterpriseId: 'ent-sakura', role: 'admin' },
+    });
   });
 
   it('is "unavailable" while the store cannot be reached, whether the account or why it ended was being looked up', async () => {

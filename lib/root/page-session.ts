@@ -9,7 +9,11 @@ import type { SessionsEndReason } from '../auth';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
 import type { SignInErrorCode } from '../auth';
 import { unlessStoreUnavailable } from '../db/unavailable';
+import { ProblemError } from '../http/problem';
+import type { Role } from '../team';
+import { roleOf } from '../team/server';
 import { signInHref } from '../http/paths';
+import { REQUEST_PATH_HEADER, safeRequestPath } from '../http/request-path';
 import { preferredZoneOf, ZONE_COOKIE } from '../query/zone-preference';
 import type { Zone } from '../time/zones';
 import { getServices } from './services';
@@ -18,10 +22,23 @@ import { getServices } from './services';
 export interface PageAccount {
   apiKey: string;
   enterpriseId?: string;
+  /** The role (lib/team/api.ts); a personal session is the admin of its own account. */
+  role: Role;
+  /** A team person: their name and the team account they work on (by its label). */
+  person?: { name: string; account: string };
 }
 
+/** The page's account, a team person's role confirmed when due (a session that ended meanwhile: none). */
 export async function currentAccount(): Promise<SignedInAccount | null> {
-  return accountFromCookies(await cookies(), await headers(), (await getServices()).store.vault);
+  const services = await getServices();
+  const account = await accountFromCookies(await cookies(), await headers(), services.vault);
+  if (!account) return null;
+  try {
+    return await services.team.confirm(account);
+  } catch (err) {
+    if (err instanceof ProblemError && err.problem.status === 401) return null;
+    throw err;
+  }
 }
 
 /** The zone the person last picked (lib/query/zone-preference.ts), for a page's first paint. */
@@ -33,6 +50,9 @@ export async function preferredZone(): Promise<Zone> {
 const ENDED_CODES = {
   'credentials-refused': 'CredentialsRefused',
   'signed-out-everywhere': 'SignedOutEverywhere',
+  suspended: 'Suspended',
+  'role-removed': 'RoleRemoved',
+  'role-unconfirmed': 'RoleUnconfirmed',
 } as const satisfies Record<SessionsEndReason, SignInErrorCode>;
 
 /**
@@ -51,7 +71,7 @@ export async function requirePageSession(callbackPath?: string): Promise<PageSes
       const account = await currentAccount();
       const ended = account
         ? null
-        : await endedSessionReason(await cookies(), await headers(), (await getServices()).store.vault);
+        : await endedSessionReason(await cookies(), await headers(), (await getServices()).vault);
       return { account, ended };
     })(),
     null,
@@ -59,12 +79,28 @@ export async function requirePageSession(callbackPath?: string): Promise<PageSes
   if (!looked) return { unavailable: true };
   const { account, ended } = looked;
   if (!account) redirect(signInHref(callbackPath, ended ? ENDED_CODES[ended] : undefined));
+  const person = account.team ? await (await getServices()).team.whoIs(account) : null;
   return {
-    account: { apiKey: account.apiKey, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) },
+    account: {
+      apiKey: account.apiKey,
+      ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}),
+      role: roleOf(account),
+      ...(person ? { person: { name: person.name, account: person.account } } : {}),
+    },
   };
 }
 
 /** Whether someone is signed in already; no while the store cannot be reached (sign-in then says so itself). */
 export async function signedInAlready(): Promise<boolean> {
   return (await unlessStoreUnavailable(currentAccount(), null)) !== null;
+}
+
+/**
+ * A page's own look at its session. The layout's check runs when a page is loaded whole, not on a
+ * click from one signed-in page to another (Next.js keeps the shared layout and renders only the
+ * page), so each page looks again: a session ended meanwhile (a person suspended, signed out
+ * everywhere, their role gone) meets the sign-in page, told why, at the next click.
+ */
+export async function recheckPageSession(): Promise<void> {
+  await requirePageSession(safeRequestPath((await headers()).get(REQUEST_PATH_HEADER)) ?? undefined);
 }

@@ -38,6 +38,9 @@ import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
 import { withMemoryCache } from '../cache/server';
 import { postgresGovernorBackend } from '../governor/server';
+import { createOidcClient, type VaultStore } from '../auth/server';
+import { createTeamStores, TeamService, teamAwareVault, type Presenter } from '../team/server';
+import type { SignedInAccount } from '../auth/server';
 import { exportJobCounts } from '../exports/server';
 import { historyDayCounts, historyLagDays } from '../history/server';
 import { installFigures } from '../metrics/server';
@@ -53,6 +56,18 @@ export const MEMORY_CACHE_PAGES = 400;
 export interface Services {
   config: Config;
   store: DurableStore;
+  /**
+   * The session vault as the server reads it: a team person's session takes its team account's key
+   * and secret (lib/team/team-vault.ts). Read sessions through this, never store.vault.
+   */
+  vault: VaultStore;
+  /** Team mode: people, roles, the audit log, the team's accounts (lib/team). */
+  team: TeamService;
+  /**
+   * The presenter for a session's role (lib/team/presenter.ts): every answer that carries records
+   * passes it. Taken from here, as `answers` is: it keeps the masked records' JSON in this copy.
+   */
+  present(account: Pick<SignedInAccount, 'team'>): Presenter;
   /** The page cache with the in-memory copy of decoded pages in front. */
   cache: PageCacheStore;
   policy: CachePolicy;
@@ -111,8 +126,22 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   // A renewal refused upstream ends the key's sessions: none of them can renew with that secret.
   const gateway: UpstreamGateway = createGateway(config, backend, now, {
     onCredentialsRefused: (apiKey, refusedSecret) =>
-      endSessions({ vault: store.vault, gateway }, apiKey, 'credentials-refused', refusedSecret),
+      endSessions({ vault, gateway }, apiKey, 'credentials-refused', refusedSecret),
   });
+  const teamStores = createTeamStores(store.db, store.dialect);
+  // Every read of a session below goes through this one (a team session's secret is its account's).
+  const vault = teamAwareVault(store.vault, teamStores.accounts);
+  const team = new TeamService({
+    config,
+    ...teamStores,
+    vault,
+    oidc: createOidcClient(config),
+    callsByPerson: (apiKey, since) => store.ledger.callsByPerson(apiKey, since),
+    forgetToken: (apiKey) => gateway.forget(apiKey),
+    now,
+    log,
+  });
+  await team.start();
   const throttleRules = throttleRulesOf(config);
   const signInThrottle = new SignInThrottle({
     store: store.signInAttempts,
@@ -154,7 +183,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     store: store.exportJobs,
     files: store.exportFiles,
     leases: store.leases,
-    vault: store.vault,
+    vault,
     cache,
     local: { planner, history: store.history },
     // A settled window an export read in full is a complete result the local history can answer from.
@@ -171,7 +200,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const syncRunner = new SyncRunner({
     history: store.history,
     index: historyIndex,
-    vault: store.vault,
+    vault,
     leases: store.leases,
     gateway,
     policy,
@@ -184,7 +213,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
   const history = new HistoryService({
     history: store.history,
     index: historyIndex,
-    vault: store.vault,
+    vault,
     gateway,
     runner: syncRunner,
     cache,
@@ -233,14 +262,17 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     pageSizes,
     insights,
     signInThrottle,
-    endSessions: (apiKey, reason) => endSessions({ vault: store.vault, gateway }, apiKey, reason),
+    endSessions: (apiKey, reason) => endSessions({ vault, gateway }, apiKey, reason),
     async signOutEverywhere(apiKey) {
-      const ended = await endSessions({ vault: store.vault, gateway }, apiKey, 'signed-out-everywhere');
+      const ended = await endSessions({ vault, gateway }, apiKey, 'signed-out-everywhere');
       const keptSecretsDeleted = await history.forgetKeptSecrets(apiKey);
       if (keptSecretsDeleted > 0)
         log.info('history.kept_secrets_deleted', { account: apiKey, copies: keptSecretsDeleted });
       return { ended, keptSecretsDeleted };
     },
+    vault,
+    team,
+    present: (account) => team.presenter(account),
     start() {
       // The figures the metrics read from the store at each scrape (lib/metrics/figures.ts).
       const figures = { db: store.db, history: store.history, policy, config, now };
@@ -259,6 +291,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
         signInAttempts: store.signInAttempts,
         signInStreakMs,
         historyRetention: history,
+        auditRetention: team,
       });
       exportRunner.start();
       syncRunner.start();

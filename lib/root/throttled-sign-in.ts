@@ -50,7 +50,7 @@ async function submittedKey(req: NextRequest): Promise<string | null> {
   }
 }
 
-function tooManyAttempts(req: NextRequest, retryAfterMs: number, publicUrl: string | undefined): Response {
+export function tooManyAttempts(req: NextRequest, retryAfterMs: number, publicUrl: string | undefined): Response {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const code = signInErrorCode('TooManyAttempts', seconds);
   const page = new URL(`${PAGE_PATHS.signIn}?error=${encodeURIComponent(code)}`, publicUrl ?? req.nextUrl.origin);

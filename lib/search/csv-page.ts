@@ -1,3 +1,4 @@
+import { msg } from '../i18n/message';
 import 'server-only';
 /**
  * `Accept: text/csv` on GET /api/transactions answers that page as CSV (the same records, zone and
@@ -38,7 +39,7 @@ export interface CsvChoice {
 function excelOf(excelParam: string | null): boolean {
   if (excelParam === null || excelParam === 'false') return false;
   if (excelParam === 'true') return true;
-  throw badRequest({ excel: `excel must be true or false; got "${excelParam.slice(0, 20)}".` });
+  throw badRequest({ excel: msg('query.request.excelValue', { value: excelParam.slice(0, 20) }) });
 }
 
 /**
@@ -54,11 +55,11 @@ export function csvRequest(
   if (wantsCsv(req)) return { columns: csvColumns(columnsParam), excel: excelOf(excelParam) };
   if (columnsParam !== null)
     throw badRequest({
-      columns: 'columns picks the fields of a CSV answer: ask for one with Accept: text/csv, or leave columns out.',
+      columns: msg('query.request.columnsWithoutCsv'),
     });
   if (excelParam !== null)
     throw badRequest({
-      excel: 'excel writes a CSV answer for Excel: ask for one with Accept: text/csv, or leave excel out.',
+      excel: msg('query.request.excelWithoutCsv'),
     });
   return null;
 }

@@ -8,7 +8,7 @@
  */
 import { formatWallClock, parseWallClock, type Zone } from '../time/zones';
 import type { WallRange } from '../query/draft';
-import { SEARCH_MAX_RANGE_DAYS, SEARCH_MAX_RANGE_MS } from '../query/query';
+import { SEARCH_MAX_RANGE_MS } from '../query/query';
 import { DAY_MS, HOUR_MS } from '../time/units';
 
 export type PresetId =
@@ -34,9 +34,9 @@ function zonedMidnight(now: Date, zone: Zone, offsetDays = 0, monthStart = false
   return midnight;
 }
 
+/** A preset's name is the catalogue's (`search.range.preset.<id>`, messages/<locale>/search.json). */
 interface Preset {
   id: PresetId;
-  label: string;
   range(now: Date, zone: Zone): { from: Date; to: Date };
 }
 
@@ -46,24 +46,22 @@ const rolling = (ms: number) => (now: Date) => {
 };
 
 export const RANGE_PRESETS: readonly Preset[] = [
-  { id: 'last-hour', label: 'Last hour', range: rolling(HOUR_MS) },
-  { id: 'today', label: 'Today', range: (now, zone) => ({ from: zonedMidnight(now, zone), to: endOfRolling(now) }) },
+  { id: 'last-hour', range: rolling(HOUR_MS) },
+  { id: 'today', range: (now, zone) => ({ from: zonedMidnight(now, zone), to: endOfRolling(now) }) },
   {
     id: 'yesterday',
-    label: 'Yesterday',
     // To today's first instant: date-to is read to the second while records carry milliseconds, so
     // ending at 23:59:59 would leave out the records of yesterday's last second (23:59:59.001 on).
     range: (now, zone) => ({ from: zonedMidnight(now, zone, -1), to: zonedMidnight(now, zone) }),
   },
-  { id: 'last-24-hours', label: 'Last 24 hours', range: rolling(DAY_MS) },
-  { id: 'last-7-days', label: 'Last 7 days', range: rolling(7 * DAY_MS) },
+  { id: 'last-24-hours', range: rolling(DAY_MS) },
+  { id: 'last-7-days', range: rolling(7 * DAY_MS) },
   {
     id: 'this-month',
-    label: 'This month',
     range: (now, zone) => ({ from: zonedMidnight(now, zone, 0, true), to: endOfRolling(now) }),
   },
   // The longest range a search may span.
-  { id: 'last-31-days', label: `Last ${SEARCH_MAX_RANGE_DAYS} days`, range: rolling(SEARCH_MAX_RANGE_MS) },
+  { id: 'last-31-days', range: rolling(SEARCH_MAX_RANGE_MS) },
 ];
 
 export const DEFAULT_PRESET: PresetId = 'last-24-hours';

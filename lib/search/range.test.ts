@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { fromInputValue, latestEndFor, rangeSpan, splitRange, toInputValue } from './range';
 import { checkDraft, emptyFilters, rezoneRange, type WallRange } from '../query/draft';
 import type { Zone } from '../time/zones';
+import { translate } from '../i18n/translate';
 
-/** The range's problems as the server would state them. */
+/** The range's problems as the server would state them, in English. */
 function rangeProblems(range: WallRange, tz: Zone): Record<string, string> {
   const result = checkDraft(
     { range, filters: emptyFilters() },
     { tz, sort: 'date_received', sortOrder: 'desc', pageSize: 25 },
   );
-  return result.ok ? {} : result.errors;
+  return result.ok ? {} : Object.fromEntries(Object.entries(result.errors).map(([p, w]) => [p, translate('en', w)]));
 }
 
 describe('datetime-local values', () => {
@@ -60,13 +61,19 @@ describe('range validation (the server’s own rules)', () => {
   it('says how long a range is', () => {
     expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-04 02:00:00' }, 'UTC')).toEqual({
       ms: (34 * 24 + 2) * 3600_000,
-      text: '34 d 2 h (3 d 2 h too long)',
+      text: '34 d 2 h',
+      over: '3 d 2 h',
       tooLong: true,
     });
+    expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-04 02:00:00' }, 'UTC', 'ja')).toMatchObject({
+      text: '34日2時間',
+      over: '3日2時間',
+    });
     // Just over: to the second, not "31 d" beside "at most 31 days".
-    expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-01 00:00:01' }, 'UTC')?.text).toBe(
-      '31 d 1 s (1 s too long)',
-    );
+    expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-01 00:00:01' }, 'UTC')).toMatchObject({
+      text: '31 d 1 s',
+      over: '1 s',
+    });
     expect(rangeSpan({ dateFrom: '2026-10-01 00:00:00', dateTo: '2026-11-01 00:00:00' }, 'UTC')).toMatchObject({
       text: '31 d',
       tooLong: false,

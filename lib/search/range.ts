@@ -7,6 +7,8 @@ import type { WallRange } from '../query/draft';
 import { SEARCH_MAX_RANGE_MS as MAX_RANGE_MS } from '../query/query';
 import { formatWallClock, parseWallClock, type Zone } from '../time/zones';
 import { formatDuration } from '../i18n/format';
+import type { Locale } from '../i18n/locales';
+import type { Words } from '../i18n/message';
 
 /** `2026-11-20 09:15:00` → `2026-11-20T09:15:00`, the value a datetime-local input takes. */
 export function toInputValue(wallClock: string): string {
@@ -22,39 +24,50 @@ export function fromInputValue(input: string): string {
   return `${date} ${withSeconds}`;
 }
 
+/** What the query's parser says is wrong with each end (Words: said in the page's language by the picker). */
 export interface RangeProblems {
-  'date-from'?: string;
-  'date-to'?: string;
+  'date-from'?: Words;
+  'date-to'?: Words;
 }
 
-/** Every part of a span, to the second (`31 d 1 s`): how much to take off must not be rounded away. */
-function exactDuration(ms: number): string {
+const EXACT_UNITS: Record<Locale, { d: string; h: string; min: string; s: string; gap: string }> = {
+  en: { d: ' d', h: ' h', min: ' min', s: ' s', gap: ' ' },
+  ja: { d: '日', h: '時間', min: '分', s: '秒', gap: '' },
+};
+
+/** Every part of a span, to the second (`31 d 1 s`, `31日1秒`): how much to take off must not be rounded away. */
+function exactDuration(ms: number, locale: Locale): string {
+  const u = EXACT_UNITS[locale];
   const total = Math.round(ms / 1000);
   const parts: [number, string][] = [
-    [Math.floor(total / 86_400), 'd'],
-    [Math.floor((total % 86_400) / 3600), 'h'],
-    [Math.floor((total % 3600) / 60), 'min'],
-    [total % 60, 's'],
+    [Math.floor(total / 86_400), u.d],
+    [Math.floor((total % 86_400) / 3600), u.h],
+    [Math.floor((total % 3600) / 60), u.min],
+    [total % 60, u.s],
   ];
   return (
     parts
       .filter(([n]) => n > 0)
-      .map(([n, unit]) => `${n} ${unit}`)
-      .join(' ') || '0 s'
+      .map(([n, unit]) => `${n}${unit}`)
+      .join(u.gap) || `0${u.s}`
   );
 }
 
 /**
- * How long the range is, in words, when both ends read: shown beside the 31-day message. Too long,
- * it is said to the second with what is over, so the person knows how much to take off.
+ * How long the range is, in `locale`'s units, when both ends read: shown beside the 31-day message.
+ * Too long, it is said to the second with what is over (`over`), so the person knows how much to take off.
  */
-export function rangeSpan(range: WallRange, zone: Zone): { ms: number; text: string; tooLong: boolean } | null {
+export function rangeSpan(
+  range: WallRange,
+  zone: Zone,
+  locale: Locale = 'en',
+): { ms: number; text: string; over: string | null; tooLong: boolean } | null {
   const from = parseWallClock(range.dateFrom, zone);
   const to = parseWallClock(range.dateTo, zone);
   if (!from || !to) return null;
   const ms = to.getTime() - from.getTime();
-  if (ms <= MAX_RANGE_MS) return { ms, text: formatDuration(ms), tooLong: false };
-  return { ms, text: `${exactDuration(ms)} (${exactDuration(ms - MAX_RANGE_MS)} too long)`, tooLong: true };
+  if (ms <= MAX_RANGE_MS) return { ms, text: formatDuration(ms, locale), over: null, tooLong: false };
+  return { ms, text: exactDuration(ms, locale), over: exactDuration(ms - MAX_RANGE_MS, locale), tooLong: true };
 }
 
 /** The latest end the picker offers for a given start: start + 31 days (the `max` of the input). */

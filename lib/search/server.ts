@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * What other features and the composition root may use of search on the server. Everything else in this folder is its own.
  */
-export { PAGE_VARIES_BY, csvPageResponse } from './csv-page';
+export { PAGE_VARIES_BY, csvPageResponse, wantsCsv } from './csv-page';
 export { pageRequest, type PageRequest } from './page-request';
 export { TransactionsService } from './search-service';
 export { presentCdr } from './present';

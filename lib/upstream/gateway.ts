@@ -25,6 +25,11 @@ export interface UpstreamAccount {
   apiKey: string;
   enterpriseId: string | null;
   credentials: () => Promise<{ apiKey: string; secret: string }>;
+  /**
+   * The team person a call is made for (lib/team), when several people share the account: the
+   * governor serves the person least recently served first, and the ledger notes whose it was.
+   */
+  person?: string;
 }
 
 /**
@@ -324,7 +329,14 @@ export class UpstreamGateway {
       };
       try {
         const value = await this.governor.run(
-          { account: account.apiKey, cls, kind, shareKey, signal },
+          {
+            account: account.apiKey,
+            cls,
+            kind,
+            shareKey,
+            signal,
+            ...(account.person !== undefined ? { person: account.person } : {}),
+          },
           holdingOn429(this.governor, account.apiKey, kind, this.now, sendWhileGood),
         );
         return { value, sent };

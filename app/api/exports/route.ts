@@ -5,23 +5,43 @@
  * GET /api/exports: the account's jobs, newest first.
  */
 import { json } from '@/lib/http/problem';
-import { withAccount } from '@/lib/root/with-account';
-import { exportRequestOf } from '@/lib/exports/server';
+import { queryBody } from '@/lib/query/query';
+import { msg } from '@/lib/i18n/message';
+import { maskedRoleChecked, withAccount } from '@/lib/root/with-account';
+import { estimateSaid, exportRequestOf, jobSaid } from '@/lib/exports/server';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { API_PATHS } from '@/lib/http/paths';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (_req, account, { exports }) => json({ jobs: await exports.list(account) }));
+const EXPORTS = { least: 'support', what: msg('team.problems.roleNeeded.whatExport') } as const;
+
+/** The export's body, checked; for a masked role, what it may not ask refused as a search's is. */
+const exportRequest = maskedRoleChecked(exportRequestOf, (request) => request.query);
+
+// A person's words in the request's language (lib/exports/said.ts); the rest as it is.
+export const GET = withAccount(
+  async (req, account, { exports, team }) => {
+    const locale = localeOfRequest(req);
+    return json({ jobs: (await exports.list(team.exportAccount(account))).map((job) => jobSaid(job, locale)) });
+  },
+  { role: EXPORTS },
+);
 
 export const POST = withAccount(
-  async (_req, account, { exports }, _context, request) => {
-    const result = await exports.create(account, request);
-    if (result.kind === 'estimate') return json(result.estimate);
-    return json(result.job, { status: 201, headers: { Location: API_PATHS.export(result.job.id) } });
+  async (req, account, { exports, team }, _context, request) => {
+    const locale = localeOfRequest(req);
+    const result = await exports.create(team.exportAccount(account), request);
+    if (result.kind === 'estimate') return json(estimateSaid(result.estimate, locale));
+    await team.audit(account, 'export', { query: queryBody(request.query), detail: result.job.id });
+    return json(jobSaid(result.job, locale), {
+      status: 201,
+      headers: { Location: API_PATHS.export(result.job.id) },
+    });
   },
-  { refuseCrossSite: true, query: exportRequestOf },
+  { refuseCrossSite: true, query: exportRequest, role: EXPORTS },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

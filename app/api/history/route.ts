@@ -7,18 +7,25 @@
  * kept for one release).
  */
 import { json } from '@/lib/http/problem';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { historySettingsOf } from '@/lib/history/server';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async (_req, account, { history }) => json(await history.get(account)));
+// The state's message is words for a person: said in the request's language.
+export const GET = withAccount(async (req, account, { history }) =>
+  json(await history.get(account, localeOfRequest(req))),
+);
+
+const SETTINGS = { least: 'admin', what: msg('team.problems.roleNeeded.whatHistory') } as const;
 
 export const PUT = withAccount(
-  async (_req, account, { history }, _context, change) => json(await history.put(account, change)),
-  { refuseCrossSite: true, query: historySettingsOf },
+  async (req, account, { history }, _context, change) => json(await history.put(account, change, localeOfRequest(req))),
+  { refuseCrossSite: true, query: historySettingsOf, role: SETTINGS },
 );
 
 export const DELETE = withAccount(
@@ -26,7 +33,7 @@ export const DELETE = withAccount(
     await history.delete(account);
     return new Response(null, { status: 204 });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: SETTINGS },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -5,16 +5,25 @@
  * coverage said. Spends no upstream call (lib/insights/insights-service.ts).
  */
 import { json } from '@/lib/http/problem';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { searchQuery } from '@/lib/query/request';
-import { withAccount } from '@/lib/root/with-account';
+import { queryBody } from '@/lib/query/query';
+import { maskedRoleChecked, withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
+/** The search query in the URL; for a masked role, what it may not ask refused (403). */
+const searchRequest = maskedRoleChecked(searchQuery(), (query) => query);
+
 export const GET = withAccount(
-  async (_req, account, { insights }, _context, query) => json(await insights.get(account, query)),
-  { query: searchQuery() },
+  async (req, account, { insights, present, team }, _context, query) => {
+    const answer = present(account).insights(await insights.get(account, query, localeOfRequest(req)));
+    if (query.filters.da) await team.audit(account, 'number-search', { query: queryBody(query) });
+    return json(answer);
+  },
+  { query: searchRequest },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -5,15 +5,22 @@
  */
 import { json } from '@/lib/http/problem';
 import { searchQuery } from '@/lib/query/request';
-import { withAccount } from '@/lib/root/with-account';
+import { msg } from '@/lib/i18n/message';
+import { maskedRoleChecked, withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
+/** The search query in the URL; for a masked role, what it may not ask refused (403). */
+const searchRequest = maskedRoleChecked(searchQuery(), (query) => query);
+
 export const GET = withAccount(
   async (_req, account, { transactions }, _context, query) => json(await transactions.plan(account, query)),
-  { query: searchQuery() },
+  {
+    query: searchRequest,
+    role: { least: 'support', what: msg('team.problems.roleNeeded.whatSearch') },
+  },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -26,6 +26,7 @@ import { signInKnownAddressesMigration } from './0020-sign-in-known-addresses';
 import { searchTextWithoutCiphertextMigration } from './0021-search-text-without-ciphertext';
 import { endedSessionsMigration } from './0022-ended-sessions';
 import { exportRowsByTimeMigration } from './0023-export-rows-by-time';
+import { teamMigration } from './0024-team';
 import { historyCompactMigration } from './0040-history-compact';
 import { upstreamPageSizeMigration } from './0041-upstream-page-size';
 import { historyOrderIndexesMigration } from './0043-history-order-indexes';
@@ -52,6 +53,7 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0021-search-text-without-ciphertext': searchTextWithoutCiphertextMigration(dialect),
     '0022-ended-sessions': endedSessionsMigration(dialect),
     '0023-export-rows-by-time': exportRowsByTimeMigration(dialect),
+    '0024-team': teamMigration(dialect),
     '0040-history-compact': historyCompactMigration(dialect),
     '0041-upstream-page-size': upstreamPageSizeMigration(dialect),
     '0043-history-order-indexes': historyOrderIndexesMigration(dialect),

@@ -12,8 +12,8 @@ import { joinRanges } from '../../query/ranges';
 import type { Database, SqlDialect } from '../../db/schema';
 import { fieldOf } from './bodies';
 import { scopeNoSql } from './scopes';
-import type { ResolvedSearch, RecordColumn } from './search-types';
-import type { TextIndex } from './text-search';
+import type { Condition, ResolvedSearch, RecordColumn } from './search-types';
+import { likeLiteral, textNeedles, type TextIndex } from './text-search';
 
 /** Orders read from an index of their own (searchWhere's `byOrder`). */
 export const ORDER_INDEXED = new Set<RecordColumn>(['price_units', 'latency_ms']);
@@ -22,7 +22,7 @@ export const ORDER_INDEXED = new Set<RecordColumn>(['price_units', 'latency_ms']
 const SELECTIVE_COLUMNS = new Set<RecordColumn>(['to_address', 'to_rev', 'ref', 'trx_id']);
 
 export const isSelective = (search: Pick<ResolvedSearch, 'where'>) =>
-  search.where.some((c) => SELECTIVE_COLUMNS.has(c.column));
+  search.where.some((c) => c.op !== 'contains' && SELECTIVE_COLUMNS.has(c.column));
 
 export type SearchWhere = (eb: ExpressionBuilder<Database, 'history_records'>) => Expression<SqlBool>;
 
@@ -62,11 +62,23 @@ export function searchWhere(
             ? eb(c.column, '>=', c.value)
             : eb.and([eb(c.column, '>=', c.value), eb(c.column, '<', upper)]),
         );
-      } else parts.push(eb(c.column, c.op, c.value));
+      } else if (c.op === 'contains') parts.push(containsCondition(c, dialect));
+      else parts.push(eb(c.column, c.op, c.value));
     }
     if (search.text !== undefined) parts.push(text.condition(search.text, search.textIds));
     return eb.and(parts);
   };
+}
+
+/** `contains`: the text in any of the columns, whatever its case (and as folded, as free text is looked for). */
+function containsCondition(c: Extract<Condition, { op: 'contains' }>, dialect: SqlDialect): Expression<SqlBool> {
+  const like = dialect === 'postgres' ? sql`ilike` : sql`like`;
+  const tests = [c.column, ...c.or].flatMap((column) =>
+    textNeedles(c.value).map(
+      (n) => sql<SqlBool>`lower(${sql.ref(`history_records.${column}`)}) ${like} ${`%${likeLiteral(n)}%`} escape '\\'`,
+    ),
+  );
+  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
 export interface SqlSearch {

@@ -14,7 +14,13 @@ export type RecordColumn = Exclude<
 export type Condition =
   | { column: RecordColumn; op: '=' | '>=' | '<='; value: string | number }
   /** Text that starts with `value` (a range on the column, so an index serves it). */
-  | { column: RecordColumn; op: 'prefix'; value: string };
+  | { column: RecordColumn; op: 'prefix'; value: string }
+  /**
+   * Text found anywhere in the column or in any of `or`, case-insensitively (LIKE): the identifiers'
+   * free text (`id-text`, what a role that sees numbers masked may search by). Neither the rollups
+   * nor the day packs answer it: SQL does.
+   */
+  | { column: RecordColumn; op: 'contains'; value: string; or: readonly RecordColumn[] };
 
 /** How to order: a column, or a field of the record that has none (read from the record's JSON). */
 export type SortKey = { column: RecordColumn } | { field: string; numeric: boolean };

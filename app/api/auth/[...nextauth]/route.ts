@@ -6,6 +6,7 @@ import { ProblemError, problemResponse, storeUnavailableResponse } from '@/lib/h
 import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { getServices } from '@/lib/root/services';
 import { throttledSignIn } from '@/lib/root/throttled-sign-in';
+import { authDepsOf } from '@/lib/root/auth-deps';
 import { allowHeader, methodNotAllowed, otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
@@ -55,10 +56,10 @@ async function handleAuth(req: NextRequest, context: Context): Promise<Response>
   const services = await getServices();
   if (req.method === 'POST' && action === 'callback' && provider === 'credentials') {
     return throttledSignIn(request, services, (attempt) =>
-      NextAuth(authOptions({ ...services, attempt }))(request, context),
+      NextAuth(authOptions(authDepsOf(services, attempt)))(request, context),
     );
   }
-  return NextAuth(authOptions(services))(request, context);
+  return NextAuth(authOptions(authDepsOf(services)))(request, context);
 }
 
 export { handler as GET, handler as POST };

@@ -4,7 +4,10 @@
  * and file are deleted), or deletes a finished one (204). Another account's job is a 404.
  */
 import { json } from '@/lib/http/problem';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
+import { jobSaid } from '@/lib/exports/server';
+import { localeOfRequest } from '@/lib/i18n/request-locale';
 import { otherMethodsRefused } from '@/lib/http/methods';
 
 export const runtime = 'nodejs';
@@ -12,18 +15,23 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = withAccount<Context>(async (_req, account, { exports }, context) => {
-  const { id } = await context.params;
-  return json(await exports.get(account, id));
-});
+const EXPORTS = { least: 'support', what: msg('team.problems.roleNeeded.whatExport') } as const;
+
+export const GET = withAccount<Context>(
+  async (req, account, { exports, team }, context) => {
+    const { id } = await context.params;
+    return json(jobSaid(await exports.get(team.exportAccount(account), id), localeOfRequest(req)));
+  },
+  { role: EXPORTS },
+);
 
 export const DELETE = withAccount<Context>(
-  async (_req, account, { exports }, context) => {
+  async (req, account, { exports, team }, context) => {
     const { id } = await context.params;
-    const job = await exports.cancel(account, id);
-    return job ? json(job) : new Response(null, { status: 204 });
+    const job = await exports.cancel(team.exportAccount(account), id);
+    return job ? json(jobSaid(job, localeOfRequest(req))) : new Response(null, { status: 204 });
   },
-  { refuseCrossSite: true },
+  { refuseCrossSite: true, role: EXPORTS },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -7,6 +7,7 @@
 import type { NextRequest } from 'next/server';
 import { json } from '@/lib/http/problem';
 import { lookupRequest, type LookupRequest } from '@/lib/lookup/server';
+import { msg } from '@/lib/i18n/message';
 import { withAccount } from '@/lib/root/with-account';
 import { headRefused, otherMethodsRefused } from '@/lib/http/methods';
 
@@ -16,11 +17,16 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ trxId: string }> };
 
 export const GET = withAccount<Context, LookupRequest>(
-  async (req: NextRequest, account, { lookup }, _context, { trxId, tz }) => {
+  async (req: NextRequest, account, { lookup, present }, _context, { trxId, tz }) => {
     const { cdr, meta } = await lookup.lookUp(account, trxId, tz, req.signal);
-    return json({ ...cdr, _meta: meta });
+    const presenter = present(account);
+    return json({ ...presenter.record(cdr), _meta: presenter.meta(meta) });
   },
-  { refuseCrossSite: true, query: lookupRequest },
+  {
+    refuseCrossSite: true,
+    query: lookupRequest,
+    role: { least: 'support', what: msg('team.problems.roleNeeded.whatRecord') },
+  },
 );
 
 /** Not GET's answer without its body: that could spend a call (lib/http/methods.ts headRefused). */
