@@ -12,6 +12,7 @@ const FEATURES = [
   'insights',
   'lookup',
   'metrics',
+  'reconcile',
   'search',
   'upstream',
 ];

@@ -14,6 +14,8 @@ export const HISTORY_PORT = Number(process.env.E2E_HISTORY_PORT ?? 3105);
 /** The team spec's dashboard (e2e/team.spec.ts) and the test identity provider it signs in with. */
 export const TEAM_PORT = Number(process.env.E2E_TEAM_PORT ?? 3120);
 export const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 4120);
+/** The reconcile spec's own dashboard (e2e/reconcile.spec.ts). */
+export const RECONCILE_PORT = Number(process.env.E2E_RECONCILE_PORT ?? 3112);
 /** The startup spec's servers, which refuse to start (e2e/startup.spec.ts). */
 export const STARTUP_PORT = Number(process.env.E2E_STARTUP_PORT ?? 3106);
 /** The operations spec's server: metrics, health, request ids, a stop (e2e/operations.spec.ts). */

@@ -246,6 +246,10 @@ describe('the import graph', () => {
       'app/api/team/accounts/route.ts GET',
       'app/api/team/people/route.ts GET',
       'app/api/team/session/route.ts GET',
+      'app/api/reconciliations/route.ts GET',
+      'app/api/reconciliations/[id]/route.ts GET',
+      'app/api/reconciliations/[id]/rows/route.ts GET',
+      'app/api/reconciliations/[id]/file/route.ts GET',
     ]);
     const routes = files.filter((f) => /^app\/api\/.*route\.ts$/.test(f) && !f.startsWith('app/api/auth/'));
     const handlers = routes.flatMap((file) => {
@@ -282,6 +286,7 @@ describe('the import graph', () => {
       'lib/team/audit-request.ts', // the audit log's filters (from, to, actor, action, number)
       'lib/team/audit-query.ts', // a query the codec read, written as the audit log's text, numbers masked
       'components/team/audit-view.tsx', // the audit page's filters, read by lib/team/audit-request.ts
+      'lib/reconcile/rows-query.ts', // a reconciliation's rows view (outcome, status, page): read and written there
     ]);
     const BY_HAND = /new URLSearchParams\(|searchParams\.(get|getAll|set|append|delete)\(/;
     const offenders = files.filter(

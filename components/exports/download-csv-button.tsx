@@ -27,6 +27,7 @@ import { saveFile } from '@/lib/csv/save-file';
 import { notePageCsv } from '@/lib/team/client';
 import modal from '../common/modal-dialog.module.css';
 import styles from './download-csv-button.module.css';
+import { rememberExcel, rememberedExcel } from '@/lib/csv/excel-choice';
 
 type Scope = 'page' | 'all';
 type ColumnChoice = 'visible' | 'all';
@@ -34,17 +35,6 @@ type ColumnChoice = 'visible' | 'all';
 /** How long "downloads straight away" waits for a small export before handing it to /exports. */
 const STRAIGHT_AWAY_MS = 30_000;
 const POLL_MS = 700;
-/** This browser's last choice of "For Excel" (a preference, kept where the dialog can read it on open). */
-const EXCEL_CHOICE_KEY = 'sms-csv-excel';
-
-function rememberedExcel(): boolean {
-  try {
-    return window.localStorage.getItem(EXCEL_CHOICE_KEY) === 'true';
-  } catch {
-    return false; // storage refused (a private window's policy): the default
-  }
-}
-
 /** A job this dialog started; one that fits in the calls free right now is watched here. */
 interface Started {
   job: ExportJob;
@@ -157,11 +147,7 @@ export function DownloadCsvButton({ view }: { view: TableView }) {
 
   function chooseExcel(next: boolean) {
     setExcel(next);
-    try {
-      window.localStorage.setItem(EXCEL_CHOICE_KEY, String(next));
-    } catch {
-      // not remembered: chosen for this download only
-    }
+    rememberExcel(next);
   }
 
   function chooseColumns(next: ColumnChoice) {

@@ -23,6 +23,7 @@ export async function AppHeader({ account }: { account: ShellAccount }) {
   // What the role may open (lib/team/api.ts); the pages and the API refuse the rest themselves.
   const records = roleAtLeast(account.role, 'support');
   const admin = account.role === 'admin';
+  const reconcile = await getTranslations('reconcile');
   return (
     <header className={styles.header}>
       <Link href={PAGE_PATHS.transactions} className={styles.brand}>
@@ -35,6 +36,7 @@ export async function AppHeader({ account }: { account: ShellAccount }) {
         {/* Exports area (components/exports): the page link and the badge of exports under way. */}
         {records ? <NavLink href={PAGE_PATHS.exports}>{t('nav.exports')}</NavLink> : null}
         {records ? <ExportsBadge /> : null}
+        {records ? <NavLink href={PAGE_PATHS.reconcile}>{reconcile('nav')}</NavLink> : null}
         {admin ? <NavLink href={PAGE_PATHS.history}>{t('nav.history')}</NavLink> : null}
         {/* Team mode's admin pages (components/team). */}
         {admin && account.person ? <AdminLinks /> : null}

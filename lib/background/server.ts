@@ -6,3 +6,4 @@ export { ForegroundWork } from './foreground-work';
 export { PaidPages, paidPages } from './paid-pages';
 export { holdLease, leaseHolder } from './hold-lease';
 export { createLeaseStore, type LeaseStore } from './lease-store';
+export { SignInNeededError, backgroundAccount, type BackgroundJobOwner } from './job-account';

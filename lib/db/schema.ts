@@ -384,6 +384,64 @@ export interface UpstreamPageSizeTable {
   decided_at: number;
 }
 
+/** A reconciliation: the whole job as JSON in `data`, the columns it is found by beside it (lib/reconcile/job-store.ts). */
+export interface ReconcileJobsTable {
+  id: string;
+  /** The API key it calls the upstream as. */
+  account: string;
+  /** Whose it is: the account's key, API key and enterprise (lib/history/scope.ts). */
+  owner: string;
+  state: string;
+  created_at: number;
+  expires_at: number | null;
+  data: string;
+}
+
+/** One row of a reconciliation's list and its answer (lib/reconcile/job-store.ts). */
+export interface ReconcileRowsTable {
+  job_id: string;
+  /** From 1, the row's place in the upload. */
+  row_no: number;
+  /** The value as the records write it; null for an invalid row. */
+  value: string | null;
+  /** Received times that answer the row, inclusive (ms); null for an invalid row. */
+  span_from: number | null;
+  span_to: number | null;
+  /** The send time the row gave (ms). */
+  sent_at: number | null;
+  /** The cost the row expected (decimal), from a cost column. */
+  cost: string | null;
+  /** The uploaded cells, JSON. */
+  cells: string;
+  /** pending, matched, not_found, several, invalid. */
+  outcome: string;
+  /** Records found so far (a reference or number may find several). */
+  found: number;
+  /** The status of a matched row's record (the rows view filters by it). */
+  status: string | null;
+  /** Why an invalid row is, JSON. */
+  problem: string | null;
+  /** The records found, JSON. */
+  matches: string | null;
+}
+
+/** The upstream queries and lookups of a reconciliation (lib/reconcile/job-store.ts). */
+export interface ReconcileTasksTable {
+  job_id: string;
+  /** In the order they run: windows, then filtered queries, then lookups. */
+  id: number;
+  kind: string;
+  /** A filtered query's parameter and value; a lookup's trx_id in `value`. */
+  param: string | null;
+  value: string | null;
+  from_ms: number;
+  to_ms: number;
+  state: string;
+  total_found: number | null;
+  pages_done: number;
+  pages_total: number | null;
+}
+
 export interface Database {
   upstream_calls: UpstreamCallsTable;
   upstream_blocks: UpstreamBlocksTable;
@@ -416,6 +474,9 @@ export interface Database {
   team_people: TeamPeopleTable;
   team_audit: TeamAuditTable;
   upstream_page_size: UpstreamPageSizeTable;
+  reconcile_jobs: ReconcileJobsTable;
+  reconcile_rows: ReconcileRowsTable;
+  reconcile_tasks: ReconcileTasksTable;
 }
 
 export type { SqlDialect } from './migrations/column-types';

@@ -8,4 +8,5 @@ export { exportRequestOf, type ExportRequest } from './export-request';
 export { createExportFileStore, type ExportFileStore } from './file-store';
 export { createExportJobStore, type ExportJobStore } from './job-store';
 export { ExportRunner } from './runner';
+export { retentionEnd } from './job-record';
 export { estimateSaid, jobSaid } from './said';

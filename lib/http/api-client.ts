@@ -67,7 +67,7 @@ export async function problemOf(response: Response, nowMs = Date.now()): Promise
 }
 
 export interface RequestOptions {
-  /** A JSON body (POST, PUT). */
+  /** A JSON body (POST, PUT), or a form (FormData: a file uploaded). */
   body?: unknown;
   signal?: AbortSignal;
 }
@@ -83,15 +83,17 @@ export async function apiRequest<T>(
   opts: RequestOptions = {},
 ): Promise<T> {
   let response: Response;
+  // A form (a file uploaded) goes as multipart/form-data, its boundary written by the browser.
+  const form = typeof FormData !== 'undefined' && opts.body instanceof FormData;
   try {
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
       headers: {
         Accept: 'application/json',
-        ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(opts.body === undefined || form ? {} : { 'Content-Type': 'application/json' }),
       },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.body === undefined ? undefined : form ? (opts.body as FormData) : JSON.stringify(opts.body),
       signal: opts.signal,
       // TanStack Query is the browser's cache. The HTTP cache would revalidate an answer (ETag) and
       // hand back its old body on a 304, with the quota and the source of the first answer.

@@ -15,6 +15,7 @@ export const PAGE_PATHS = {
   adminPeople: '/admin/people',
   adminAccounts: '/admin/accounts',
   adminAudit: '/admin/audit',
+  reconcile: '/reconcile',
 } as const;
 
 export const API_PATHS = {
@@ -36,6 +37,11 @@ export const API_PATHS = {
   teamAccounts: '/api/team/accounts',
   teamAccount: (id: string) => `/api/team/accounts/${encodeURIComponent(id)}`,
   teamSession: '/api/team/session',
+  reconciliations: '/api/reconciliations',
+  reconciliation: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}`,
+  reconciliationStart: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}/start`,
+  reconciliationRows: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}/rows`,
+  reconciliationFile: (id: string) => `/api/reconciliations/${encodeURIComponent(id)}/file`,
 } as const;
 
 /**

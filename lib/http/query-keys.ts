@@ -11,4 +11,5 @@ export const QUERY_KEYS = {
   exports: ['exports'],
   history: ['history'],
   insights: ['insights'],
+  reconciliations: ['reconciliations'],
 } as const;

@@ -19,6 +19,7 @@ import enInsights from '../../messages/en/insights.json';
 import enPages from '../../messages/en/pages.json';
 import enProblems from '../../messages/en/problems.json';
 import enQuota from '../../messages/en/quota.json';
+import enReconcile from '../../messages/en/reconcile.json';
 import enShell from '../../messages/en/shell.json';
 import enSignin from '../../messages/en/signin.json';
 import enTeam from '../../messages/en/team.json';
@@ -29,6 +30,7 @@ import jaInsights from '../../messages/ja/insights.json';
 import jaPages from '../../messages/ja/pages.json';
 import jaProblems from '../../messages/ja/problems.json';
 import jaQuota from '../../messages/ja/quota.json';
+import jaReconcile from '../../messages/ja/reconcile.json';
 import jaShell from '../../messages/ja/shell.json';
 import jaSignin from '../../messages/ja/signin.json';
 import jaTeam from '../../messages/ja/team.json';
@@ -60,6 +62,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     pages: enPages,
     problems: enProblems,
     quota: enQuota,
+    reconcile: enReconcile,
     shell: enShell,
     signin: enSignin,
     team: enTeam,
@@ -80,6 +83,7 @@ const CATALOGUES: Record<Locale, Messages> = {
     pages: jaPages,
     problems: jaProblems,
     quota: jaQuota,
+    reconcile: jaReconcile,
     shell: jaShell,
     signin: jaSignin,
     team: jaTeam,

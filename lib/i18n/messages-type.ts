@@ -11,6 +11,7 @@ import type insights from '../../messages/en/insights.json';
 import type pages from '../../messages/en/pages.json';
 import type problems from '../../messages/en/problems.json';
 import type quota from '../../messages/en/quota.json';
+import type reconcile from '../../messages/en/reconcile.json';
 import type shell from '../../messages/en/shell.json';
 import type signin from '../../messages/en/signin.json';
 import type team from '../../messages/en/team.json';
@@ -31,6 +32,7 @@ export interface Messages {
   pages: typeof pages;
   problems: typeof problems;
   quota: typeof quota;
+  reconcile: typeof reconcile;
   shell: typeof shell;
   signin: typeof signin;
   team: typeof team;

@@ -26,6 +26,7 @@ import { createLedger, type LedgerStore } from '../governor/server';
 import { createPageCache, type PageCacheStore } from '../cache/server';
 import { createSignInAttemptStore, type SignInAttemptStore } from '../auth/server';
 import { createVault, type VaultStore } from '../auth/server';
+import { createReconcileJobStore, type ReconcileJobStore } from '../reconcile/server';
 
 export interface DurableStore {
   dialect: SqlDialect;
@@ -42,6 +43,8 @@ export interface DurableStore {
   /** Insights' sums and latencies over the local history. */
   insights: InsightsStore;
   signInAttempts: SignInAttemptStore;
+  /** Reconciliations: the lists, their rows' answers and their upstream tasks. */
+  reconcile: ReconcileJobStore;
   /** Asks the database the smallest question there is (the health check): rejects when it cannot answer. */
   ping(): Promise<void>;
   /** Closes the database (for SQLite, frees the data folder for another process). */
@@ -121,6 +124,7 @@ export async function openStore(
     history,
     insights: createInsightsStore(db, dialect, dayPacks, history.reads),
     signInAttempts: createSignInAttemptStore(db, dialect),
+    reconcile: createReconcileJobStore(db),
     async ping() {
       await sql`select 1`.execute(db);
     },

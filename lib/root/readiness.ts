@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * Whether this instance should be sent traffic (GET /api/health/ready): it is not stopping, its
  * store answers, the store has every migration this version knows, and its background runners
- * (exports, the local history's copy) are running. The first check that fails is named, so the
+ * (exports, the local history's copy, reconciliations) are running. The first check that fails is named, so the
  * operator knows where to look; nothing else is said (no version, no counts: the probe has no
  * session and anyone may ask it).
  */
@@ -49,6 +49,7 @@ export async function readiness(services: () => Promise<Services>): Promise<Read
   const stalled = [
     ['exports', s.exportRunner.alive()],
     ['history', s.syncRunner.alive()],
+    ['reconcile', s.reconcileRunner.alive()],
   ].filter(([, alive]) => !alive);
   if (stalled.length > 0) {
     log.warn('health.not_ready', { check: 'background', runners: stalled.map(([name]) => name) });

@@ -36,7 +36,7 @@ import { LookupService } from '../lookup/server';
 import { createGateway, type UpstreamGateway } from '../upstream/server';
 import { openStore, type DurableStore } from './open-store';
 import { type PageCacheStore } from '../cache/server';
-import { withMemoryCache } from '../cache/server';
+import { CachedPages, withMemoryCache } from '../cache/server';
 import { postgresGovernorBackend } from '../governor/server';
 import { createOidcClient, type VaultStore } from '../auth/server';
 import { createTeamStores, TeamService, teamAwareVault, type Presenter } from '../team/server';
@@ -44,6 +44,7 @@ import type { SignedInAccount } from '../auth/server';
 import { exportJobCounts } from '../exports/server';
 import { historyDayCounts, historyLagDays } from '../history/server';
 import { installFigures } from '../metrics/server';
+import { ReconcileRunner, ReconcileService } from '../reconcile/server';
 
 /**
  * Decoded pages kept in memory in front of the page cache: about 100 KB each (100 records), and
@@ -88,6 +89,8 @@ export interface Services {
   /** The page size background reads (the copy, exports, reconciliations) ask the upstream for. */
   pageSizes: PageSizes;
   insights: InsightsService;
+  reconciliations: ReconcileService;
+  reconcileRunner: ReconcileRunner;
   /** Sign-in attempts checked before they reach the upstream (lib/auth/sign-in-throttle.ts). */
   signInThrottle: SignInThrottle;
   /** Ends every session of an API key (lib/auth/end-sessions.ts); how many there were. */
@@ -241,10 +244,42 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     log,
     now,
   });
+  const reconcileRunner = new ReconcileRunner({
+    store: store.reconcile,
+    leases: store.leases,
+    vault: store.vault,
+    secretOf: (entry) => unseal(entry.sealedSecret, authSecret()),
+    cache,
+    policy,
+    gateway,
+    config,
+    // A settled window read whole is a complete result the local history can answer from.
+    onSharedPage: (account, base, sortOrder, totalFound) => results.note(account, base, sortOrder, totalFound),
+    now,
+    log,
+  });
+  const reconciliations = new ReconcileService({
+    store: store.reconcile,
+    plan: {
+      local: { history: store.history, planner },
+      sizes: {
+        cached: new CachedPages({ cache, policy, pageSize: searchPages, now }),
+        history: store.history,
+      },
+      gateway,
+      now,
+    },
+    runner: reconcileRunner,
+    config,
+    // The page size background reads use (probed by the sync, lib/history/sync-page-size.ts), as exports read it.
+    pageSize: async () => (await pageSizes.state()).size,
+    log,
+    now,
+  });
   let stopMaintenance: (() => void) | undefined;
   const stopBackground = async (graceMs?: number) => {
     stopMaintenance?.();
-    await Promise.all([exportRunner.stop(graceMs), syncRunner.stop(graceMs)]);
+    await Promise.all([exportRunner.stop(graceMs), syncRunner.stop(graceMs), reconcileRunner.stop(graceMs)]);
   };
   return {
     config,
@@ -261,6 +296,8 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
     syncRunner,
     pageSizes,
     insights,
+    reconciliations,
+    reconcileRunner,
     signInThrottle,
     endSessions: (apiKey, reason) => endSessions({ vault, gateway }, apiKey, reason),
     async signOutEverywhere(apiKey) {
@@ -295,6 +332,7 @@ export async function buildServices(config: Config, opts: BuildOptions = {}): Pr
       });
       exportRunner.start();
       syncRunner.start();
+      reconcileRunner.start();
     },
     stopBackground,
     async close() {

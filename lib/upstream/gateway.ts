@@ -226,13 +226,21 @@ export class UpstreamGateway {
     return this.governor.snapshot(apiKey);
   }
 
-  /** A record and the calls this request sent for it, as `query` counts them. */
-  async detail(account: UpstreamAccount, trxId: string, signal?: AbortSignal): Promise<{ cdr: Cdr; calls: number }> {
+  /**
+   * A record and the calls this request sent for it, as `query` counts them. `cls`: a person's
+   * lookup, or background work's (a reconciliation's lookups go behind people, never into their reserve).
+   */
+  async detail(
+    account: UpstreamAccount,
+    trxId: string,
+    signal?: AbortSignal,
+    cls: QueryClass = 'interactive',
+  ): Promise<{ cdr: Cdr; calls: number }> {
     const opts = { tz: 'UTC' as const, ...(account.enterpriseId ? { enterpriseId: account.enterpriseId } : {}) };
     // Shared only by sessions that would be answered alike: a key of several enterprises, signed
     // in for one, is narrowed to it, and must not be handed another session's wider answer.
     const shareKey = `detail\u0000${account.enterpriseId ?? ''}\u0000${trxId}`;
-    const { value, sent } = await this.call(account, 'interactive', 'detail', shareKey, signal, (token) =>
+    const { value, sent } = await this.call(account, cls, 'detail', shareKey, signal, (token) =>
       this.client.getTransaction(token, trxId, opts),
     );
     return { cdr: value, calls: sent };

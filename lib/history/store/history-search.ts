@@ -23,9 +23,18 @@ import type { TextIds, TextIndex } from './text-search';
 
 export type { Condition, LocalSearch, RecordColumn, ResolvedSearch, SortKey } from './search-types';
 
+/** Values looked up per statement by `records`: far below either dialect's parameter limit. */
+const RECORDS_PER_STATEMENT = 500;
+
 export interface HistorySearch {
   /** The record of a trx_id in the scope's local history (JSON), or null. */
   record(scope: string, trxId: string): Promise<string | null>;
+  /**
+   * The records (JSON) the scope's local history holds whose `column` is one of `values` (trx_ids
+   * in lower case, numbers, references), in no order: a list of thousands read with a statement per
+   * few hundred, each through the column's index, not one statement each (a reconciliation's list).
+   */
+  records(scope: string, column: 'trx_id' | 'to_address' | 'ref', values: readonly string[]): Promise<string[]>;
   count(search: LocalSearch): Promise<number>;
   /** The records (JSON) at positions [offset, offset + limit) of the search's order. */
   page(search: LocalSearch, offset: number, limit: number): Promise<string[]>;
@@ -136,6 +145,21 @@ export function createHistorySearch(
     async record(scope, trxId) {
       const scopeNo = await scopes.numberOf(scope);
       return scopeNo === null ? null : recordOf(db, scopeNo, trxId);
+    },
+    async records(scope, column, values) {
+      const scopeNo = await scopes.numberOf(scope);
+      if (scopeNo === null) return [];
+      const ids: number[] = [];
+      for (let i = 0; i < values.length; i += RECORDS_PER_STATEMENT) {
+        const rows = await db
+          .selectFrom('history_records')
+          .select('id')
+          .where('scope_no', '=', scopeNoSql(scopeNo))
+          .where(column, 'in', values.slice(i, i + RECORDS_PER_STATEMENT))
+          .execute();
+        for (const r of rows) ids.push(Number(r.id));
+      }
+      return bodiesOf(db, ids);
     },
     async count(search) {
       if (search.ranges.length === 0) return 0;

@@ -514,6 +514,7 @@ export function createHistoryStore(
 
     reads: search.reads,
     record: search.record,
+    records: search.records,
     count: search.count,
     page: search.page,
     slice: search.slice,
