@@ -140,6 +140,23 @@ describe('migrations', () => {
       expect(await migrate(store.db)).toEqual([]);
     });
 
+    if (dialect === 'sqlite')
+      it('read a page sorted by price from its index alone, ties by trx_id included (0043)', async () => {
+        const { db } = await open();
+        for (const dir of ['asc', 'desc'] as const) {
+          const nulls = dir === 'desc' ? 'nulls last' : 'nulls first';
+          // As lib/history/store/search-sql.ts reads it (byOrder: the range only checked).
+          const { rows } = await sql<{ detail: string }>`explain query plan select id from history_records
+            where scope_no = 1 and +received_ms between 0 and 9999999999999
+            order by ${sql.raw(`price_units ${dir} ${nulls}, received_ms ${dir}, trx_id ${dir}`)} limit 25 offset 24975`.execute(
+            db,
+          );
+          const plan = rows.map((r) => r.detail).join('\n');
+          expect(plan).toContain('USING COVERING INDEX history_records_price');
+          expect(plan).not.toContain('TEMP B-TREE');
+        }
+      });
+
     if (dialect === 'postgres') {
       it('keep epoch milliseconds in bigint columns', async () => {
         const { db } = await open();
@@ -150,6 +167,32 @@ describe('migrations', () => {
         );
         expect(rows.length).toBeGreaterThanOrEqual(12);
         expect(rows.filter((r) => r.data_type !== 'bigint')).toEqual([]);
+      });
+
+      it('read an order by price or latency from its index in either direction, no sort (0043)', async () => {
+        const { db } = await open();
+        // The order of a sorted search (lib/history/store/search-sql.ts pageIds): absent values as the
+        // smallest, then received time and trx_id; with sequential reads set aside (the table is empty).
+        const planOf = async (column: string, dir: 'asc' | 'desc') =>
+          db.transaction().execute(async (trx) => {
+            await sql`set local enable_seqscan = off`.execute(trx);
+            const nulls = dir === 'desc' ? 'nulls last' : 'nulls first';
+            const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from history_records
+              where scope_no = 1 and received_ms between 0 and 9999999999999
+              order by ${sql.raw(`${column} ${dir} ${nulls}, received_ms ${dir}, trx_id ${dir}`)} limit 25 offset 24975`.execute(
+              trx,
+            );
+            return rows.map((r) => r['QUERY PLAN']).join('\n');
+          });
+        for (const [column, index] of [
+          ['price_units', 'history_records_price'],
+          ['latency_ms', 'history_records_latency'],
+        ] as const)
+          for (const dir of ['asc', 'desc'] as const) {
+            const plan = await planOf(column, dir);
+            expect(plan).toContain(`Index Only Scan${dir === 'desc' ? ' Backward' : ''} using ${index}`);
+            expect(plan).not.toMatch(/Sort/);
+          }
       });
     }
   });

@@ -30,6 +30,7 @@ import { teamMigration } from './0024-team';
 import { historyCompactMigration } from './0040-history-compact';
 import { upstreamPageSizeMigration } from './0041-upstream-page-size';
 import { reconciliationsMigration } from './0042-reconciliations';
+import { historyOrderIndexesMigration } from './0043-history-order-indexes';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -57,5 +58,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0040-history-compact': historyCompactMigration(dialect),
     '0041-upstream-page-size': upstreamPageSizeMigration(dialect),
     '0042-reconciliations': reconciliationsMigration(dialect),
+    '0043-history-order-indexes': historyOrderIndexesMigration(dialect),
   };
 }
