@@ -26,6 +26,7 @@ import { msg } from '../i18n/message';
 import type { UpstreamBase } from '../query/wire';
 import { scrapeResponse } from '../metrics/scrape';
 import { CredentialsRefusedError, UpstreamError, type UpstreamErrorKind } from '../upstream/errors';
+import { ProblemError } from '../http/problem';
 import { toProblem } from './error-problems';
 import { tooManyAttempts } from './throttled-sign-in';
 
@@ -105,6 +106,23 @@ const UPSTREAM_KINDS: UpstreamErrorKind[] = [
 
 /** Each way the server makes a problem, by name. */
 const CASES: Record<string, Case> = {
+  // Reconciliations' refusals, as lib/reconcile/reconcile-service.ts makes them.
+  'too many reconciliations running': rendered(() => {
+    throw new ProblemError({
+      type: '/problems/too-many-reconciliations',
+      title: msg('reconcile.problems.tooMany.title'),
+      status: 409,
+      detail: msg('reconcile.problems.tooMany.detail', { count: 3 }),
+    });
+  }),
+  'a reconciliation already run': rendered(() => {
+    throw new ProblemError({
+      type: '/problems/reconciliation-over',
+      title: msg('reconcile.problems.over.title'),
+      status: 409,
+      detail: msg('reconcile.problems.over.detail', { state: 'done' }),
+    });
+  }),
   'a query a parser refuses': rendered(() => {
     throw badRequest({ page: msg('problems.invalidQuery.title') });
   }),
