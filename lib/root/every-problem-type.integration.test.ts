@@ -27,6 +27,7 @@ import type { UpstreamBase } from '../query/wire';
 import { scrapeResponse } from '../metrics/scrape';
 import { CredentialsRefusedError, UpstreamError, type UpstreamErrorKind } from '../upstream/errors';
 import { ProblemError } from '../http/problem';
+import { revealLimitReached, roleNeeded, teamSecretRefused } from '../team/problems';
 import { toProblem } from './error-problems';
 import { tooManyAttempts } from './throttled-sign-in';
 
@@ -106,6 +107,37 @@ const UPSTREAM_KINDS: UpstreamErrorKind[] = [
 
 /** Each way the server makes a problem, by name. */
 const CASES: Record<string, Case> = {
+  // Team mode's refusals, made by the functions the routes and services call (lib/team/problems.ts,
+  // lib/auth/problems.ts); the two an admin meets on the people and accounts pages as
+  // lib/team/team-service.ts makes them.
+  'a role that may not': rendered(() => {
+    throw roleNeeded('support', 'viewer', msg('team.problems.roleNeeded.whatSearch'));
+  }),
+  'reveals past the hourly limit': rendered(() => {
+    throw revealLimitReached(20, 600_000);
+  }),
+  'the team secret refused': rendered(() => {
+    throw teamSecretRefused('fuji');
+  }),
+  'a session ended by a suspension': rendered(() => {
+    throw unauthenticated('suspended');
+  }),
+  'suspending oneself': rendered(() => {
+    throw new ProblemError({
+      type: '/problems/cannot-suspend-yourself',
+      title: msg('team.problems.cannotSuspendYourself.title'),
+      status: 409,
+      detail: msg('team.problems.cannotSuspendYourself.detail'),
+    });
+  }),
+  'removing the environment’s account': rendered(() => {
+    throw new ProblemError({
+      type: '/problems/env-account',
+      title: msg('team.problems.envAccount.title'),
+      status: 409,
+      detail: msg('team.problems.envAccount.detail'),
+    });
+  }),
   // Reconciliations' refusals, as lib/reconcile/reconcile-service.ts makes them.
   'too many reconciliations running': rendered(() => {
     throw new ProblemError({

@@ -48,8 +48,8 @@ describe('sign out everywhere', () => {
     expect(await keptOf(support)).toBeNull();
     expect(await keptOf(supportOther)).toBeNull();
     expect(await h.store.vault.forApiKey('support')).toEqual([]);
-    // Turned on again, the copy says it waits for a sign-in: nothing is kept to copy with.
-    const state = await h.history.put(support, { enabled: true });
+    // Turned on again, the sync says (here in English) it waits for a sign-in: nothing is kept to sync with.
+    const state = await h.history.put(support, { enabled: true }, 'en');
     expect(state.keepSyncingSignedOut).toBe(false);
     expect(state.state).toBe('waiting');
     expect(state.message).toMatch(/Waiting for a sign-in/);
