@@ -6,8 +6,9 @@
  * is left out — inside `translate="no"` (HTML's own mark for words not to translate), code and
  * monospace values, a quoted message, the results table's body, a record's field values, a chart's axis values, and
  * anything marked as another language (`lang`, as the language switch names each language in
- * itself). A word is English when it holds a lower-case Latin letter: codes (DELIVRD, UTC, JST,
- * API, CSV) are upper case, and a few proper names are allowed by name.
+ * itself). A word is English when it holds a lower-case Latin letter and no digit or underscore:
+ * codes (DELIVRD, UTC, JST, API, CSV) are upper case, identifiers and file names (a trx_id's hex,
+ * `sms_2026-12-02T0000_….csv`) hold digits, and a few names are allowed by name.
  */
 import type { Page } from '@playwright/test';
 import type { Locale } from '../lib/i18n/locales';
@@ -32,8 +33,25 @@ export const DATA_SELECTOR = [
   '#recharts_measurement_span',
 ].join(',');
 
-/** Proper names a Japanese interface writes in Latin letters: the upstream's product, formats, the browser's own terms. */
-export const NAMES_IN_LATIN = ['Report', 'Excel', 'Cookie', 'Chromium', 'Google', 'Microsoft'];
+/**
+ * Names a Japanese interface writes in Latin letters: the upstream's product, formats, the browser's
+ * own terms, a key's name (Esc), a unit (kB), the values of the upstream's `source` field that a
+ * field's description lists (Dashboard, Campaign), and the simulator's sender ID a placeholder
+ * gives as an example of what to type (SakuraMart).
+ */
+export const NAMES_IN_LATIN = [
+  'Report',
+  'Excel',
+  'Cookie',
+  'Chromium',
+  'Google',
+  'Microsoft',
+  'Esc',
+  'kB',
+  'Dashboard',
+  'Campaign',
+  'SakuraMart',
+];
 
 export interface Leftover {
   /** Where: the nearest element's tag, test id or id. */
@@ -45,12 +63,15 @@ export async function wordsLeft(page: Page, locale: Locale): Promise<Leftover[]>
   return page.evaluate(
     ({ locale, dataSelector, names }) => {
       const allowed = new Set(names);
-      const englishWord = /[A-Za-z]*[a-z][A-Za-z]*/g;
+      // A run of letters, digits and the marks identifiers and file names are written with.
+      const token = /[A-Za-z0-9_./-]+/g;
+      const englishWord = (t: string): boolean => {
+        const letters = t.replace(/[^A-Za-z]/g, '');
+        return /[a-z]/.test(t) && !/[\d_]/.test(t) && letters.length >= 2 && !allowed.has(letters);
+      };
       const japanese = /[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]/;
       const foreign = (text: string): boolean =>
-        locale === 'ja'
-          ? (text.match(englishWord) ?? []).some((w) => w.length >= 2 && !allowed.has(w))
-          : japanese.test(text);
+        locale === 'ja' ? (text.match(token) ?? []).some(englishWord) : japanese.test(text);
       const isData = (el: Element): boolean => {
         if (el.closest(dataSelector)) return true;
         const marked = el.closest('[lang]');
