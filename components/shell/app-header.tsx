@@ -14,7 +14,7 @@ import { PAGE_PATHS } from '@/lib/http/paths';
 import type { ShellAccount } from './account';
 import { roleAtLeast } from '@/lib/team';
 import { AdminLinks } from './admin-links';
-import { PersonBadge } from '../team/person-badge';
+import { PersonBadge } from '../team/person-badge-lazy';
 import styles from './app-header.module.css';
 
 export async function AppHeader({ account }: { account: ShellAccount }) {
