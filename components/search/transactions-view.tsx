@@ -27,12 +27,10 @@ import { ZoneToggle } from '../common/zone-toggle';
 import { useAccount } from '../shell/account-context';
 import { ColumnChooser } from './column-chooser';
 import { PageSizeSelect, Pagination } from './pagination';
-import { QueryProblem } from './query-problem';
 import { EmptyState, HeldLinkState, IdleState, InvalidLinkState, PastLastPageState } from './result-states';
 import { LoadingNotice, RecordCount, SourceTag, UncoveredNote } from './result-summary';
 import { ResultsSkeleton, ResultsTable } from './results-table';
 import { SearchForm } from './search-form';
-import { TruncatedNote } from './truncated-note';
 import { useColumnPrefs } from './use-column-prefs';
 import { useTransactionsTable } from './use-transactions-table';
 import { useHeldLink } from './use-held-link';
@@ -51,6 +49,10 @@ const DetailDrawer = dynamic(() => import('./detail-drawer').then((m) => m.Detai
 const DownloadCsvButton = dynamic(() => import('../exports/download-csv-button').then((m) => m.DownloadCsvButton), {
   loading: () => null,
 });
+// Drawn only when a search fails, or when a range holds more than the upstream lets one query page
+// through: a few kB of the first load that most visits never run.
+const QueryProblem = dynamic(() => import('./query-problem').then((m) => m.QueryProblem), { loading: () => null });
+const TruncatedNote = dynamic(() => import('./truncated-note').then((m) => m.TruncatedNote), { loading: () => null });
 
 export interface TransactionsViewProps {
   /** The range the form offers when the URL has none (last 24 hours, computed for this request). */
