@@ -4,13 +4,16 @@
  * lib/i18n/locales.ts) ahead of what it asks for. The view stays as it is: the same URL is drawn
  * again by the server in the other language (router.refresh), the page's state and the data
  * already fetched kept, no upstream call spent. Each name is written in its own language and
- * marked so (`lang`), for a reader who cannot read the current one.
+ * marked so (`lang`), for a reader who cannot read the current one. A team person's choice is kept
+ * with their profile too (PUT /api/team/session), which comes first on every device they sign in
+ * from: saved before the page is drawn again, so the server does not draw it in the profile's old one.
  */
 import { useLocale, useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
 import { LOCALE_NAMES, LOCALES, localeCookie, type Locale } from '@/lib/i18n/locales';
 import { ChoiceSwitch } from '../common/choice-switch';
+import { useOptionalAccount } from './account-context';
 
 /** Remembers the choice for this browser: every page of it, and the API's answers, follow it. */
 function remember(locale: Locale): void {
@@ -22,6 +25,7 @@ export function LanguageSwitch() {
   const t = useTranslations('common.language');
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  const teamPerson = Boolean(useOptionalAccount()?.person);
   return (
     <ChoiceSwitch
       label={t('label')}
@@ -30,7 +34,16 @@ export function LanguageSwitch() {
       busy={pending}
       onChange={(next) => {
         remember(next);
-        startTransition(() => router.refresh());
+        startTransition(async () => {
+          // The cookie holds the choice already. Team mode's code is loaded only for a team person (a
+          // personal session's pages do not carry it); a profile not saved (offline) keeps its older
+          // choice, still first: the person picks again.
+          if (teamPerson)
+            await import('@/lib/team/client')
+              .then(({ saveProfileLocale }) => saveProfileLocale(next))
+              .catch(() => undefined);
+          router.refresh();
+        });
       }}
       options={LOCALES.map((l) => ({
         value: l,
