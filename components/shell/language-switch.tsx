@@ -20,6 +20,30 @@ function remember(locale: Locale): void {
   document.cookie = localeCookie(locale, window.location.protocol === 'https:');
 }
 
+/** Saves a team person's choice with their profile (team mode's code loaded only then). */
+const saveToProfile = (locale: Locale) =>
+  import('@/lib/team/client').then(({ saveProfileLocale }) => saveProfileLocale(locale));
+
+/**
+ * What picking a language does, in order: the cookie first (this browser follows it at once); for a
+ * team person, their profile, awaited — it comes first on the server, so the page drawn again
+ * before it is saved would be in the profile's older language; then the page drawn again. A
+ * profile not saved (offline) keeps its older choice, still first: the person picks again.
+ */
+export async function switchLocale(
+  next: Locale,
+  steps: {
+    teamPerson: boolean;
+    remember: (l: Locale) => void;
+    save: (l: Locale) => Promise<unknown>;
+    redraw: () => void;
+  },
+): Promise<void> {
+  steps.remember(next);
+  if (steps.teamPerson) await steps.save(next).catch(() => undefined);
+  steps.redraw();
+}
+
 export function LanguageSwitch() {
   const locale = useLocale();
   const t = useTranslations('common.language');
@@ -32,19 +56,11 @@ export function LanguageSwitch() {
       name="locale"
       value={locale}
       busy={pending}
-      onChange={(next) => {
-        remember(next);
-        startTransition(async () => {
-          // The cookie holds the choice already. Team mode's code is loaded only for a team person (a
-          // personal session's pages do not carry it); a profile not saved (offline) keeps its older
-          // choice, still first: the person picks again.
-          if (teamPerson)
-            await import('@/lib/team/client')
-              .then(({ saveProfileLocale }) => saveProfileLocale(next))
-              .catch(() => undefined);
-          router.refresh();
-        });
-      }}
+      onChange={(next) =>
+        startTransition(() =>
+          switchLocale(next, { teamPerson, remember, save: saveToProfile, redraw: () => router.refresh() }),
+        )
+      }
       options={LOCALES.map((l) => ({
         value: l,
         label: LOCALE_NAMES[l],
