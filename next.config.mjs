@@ -61,14 +61,14 @@ const nextConfig = {
 
 /**
  * next-intl without locale routing (URLs are the same in every language): its request
- * configuration (lib/i18n/request.ts) picks the language of each page, and the catalogues
+ * configuration (lib/root/intl-request.ts) picks the language of each page, and the catalogues
  * (messages/<locale>/<namespace>.json) are compiled when built — each ICU message into a compact
  * form — so the browser gets a formatter of a few hundred bytes instead of an ICU parser (about
  * 9 kB gzip), on every page. Every catalogue must come through that loader (lib/i18n/catalogue.ts
  * imports them).
  */
 const withNextIntl = createNextIntlPlugin({
-  requestConfig: './lib/i18n/request.ts',
+  requestConfig: './lib/root/intl-request.ts',
   experimental: {
     messages: { path: './messages', format: 'json', locales: ['ja', 'en'], precompile: true },
   },

@@ -20,7 +20,7 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page, the 404 included, is rendered per request: Next.js can only stamp the request's CSP
   // nonce (proxy.ts) on the scripts of a page it renders now, and a prerendered page's would be blocked.
-  // Rendered per request, each page is also in its reader's language (lib/i18n/request.ts).
+  // Rendered per request, each page is also in its reader's language (lib/root/intl-request.ts).
   await connection();
   const locale = await getLocale();
   return (

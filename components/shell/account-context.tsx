@@ -9,6 +9,11 @@ export function AccountProvider({ account, children }: { account: ShellAccount; 
   return <AccountContext.Provider value={account}>{children}</AccountContext.Provider>;
 }
 
+/** The signed-in account where there is one (the signed-in layout); null elsewhere (the sign-in page). */
+export function useOptionalAccount(): ShellAccount | null {
+  return useContext(AccountContext);
+}
+
 export function useAccount(): ShellAccount {
   const account = useContext(AccountContext);
   if (!account) throw new Error('useAccount must be used under the signed-in layout');

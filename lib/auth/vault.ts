@@ -31,6 +31,11 @@ export interface TeamSession {
   sealedTokens: string | null;
   /** The team account (lib/team) the session works on. */
   account: string;
+  /**
+   * The language the person keeps with their profile (lib/team's people), read with the session
+   * (one query: `get`), never written through it; null or absent when they have not picked one.
+   */
+  locale?: string | null;
 }
 
 export interface VaultStore {
@@ -66,7 +71,7 @@ export interface VaultStore {
    */
   claimRoleCheck(sid: string, seen: number, now: number): Promise<boolean>;
   /** Writes what a reading of the role found (the role, when, the provider's tokens, sealed). */
-  updateTeamSession(sid: string, changes: Partial<Omit<TeamSession, 'person' | 'account'>>): Promise<void>;
+  updateTeamSession(sid: string, changes: Partial<Omit<TeamSession, 'person' | 'account' | 'locale'>>): Promise<void>;
   /**
    * Moves team sessions — one (`sid`), or every one on a team account (`account`) — to another team
    * account: its id, API key and enterprise. How many moved.
@@ -79,7 +84,9 @@ export interface VaultStore {
 }
 
 /** A sessions row as a vault entry. */
-export function toVaultEntry(row: Database['sessions'] | undefined): VaultEntry | null {
+export function toVaultEntry(
+  row: (Database['sessions'] & { person_locale?: string | null }) | undefined,
+): VaultEntry | null {
   if (!row) return null;
   const entry: VaultEntry = {
     sid: row.sid,
@@ -96,6 +103,7 @@ export function toVaultEntry(row: Database['sessions'] | undefined): VaultEntry 
       roleCheckedAt: row.role_checked_at ?? 0,
       sealedTokens: row.idp_tokens,
       account: row.team_account ?? '',
+      ...(row.person_locale ? { locale: row.person_locale } : {}),
     };
   return entry;
 }
@@ -147,7 +155,10 @@ export function createVault(db: Kysely<Database>): VaultStore {
       return toVaultEntry(
         await db
           .selectFrom('sessions')
-          .selectAll()
+          // A team person's language comes with their session: no second read to pick a request's.
+          .leftJoin('team_people', 'team_people.id', 'sessions.person')
+          .selectAll('sessions')
+          .select('team_people.locale as person_locale')
           .where('sid', '=', sid)
           .where('expires_at', '>', now)
           .executeTakeFirst(),

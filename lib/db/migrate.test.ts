@@ -256,6 +256,38 @@ describe('migrations', () => {
   });
 
   it.each(['sqlite', 'postgres'] as const)(
+    'keep the team people seen before 0044, with no language until they pick one (%s)',
+    async (dialect) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-people-'));
+      const database =
+        dialect === 'postgres' ? await createDatabase(inject('postgresAdminUrl'), 'person_locale') : null;
+      try {
+        const before = await openDatabase({ databaseUrl: database?.url, dataDir: dir });
+        try {
+          await migrateUpTo(before.db, dialect, '0043-history-order-indexes');
+          await sql`insert into team_people (id, name, email, role, first_seen_at, last_seen_at) values ('aiko', 'Aiko', null, 'sms-support', 1, 2)`.execute(
+            before.db,
+          );
+        } finally {
+          await before.close();
+        }
+        const store = await openStore(database ? { DATABASE_URL: database.url, dataDir: dir } : { dataDir: dir });
+        try {
+          const people = () => store.db.selectFrom('team_people').select(['id', 'name', 'locale']).execute();
+          expect(await people()).toEqual([{ id: 'aiko', name: 'Aiko', locale: null }]);
+          await store.db.updateTable('team_people').set({ locale: 'en' }).where('id', '=', 'aiko').execute();
+          expect(await people()).toEqual([{ id: 'aiko', name: 'Aiko', locale: 'en' }]);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await database?.drop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.each(['sqlite', 'postgres'] as const)(
     'keep the rows of an export running across the upgrade that orders them by received time (%s): its records are still found once, new rows numbered after every id handed out',
     async (dialect) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sms-rows-'));

@@ -353,6 +353,8 @@ export interface TeamPeopleTable {
   last_seen_at: number;
   suspended_at: number | null;
   suspended_by: string | null;
+  /** The language the person picked (lib/i18n/locales.ts), first for them everywhere; null until they pick. */
+  locale: string | null;
 }
 
 /** The audit log, append-only (lib/team/audit-store.ts). */

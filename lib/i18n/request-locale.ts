@@ -23,16 +23,25 @@ function cookieOf(req: RequestLike): string | undefined {
     .find(([name]) => name === LOCALE_COOKIE)?.[1];
 }
 
-export function localeOfRequest(req: RequestLike): Locale {
+/** Whose request it is, as far as the language goes: a signed-in team person's profile (lib/auth's vault reads it). */
+export interface LocaleAccount {
+  team?: { locale?: string | null } | null;
+}
+
+/** The request's language; with the signed-in account, a team person's profile first. */
+export function localeOfRequest(req: RequestLike, account?: LocaleAccount | null): Locale {
   return pickLocale({
+    profile: account?.team?.locale,
     cookie: cookieOf(req),
     acceptLanguage: req.headers.get('accept-language'),
     fallback: getConfig().DEFAULT_LOCALE,
   });
 }
 
-export async function pageLocale(): Promise<Locale> {
+/** The page's language; with the signed-in account (lib/root/intl-request.ts), a team person's profile first. */
+export async function pageLocale(account?: LocaleAccount | null): Promise<Locale> {
   return pickLocale({
+    profile: account?.team?.locale,
     cookie: (await cookies()).get(LOCALE_COOKIE)?.value,
     acceptLanguage: (await headers()).get('accept-language'),
     fallback: getConfig().DEFAULT_LOCALE,

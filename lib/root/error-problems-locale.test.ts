@@ -139,4 +139,15 @@ describe('problems in the request’s language', () => {
     expect(localeOfRequest(req({ 'accept-language': 'ja-JP', cookie: 'sms-locale=en' }))).toBe('en');
     expect(localeOfRequest(new Request('http://localhost/', { headers: { cookie: 'a=1; sms-locale=ja' } }))).toBe('ja');
   });
+
+  it('takes a signed-in team person’s profile before the cookie and Accept-Language', () => {
+    const japanese = new NextRequest('http://localhost/api/quota', {
+      headers: { 'accept-language': 'ja-JP,ja;q=0.9', cookie: 'sms-locale=ja' },
+    });
+    expect(localeOfRequest(japanese, { team: { locale: 'en' } })).toBe('en');
+    // No choice kept (or none of ours), or a personal session: the cookie's.
+    expect(localeOfRequest(japanese, { team: { locale: null } })).toBe('ja');
+    expect(localeOfRequest(japanese, { team: { locale: 'fr' } })).toBe('ja');
+    expect(localeOfRequest(japanese, { team: null })).toBe('ja');
+  });
 });

@@ -5,6 +5,7 @@ import 'server-only';
  */
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import type { SessionsEndReason } from '../auth';
 import { accountFromCookies, endedSessionReason, type SignedInAccount } from '../auth/server';
 import type { SignInErrorCode } from '../auth';
@@ -28,8 +29,12 @@ export interface PageAccount {
   person?: { name: string; account: string };
 }
 
-/** The page's account, a team person's role confirmed when due (a session that ended meanwhile: none). */
-export async function currentAccount(): Promise<SignedInAccount | null> {
+/**
+ * The page's account, a team person's role confirmed when due (a session that ended meanwhile: none).
+ * Resolved once per request (React's `cache`): the signed-in layout, the page's own look and the
+ * page's language (./intl-request.ts, a team person's profile first) share one vault read.
+ */
+export const currentAccount = cache(async (): Promise<SignedInAccount | null> => {
   const services = await getServices();
   const account = await accountFromCookies(await cookies(), await headers(), services.vault);
   if (!account) return null;
@@ -39,7 +44,7 @@ export async function currentAccount(): Promise<SignedInAccount | null> {
     if (err instanceof ProblemError && err.problem.status === 401) return null;
     throw err;
   }
-}
+});
 
 /** The zone the person last picked (lib/query/zone-preference.ts), for a page's first paint. */
 export async function preferredZone(): Promise<Zone> {

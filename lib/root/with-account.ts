@@ -102,9 +102,9 @@ export function withAccount<C = unknown, Q = undefined>(
   options: RouteOptions<Q, C> = {},
 ) {
   return async (req: NextRequest, context: C): Promise<Response> => {
-    // Whoever asks, signed in or not: a 401 is said in their language too. (A team person's
-    // profile, once there is one, comes first: lib/i18n/negotiate.ts.)
-    const locale = localeOfRequest(req);
+    // Whoever asks, signed in or not: a 401 is said in their language too; once the account is
+    // known, a team person's profile comes first (lib/i18n/negotiate.ts; the vault read it with the session).
+    let locale = localeOfRequest(req);
     let account: SignedInAccount | null = null;
     try {
       const services = await getServices();
@@ -116,6 +116,7 @@ export function withAccount<C = unknown, Q = undefined>(
         }
       }
       account = await requestAccount(req, services);
+      locale = localeOfRequest(req, account);
       checkRole(account, options);
       let query = undefined as Q;
       if (options.query) {

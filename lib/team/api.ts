@@ -101,6 +101,8 @@ export interface SignedInPersonView {
   role: Role;
   /** The team account in use, by its label. */
   account: string;
+  /** The language kept with their profile (first for them everywhere); null until they pick one. */
+  locale: 'ja' | 'en' | null;
 }
 
 /** The problem types of team mode a page acts on. */

@@ -13,6 +13,7 @@ export {
   removeAccount,
   replaceSecret,
   revealRecord,
+  saveProfileLocale,
   setSuspended,
   teamSessionQueryOptions,
   switchAccount,

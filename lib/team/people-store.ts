@@ -16,6 +16,8 @@ export interface PersonRecord {
   lastSeenAt: number;
   suspendedAt: number | null;
   suspendedBy: string | null;
+  /** The language they picked (a supported one: the route checks it), first for them everywhere; null until they pick. */
+  locale: string | null;
 }
 
 export interface PeopleStore {
@@ -28,6 +30,8 @@ export interface PeopleStore {
   list(): Promise<PersonRecord[]>;
   /** Suspends (by: the admin) or restores (null) a person; false when there is no such person. */
   setSuspended(id: string, by: string | null, now: number): Promise<boolean>;
+  /** Keeps the person's language with their profile; false when there is no such person. */
+  setLocale(id: string, locale: string | null): Promise<boolean>;
 }
 
 function fromRow(r: Database['team_people']): PersonRecord {
@@ -40,6 +44,7 @@ function fromRow(r: Database['team_people']): PersonRecord {
     lastSeenAt: Number(r.last_seen_at),
     suspendedAt: r.suspended_at === null ? null : Number(r.suspended_at),
     suspendedBy: r.suspended_by,
+    locale: r.locale ?? null,
   };
 }
 
@@ -61,6 +66,7 @@ export function createPeopleStore(db: Kysely<Database>): PeopleStore {
           last_seen_at: now,
           suspended_at: null,
           suspended_by: null,
+          locale: null,
         })
         .onConflict((oc) =>
           oc.column('id').doUpdateSet({ name: person.name, email: person.email, role: person.role, last_seen_at: now }),
@@ -79,6 +85,10 @@ export function createPeopleStore(db: Kysely<Database>): PeopleStore {
         .set(by === null ? { suspended_at: null, suspended_by: null } : { suspended_at: now, suspended_by: by })
         .where('id', '=', id)
         .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async setLocale(id, locale) {
+      const result = await db.updateTable('team_people').set({ locale }).where('id', '=', id).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
   };

@@ -84,6 +84,10 @@ export const removeAccount = (id: string) => apiRequest<null>('DELETE', API_PATH
 export const switchAccount = (id: string) =>
   apiRequest<TeamAccount>('PUT', API_PATHS.teamSession, { body: { account: id } });
 
+/** Keeps the signed-in team person's language with their profile (PUT /api/team/session). */
+export const saveProfileLocale = (locale: 'ja' | 'en') =>
+  apiRequest<{ locale: string }>('PUT', API_PATHS.teamSession, { body: { locale } });
+
 /** A record whole, for a reason (kept on the audit log). */
 export const revealRecord = (trxId: string, tz: Zone, reason: string) =>
   apiRequest<Cdr & { _meta: { revealed: true } }>('POST', API_PATHS.reveal(trxId, tz), { body: { reason } });

@@ -9,6 +9,7 @@ import 'server-only';
 import { signInProblems } from '../auth';
 import { readJsonBody } from '../http/body-limit';
 import { badRequest } from '../http/problem';
+import { isLocale, LOCALES, type Locale } from '../i18n/locales';
 import { msg, type Words } from '../i18n/message';
 import { lookupRequest, type LookupRequest } from '../lookup/server';
 import { EXPORT_MAX_RANGE_DAYS, parseQuery, queryBody, type ParseResult, type QueryBody } from '../query/query';
@@ -74,15 +75,41 @@ export async function suspensionRequest(req: Request): Promise<ParseResult<{ sus
   }));
 }
 
-/** PUT /api/team/session: the team account to work on; a personal session has only its own. */
-export async function accountChoiceRequest(
+/** PUT /api/team/session: what a team person changes of their own — the team account to work on, their language. */
+export interface SessionChange {
+  account?: string;
+  locale?: Locale;
+}
+
+/**
+ * PUT /api/team/session: `account` (a team account's id) and/or `locale` (one of LOCALES, kept
+ * with the person's profile); a personal session has only its own account, and keeps its language
+ * in the browser's cookie.
+ */
+export async function sessionChangeRequest(
   req: Request,
   account: { team?: unknown },
-): Promise<ParseResult<{ account: string }>> {
-  if (!account.team) return result({ account: msg('team.problems.personalAccount') }, () => ({ account: '' }));
-  const { text } = await bodyOf(req, 1024, 'Send only account, as JSON.', '{"account": "env"}');
-  const id = text('account');
-  return result(id ? {} : { account: msg('team.problems.accountId') }, () => ({ account: id }));
+): Promise<ParseResult<SessionChange>> {
+  const { record, text } = await bodyOf(
+    req,
+    1024,
+    'Send account and/or locale, as JSON.',
+    '{"account": "env"} or {"locale": "en"}',
+  );
+  const hasLocale = record.locale !== undefined;
+  if (!account.team)
+    return result(
+      hasLocale ? { locale: msg('team.problems.personalLocale') } : { account: msg('team.problems.personalAccount') },
+      () => ({}),
+    );
+  const errors: Record<string, Words> = {};
+  if (hasLocale && !isLocale(record.locale))
+    errors.locale = msg('team.problems.localeValue', { locales: LOCALES.join(', ') });
+  if ((record.account !== undefined || !hasLocale) && !text('account')) errors.account = msg('team.problems.accountId');
+  return result(errors, () => ({
+    ...(text('account') ? { account: text('account') } : {}),
+    ...(hasLocale ? { locale: record.locale as Locale } : {}),
+  }));
 }
 
 export interface RevealRequest extends LookupRequest {

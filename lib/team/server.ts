@@ -10,7 +10,7 @@ export { standInSid, teamAwareVault } from './team-vault';
 export { auditCsv } from './audit-csv';
 export { olderEntriesHref, parseAuditRequest } from './audit-request';
 export {
-  accountChoiceRequest,
+  sessionChangeRequest,
   auditLogRequest,
   newAccountRequest,
   newSecretRequest,

@@ -11,6 +11,7 @@ import { endPersonSessions, oidcProvider } from '../auth/server';
 import type { Cdr } from '../cdr/schema';
 import type { Config } from '../config';
 import { notFound, ProblemError, TYPE_BASE } from '../http/problem';
+import { isLocale, type Locale } from '../i18n/locales';
 import { msg } from '../i18n/message';
 import type { Logger } from '../log';
 import { DAY_MS, HOUR_MS } from '../time/units';
@@ -314,6 +315,14 @@ export class TeamService {
     return accountView(record);
   }
 
+  /** Keeps a team person's language with their own profile: it comes first for them on every device. */
+  async setLocale(account: SignedInAccount, locale: Locale): Promise<void> {
+    const team = account.team;
+    if (!team) return;
+    if (!(await this.deps.people.setLocale(team.person, locale)))
+      throw notFound(msg('team.problems.noPerson', { id: team.person.slice(0, 100) }));
+  }
+
   /** A page of the audit log, newest first, and the `before` of the next page (null at the end). */
   async auditLog(
     filter: AuditFilter & { number?: string },
@@ -346,11 +355,18 @@ export class TeamService {
   }
 
   /** Who the person is, for a page: their name, role and the team account they work on. */
-  async whoIs(account: SignedInAccount): Promise<{ name: string; role: Role; account: string } | null> {
+  async whoIs(
+    account: SignedInAccount,
+  ): Promise<{ name: string; role: Role; account: string; locale: Locale | null } | null> {
     const team = account.team;
     if (!team) return null;
     const person = await this.deps.people.get(team.person);
-    return { name: person?.name ?? team.person, role: roleOf(account), account: await this.accountLabel(team.account) };
+    return {
+      name: person?.name ?? team.person,
+      role: roleOf(account),
+      account: await this.accountLabel(team.account),
+      locale: isLocale(person?.locale) ? person.locale : null,
+    };
   }
 
   private async actorOf(account: SignedInAccount) {

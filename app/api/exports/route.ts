@@ -24,7 +24,7 @@ const exportRequest = maskedRoleChecked(exportRequestOf, (request) => request.qu
 // A person's words in the request's language (lib/exports/said.ts); the rest as it is.
 export const GET = withAccount(
   async (req, account, { exports, team }) => {
-    const locale = localeOfRequest(req);
+    const locale = localeOfRequest(req, account);
     return json({ jobs: (await exports.list(team.exportAccount(account))).map((job) => jobSaid(job, locale)) });
   },
   { role: EXPORTS },
@@ -32,7 +32,7 @@ export const GET = withAccount(
 
 export const POST = withAccount(
   async (req, account, { exports, team }, _context, request) => {
-    const locale = localeOfRequest(req);
+    const locale = localeOfRequest(req, account);
     const result = await exports.create(team.exportAccount(account), request);
     if (result.kind === 'estimate') return json(estimateSaid(result.estimate, locale));
     await team.audit(account, 'export', { query: queryBody(request.query), detail: result.job.id });

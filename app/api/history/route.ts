@@ -18,13 +18,14 @@ export const dynamic = 'force-dynamic';
 
 // The state's message is words for a person: said in the request's language.
 export const GET = withAccount(async (req, account, { history }) =>
-  json(await history.get(account, localeOfRequest(req))),
+  json(await history.get(account, localeOfRequest(req, account))),
 );
 
 const SETTINGS = { least: 'admin', what: msg('team.problems.roleNeeded.whatHistory') } as const;
 
 export const PUT = withAccount(
-  async (req, account, { history }, _context, change) => json(await history.put(account, change, localeOfRequest(req))),
+  async (req, account, { history }, _context, change) =>
+    json(await history.put(account, change, localeOfRequest(req, account))),
   { refuseCrossSite: true, query: historySettingsOf, role: SETTINGS },
 );
 

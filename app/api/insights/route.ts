@@ -19,7 +19,7 @@ const searchRequest = maskedRoleChecked(searchQuery(), (query) => query);
 
 export const GET = withAccount(
   async (req, account, { insights, present, team }, _context, query) => {
-    const answer = present(account).insights(await insights.get(account, query, localeOfRequest(req)));
+    const answer = present(account).insights(await insights.get(account, query, localeOfRequest(req, account)));
     if (query.filters.da) await team.audit(account, 'number-search', { query: queryBody(query) });
     return json(answer);
   },

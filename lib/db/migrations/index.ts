@@ -31,6 +31,7 @@ import { historyCompactMigration } from './0040-history-compact';
 import { upstreamPageSizeMigration } from './0041-upstream-page-size';
 import { reconciliationsMigration } from './0042-reconciliations';
 import { historyOrderIndexesMigration } from './0043-history-order-indexes';
+import { personLocaleMigration } from './0044-person-locale';
 
 export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
   return {
@@ -59,5 +60,6 @@ export function migrationsFor(dialect: SqlDialect): Record<string, Migration> {
     '0041-upstream-page-size': upstreamPageSizeMigration(dialect),
     '0042-reconciliations': reconciliationsMigration(dialect),
     '0043-history-order-indexes': historyOrderIndexesMigration(dialect),
+    '0044-person-locale': personLocaleMigration,
   };
 }

@@ -20,7 +20,7 @@ const EXPORTS = { least: 'support', what: msg('team.problems.roleNeeded.whatExpo
 export const GET = withAccount<Context>(
   async (req, account, { exports, team }, context) => {
     const { id } = await context.params;
-    return json(jobSaid(await exports.get(team.exportAccount(account), id), localeOfRequest(req)));
+    return json(jobSaid(await exports.get(team.exportAccount(account), id), localeOfRequest(req, account)));
   },
   { role: EXPORTS },
 );
@@ -29,7 +29,7 @@ export const DELETE = withAccount<Context>(
   async (req, account, { exports, team }, context) => {
     const { id } = await context.params;
     const job = await exports.cancel(team.exportAccount(account), id);
-    return job ? json(jobSaid(job, localeOfRequest(req))) : new Response(null, { status: 204 });
+    return job ? json(jobSaid(job, localeOfRequest(req, account))) : new Response(null, { status: 204 });
   },
   { refuseCrossSite: true, role: EXPORTS },
 );

@@ -1,12 +1,14 @@
 /**
  * GET /api/team/session: who is signed in — their name, role and the team account they work on
- * (`{"person": null}` for a personal session), and the team's accounts to choose from.
- * PUT /api/team/session with `{"account": "<id>"}`: works on another team account from the next request.
+ * (`{"person": null}` for a personal session), the language kept with their profile (`person.locale`,
+ * null until they pick one), and the team's accounts to choose from.
+ * PUT /api/team/session with `{"account": "<id>"}`: works on another team account from the next request;
+ * with `{"locale": "ja" | "en"}` (or both): keeps the person's language with their own profile.
  */
 import { json } from '@/lib/http/problem';
 import { withAccount } from '@/lib/root/with-account';
 import { otherMethodsRefused } from '@/lib/http/methods';
-import { accountChoiceRequest } from '@/lib/team/server';
+import { sessionChangeRequest } from '@/lib/team/server';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -18,8 +20,12 @@ export const GET = withAccount(async (_req, account, { team }) => {
 });
 
 export const PUT = withAccount(
-  async (_req, account, { team }, _context, choice) => json(await team.useAccount(account, choice.account)),
-  { refuseCrossSite: true, query: accountChoiceRequest },
+  async (_req, account, { team }, _context, change) => {
+    if (change.locale) await team.setLocale(account, change.locale);
+    const moved = change.account ? await team.useAccount(account, change.account) : {};
+    return json({ ...moved, ...(change.locale ? { locale: change.locale } : {}) });
+  },
+  { refuseCrossSite: true, query: sessionChangeRequest },
 );
 
 /** What this endpoint does not take: 405 with Allow (lib/http/methods.ts). */

@@ -20,7 +20,7 @@ export const GET = withAccount<Context, FileQuery>(
   async (req, account, { reconciliations, present }, context, query) => {
     const { id } = await context.params;
     const masked = present(account).masked;
-    const file = await reconciliations.file(account, id, query, localeOfRequest(req), masked);
+    const file = await reconciliations.file(account, id, query, localeOfRequest(req, account), masked);
     return new Response(Readable.toWeb(file.stream) as ReadableStream<Uint8Array>, {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',

@@ -19,7 +19,7 @@ export const GET = withAccount<Context, RowsQuery>(
   async (req, account, { reconciliations, present }, context, query) => {
     const { id } = await context.params;
     const masked = present(account).masked;
-    return json(await reconciliations.rows(account, id, query, localeOfRequest(req), masked));
+    return json(await reconciliations.rows(account, id, query, localeOfRequest(req, account), masked));
   },
   { query: rowsQueryOf, role: RECONCILE_ROLE },
 );
