@@ -127,16 +127,18 @@ async function journeys(page: Page, browser: Browser, lang: Locale, locale: stri
   await expect(page.getByTestId('chart-dlr').locator('table')).toBeVisible();
   left.push(...(await shown(page, lang, 'insights-table')));
 
-  // Reconcile: the form, then the plan of a pasted trx_id over the synced days.
+  // Reconcile: the form, then a pasted trx_id over the synced days, answered at once from them.
   await page.goto(`${BASE}/reconcile`);
   await expect(page.getByTestId('reconcile-plan')).toBeEnabled();
   left.push(...(await shown(page, lang, 'reconcile')));
+  await page.locator('input[name="source"][value="paste"]').check();
   await page.getByTestId('reconcile-paste').fill(first!);
   await page.getByTestId('reconcile-from').fill(`${SINCE}T00:00:00`);
   await page.getByTestId('reconcile-to').fill(`${dayOf(Date.now() - 4 * DAY_MS)}T23:59:59`);
   await page.getByTestId('reconcile-plan').click();
-  await expect(page.getByTestId('reconcile-plan-panel')).toBeVisible();
-  left.push(...(await shown(page, lang, 'reconcile-plan')));
+  await expect(page.getByTestId('reconcile-row').first()).toBeVisible();
+  await expect(page.getByTestId('reconcile-summary')).toBeVisible();
+  left.push(...(await shown(page, lang, 'reconcile-answered')));
 
   // A page that does not exist.
   await page.goto(`${BASE}/no-such-page`);

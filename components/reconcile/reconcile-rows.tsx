@@ -199,7 +199,7 @@ function Row({ row, r }: { row: ReconcileRow; r: Reconciliation }) {
           ),
         )}
       </td>
-      <td>{cells((rec) => rec.network_name || '—')}</td>
+      <td translate="no">{cells((rec) => rec.network_name || '—')}</td>
       <td className="mono">{cells((rec) => f.timestamp(rec.date_received, r.tz))}</td>
       <td className="mono">{cells((rec) => f.timestamp(rec.date_delivered, r.tz))}</td>
       <td className={styles.number}>{cells((rec) => (rec.latency_ms === null ? '—' : f.duration(rec.latency_ms)))}</td>

@@ -105,7 +105,8 @@ export function UploadForm({ onCreated }: { onCreated: (id: string) => void }) {
             data-testid="reconcile-file"
           />
           <span id={`${ids.file}-hint`} className={styles.hint}>
-            {t('fileHint')}
+            {/* The column names a header may hold are data, in either language: marked as code. */}
+            {t.rich('fileHint', { code: (chunks) => <code>{chunks}</code> })}
           </span>
         </div>
       ) : (
