@@ -15,7 +15,7 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import { historyRow, type HistoryRecordRow } from '../../cdr/record-columns';
+import { historyRow, RECORD_COLUMNS, type HistoryRecordRow } from '../../cdr/record-columns';
 import { DAY_MS } from '../../time/units';
 import { utcDayOf } from '../../time/zone-days';
 import { bulkInsert } from '../../db/bulk-insert';
@@ -62,29 +62,9 @@ export interface HistoryWrites {
   deleteBefore(scope: string, day: string): Promise<void>;
 }
 
-/** The columns of a record's row besides its id, scope, body and text (lib/cdr/record-columns.ts). */
-const ROW_COLUMNS = [
-  'trx_id',
-  'received_ms',
-  'to_address',
-  'to_rev',
-  'from_address',
-  'status',
-  'network_code',
-  'network_name',
-  'api_key',
-  'api_key_name',
-  'ref',
-  'enterprise_id',
-  'delivery_method',
-  'dlr_error_code',
-  'parts',
-  'price_units',
-  'currency',
-  'submitted_ms',
-  'delivered_ms',
-  'latency_ms',
-] as const satisfies readonly (keyof HistoryRecordRow)[];
+/** The record's columns this store keeps on its row: all but the day (derived) and the text (kept in the text tables). */
+type RowColumn = Exclude<(typeof RECORD_COLUMNS)[number], 'day' | 'search_text'>;
+const ROW_COLUMNS = RECORD_COLUMNS.filter((c): c is RowColumn => c !== 'day' && c !== 'search_text');
 
 /**
  * Rows per INSERT: a whole upstream page of 100 in one statement, well under either dialect's
